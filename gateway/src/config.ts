@@ -1,0 +1,23 @@
+import { readConfig, variable } from '@platform/config';
+
+export const gatewayVariables = {
+  PORT: variable.int('Port of the gateway', 8080, 0, 65535),
+  HOST: variable.string('Interface the gateway binds to', '0.0.0.0'),
+  CLAIMS_URL: variable.url('Base URL of the claims service', ['http', 'https'], 'http://127.0.0.1:3001'),
+  EVIDENCE_URL: variable.url('Base URL of the evidence service', ['http', 'https'], 'http://127.0.0.1:3002'),
+  CORS_ORIGINS: variable.list('Comma-separated origins allowed by CORS; empty allows none'),
+  PUBLIC_RATE_LIMIT: variable.int('Public write requests per minute per client address; 0 turns the limit off', 60, 0),
+  TRUST_PROXY: variable.string('Express trust proxy setting, for client addresses behind a load balancer', 'loopback'),
+  UPSTREAM_TIMEOUT_MS: variable.int('How long the gateway waits for a service before answering 504', 30000, 100),
+  AUTH_JWT_SECRET: variable.string('HS256 secret for internal JWTs; a documented development default is used outside production'),
+  AUTH_JWKS_URL: variable.url('JWKS of the OIDC provider (RS256/ES256)', ['https', 'http']),
+  AUTH_ISSUER: variable.string('Expected `iss` of internal JWTs, checked when set'),
+  AUTH_AUDIENCE: variable.string('Expected `aud` of internal JWTs, checked when set'),
+  NODE_ENV: variable.string('`production` refuses the development secret', 'development'),
+};
+
+export type GatewayConfig = ReturnType<typeof readGatewayConfig>;
+
+export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
+  return readConfig(gatewayVariables, env);
+}

@@ -1,0 +1,3 @@
+export * from './jwt';
+export * from './middleware';
+export * from './claimant-token';

@@ -1,0 +1,30 @@
+import { ConfigError, readConfig, variable } from './index';
+
+const specs = {
+  PORT: variable.int('port', 3001, 0, 65535),
+  AMQP_URL: variable.url('broker', ['amqp', 'amqps']),
+  ORIGINS: variable.list('origins'),
+  ENABLED: variable.bool('flag', false),
+};
+
+describe('readConfig', () => {
+  it('applies defaults when a variable is unset or empty', () => {
+    expect(readConfig(specs, { PORT: '' })).toEqual({ PORT: 3001, AMQP_URL: undefined, ORIGINS: [], ENABLED: false });
+  });
+
+  it('parses every kind', () => {
+    const config = readConfig(specs, { PORT: '8080', AMQP_URL: 'amqp://x', ORIGINS: 'a, b', ENABLED: 'true' });
+    expect(config).toEqual({ PORT: 8080, AMQP_URL: 'amqp://x', ORIGINS: ['a', 'b'], ENABLED: true });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT must be a whole number/],
+    [{ PORT: '70000' }, /PORT must be between 0 and 65535/],
+    [{ AMQP_URL: 'http://x' }, /AMQP_URL must use amqp or amqps/],
+    [{ AMQP_URL: 'not a url' }, /AMQP_URL must be a URL/],
+    [{ ENABLED: 'maybe' }, /ENABLED must be true or false/],
+  ])('names the variable when %p is invalid', (env, message) => {
+    expect(() => readConfig(specs, env)).toThrow(ConfigError);
+    expect(() => readConfig(specs, env)).toThrow(message);
+  });
+});

@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import knex, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+
+export type Database = Knex;
+
+export interface DatabaseOptions {
+  /** A PostgreSQL connection string. Without it the database is embedded PGlite under `embeddedDir`. */
+  url?: string;
+  embeddedDir?: string;
+  poolMax?: number;
+}
+
+export function isEmbedded(db: Knex): boolean {
+  return db.client.config.client === ClientPgLite;
+}
+
+/** A knex instance on PostgreSQL or, for a first run with no infrastructure, on embedded PGlite. */
+export function createDatabase(options: DatabaseOptions): Knex {
+  if (options.url) {
+    return knex({
+      client: 'pg',
+      connection: { connectionString: options.url, connectionTimeoutMillis: 3000, statement_timeout: 15000 } as Knex.PgConnectionConfig,
+      pool: { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 10000 },
+      acquireConnectionTimeout: 4000,
+    });
+  }
+  if (!options.embeddedDir) throw new Error('createDatabase needs a url or an embeddedDir');
+  mkdirSync(options.embeddedDir, { recursive: true });
+  return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.embeddedDir } } as Knex.Config);
+}
+
+export interface Migration {
+  name: string;
+  up(db: Knex): Promise<void>;
+  down?(db: Knex): Promise<void>;
+}
+
+/** Runs a service's migrations (an ordered list in code, never edited once merged). */
+export async function migrate(db: Knex, migrations: Migration[], tableName = 'knex_migrations'): Promise<void> {
+  await db.migrate.latest({
+    tableName,
+    migrationSource: {
+      getMigrations: async () => migrations,
+      getMigrationName: (migration: Migration) => migration.name,
+      getMigration: async (migration: Migration) => ({
+        up: migration.up,
+        down: migration.down ?? (async () => { throw new Error(`${migration.name} cannot be rolled back`); }),
+      }),
+    },
+  });
+}
+
+/** SQL that makes a table append-only at the database: UPDATE, DELETE and TRUNCATE are refused. */
+export function appendOnlySql(table: string): string {
+  return `
+    CREATE OR REPLACE FUNCTION refuse_change_${table}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      RAISE EXCEPTION '${table} is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
+    END $$;
+    CREATE TRIGGER ${table}_no_update_delete BEFORE UPDATE OR DELETE ON ${table}
+      FOR EACH ROW EXECUTE FUNCTION refuse_change_${table}();
+    CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table}
+      FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_${table}();`;
+}

@@ -1,0 +1,3 @@
+export * from './database';
+export * from './transactional';
+export type { Knex } from 'knex';

@@ -1,0 +1,116 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Express, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { errorHandler, notFoundHandler, sendProblem } from './errors';
+import { observeRequests } from './observability';
+import type { OpenApiDocument } from './openapi';
+import { problems } from './problem';
+import { requestId } from './request-context';
+
+export type ReadinessCheck = () => Promise<unknown>;
+
+/** Shared by /readyz and shutdown: once draining, the process reports not-ready so traffic moves away. */
+export class Lifecycle {
+  draining = false;
+}
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  metrics: Registry;
+  readiness: Record<string, ReadinessCheck>;
+  openapi?: OpenApiDocument;
+  lifecycle?: Lifecycle;
+}
+
+const READINESS_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}
+
+/** The skeleton every process shares: request ids, access log, metrics, health, readiness, OpenAPI. */
+export function createServiceApp(options: ServiceAppOptions): Express {
+  const lifecycle = options.lifecycle ?? new Lifecycle();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'extended');
+  app.use(requestId);
+  app.use(observeRequests(options.logger, options.metrics));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'alive' });
+  });
+  app.get('/readyz', async (req: Request, res: Response) => {
+    if (lifecycle.draining) return sendProblem(req, res, problems.serviceUnavailable('Shutting down', 1));
+    const results: Record<string, string> = {};
+    let ready = true;
+    await Promise.all(
+      Object.entries(options.readiness).map(async ([name, check]) => {
+        try {
+          await withTimeout(check(), READINESS_TIMEOUT_MS);
+          results[name] = 'ok';
+        } catch (error) {
+          ready = false;
+          results[name] = (error as Error).message || 'unreachable';
+        }
+      }),
+    );
+    if (ready) return void res.json({ status: 'ready', checks: results });
+    const problem = problems.serviceUnavailable('A dependency is unreachable');
+    res.status(503).setHeader('Retry-After', problem.headers['Retry-After']);
+    res.type('application/problem+json').send(JSON.stringify({ ...problem.body(req.path, req.id), checks: results }));
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', options.metrics.contentType);
+    res.send(await options.metrics.metrics());
+  });
+  if (options.openapi) {
+    const document = options.openapi;
+    app.get('/openapi.json', (_req, res) => {
+      res.json(document.toJSON());
+    });
+  }
+  return app;
+}
+
+/** Adds the problem+json 404 and error handler; call after every route is mounted. */
+export function finishApp(app: Express, logger: Logger): Express {
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on `port` (0 for any) and returns a handle whose close() waits for in-flight requests. */
+export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.keepAliveTimeout = 5000;
+    server.once('error', reject);
+    server.once('listening', () => {
+      const actual = (server.address() as AddressInfo).port;
+      resolve({
+        server,
+        port: actual,
+        url: `http://127.0.0.1:${actual}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}

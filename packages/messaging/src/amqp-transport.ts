@@ -1,0 +1,207 @@
+import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import type { Logger } from 'pino';
+import { isDependencyUnavailable } from '@platform/http';
+import { CLOUDEVENT_CONTENT_TYPE, PoisonMessageError, parseCloudEvent, type CloudEvent } from './cloud-event';
+import { retryDelayMs, type ConsumeOptions, type EventTransport, type Subscription } from './transport';
+
+const CONFIRM_TIMEOUT_MS = 10000;
+const ATTEMPTS_HEADER = 'x-attempts';
+
+type ChannelSetup = (channel: ConfirmChannel) => Promise<void>;
+
+/**
+ * RabbitMQ through one connection that reconnects with backoff. Every piece of topology and every
+ * consumer is registered as a setup step and re-run on each new connection, so a broker restart
+ * heals itself. Publishing uses a confirm channel: a publish resolves only once the broker has it.
+ */
+export class AmqpTransport implements EventTransport {
+  readonly kind = 'amqp' as const;
+  private connection?: ChannelModel;
+  private publishChannel?: ConfirmChannel;
+  private readonly setups = new Set<ChannelSetup>();
+  private readonly exchanges = new Set<string>();
+  private connecting?: Promise<void>;
+  private closed = false;
+  private reconnectAttempt = 0;
+  private reconnectTimer?: NodeJS.Timeout;
+
+  constructor(private readonly url: string, private readonly logger: Logger) {}
+
+  /** Starts connecting in the background; a broker that is down now is retried until it is up. */
+  start(): void {
+    void this.ensureConnected().catch(() => undefined);
+  }
+
+  private ensureConnected(): Promise<void> {
+    if (this.publishChannel) return Promise.resolve();
+    if (this.closed) return Promise.reject(new Error('transport closed'));
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connect(): Promise<void> {
+    try {
+      const connection = await amqp.connect(this.url, { timeout: 3000 });
+      connection.on('error', (error) => this.logger.warn({ err: error }, 'broker connection error'));
+      connection.on('close', () => this.onConnectionLost(connection));
+      const channel = await connection.createConfirmChannel();
+      channel.on('error', (error) => this.logger.warn({ err: error }, 'broker channel error'));
+      for (const exchange of this.exchanges) await channel.assertExchange(exchange, 'topic', { durable: true });
+      this.connection = connection;
+      this.publishChannel = channel;
+      for (const setup of this.setups) await setup(await connection.createConfirmChannel());
+      this.reconnectAttempt = 0;
+      this.logger.info('connected to the broker');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'broker unreachable; will retry');
+      this.scheduleReconnect();
+      throw error;
+    }
+  }
+
+  private onConnectionLost(connection: ChannelModel): void {
+    if (this.connection !== connection) return;
+    this.connection = undefined;
+    this.publishChannel = undefined;
+    if (!this.closed) {
+      this.logger.warn('broker connection lost; reconnecting');
+      this.scheduleReconnect();
+    }
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectAttempt += 1;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.ensureConnected().catch(() => undefined);
+    }, retryDelayMs(this.reconnectAttempt, 250, 5000));
+    this.reconnectTimer.unref();
+  }
+
+  async declareExchange(exchange: string): Promise<void> {
+    this.exchanges.add(exchange);
+    if (this.publishChannel) await this.publishChannel.assertExchange(exchange, 'topic', { durable: true });
+  }
+
+  async publish(exchange: string, routingKey: string, event: CloudEvent): Promise<void> {
+    await this.ensureConnected();
+    const channel = this.publishChannel;
+    if (!channel) throw new Error('broker unavailable');
+    if (!this.exchanges.has(exchange)) await this.declareExchange(exchange);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('broker did not confirm in time')), CONFIRM_TIMEOUT_MS);
+      try {
+        channel.publish(
+          exchange,
+          routingKey,
+          Buffer.from(JSON.stringify(event)),
+          { persistent: true, contentType: CLOUDEVENT_CONTENT_TYPE, messageId: event.id, type: event.type, timestamp: Math.floor(Date.parse(event.time) / 1000) },
+          (error) => {
+            clearTimeout(timer);
+            if (error) reject(error instanceof Error ? error : new Error(String(error)));
+            else resolve();
+          },
+        );
+      } catch (error) {
+        clearTimeout(timer);
+        reject(error);
+      }
+    });
+  }
+
+  async consume(options: ConsumeOptions): Promise<Subscription> {
+    const deadLetterQueue = `${options.queue}.dlq`;
+    let active: { channel: ConfirmChannel; tag: string } | undefined;
+    const setup: ChannelSetup = async (channel) => {
+      await channel.assertExchange(options.exchange, 'topic', { durable: true });
+      await channel.assertQueue(deadLetterQueue, { durable: true });
+      await channel.assertQueue(options.queue, {
+        durable: true,
+        arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetterQueue },
+      });
+      for (const pattern of options.bindings) await channel.bindQueue(options.queue, options.exchange, pattern);
+      await channel.prefetch(options.prefetch);
+      const { consumerTag } = await channel.consume(options.queue, (message) => {
+        if (message) void this.deliver(channel, message, options, deadLetterQueue);
+      });
+      active = { channel, tag: consumerTag };
+    };
+    this.setups.add(setup);
+    if (this.connection) await setup(await this.connection.createConfirmChannel());
+    else this.start();
+    return {
+      stop: async () => {
+        this.setups.delete(setup);
+        if (active) await active.channel.close().catch(() => undefined);
+      },
+    };
+  }
+
+  private async deliver(channel: ConfirmChannel, message: ConsumeMessage, options: ConsumeOptions, deadLetterQueue: string): Promise<void> {
+    const attempts = Number(message.properties.headers?.[ATTEMPTS_HEADER] ?? 0);
+    try {
+      const event = parseCloudEvent(message.content);
+      await options.onMessage(event);
+      channel.ack(message);
+    } catch (error) {
+      try {
+        await this.handleFailure(channel, message, options, deadLetterQueue, attempts, error);
+      } catch (failure) {
+        // The channel went away; the unacknowledged message is redelivered on the next connection.
+        this.logger.warn({ err: failure }, 'could not settle a failed message');
+      }
+    }
+  }
+
+  private async handleFailure(channel: ConfirmChannel, message: ConsumeMessage, options: ConsumeOptions, deadLetterQueue: string, attempts: number, error: unknown): Promise<void> {
+    if (isDependencyUnavailable(error)) {
+      // The database is down: nothing is wrong with the message, so it waits without using an attempt.
+      await delay(retryDelayMs(attempts + 1, 500, 5000));
+      channel.nack(message, false, true);
+      return;
+    }
+    const failedAttempts = attempts + 1;
+    const reason = error instanceof PoisonMessageError ? `poison: ${error.message}` : (error as Error)?.message ?? String(error);
+    const headers = { ...message.properties.headers, [ATTEMPTS_HEADER]: failedAttempts, 'x-last-error': reason.slice(0, 500) };
+    const properties = { ...message.properties, headers, persistent: true };
+    if (error instanceof PoisonMessageError || failedAttempts >= options.maxAttempts) {
+      this.logger.error({ reason, attempts: failedAttempts, messageId: message.properties.messageId }, 'dead-lettering message');
+      await sendConfirmed(channel, deadLetterQueue, message.content, properties);
+      options.onDeadLetter?.(reason, message.content);
+    } else {
+      this.logger.warn({ reason, attempts: failedAttempts, messageId: message.properties.messageId }, 'message failed; retrying');
+      await delay(retryDelayMs(failedAttempts));
+      await sendConfirmed(channel, options.queue, message.content, properties);
+    }
+    channel.ack(message);
+  }
+
+  async check(): Promise<void> {
+    await this.ensureConnected();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const connection = this.connection;
+    this.connection = undefined;
+    this.publishChannel = undefined;
+    await connection?.close().catch(() => undefined);
+  }
+}
+
+function sendConfirmed(channel: ConfirmChannel, queue: string, content: Buffer, properties: ConsumeMessage['properties']): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const { headers, messageId, contentType, type, timestamp } = properties;
+    channel.sendToQueue(queue, content, { headers, messageId, contentType, type, timestamp, persistent: true }, (error) =>
+      error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(),
+    );
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,56 @@
+import type { Logger } from 'pino';
+import { isDependencyUnavailable } from '@platform/http';
+import { topicMatches, type CloudEvent } from './cloud-event';
+import { retryDelayMs, type ConsumeOptions, type EventTransport, type Subscription } from './transport';
+
+/**
+ * The broker for a first `pnpm start` with no infrastructure: the same interface as RabbitMQ, inside
+ * one process. Delivery is asynchronous, retried like the AMQP consumer, and dead-lettered in memory.
+ */
+export class InProcessBus implements EventTransport {
+  readonly kind = 'in-process' as const;
+  private readonly subscriptions = new Set<ConsumeOptions>();
+  readonly deadLetters: { queue: string; reason: string; event: CloudEvent }[] = [];
+
+  constructor(private readonly logger: Logger) {}
+
+  async declareExchange(): Promise<void> {}
+
+  async publish(exchange: string, routingKey: string, event: CloudEvent): Promise<void> {
+    for (const subscription of this.subscriptions) {
+      if (subscription.exchange === exchange && subscription.bindings.some((pattern) => topicMatches(pattern, routingKey))) {
+        const copy = JSON.parse(JSON.stringify(event)) as CloudEvent;
+        setImmediate(() => void this.deliver(subscription, copy, 0));
+      }
+    }
+  }
+
+  private async deliver(subscription: ConsumeOptions, event: CloudEvent, attempts: number): Promise<void> {
+    if (!this.subscriptions.has(subscription)) return;
+    try {
+      await subscription.onMessage(event);
+    } catch (error) {
+      const unavailable = isDependencyUnavailable(error);
+      const failedAttempts = unavailable ? attempts : attempts + 1;
+      if (failedAttempts >= subscription.maxAttempts) {
+        const reason = (error as Error)?.message ?? String(error);
+        this.logger.error({ reason, eventId: event.id }, 'dead-lettering event');
+        this.deadLetters.push({ queue: subscription.queue, reason, event });
+        subscription.onDeadLetter?.(reason, Buffer.from(JSON.stringify(event)));
+        return;
+      }
+      setTimeout(() => void this.deliver(subscription, event, failedAttempts), retryDelayMs(failedAttempts + 1)).unref();
+    }
+  }
+
+  async consume(options: ConsumeOptions): Promise<Subscription> {
+    this.subscriptions.add(options);
+    return { stop: async () => void this.subscriptions.delete(options) };
+  }
+
+  async check(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.subscriptions.clear();
+  }
+}

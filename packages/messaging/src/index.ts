@@ -1,0 +1,6 @@
+export * from './cloud-event';
+export * from './transport';
+export * from './amqp-transport';
+export * from './in-process-bus';
+export * from './outbox';
+export * from './relay';

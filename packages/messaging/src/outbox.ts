@@ -1,0 +1,73 @@
+import { EventEmitter } from 'node:events';
+import type { Knex } from 'knex';
+import type { Migration } from '@platform/db';
+import type { CloudEvent } from './cloud-event';
+
+export const OUTBOX_NOTIFY_CHANNEL = 'outbox_pending';
+
+/** Same-process wake-up for the relay once a transaction that wrote to the outbox has committed. */
+export const outboxSignals = new EventEmitter();
+outboxSignals.setMaxListeners(50);
+
+export const messagingMigrations: Migration[] = [
+  {
+    name: '0000_messaging_outbox_inbox',
+    async up(db) {
+      await db.raw(`
+        CREATE TABLE outbox (
+          id uuid PRIMARY KEY,
+          exchange text NOT NULL,
+          routing_key text NOT NULL,
+          payload jsonb NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+          attempts integer NOT NULL DEFAULT 0,
+          next_attempt_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+          last_error text,
+          published_at timestamptz
+        );
+        CREATE INDEX outbox_pending_idx ON outbox (next_attempt_at, created_at) WHERE published_at IS NULL;
+        CREATE TABLE inbox (
+          consumer text NOT NULL,
+          event_id text NOT NULL,
+          event_type text NOT NULL,
+          received_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (consumer, event_id)
+        );`);
+    },
+  },
+];
+
+/**
+ * Writes the event to the outbox on the caller's transaction: it is published if and only if the change
+ * that produced it commits. The relay is woken once the transaction has committed.
+ */
+export async function enqueueEvent(db: Knex, exchange: string, event: CloudEvent): Promise<void> {
+  await db('outbox').insert({ id: event.id, exchange, routing_key: event.type, payload: JSON.stringify(event) });
+  await db.raw('SELECT pg_notify(?, ?)', [OUTBOX_NOTIFY_CHANNEL, exchange]);
+  const committed = (db as Knex.Transaction).executionPromise;
+  if (db.isTransaction && committed) committed.then(() => outboxSignals.emit('committed'), () => undefined);
+  else outboxSignals.emit('committed');
+}
+
+/**
+ * Records an incoming event as seen, in the effect's own transaction. Returns false when this consumer
+ * has seen it before (a redelivery): the caller then applies nothing.
+ */
+export async function recordInbox(trx: Knex, consumer: string, event: CloudEvent): Promise<boolean> {
+  const inserted = await trx('inbox')
+    .insert({ consumer, event_id: event.id, event_type: event.type })
+    .onConflict(['consumer', 'event_id'])
+    .ignore()
+    .returning('event_id');
+  return inserted.length > 0;
+}
+
+/** Applies `effect` at most once per event id: inbox row and effect commit together or not at all. */
+export function applyOnce(db: Knex, consumer: string, effect: (event: CloudEvent, trx: Knex.Transaction) => Promise<void>) {
+  return (event: CloudEvent): Promise<boolean> =>
+    db.transaction(async (trx) => {
+      if (!(await recordInbox(trx, consumer, event))) return false;
+      await effect(event, trx);
+      return true;
+    });
+}

@@ -1,0 +1,198 @@
+import type { Knex } from 'knex';
+import { Client } from 'pg';
+import type { Logger } from 'pino';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { CloudEvent } from './cloud-event';
+import { OUTBOX_NOTIFY_CHANNEL, outboxSignals } from './outbox';
+import { retryDelayMs, type EventTransport } from './transport';
+
+export interface RelayOptions {
+  db: Knex;
+  transport: EventTransport;
+  logger: Logger;
+  metrics?: Registry;
+  /** PostgreSQL URL to LISTEN on; without it (embedded mode) same-process signals and polling suffice. */
+  listenUrl?: string;
+  batchSize?: number;
+  pollIntervalMs?: number;
+  /** How long published rows are kept before they are removed. */
+  retentionHours?: number;
+  /** Test hook: runs after the batch is published and before it is marked sent. */
+  beforeMarkSent?: () => Promise<void>;
+}
+
+interface OutboxRow {
+  id: string;
+  exchange: string;
+  routing_key: string;
+  payload: CloudEvent | string;
+  attempts: number;
+}
+
+/**
+ * Moves committed outbox rows to the broker. Rows are claimed with FOR UPDATE SKIP LOCKED, so any number
+ * of relays can run; each row is marked sent only after the broker confirmed it, and a failure backs
+ * off that row. A crash between confirm and mark re-sends the row: consumers de-duplicate by event id.
+ */
+export class OutboxRelay {
+  private running = false;
+  private wakeUp?: () => void;
+  private nudged = false;
+  private loop?: Promise<void>;
+  private listener?: Client;
+  private lastCleanup = 0;
+  private readonly published?: Counter;
+  private readonly failures?: Counter;
+  private readonly onCommitted = () => this.nudge();
+
+  constructor(private readonly options: RelayOptions) {
+    if (options.metrics) {
+      this.published = new Counter({ name: 'outbox_published_total', help: 'Events confirmed by the broker', registers: [options.metrics] });
+      this.failures = new Counter({ name: 'outbox_publish_failures_total', help: 'Failed publish attempts', registers: [options.metrics] });
+      const db = options.db;
+      new Gauge({
+        name: 'outbox_pending',
+        help: 'Events committed but not yet confirmed by the broker',
+        registers: [options.metrics],
+        async collect() {
+          try {
+            const [{ count }] = await db('outbox').whereNull('published_at').count<{ count: string }[]>({ count: '*' });
+            this.set(Number(count));
+          } catch {
+            // the database is down: /readyz says so; the gauge keeps its last value
+          }
+        },
+      });
+    }
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    outboxSignals.on('committed', this.onCommitted);
+    if (this.options.listenUrl) void this.listen(this.options.listenUrl);
+    this.loop = this.run();
+  }
+
+  nudge(): void {
+    this.nudged = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops after the batch in hand; what is unpublished stays in the outbox for the next start. */
+  async stop(): Promise<void> {
+    this.running = false;
+    outboxSignals.off('committed', this.onCommitted);
+    this.nudge();
+    await this.loop;
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  private async listen(url: string): Promise<void> {
+    while (this.running) {
+      const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+      try {
+        await client.connect();
+        this.listener = client;
+        client.on('notification', () => this.nudge());
+        await client.query(`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`);
+        await new Promise<void>((resolve) => {
+          client.on('error', () => resolve());
+          client.on('end', () => resolve());
+        });
+      } catch {
+        // the database is unreachable; polling covers the gap
+      }
+      await client.end().catch(() => undefined);
+      if (this.running) await sleep(2000);
+    }
+  }
+
+  private async run(): Promise<void> {
+    const pollMs = this.options.pollIntervalMs ?? 1000;
+    let idleFailures = 0;
+    while (this.running) {
+      let waitMs = pollMs;
+      try {
+        const { published, failed } = await this.relayOnce();
+        idleFailures = 0;
+        if (published > 0 && !failed) waitMs = 0;
+        await this.cleanup();
+      } catch (error) {
+        idleFailures += 1;
+        waitMs = retryDelayMs(idleFailures, 250, 5000);
+        this.options.logger.warn({ err: error }, 'outbox relay could not read the outbox');
+      }
+      if (waitMs > 0 && this.running) await this.sleepUnlessNudged(waitMs);
+    }
+  }
+
+  private sleepUnlessNudged(ms: number): Promise<void> {
+    if (this.nudged) {
+      this.nudged = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined = undefined;
+      const done = () => {
+        clearTimeout(timer);
+        this.nudged = false;
+        this.wakeUp = undefined;
+        resolve();
+      };
+      timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  /** Publishes one batch. Returns how many were confirmed and whether any publish failed. */
+  async relayOnce(): Promise<{ published: number; failed: boolean }> {
+    const { db, transport, logger } = this.options;
+    return db.transaction(async (trx) => {
+      const rows: OutboxRow[] = await trx('outbox')
+        .select('id', 'exchange', 'routing_key', 'payload', 'attempts')
+        .whereNull('published_at')
+        .where('next_attempt_at', '<=', trx.raw('clock_timestamp()'))
+        .orderBy('created_at')
+        .limit(this.options.batchSize ?? 100)
+        .forUpdate()
+        .skipLocked();
+      if (rows.length === 0) return { published: 0, failed: false };
+      const results = await Promise.allSettled(
+        rows.map((row) => {
+          const event = typeof row.payload === 'string' ? (JSON.parse(row.payload) as CloudEvent) : row.payload;
+          return transport.publish(row.exchange, row.routing_key, event);
+        }),
+      );
+      const sent = rows.filter((_, index) => results[index].status === 'fulfilled').map((row) => row.id);
+      const failed = rows.filter((_, index) => results[index].status === 'rejected');
+      await this.options.beforeMarkSent?.();
+      if (sent.length > 0) await trx('outbox').whereIn('id', sent).update({ published_at: trx.raw('clock_timestamp()'), last_error: null });
+      for (const row of failed) {
+        const reason = (results[rows.indexOf(row)] as PromiseRejectedResult).reason as Error;
+        const delayMs = retryDelayMs(row.attempts + 1, 500, 30000);
+        await trx('outbox').where('id', row.id).update({
+          attempts: row.attempts + 1,
+          last_error: String(reason?.message ?? reason).slice(0, 500),
+          next_attempt_at: trx.raw(`clock_timestamp() + interval '${delayMs} milliseconds'`),
+        });
+      }
+      this.published?.inc(sent.length);
+      this.failures?.inc(failed.length);
+      if (failed.length > 0) logger.warn({ failed: failed.length, sent: sent.length }, 'some events could not be published; will retry');
+      return { published: sent.length, failed: failed.length > 0 };
+    });
+  }
+
+  private async cleanup(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastCleanup < 60_000) return;
+    this.lastCleanup = now;
+    const hours = this.options.retentionHours ?? 24 * 7;
+    await this.options.db('outbox').whereNotNull('published_at').where('published_at', '<', this.options.db.raw(`now() - interval '${hours} hours'`)).delete();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,2 @@
+export * from './service-config';
+export * from './run-service';

@@ -1,0 +1,150 @@
+import path from 'node:path';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { createJwtVerifier, type VerifyToken } from '@platform/auth';
+import { createDatabase, isEmbedded, migrate, type Knex, type Migration } from '@platform/db';
+import { Lifecycle, OpenApiDocument, createLogger, createMetrics, createServiceApp, finishApp, listen, type RunningServer } from '@platform/http';
+import { AmqpTransport, InProcessBus, OutboxRelay, messagingMigrations, type EventTransport } from '@platform/messaging';
+import type { CommonServiceConfig } from './service-config';
+
+/** What a service's features are built from. */
+export interface ServiceDeps {
+  db: Knex;
+  transport: EventTransport;
+  logger: Logger;
+  metrics: Registry;
+  verifyToken: VerifyToken;
+  lifecycle: Lifecycle;
+  openapi: OpenApiDocument;
+  /** Root for files the service keeps (uploads, keys); embedded databases live beside them. */
+  dataDir: string;
+}
+
+/** What a service contributes: its routes, and background work started after and stopped before them. */
+export interface ServiceDefinition {
+  name: string;
+  title: string;
+  description: string;
+  basePath: string;
+  migrations: Migration[];
+  exchanges: string[];
+  mount(app: Express, deps: ServiceDeps): void;
+  startBackground?(deps: ServiceDeps): Promise<{ stop(): Promise<void> }>;
+}
+
+export interface RunningService {
+  url: string;
+  port: number;
+  deps: ServiceDeps;
+  relay: OutboxRelay;
+  close(): Promise<void>;
+}
+
+export interface RunOptions {
+  /** Share one in-process bus between services running in the same process (embedded mode). */
+  transport?: EventTransport;
+  relayPollIntervalMs?: number;
+}
+
+/**
+ * Starts a service: database and migrations, broker, outbox relay, routes, background work, HTTP.
+ * close() shuts down in order: stop being ready, stop background work and consumers, let in-flight
+ * requests finish, drain the relay, then close the broker and the database.
+ */
+export async function runService(definition: ServiceDefinition, config: CommonServiceConfig, options: RunOptions = {}): Promise<RunningService> {
+  const logger = createLogger(definition.name);
+  const metrics = createMetrics(definition.name);
+  const dataDir = path.resolve(config.DATA_DIR);
+  const db = createDatabase({ url: config.DATABASE_URL, embeddedDir: path.join(dataDir, 'db', definition.name) });
+  const ownsTransport = !options.transport;
+  let transport: EventTransport;
+  if (options.transport) transport = options.transport;
+  else if (config.AMQP_URL) {
+    const amqp = new AmqpTransport(config.AMQP_URL, logger);
+    amqp.start();
+    transport = amqp;
+  } else transport = new InProcessBus(logger);
+  try {
+    await migrate(db, [...messagingMigrations, ...definition.migrations]);
+    for (const exchange of definition.exchanges) await transport.declareExchange(exchange);
+  } catch (error) {
+    await db.destroy();
+    if (ownsTransport) await transport.close();
+    throw error;
+  }
+
+  const lifecycle = new Lifecycle();
+  const openapi = new OpenApiDocument({ title: definition.title, version: '1.0.0', description: definition.description }, definition.basePath);
+  const deps: ServiceDeps = { db, transport, logger, metrics, lifecycle, openapi, dataDir, verifyToken: createJwtVerifier(config) };
+  const relay = new OutboxRelay({
+    db,
+    transport,
+    logger,
+    metrics,
+    listenUrl: isEmbedded(db) ? undefined : config.DATABASE_URL,
+    pollIntervalMs: options.relayPollIntervalMs ?? (isEmbedded(db) ? 250 : 1000),
+  });
+  const app = createServiceApp({
+    logger,
+    metrics,
+    lifecycle,
+    openapi,
+    readiness: { database: () => db.raw('SELECT 1'), broker: () => transport.check() },
+  });
+  definition.mount(app, deps);
+  finishApp(app, logger);
+
+  relay.start();
+  const background = definition.startBackground ? await definition.startBackground(deps) : undefined;
+  let server: RunningServer;
+  try {
+    server = await listen(app, config.PORT, config.HOST);
+  } catch (error) {
+    await background?.stop();
+    await relay.stop();
+    await db.destroy();
+    if (ownsTransport) await transport.close();
+    throw error;
+  }
+  logger.info({ port: server.port, database: isEmbedded(db) ? 'embedded' : 'postgresql', broker: transport.kind }, `${definition.name} service listening`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: server.url,
+    port: server.port,
+    deps,
+    relay,
+    close: () =>
+      (closing ??= (async () => {
+        lifecycle.draining = true;
+        await background?.stop();
+        await server.close();
+        await relay.stop();
+        if (ownsTransport) await transport.close();
+        await db.destroy();
+        logger.info(`${definition.name} service stopped`);
+      })()),
+  };
+}
+
+/** For a process entry point: SIGTERM and SIGINT close the service gracefully, then exit. */
+export function exitOnSignals(close: () => Promise<void>, logger?: Logger): void {
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      logger?.info({ signal }, 'shutting down');
+      const force = setTimeout(() => process.exit(1), 25000);
+      force.unref();
+      close().then(
+        () => process.exit(0),
+        (error) => {
+          logger?.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}

@@ -1,0 +1,30 @@
+import { ConfigError, readConfig, variable, type ConfigOf } from '@platform/config';
+
+/** Variables every service reads. Each service adds its own to these. */
+export const commonServiceVariables = {
+  PORT: variable.int('Port the service listens on', 3000, 0, 65535),
+  HOST: variable.string('Interface the service binds to', '0.0.0.0'),
+  DATABASE_URL: variable.url('PostgreSQL connection string; unset means embedded PGlite under DATA_DIR (not in production)', ['postgres', 'postgresql']),
+  AMQP_URL: variable.url('RabbitMQ connection string; unset means the in-process event bus (not in production)', ['amqp', 'amqps']),
+  DATA_DIR: variable.string('Where embedded databases, uploaded files and development keys are kept', './data'),
+  AUTH_JWT_SECRET: variable.string('HS256 secret for internal JWTs; a documented development default is used outside production'),
+  AUTH_JWKS_URL: variable.url('JWKS of the OIDC provider (RS256/ES256); takes precedence over AUTH_JWT_SECRET', ['https', 'http']),
+  AUTH_ISSUER: variable.string('Expected `iss` of internal JWTs, checked when set'),
+  AUTH_AUDIENCE: variable.string('Expected `aud` of internal JWTs, checked when set'),
+  NODE_ENV: variable.string('`production` refuses embedded defaults and the development secret', 'development'),
+};
+
+export type CommonServiceConfig = ConfigOf<typeof commonServiceVariables>;
+
+/** Reads and validates a service's configuration; production refuses the embedded defaults. */
+export function readServiceConfig<S extends Record<string, ReturnType<(typeof variable)[keyof typeof variable]>>>(
+  specific: S,
+  env: NodeJS.ProcessEnv = process.env,
+): CommonServiceConfig & ConfigOf<S> {
+  const config = readConfig({ ...commonServiceVariables, ...specific }, env) as CommonServiceConfig & ConfigOf<S>;
+  if (config.NODE_ENV === 'production') {
+    if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL must be set in production (embedded PGlite is for development)');
+    if (!config.AMQP_URL) throw new ConfigError('AMQP_URL must be set in production (the in-process bus is for development)');
+  }
+  return config;
+}

@@ -1,0 +1,5 @@
+export * from './infrastructure';
+export * from './databases';
+export * from './broker';
+export * from './tokens';
+export * from './service-env';

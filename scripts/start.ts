@@ -1,0 +1,40 @@
+/**
+ * `pnpm start`: the whole platform in one process. With no configuration it runs on embedded defaults
+ * (PGlite under DATA_DIR, an in-process event bus); with CLAIMS_DATABASE_URL, EVIDENCE_DATABASE_URL and
+ * AMQP_URL it runs on PostgreSQL and RabbitMQ.
+ */
+import { createLogger } from '@platform/http';
+import { InProcessBus } from '@platform/messaging';
+import { exitOnSignals, runService } from '@platform/runtime';
+import { claimsService, readClaimsConfig } from '../services/claims/src';
+import { evidenceService, readEvidenceConfig } from '../services/evidence/src';
+import { readGatewayConfig, startGateway } from '../gateway/src';
+
+async function main() {
+  const env = process.env;
+  const base = { ...env, PORT: undefined, DATABASE_URL: undefined };
+  const claimsConfig = readClaimsConfig({ ...base, PORT: env.CLAIMS_PORT ?? '3001', DATABASE_URL: env.CLAIMS_DATABASE_URL });
+  const evidenceConfig = readEvidenceConfig({ ...base, PORT: env.EVIDENCE_PORT ?? '3002', DATABASE_URL: env.EVIDENCE_DATABASE_URL });
+  const sharedBus = env.AMQP_URL ? undefined : new InProcessBus(createLogger('bus'));
+
+  const claims = await runService(claimsService(claimsConfig), claimsConfig, { transport: sharedBus });
+  const evidence = await runService(evidenceService(evidenceConfig), evidenceConfig, { transport: sharedBus });
+  const gateway = await startGateway(
+    readGatewayConfig({ ...base, PORT: env.GATEWAY_PORT ?? '8080', CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }),
+  );
+
+  const mode = env.AMQP_URL ? 'PostgreSQL + RabbitMQ' : `embedded PGlite in ${claimsConfig.DATA_DIR}, in-process event bus`;
+  console.log(
+    `ready: gateway http://localhost:${gateway.port} (docs /docs) · claims http://localhost:${claims.port} · evidence http://localhost:${evidence.port} · ${mode}`,
+  );
+  exitOnSignals(async () => {
+    await gateway.close();
+    await Promise.all([claims.close(), evidence.close()]);
+    await sharedBus?.close();
+  });
+}
+
+main().catch((error) => {
+  console.error(`platform failed to start: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});

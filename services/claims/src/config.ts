@@ -1,0 +1,20 @@
+import { variable } from '@platform/config';
+import { readServiceConfig } from '@platform/runtime';
+
+export const claimsVariables = {
+  PORT: variable.int('Port of the claims service', 3001, 0, 65535),
+  CLAIMS_EXCHANGE: variable.string('Topic exchange the claims service publishes to', 'claims.events'),
+  ATTACHMENT_MAX_BYTES: variable.int('Largest accepted attachment, in bytes', 25 * 1024 * 1024, 1),
+  PUBLIC_BASE_URL: variable.string('Base URL used in links handed to claimants and adjusters', 'http://localhost:8080'),
+  SMTP_URL: variable.url('SMTP server for email status updates; unset logs deliveries instead', ['smtp', 'smtps']),
+  SMTP_FROM: variable.string('From address of status update emails', 'claims@example.com'),
+  SMS_WEBHOOK_URL: variable.url('Webhook that sends SMS status updates; unset logs deliveries instead', ['https', 'http']),
+  OVERDUE_SWEEP_INTERVAL_MS: variable.int('How often overdue status promises are looked for', 60000, 100),
+  IDEMPOTENCY_RETENTION_HOURS: variable.int('How long stored intake responses answer retries', 24, 1),
+};
+
+export type ClaimsConfig = ReturnType<typeof readClaimsConfig>;
+
+export function readClaimsConfig(env: NodeJS.ProcessEnv = process.env) {
+  return readServiceConfig(claimsVariables, env);
+}

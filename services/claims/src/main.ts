@@ -1,0 +1,14 @@
+import { exitOnSignals, runService } from '@platform/runtime';
+import { readClaimsConfig } from './config';
+import { claimsService } from './service';
+
+async function main() {
+  const config = readClaimsConfig();
+  const service = await runService(claimsService(config), config);
+  exitOnSignals(service.close, service.deps.logger);
+}
+
+main().catch((error) => {
+  console.error(`claims service failed to start: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});

@@ -1,0 +1,4 @@
+import type { Migration } from '@platform/db';
+
+/** In order; a merged migration is never edited, only followed by a new one. */
+export const claimsMigrations: Migration[] = [];

@@ -1,0 +1,39 @@
+import request from 'supertest';
+import { runService, type RunningService } from '@platform/runtime';
+import { testServiceEnv, uniqueName } from '@platform/testing';
+import { readClaimsConfig } from './config';
+import { claimsMigrations } from './migrations';
+import { claimsService } from './service';
+
+describe('claims service skeleton', () => {
+  let service: RunningService;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    const testEnv = await testServiceEnv('claims', claimsMigrations);
+    cleanup = testEnv.cleanup;
+    const config = readClaimsConfig({ ...testEnv.env, CLAIMS_EXCHANGE: uniqueName('claims') });
+    service = await runService(claimsService(config), config);
+  });
+  afterAll(async () => {
+    await service?.close();
+    await cleanup?.();
+  });
+
+  it('is alive, ready on PostgreSQL and RabbitMQ, and serves its OpenAPI document', async () => {
+    await request(service.url).get('/healthz').expect(200);
+    const ready = await request(service.url).get('/readyz').expect(200);
+    expect(ready.body.checks).toEqual({ database: 'ok', broker: 'ok' });
+    const doc = await request(service.url).get('/openapi.json').expect(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+    const metrics = await request(service.url).get('/metrics').expect(200);
+    expect(metrics.text).toContain('http_requests_total');
+  });
+
+  it('answers unknown paths with a problem+json 404', async () => {
+    const response = await request(service.url).get('/nope').expect(404);
+    expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(response.body).toMatchObject({ status: 404, title: 'Not found' });
+    expect(response.body.request_id).toBeDefined();
+  });
+});

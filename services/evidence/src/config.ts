@@ -1,0 +1,26 @@
+import { ConfigError, variable } from '@platform/config';
+import { readServiceConfig } from '@platform/runtime';
+
+export const evidenceVariables = {
+  PORT: variable.int('Port of the evidence service', 3002, 0, 65535),
+  EVIDENCE_EXCHANGE: variable.string('Topic exchange the evidence service publishes to', 'evidence.events'),
+  CLAIMS_EXCHANGE: variable.string('Topic exchange of claim events to consume', 'claims.events'),
+  CLAIM_EVENTS_QUEUE: variable.string('Durable queue of claim events for the audit log (its dead letters go to <queue>.dlq)', 'evidence.claim-events'),
+  CONSUMER_PREFETCH: variable.int('Unacknowledged claim events held at once', 20, 1, 1000),
+  CONSUMER_MAX_ATTEMPTS: variable.int('Failed attempts before a claim event is dead-lettered', 5, 1, 100),
+  EVIDENCE_MAX_BYTES: variable.int('Largest accepted evidence file, in bytes', 25 * 1024 * 1024, 1),
+  AUDIT_SIGNING_KEY: variable.string('Ed25519 private key (PKCS#8 PEM or base64 DER) that signs audit checkpoints; generated into DATA_DIR in development'),
+  AUDIT_CHECKPOINT_EVERY: variable.int('Take a signed checkpoint after this many new audit records', 100, 1),
+  AUDIT_CHECKPOINT_INTERVAL_MS: variable.int('…or after this long with new records', 30000, 100),
+  PUBLIC_BASE_URL: variable.string('Base URL used in download links', 'http://localhost:8080'),
+};
+
+export type EvidenceConfig = ReturnType<typeof readEvidenceConfig>;
+
+export function readEvidenceConfig(env: NodeJS.ProcessEnv = process.env) {
+  const config = readServiceConfig(evidenceVariables, env);
+  if (config.NODE_ENV === 'production' && !config.AUDIT_SIGNING_KEY) {
+    throw new ConfigError('AUDIT_SIGNING_KEY must be set in production');
+  }
+  return config;
+}

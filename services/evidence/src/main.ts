@@ -1,0 +1,14 @@
+import { exitOnSignals, runService } from '@platform/runtime';
+import { readEvidenceConfig } from './config';
+import { evidenceService } from './service';
+
+async function main() {
+  const config = readEvidenceConfig();
+  const service = await runService(evidenceService(config), config);
+  exitOnSignals(service.close, service.deps.logger);
+}
+
+main().catch((error) => {
+  console.error(`evidence service failed to start: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});
