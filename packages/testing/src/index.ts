@@ -3,3 +3,4 @@ export * from './databases';
 export * from './broker';
 export * from './tokens';
 export * from './service-env';
+export * from './processes';

@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { testAmqpUrl } from './broker';
+import { adminUrl } from './databases';
+import { TEST_JWT_SECRET } from './tokens';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** An empty database on the test server; the service migrates it when it starts. */
+export async function createEmptyDatabase(prefix: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: adminUrl() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return { name, url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export interface ManagedProcess {
+  readonly name: string;
+  readonly url: string;
+  readonly port: number;
+  pid(): number | undefined;
+  output(): string;
+  /** Starts (again) and waits until /readyz answers 200. */
+  start(): Promise<void>;
+  /** Sends a signal and waits for the exit; returns the exit code (or null when killed by the signal). */
+  signal(signal: NodeJS.Signals): Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** A platform process (a service or the gateway) run as deployed: its own Node.js process. */
+export function managedProcess(name: string, entry: string, env: Record<string, string>, port: number): ManagedProcess {
+  let child: ChildProcess | undefined;
+  let exited: Promise<number | null> = Promise.resolve(null);
+  let log = '';
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    name,
+    url,
+    port,
+    pid: () => child?.pid,
+    output: () => log,
+    async start() {
+      child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [entry], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const current = child;
+      current.stdout!.on('data', (chunk) => (log = (log + chunk).slice(-200000)));
+      current.stderr!.on('data', (chunk) => (log = (log + chunk).slice(-200000)));
+      exited = new Promise((resolve) => current.on('exit', (code) => resolve(code)));
+      const deadline = Date.now() + 60000;
+      for (;;) {
+        if (current.exitCode !== null) throw new Error(`${name} exited with ${current.exitCode}:\n${log}`);
+        try {
+          const response = await fetch(`${url}/readyz`);
+          if (response.status === 200) return;
+        } catch {
+          // not listening yet
+        }
+        if (Date.now() > deadline) throw new Error(`${name} not ready in time:\n${log}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
+    async signal(signal) {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
+      child.kill(signal);
+      return exited;
+    },
+    async stop() {
+      await this.signal('SIGTERM');
+    },
+  };
+}
+
+export interface Stack {
+  gateway: ManagedProcess;
+  claims: ManagedProcess;
+  evidence: ManagedProcess;
+  claimsDatabaseUrl: string;
+  evidenceDatabaseUrl: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Gateway, claims and evidence as three processes on fresh PostgreSQL databases and the real broker,
+ * with exchange and queue names of their own. `overrides` can point a service elsewhere (e.g. at a
+ * TCP proxy in front of PostgreSQL) — keys: CLAIMS_DATABASE_URL, EVIDENCE_DATABASE_URL, AMQP_URL, …
+ */
+export async function startStack(overrides: Record<string, string> = {}): Promise<Stack> {
+  const suffix = randomBytes(4).toString('hex');
+  const claimsDb = await createEmptyDatabase('stack_claims');
+  const evidenceDb = await createEmptyDatabase('stack_evidence');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'stack-'));
+  const common: Record<string, string> = {
+    NODE_ENV: 'test',
+    AUTH_JWT_SECRET: TEST_JWT_SECRET,
+    AMQP_URL: testAmqpUrl(),
+    DATA_DIR: dataDir,
+    CLAIMS_EXCHANGE: `stack.${suffix}.claims.events`,
+    EVIDENCE_EXCHANGE: `stack.${suffix}.evidence.events`,
+    CLAIM_EVENTS_QUEUE: `stack.${suffix}.evidence.claim-events`,
+    PUBLIC_RATE_LIMIT: '0',
+    ...overrides,
+  };
+  const [gatewayPort, claimsPort, evidencePort] = [await freePort(), await freePort(), await freePort()];
+  const claims = managedProcess('claims', 'services/claims/src/main.ts', { ...common, DATABASE_URL: overrides.CLAIMS_DATABASE_URL ?? claimsDb.url }, claimsPort);
+  const evidence = managedProcess('evidence', 'services/evidence/src/main.ts', { ...common, DATABASE_URL: overrides.EVIDENCE_DATABASE_URL ?? evidenceDb.url }, evidencePort);
+  const gateway = managedProcess('gateway', 'gateway/src/main.ts', { ...common, CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }, gatewayPort);
+  await Promise.all([claims.start(), evidence.start()]);
+  await gateway.start();
+  return {
+    gateway,
+    claims,
+    evidence,
+    claimsDatabaseUrl: claimsDb.url,
+    evidenceDatabaseUrl: evidenceDb.url,
+    env: common,
+    async stop() {
+      await gateway.stop();
+      await Promise.all([claims.stop(), evidence.stop()]);
+      await Promise.all([claimsDb.drop(), evidenceDb.drop()]);
+    },
+  };
+}
