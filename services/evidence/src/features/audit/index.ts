@@ -1,0 +1,3 @@
+export { appendAuditRecord, listAuditRecords, latestCheckpointCovering, type AuditRecordInput, type AuditCheckpoint } from './audit-store';
+export { GENESIS_HASH, canonicalJson, recordHash, type AuditRecord, type AuditSource } from './audit-chain';
+export { auditLogMigration } from './audit-migration';
