@@ -3,24 +3,27 @@
  * (PGlite under DATA_DIR, an in-process event bus); with CLAIMS_DATABASE_URL, EVIDENCE_DATABASE_URL and
  * AMQP_URL it runs on PostgreSQL and RabbitMQ.
  */
+import { readConfig } from '@platform/config';
 import { createLogger } from '@platform/http';
 import { InProcessBus } from '@platform/messaging';
 import { exitOnSignals, runService } from '@platform/runtime';
 import { claimsService, readClaimsConfig } from '../services/claims/src';
 import { evidenceService, readEvidenceConfig } from '../services/evidence/src';
 import { readGatewayConfig, startGateway } from '../gateway/src';
+import { platformVariables } from './platform-variables';
 
 async function main() {
   const env = process.env;
+  const platform = readConfig(platformVariables, env);
   const base = { ...env, PORT: undefined, DATABASE_URL: undefined };
-  const claimsConfig = readClaimsConfig({ ...base, PORT: env.CLAIMS_PORT ?? '3001', DATABASE_URL: env.CLAIMS_DATABASE_URL });
-  const evidenceConfig = readEvidenceConfig({ ...base, PORT: env.EVIDENCE_PORT ?? '3002', DATABASE_URL: env.EVIDENCE_DATABASE_URL });
+  const claimsConfig = readClaimsConfig({ ...base, PORT: String(platform.CLAIMS_PORT), DATABASE_URL: platform.CLAIMS_DATABASE_URL });
+  const evidenceConfig = readEvidenceConfig({ ...base, PORT: String(platform.EVIDENCE_PORT), DATABASE_URL: platform.EVIDENCE_DATABASE_URL });
   const sharedBus = env.AMQP_URL ? undefined : new InProcessBus(createLogger('bus'));
 
   const claims = await runService(claimsService(claimsConfig), claimsConfig, { transport: sharedBus });
   const evidence = await runService(evidenceService(evidenceConfig), evidenceConfig, { transport: sharedBus });
   const gateway = await startGateway(
-    readGatewayConfig({ ...base, PORT: env.GATEWAY_PORT ?? '8080', CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }),
+    readGatewayConfig({ ...base, PORT: String(platform.GATEWAY_PORT), CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }),
   );
 
   const mode = env.AMQP_URL ? 'PostgreSQL + RabbitMQ' : `embedded PGlite in ${claimsConfig.DATA_DIR}, in-process event bus`;

@@ -1,0 +1,11 @@
+import { variable } from '@platform/config';
+
+/** Variables read by `pnpm start`, which runs the three processes in one. */
+export const platformVariables = {
+  GATEWAY_PORT: variable.int('Port of the gateway under `pnpm start`', 8080, 0, 65535),
+  CLAIMS_PORT: variable.int('Port of the claims service under `pnpm start`', 3001, 0, 65535),
+  EVIDENCE_PORT: variable.int('Port of the evidence service under `pnpm start`', 3002, 0, 65535),
+  CLAIMS_DATABASE_URL: variable.url('PostgreSQL of the claims service under `pnpm start`; unset means embedded PGlite', ['postgres', 'postgresql']),
+  EVIDENCE_DATABASE_URL: variable.url('PostgreSQL of the evidence service under `pnpm start`; unset means embedded PGlite', ['postgres', 'postgresql']),
+  LOG_LEVEL: variable.string('pino log level of every process', 'info'),
+};
