@@ -4,3 +4,4 @@ export * from './broker';
 export * from './tokens';
 export * from './service-env';
 export * from './processes';
+export * from './tcp-proxy';
