@@ -46,6 +46,15 @@ export function requireScope(scope: string): RequestHandler {
   };
 }
 
+/** 403 unless the authenticated caller holds at least one of `scopes` (e.g. read access granted to several roles). */
+export function requireAnyScope(...scopes: string[]): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.principal) return next(problems.unauthorized());
+    if (!scopes.some((scope) => hasScope(req.principal, scope))) return next(problems.forbidden(`This operation requires one of the scopes ${scopes.join(', ')}`));
+    next();
+  };
+}
+
 export function principalOf(req: Request): Principal {
   if (!req.principal) throw problems.unauthorized();
   return req.principal;

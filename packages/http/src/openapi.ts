@@ -1,5 +1,5 @@
 /** Assembles a service's OpenAPI 3.1 document from the same JSON Schemas that validate its requests. */
-export type Security = 'public' | 'claimant' | { scope: string };
+export type Security = 'public' | 'claimant' | { scope: string } | { anyScope: string[] };
 
 export interface OperationSpec {
   summary: string;
@@ -31,7 +31,14 @@ export class OpenApiDocument {
   constructor(private readonly info: { title: string; version: string; description: string }, private readonly serverUrl: string) {}
 
   operation(method: string, path: string, spec: OperationSpec): void {
-    const security = spec.security === 'public' ? [] : spec.security === 'claimant' ? [{ claimantToken: [] }] : [{ bearerJwt: [spec.security.scope] }];
+    const security =
+      spec.security === 'public'
+        ? []
+        : spec.security === 'claimant'
+          ? [{ claimantToken: [] }]
+          : 'anyScope' in spec.security
+            ? spec.security.anyScope.map((scope) => ({ bearerJwt: [scope] }))
+            : [{ bearerJwt: [spec.security.scope] }];
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(spec.responses)) {
       const contentType = response.contentType ?? (Number(status) >= 400 ? 'application/problem+json' : 'application/json');
