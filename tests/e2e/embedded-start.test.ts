@@ -1,11 +1,15 @@
 import request from 'supertest';
+import { bearer, eventually } from '@platform/testing';
+import { auditRecordsOfClaim, reportLoss } from './fnol';
 import { startPlatform, type PlatformProcess } from './platform-process';
+
+const SECRET = 'embedded-test-secret-0123456789abcdef';
 
 describe('pnpm start with no configuration (embedded PGlite, in-process bus)', () => {
   let platform: PlatformProcess;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await startPlatform({ AUTH_JWT_SECRET: SECRET });
   }, 120000);
   afterAll(async () => {
     await platform?.stop();
@@ -20,6 +24,16 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     await request(platform.gatewayUrl).get('/readyz').expect(200);
     await request(platform.claimsUrl).get('/readyz').expect(200);
     await request(platform.evidenceUrl).get('/readyz').expect(200);
+  });
+
+  it('carries a claim from intake through the in-process bus into the evidence audit log', async () => {
+    const claim = await reportLoss(platform.gatewayUrl);
+    const auditor = await bearer('audit:read', 'examiner', { secret: SECRET });
+    const records = await eventually(async () => {
+      const found = await auditRecordsOfClaim(platform.gatewayUrl, auditor, claim.claim_id);
+      return found.length > 0 && found;
+    }, 15000);
+    expect(records.map((record) => record.action)).toEqual(['claim.created']);
   });
 
   it('exits cleanly on SIGTERM', async () => {
