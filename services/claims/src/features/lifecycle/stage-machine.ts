@@ -1,0 +1,66 @@
+/**
+ * The claim lifecycle: the one place that says which stage may follow which, and who may move it.
+ *
+ *   intake → triage → assigned → {inspection, estimate, waiting_on_customer} ⇄ each other → settlement → closed
+ *
+ * The same stage again is a progress update. Moving into `settlement` or `closed`, and reopening a
+ * closed claim, need `claims:decide`. Anything else is refused (409).
+ */
+export const STAGES = ['intake', 'triage', 'assigned', 'waiting_on_customer', 'inspection', 'estimate', 'settlement', 'closed'] as const;
+export type Stage = (typeof STAGES)[number];
+
+export const DECIDE_SCOPE = 'claims:decide';
+
+const WORK_STAGES: readonly Stage[] = ['inspection', 'estimate', 'waiting_on_customer'];
+/** Where a reopened claim may go back to: anywhere an adjuster works on it. */
+const REOPEN_STAGES: readonly Stage[] = ['assigned', ...WORK_STAGES, 'settlement'];
+const DECIDED_STAGES: readonly Stage[] = ['settlement', 'closed'];
+
+const NEXT: Record<Stage, readonly Stage[]> = {
+  intake: ['triage'],
+  triage: ['assigned'],
+  assigned: WORK_STAGES,
+  inspection: [...WORK_STAGES, 'settlement'],
+  estimate: [...WORK_STAGES, 'settlement'],
+  waiting_on_customer: [...WORK_STAGES, 'settlement'],
+  settlement: ['closed'],
+  closed: REOPEN_STAGES,
+};
+
+export type TransitionKind = 'progress' | 'advance' | 'reopen';
+
+export type TransitionVerdict =
+  | { allowed: true; kind: TransitionKind; needsDecide: boolean }
+  | { allowed: false; reason: string };
+
+/** Whether a status update may move a claim from `from` to `to`, and whether that needs `claims:decide`. */
+export function judgeTransition(from: Stage, to: Stage): TransitionVerdict {
+  if (from === 'closed') {
+    if (REOPEN_STAGES.includes(to)) return { allowed: true, kind: 'reopen', needsDecide: true };
+    return { allowed: false, reason: `The claim is closed; it can only be reopened into ${REOPEN_STAGES.join(', ')}` };
+  }
+  if (from === to) return { allowed: true, kind: 'progress', needsDecide: DECIDED_STAGES.includes(to) };
+  if (NEXT[from].includes(to)) return { allowed: true, kind: 'advance', needsDecide: DECIDED_STAGES.includes(to) };
+  const next = NEXT[from];
+  return { allowed: false, reason: `A claim in ${from} can move to ${next.join(', ')} (or stay in ${from}), not to ${to}` };
+}
+
+/** Stages from which running triage moves the claim (into `assigned`, or `triage` while a human decides). */
+export function triageMovesStage(stage: Stage): boolean {
+  return stage === 'intake' || stage === 'triage';
+}
+
+/** The stage a triage run leaves the claim in. Later stages keep their stage; a closed claim cannot be triaged. */
+export function stageAfterTriage(stage: Stage, gated: boolean): Stage {
+  if (!triageMovesStage(stage)) return stage;
+  return gated ? 'triage' : 'assigned';
+}
+
+/** The stage a human escalation decision leaves the claim in. */
+export function stageAfterDecision(stage: Stage): Stage {
+  return triageMovesStage(stage) ? 'assigned' : stage;
+}
+
+export function isClosed(stage: Stage): boolean {
+  return stage === 'closed';
+}
