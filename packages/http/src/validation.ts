@@ -17,14 +17,19 @@ export function compile(schema: object): ValidateFunction {
   return validate;
 }
 
+/** A property name as a JSON Pointer (RFC 6901) reference token. */
+function pointerToken(name: string): string {
+  return name.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 function toFieldError(error: ErrorObject): FieldError {
   if (error.keyword === 'additionalProperties') {
     const field = (error.params as { additionalProperty: string }).additionalProperty;
-    return { pointer: `${error.instancePath}/${field}`, message: 'is not an accepted field' };
+    return { pointer: `${error.instancePath}/${pointerToken(field)}`, message: 'is not an accepted field' };
   }
   if (error.keyword === 'required') {
     const field = (error.params as { missingProperty: string }).missingProperty;
-    return { pointer: `${error.instancePath}/${field}`, message: 'is required' };
+    return { pointer: `${error.instancePath}/${pointerToken(field)}`, message: 'is required' };
   }
   return { pointer: error.instancePath || '/', message: error.message ?? 'is invalid' };
 }

@@ -1,0 +1,287 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import { jsonBody, noBody } from './body';
+import { createLogger, createMetrics } from './observability';
+import { problems } from './problem';
+import { Lifecycle, createServiceApp, finishApp } from './service-app';
+import { assertValid, parseQuery } from './validation';
+
+const itemSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'email'],
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    email: { type: 'string', format: 'email' },
+    loss: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['date'],
+      properties: { date: { type: 'string', format: 'date' } },
+    },
+  },
+};
+
+const querySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100 },
+    ratio: { type: 'number' },
+    open: { type: 'boolean' },
+    stage: { type: 'array', items: { type: 'string' } },
+    q: { type: 'string' },
+  },
+};
+
+const PROBLEM_TYPE = /^application\/problem\+json/;
+
+function buildApp(readiness: { ok: boolean }, lifecycle: Lifecycle): Express {
+  const app = createServiceApp({
+    logger: createLogger('http-test'),
+    metrics: createMetrics('http-test'),
+    lifecycle,
+    readiness: {
+      database: async () => {
+        if (!readiness.ok) throw new Error('connect ECONNREFUSED');
+      },
+    },
+  });
+  app.post('/items', jsonBody, (req, res) => {
+    res.status(201).json(assertValid(itemSchema, req.body));
+  });
+  app.post('/actions/close', noBody, (_req, res) => {
+    res.status(204).end();
+  });
+  app.get('/search', (req, res) => {
+    res.json(parseQuery(querySchema, req.query as Record<string, unknown>));
+  });
+  app.get('/conflict', () => {
+    throw problems.conflict('The claim is closed');
+  });
+  app.get('/boom', async () => {
+    throw new Error('secret internals: password=hunter2');
+  });
+  app.get('/db-down', async () => {
+    throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  });
+  app.get('/db-terminated', async () => {
+    throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+  });
+  app.get('/pool-timeout', async () => {
+    const error = new Error('Knex: Timeout acquiring a connection. The pool is probably full.');
+    error.name = 'KnexTimeoutError';
+    throw error;
+  });
+  return finishApp(app, createLogger('http-test'));
+}
+
+describe('http kit', () => {
+  const readiness = { ok: true };
+  const lifecycle = new Lifecycle();
+  const app = buildApp(readiness, lifecycle);
+
+  describe('problem bodies', () => {
+    it('carry type, title, status, detail, instance and request_id as application/problem+json', async () => {
+      const response = await request(app).get('/conflict?x=1').set('X-Request-Id', 'req-12345678').expect(409);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body).toEqual({
+        type: 'https://errors.claims-platform.dev/conflict',
+        title: 'Conflict',
+        status: 409,
+        detail: 'The claim is closed',
+        instance: '/conflict',
+        request_id: 'req-12345678',
+      });
+    });
+
+    it('answers an unknown route with a 404 problem', async () => {
+      const response = await request(app).get('/nowhere').expect(404);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body).toMatchObject({ status: 404, instance: '/nowhere', request_id: response.headers['x-request-id'] });
+    });
+
+    it('turns an unknown thrown error into a 500 problem that does not leak its message', async () => {
+      const response = await request(app).get('/boom').expect(500);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body).toMatchObject({ type: 'https://errors.claims-platform.dev/internal', status: 500, instance: '/boom' });
+      expect(response.text).not.toContain('hunter2');
+      expect(response.text).not.toContain('secret internals');
+    });
+
+    it.each(['/db-down', '/db-terminated', '/pool-timeout'])('turns an unreachable database (%s) into 503 with Retry-After', async (path) => {
+      const response = await request(app).get(path).expect(503);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+      expect(response.body).toMatchObject({ type: 'https://errors.claims-platform.dev/service-unavailable', status: 503 });
+      expect(response.text).not.toContain('10.0.0.1');
+    });
+  });
+
+  describe('JSON bodies', () => {
+    it('refuses a body that is not JSON with 415', async () => {
+      const response = await request(app).post('/items').set('Content-Type', 'text/plain').send('name=x').expect(415);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body).toMatchObject({ status: 415, type: 'https://errors.claims-platform.dev/unsupported-media-type' });
+    });
+
+    it('refuses a form-encoded body with 415', async () => {
+      await request(app).post('/items').type('form').send({ name: 'x', email: 'a@b.co' }).expect(415);
+    });
+
+    it('refuses a request with no body and no Content-Type with 415', async () => {
+      await request(app).post('/items').expect(415);
+    });
+
+    it('refuses malformed JSON with 400', async () => {
+      const response = await request(app).post('/items').set('Content-Type', 'application/json').send('{"name": "x",').expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body).toMatchObject({ status: 400, type: 'https://errors.claims-platform.dev/malformed-json', instance: '/items' });
+    });
+
+    it('refuses a body over 1 MiB with 413', async () => {
+      const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024), email: 'a@b.co' });
+      const response = await request(app).post('/items').set('Content-Type', 'application/json').send(big).expect(413);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body).toMatchObject({ status: 413, type: 'https://errors.claims-platform.dev/payload-too-large' });
+    });
+
+    it('accepts a body just under 1 MiB', async () => {
+      const name = 'x'.repeat(1024 * 1024 - 100);
+      const response = await request(app).post('/items').set('Content-Type', 'application/json').send(JSON.stringify({ name, email: 'a@b.co' }));
+      expect(response.status).toBe(201);
+    });
+
+    it('accepts application/*+json and a charset parameter', async () => {
+      await request(app).post('/items').set('Content-Type', 'application/merge-patch+json').send(JSON.stringify({ name: 'x', email: 'a@b.co' })).expect(201);
+      await request(app).post('/items').set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify({ name: 'x', email: 'a@b.co' })).expect(201);
+    });
+
+    it('refuses an empty JSON body with 400', async () => {
+      const response = await request(app).post('/items').set('Content-Type', 'application/json').send('').expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+    });
+
+    it('refuses a body sent to an operation that takes none with 415, and accepts none', async () => {
+      await request(app).post('/actions/close').set('Content-Type', 'text/plain').send('hello').expect(415);
+      await request(app).post('/actions/close').expect(204);
+    });
+
+    it('refuses an unsupported charset with 415', async () => {
+      await request(app).post('/items').set('Content-Type', 'application/json; charset=latin-9').send('{}').expect(415);
+    });
+  });
+
+  describe('schema violations', () => {
+    it('name an unknown field by its pointer', async () => {
+      const response = await request(app).post('/items').send({ name: 'x', email: 'a@b.co', admin: true }).expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body.type).toBe('https://errors.claims-platform.dev/validation');
+      expect(response.body.errors).toEqual([{ pointer: '/admin', message: 'is not an accepted field' }]);
+    });
+
+    it('name a missing field, also inside a nested object', async () => {
+      const response = await request(app).post('/items').send({ email: 'a@b.co', loss: {} }).expect(400);
+      expect(response.body.errors).toEqual(
+        expect.arrayContaining([
+          { pointer: '/name', message: 'is required' },
+          { pointer: '/loss/date', message: 'is required' },
+        ]),
+      );
+      expect(response.body.detail).toMatch(/is required/);
+    });
+
+    it('name a badly formatted field', async () => {
+      const response = await request(app).post('/items').send({ name: 'x', email: 'not-an-email', loss: { date: '2026-02-30' } }).expect(400);
+      const pointers = response.body.errors.map((e: { pointer: string }) => e.pointer).sort();
+      expect(pointers).toEqual(['/email', '/loss/date']);
+      expect(response.body.errors[0].message).toMatch(/format/);
+    });
+
+    it('escapes "/" and "~" in the pointer of an unknown field (RFC 6901)', async () => {
+      const response = await request(app).post('/items').send({ name: 'x', email: 'a@b.co', 'a/b~c': 1 }).expect(400);
+      expect(response.body.errors).toEqual([{ pointer: '/a~1b~0c', message: 'is not an accepted field' }]);
+    });
+
+    it('refuses a body that is not an object', async () => {
+      const response = await request(app).post('/items').set('Content-Type', 'application/json').send('[1,2]').expect(400);
+      expect(response.body.errors).toEqual([{ pointer: '/', message: 'must be object' }]);
+    });
+  });
+
+  describe('parseQuery', () => {
+    it('coerces query strings to the declared types', async () => {
+      const response = await request(app).get('/search?limit=10&ratio=-1.5&open=false&stage=intake&q=abc').expect(200);
+      expect(response.body).toEqual({ limit: 10, ratio: -1.5, open: false, stage: ['intake'], q: 'abc' });
+    });
+
+    it('keeps repeated array parameters as arrays', async () => {
+      const response = await request(app).get('/search?stage=intake&stage=triage').expect(200);
+      expect(response.body).toEqual({ stage: ['intake', 'triage'] });
+    });
+
+    it.each([
+      ['an unknown parameter', 'foo=1', '/foo'],
+      ['a non-numeric integer', 'limit=ten', '/limit'],
+      ['a fractional integer', 'limit=1.5', '/limit'],
+      ['an out-of-range integer', 'limit=1000', '/limit'],
+      ['a non-boolean boolean', 'open=yes', '/open'],
+      ['a repeated scalar', 'q=a&q=b', '/q'],
+      ['a nested object', 'q[a]=1', '/q'],
+    ])('refuses %s with 400 naming the parameter', async (_what, query, pointer) => {
+      const response = await request(app).get(`/search?${query}`).expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+      expect(response.body.detail).toMatch(/^Query: /);
+    });
+  });
+
+  describe('X-Request-Id', () => {
+    it('keeps a well-formed incoming id and echoes it', async () => {
+      const response = await request(app).get('/healthz').set('X-Request-Id', 'abc-1234_5678.9:0').expect(200);
+      expect(response.headers['x-request-id']).toBe('abc-1234_5678.9:0');
+    });
+
+    it.each(['short', 'has spaces in it', 'x'.repeat(129), 'bad\u00e9chars-123'])('replaces a malformed id (%s) with a new one', async (id) => {
+      const response = await request(app).get('/nowhere').set('X-Request-Id', id).expect(404);
+      const issued = response.headers['x-request-id'];
+      expect(issued).not.toBe(id);
+      expect(issued).toMatch(/^[0-9a-f-]{36}$/);
+      expect(response.body.request_id).toBe(issued);
+    });
+
+    it('issues an id when none is sent', async () => {
+      const response = await request(app).get('/healthz').expect(200);
+      expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+
+  describe('/readyz', () => {
+    afterEach(() => {
+      readiness.ok = true;
+      lifecycle.draining = false;
+    });
+
+    it('is 200 when every check passes', async () => {
+      const response = await request(app).get('/readyz').expect(200);
+      expect(response.body).toEqual({ status: 'ready', checks: { database: 'ok' } });
+    });
+
+    it('is 503 with Retry-After when a check fails', async () => {
+      readiness.ok = false;
+      const response = await request(app).get('/readyz').expect(503);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.headers['retry-after']).toBeDefined();
+      expect(response.body).toMatchObject({ status: 503, checks: { database: expect.any(String) } });
+      expect(response.body.checks.database).not.toBe('ok');
+    });
+
+    it('is 503 while draining even though every check passes', async () => {
+      lifecycle.draining = true;
+      const response = await request(app).get('/readyz').expect(503);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body).toMatchObject({ status: 503, detail: 'Shutting down' });
+      await request(app).get('/healthz').expect(200);
+    });
+  });
+});
