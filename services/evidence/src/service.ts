@@ -1,9 +1,12 @@
 import type { ServiceDefinition } from '@platform/runtime';
 import type { EvidenceConfig } from './config';
+import { auditLogFeature } from './features/audit';
+import { startClaimEventConsumer } from './features/claim-events';
 import { evidenceMigrations } from './migrations';
 
 /** The evidence service: controls, runs, evidence, approvals, binders and the verifiable audit log. */
 export function evidenceService(config: EvidenceConfig): ServiceDefinition {
+  const auditLog = auditLogFeature(config);
   return {
     name: 'evidence',
     title: 'Evidence service',
@@ -11,8 +14,20 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
     basePath: '/api/evidence',
     migrations: evidenceMigrations,
     exchanges: [config.EVIDENCE_EXCHANGE],
-    mount() {
+    mount(app, deps) {
       // features are mounted here
+      auditLog.mount(app, deps);
+    },
+    async startBackground(deps) {
+      // Consumers stop first on shutdown, then the checkpointer signs what they appended.
+      const claimEvents = await startClaimEventConsumer(deps, config);
+      const checkpointer = await auditLog.startBackground(deps);
+      return {
+        async stop() {
+          await claimEvents.stop();
+          await checkpointer.stop();
+        },
+      };
     },
   };
 }

@@ -1,3 +1,5 @@
 export { appendAuditRecord, listAuditRecords, latestCheckpointCovering, type AuditRecordInput, type AuditCheckpoint } from './audit-store';
 export { GENESIS_HASH, canonicalJson, recordHash, type AuditRecord, type AuditSource } from './audit-chain';
+export { checkpointMessage } from './checkpoint-signer';
 export { auditLogMigration } from './audit-migration';
+export { auditLogFeature } from './audit-log';

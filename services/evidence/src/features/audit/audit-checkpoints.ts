@@ -1,0 +1,101 @@
+import type { Logger } from 'pino';
+import { Counter, type Registry } from 'prom-client';
+import type { Knex } from '@platform/db';
+import { createEvent, enqueueEvent } from '@platform/messaging';
+import { chainTimestamp } from './audit-chain';
+import { auditSignals, chainHead, insertCheckpoint, latestCheckpoint, lockAuditChain, type AuditCheckpoint } from './audit-store';
+import type { CheckpointSigner } from './checkpoint-signer';
+
+export const CHECKPOINT_EVENT_TYPE = 'evidence.audit_checkpoint';
+export const EVIDENCE_EVENT_SOURCE = '/evidence';
+
+/**
+ * Signs the current head of the chain, unless it is already signed. Holds the chain lock, so the head
+ * cannot move meanwhile, and publishes `evidence.audit_checkpoint` through the outbox.
+ */
+export async function takeCheckpoint(db: Knex, signer: CheckpointSigner, exchange: string): Promise<AuditCheckpoint | undefined> {
+  return db.transaction(async (trx) => {
+    await lockAuditChain(trx);
+    const head = await chainHead(trx);
+    const last = await latestCheckpoint(trx);
+    if (!head || (last && last.seq >= head.seq)) return undefined;
+    const checkpoint: AuditCheckpoint = {
+      seq: head.seq,
+      hash: head.hash,
+      signed_at: chainTimestamp(new Date()),
+      signature: signer.sign(head.seq, head.hash),
+      key_id: signer.keyId,
+    };
+    await insertCheckpoint(trx, checkpoint);
+    await enqueueEvent(trx, exchange, createEvent({ source: EVIDENCE_EVENT_SOURCE, type: CHECKPOINT_EVENT_TYPE, subject: String(checkpoint.seq), data: { ...checkpoint } }));
+    return checkpoint;
+  });
+}
+
+export interface CheckpointerOptions {
+  db: Knex;
+  signer: CheckpointSigner;
+  exchange: string;
+  logger: Logger;
+  metrics: Registry;
+  /** Checkpoint once this many records follow the last checkpoint. */
+  every: number;
+  /** …and on this period whenever there are unsigned records. */
+  intervalMs: number;
+}
+
+/**
+ * Background checkpointing: after every `every` committed records (counted from same-process appends)
+ * and every `intervalMs` when the head is unsigned. Runs are serialised; a failed run (database down)
+ * is retried by the next trigger. stop() takes a last checkpoint of what is unsigned.
+ */
+export async function startCheckpointer(options: CheckpointerOptions): Promise<{ stop(): Promise<void> }> {
+  const { db, signer, exchange, logger, every, intervalMs } = options;
+  const taken = new Counter({ name: 'evidence_audit_checkpoints_total', help: 'Signed audit checkpoints taken', registers: [options.metrics] });
+  let signedSeq = (await latestCheckpoint(db))?.seq ?? 0;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+
+  const run = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          const checkpoint = await takeCheckpoint(db, signer, exchange);
+          if (checkpoint) {
+            signedSeq = Math.max(signedSeq, checkpoint.seq);
+            taken.inc();
+            logger.info({ seq: checkpoint.seq, hash: checkpoint.hash }, 'audit checkpoint signed');
+          }
+        } catch (error) {
+          logger.warn({ err: error }, 'audit checkpoint failed; will retry');
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  const onAppended = (seq: number) => {
+    if (!stopped && seq - signedSeq >= every) void run();
+  };
+  auditSignals.on('appended', onAppended);
+  const timer = setInterval(() => void run(), intervalMs);
+  timer.unref();
+
+  return {
+    async stop() {
+      stopped = true;
+      auditSignals.off('appended', onAppended);
+      clearInterval(timer);
+      await running;
+      await run();
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/** JSON Schemas (2020-12) of the audit endpoints' queries and responses; the OpenAPI document uses the same. */
+const seq = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+const cursorSeq = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+const hash = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+const limit = { type: 'integer', minimum: 1, maximum: 500, default: 100 } as const;
+
+export const verifyQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    from_seq: { ...seq, description: 'First record to verify (default 1); its link to the record before is checked' },
+    to_seq: { ...seq, description: 'Last record to verify (default: the head)' },
+  },
+} as const;
+export interface VerifyQuery {
+  from_seq?: number;
+  to_seq?: number;
+}
+
+export const recordsQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    entity_id: { type: 'string', minLength: 1, maxLength: 200 },
+    source: { type: 'string', enum: ['evidence', 'claims'] },
+    action: { type: 'string', minLength: 1, maxLength: 200 },
+    after_seq: { ...cursorSeq, description: 'Only records after this seq (a previous page\'s next_cursor)' },
+    limit,
+  },
+} as const;
+export interface RecordsQuery {
+  entity_id?: string;
+  source?: 'evidence' | 'claims';
+  action?: string;
+  after_seq?: number;
+  limit?: number;
+}
+
+export const checkpointsQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { after_seq: cursorSeq, limit },
+} as const;
+export interface CheckpointsQuery {
+  after_seq?: number;
+  limit?: number;
+}
+
+export const auditRecordSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['seq', 'action', 'source', 'entity_type', 'entity_id', 'actor', 'event_id', 'occurred_at', 'recorded_at', 'data', 'prev_hash', 'hash'],
+  properties: {
+    seq,
+    action: { type: 'string' },
+    source: { type: 'string', enum: ['evidence', 'claims'] },
+    entity_type: { type: 'string' },
+    entity_id: { type: 'string' },
+    actor: { type: 'string' },
+    event_id: { type: ['string', 'null'], description: 'The CloudEvents id of a consumed event' },
+    occurred_at: { type: 'string', format: 'date-time' },
+    recorded_at: { type: 'string', format: 'date-time' },
+    data: { type: 'object' },
+    prev_hash: hash,
+    hash: { ...hash, description: 'SHA-256 hex of prev_hash followed by the RFC 8785 canonical JSON of every other field' },
+  },
+} as const;
+
+export const checkpointSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['seq', 'hash', 'signed_at', 'signature', 'key_id'],
+  properties: {
+    seq,
+    hash,
+    signed_at: { type: 'string', format: 'date-time' },
+    signature: { type: 'string', description: 'Base64 Ed25519 signature of the canonical JSON {"hash":…,"seq":…}' },
+    key_id: { type: 'string', description: 'First 16 hex characters of SHA-256 over the public key (SPKI DER)' },
+  },
+} as const;
+
+const nextCursor = { type: ['string', 'null'], description: 'Pass as after_seq for the next page; null on the last page' } as const;
+
+export const recordsPageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items', 'next_cursor'],
+  properties: { items: { type: 'array', items: auditRecordSchema }, next_cursor: nextCursor },
+} as const;
+
+export const checkpointsPageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items', 'next_cursor'],
+  properties: { items: { type: 'array', items: checkpointSchema }, next_cursor: nextCursor },
+} as const;
+
+export const verificationSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['valid', 'records_checked', 'first_seq', 'last_seq', 'head_hash', 'checkpoint', 'first_invalid', 'verified_at', 'duration_ms'],
+  properties: {
+    valid: { type: 'boolean' },
+    records_checked: { type: 'integer', minimum: 0 },
+    first_seq: { type: ['integer', 'null'] },
+    last_seq: { type: ['integer', 'null'] },
+    head_hash: { type: ['string', 'null'], description: 'Hash of the last record checked' },
+    checkpoint: {
+      description: 'The latest checkpoint in the range that was checked',
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['seq', 'hash', 'signed_at', 'signature_valid'],
+          properties: { seq, hash, signed_at: { type: 'string', format: 'date-time' }, signature_valid: { type: 'boolean' } },
+        },
+      ],
+    },
+    first_invalid: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['seq', 'reason'],
+          properties: { seq, reason: { type: 'string', enum: ['edited_record', 'broken_link', 'gap', 'checkpoint_mismatch', 'bad_signature', 'truncated'] } },
+        },
+      ],
+    },
+    verified_at: { type: 'string', format: 'date-time' },
+    duration_ms: { type: 'integer', minimum: 0 },
+  },
+} as const;

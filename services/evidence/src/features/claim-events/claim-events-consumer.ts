@@ -1,0 +1,64 @@
+import { Counter } from 'prom-client';
+import type { Knex } from '@platform/db';
+import { PoisonMessageError, applyOnce, type CloudEvent, type Subscription } from '@platform/messaging';
+import type { ServiceDeps } from '@platform/runtime';
+import type { EvidenceConfig } from '../../config';
+import { appendAuditRecord, type AuditRecordInput } from '../audit';
+
+/** The inbox name under which consumed claim events are de-duplicated. */
+export const CLAIM_EVENTS_CONSUMER = 'evidence.claim-events';
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+/**
+ * The one audit record a claim event becomes. An event that can never become one (no claim_id, a
+ * time that is not a timestamp) is poison: it is dead-lettered at once, not retried.
+ */
+export function claimEventAuditRecord(event: CloudEvent): AuditRecordInput {
+  const { claim_id: claimId, actor } = event.data as { claim_id?: unknown; actor?: unknown };
+  if (!nonEmptyString(claimId)) throw new PoisonMessageError(`${event.type} event ${event.id} has no data.claim_id`);
+  if (Number.isNaN(Date.parse(event.time))) throw new PoisonMessageError(`${event.type} event ${event.id} has an invalid time`);
+  return {
+    source: 'claims',
+    action: event.type,
+    entity_type: 'claim',
+    entity_id: claimId,
+    actor: nonEmptyString(actor) ? actor : event.source,
+    event_id: event.id,
+    occurred_at: event.time,
+    data: event.data,
+  };
+}
+
+/** Each claim event, once per event id, becomes one audit record committed with its inbox row. */
+export function claimEventHandler(db: Knex) {
+  return applyOnce(db, CLAIM_EVENTS_CONSUMER, async (event, trx) => {
+    await appendAuditRecord(trx, claimEventAuditRecord(event));
+  });
+}
+
+/** Consumes `claim.#` from the durable claim-events queue (dead letters to `<queue>.dlq`). */
+export async function startClaimEventConsumer(deps: ServiceDeps, config: EvidenceConfig): Promise<Subscription> {
+  const counter = (name: string, help: string) => new Counter({ name, help, registers: [deps.metrics] });
+  const consumed = counter('evidence_claim_events_consumed_total', 'Claim events recorded in the audit log');
+  const duplicates = counter('evidence_claim_events_duplicates_total', 'Redelivered claim events that were already recorded');
+  const deadLettered = counter('evidence_claim_events_dead_lettered_total', 'Claim events moved to the dead-letter queue');
+  const handle = claimEventHandler(deps.db);
+  return deps.transport.consume({
+    exchange: config.CLAIMS_EXCHANGE,
+    queue: config.CLAIM_EVENTS_QUEUE,
+    bindings: ['claim.#'],
+    prefetch: config.CONSUMER_PREFETCH,
+    maxAttempts: config.CONSUMER_MAX_ATTEMPTS,
+    onMessage: async (event) => {
+      if (await handle(event)) consumed.inc();
+      else duplicates.inc();
+    },
+    onDeadLetter: (reason) => {
+      deadLettered.inc();
+      deps.logger.error({ reason, queue: `${config.CLAIM_EVENTS_QUEUE}.dlq` }, 'claim event dead-lettered');
+    },
+  });
+}
