@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '@platform/testing';
+import { appendOnlySql, createDatabase, isEmbedded, migrate, type Database, type Migration } from './database';
+import { withTransactional } from './transactional';
+
+function countingMigrations(calls: Record<string, number>): Migration[] {
+  return [
+    {
+      name: '0001_ledger',
+      async up(db) {
+        calls['0001_ledger'] = (calls['0001_ledger'] ?? 0) + 1;
+        await db.raw(`CREATE TABLE ledger (id uuid PRIMARY KEY, note text NOT NULL, created_at timestamptz NOT NULL DEFAULT now()); ${appendOnlySql('ledger')}`);
+      },
+    },
+    {
+      name: '0002_accounts',
+      async up(db) {
+        calls['0002_accounts'] = (calls['0002_accounts'] ?? 0) + 1;
+        await db.raw('CREATE TABLE accounts (id uuid PRIMARY KEY, name text NOT NULL)');
+      },
+    },
+  ];
+}
+
+async function expectRefused(work: Promise<unknown>, operation: string): Promise<void> {
+  await expect(work).rejects.toMatchObject({ message: expect.stringContaining(`ledger is append-only: ${operation} is not allowed`) });
+}
+
+describe('on PostgreSQL', () => {
+  let database: TestDatabase;
+  let db: Database;
+  const calls: Record<string, number> = {};
+
+  beforeAll(async () => {
+    database = await createTestDatabase('dbpkg', []);
+    db = createDatabase({ url: database.url, poolMax: 4 });
+    await migrate(db, countingMigrations(calls));
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  describe('migrate', () => {
+    it('runs each migration once, and a second run changes nothing', async () => {
+      await migrate(db, countingMigrations(calls));
+      await Promise.all([migrate(db, countingMigrations(calls)), migrate(db, countingMigrations(calls))]);
+      expect(calls).toEqual({ '0001_ledger': 1, '0002_accounts': 1 });
+      const applied = await db('knex_migrations').orderBy('id').pluck('name');
+      expect(applied).toEqual(['0001_ledger', '0002_accounts']);
+      expect(isEmbedded(db)).toBe(false);
+    });
+
+    it('runs only the migrations added since the last run', async () => {
+      const added: Migration = { name: '0003_notes', up: (trx) => trx.schema.createTable('notes', (t) => t.text('body')) };
+      let runs = 0;
+      const counted = { ...added, up: async (trx: Database) => { runs += 1; await added.up(trx); } };
+      await migrate(db, [...countingMigrations(calls), counted]);
+      await migrate(db, [...countingMigrations(calls), counted]);
+      expect(runs).toBe(1);
+      expect(calls).toEqual({ '0001_ledger': 1, '0002_accounts': 1 });
+    });
+
+    it('applies nothing of a migration that fails part-way', async () => {
+      const failing: Migration = {
+        name: '0004_broken',
+        async up(trx) {
+          await trx.raw('CREATE TABLE half_done (id text)');
+          await trx.raw('SELECT * FROM no_such_table');
+        },
+      };
+      const applied: Migration = { name: '0003_notes', up: async () => undefined };
+      await expect(migrate(db, [...countingMigrations(calls), applied, failing])).rejects.toThrow(/no_such_table/);
+      expect(await db.schema.hasTable('half_done')).toBe(false);
+      expect(await db('knex_migrations').where({ name: '0004_broken' }).first()).toBeUndefined();
+    });
+  });
+
+  describe('appendOnlySql', () => {
+    let id: string;
+    beforeAll(async () => {
+      id = randomUUID();
+      await db('ledger').insert({ id, note: 'first' });
+    });
+
+    it('lets rows be inserted and read', async () => {
+      await db('ledger').insert({ id: randomUUID(), note: 'second' });
+      expect(await db('ledger').where({ id }).first()).toMatchObject({ note: 'first' });
+    });
+
+    it('refuses UPDATE', async () => {
+      await expectRefused(db('ledger').where({ id }).update({ note: 'changed' }), 'UPDATE');
+      expect(await db('ledger').where({ id }).first()).toMatchObject({ note: 'first' });
+    });
+
+    it('refuses DELETE', async () => {
+      await expectRefused(db('ledger').where({ id }).delete(), 'DELETE');
+      await expectRefused(db('ledger').delete(), 'DELETE');
+      expect(await db('ledger').where({ id }).first()).toBeDefined();
+    });
+
+    it('refuses TRUNCATE', async () => {
+      await expectRefused(db.raw('TRUNCATE ledger'), 'TRUNCATE');
+      expect(Number((await db('ledger').count({ n: '*' }))[0].n)).toBeGreaterThan(0);
+    });
+
+    it('reports the refusal as insufficient_privilege (42501)', async () => {
+      await expect(db('ledger').update({ note: 'x' })).rejects.toMatchObject({ code: '42501' });
+    });
+  });
+
+  describe('withTransactional', () => {
+    const accounts = (handle: Database) => ({
+      open: (name: string) => handle('accounts').insert({ id: randomUUID(), name }),
+      record: (note: string) => handle('ledger').insert({ id: randomUUID(), note }),
+      count: async (name: string) => Number((await handle('accounts').where({ name }).count({ n: '*' }))[0].n),
+    });
+
+    it('rolls back everything the use case wrote when it throws', async () => {
+      const service = withTransactional(accounts, db);
+      await expect(
+        service.transactional(async (tx) => {
+          await tx.open('rolled-back');
+          await tx.record('rolled-back entry');
+          expect(await tx.count('rolled-back')).toBe(1);
+          throw new Error('the use case failed');
+        }),
+      ).rejects.toThrow('the use case failed');
+      expect(await service.count('rolled-back')).toBe(0);
+      expect(await db('ledger').where({ note: 'rolled-back entry' }).first()).toBeUndefined();
+    });
+
+    it('commits everything together when the use case succeeds and returns its result', async () => {
+      const service = withTransactional(accounts, db);
+      const result = await service.transactional(async (tx) => {
+        await tx.open('committed');
+        await tx.record('committed entry');
+        return 'done';
+      });
+      expect(result).toBe('done');
+      expect(await service.count('committed')).toBe(1);
+      expect(await db('ledger').where({ note: 'committed entry' }).first()).toBeDefined();
+    });
+
+    it('keeps writes invisible to other connections until the transaction commits', async () => {
+      const service = withTransactional(accounts, db);
+      await service.transactional(async (tx) => {
+        await tx.open('in-flight');
+        expect(await service.count('in-flight')).toBe(0);
+      });
+      expect(await service.count('in-flight')).toBe(1);
+    });
+  });
+});
