@@ -48,7 +48,7 @@ export const claimsCoreMigration: Migration = {
         loss_location jsonb,
         injuries boolean,
         police_report_number text,
-        estimated_amount numeric(18, 2),
+        estimated_amount numeric CHECK (estimated_amount >= 0),
         estimated_currency text,
         preferred_channel text NOT NULL CHECK (preferred_channel IN (${sqlList(CHANNELS)})),
         language text NOT NULL,
