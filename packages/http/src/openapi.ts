@@ -7,7 +7,8 @@ export interface OperationSpec {
   tags?: string[];
   security: Security;
   parameters?: { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema: object; description?: string }[];
-  requestBody?: { contentType: string; schema: object; description?: string };
+  /** `alternatives`: the same operation also accepts these media types (e.g. JSON or multipart/form-data). */
+  requestBody?: { contentType: string; schema: object; description?: string; alternatives?: Record<string, object> };
   responses: Record<number, { description: string; schema?: object; contentType?: string; headers?: Record<string, string> }>;
 }
 
@@ -57,7 +58,16 @@ export class OpenApiDocument {
       security,
       parameters: [...pathParams, ...(spec.parameters ?? [])],
       ...(spec.requestBody
-        ? { requestBody: { required: true, description: spec.requestBody.description, content: { [spec.requestBody.contentType]: { schema: spec.requestBody.schema } } } }
+        ? {
+            requestBody: {
+              required: true,
+              description: spec.requestBody.description,
+              content: {
+                [spec.requestBody.contentType]: { schema: spec.requestBody.schema },
+                ...Object.fromEntries(Object.entries(spec.requestBody.alternatives ?? {}).map(([type, schema]) => [type, { schema }])),
+              },
+            },
+          }
         : {}),
       responses,
     };
