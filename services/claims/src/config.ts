@@ -11,6 +11,9 @@ export const claimsVariables = {
   SMS_WEBHOOK_URL: variable.url('Webhook that sends SMS status updates; unset logs deliveries instead', ['https', 'http']),
   OVERDUE_SWEEP_INTERVAL_MS: variable.int('How often overdue status promises are looked for', 60000, 100),
   IDEMPOTENCY_RETENTION_HOURS: variable.int('How long stored intake responses answer retries', 24, 1),
+  CLAIMS_CONTACT_NAME: variable.string('Contact name given to claimants in the intake acknowledgement', 'Claims team'),
+  CLAIMS_CONTACT_PHONE: variable.string('Contact phone (E.164) given to claimants in the intake acknowledgement', '+18005550100'),
+  CLAIMS_CONTACT_EMAIL: variable.string('Contact email given to claimants in the intake acknowledgement', 'claims@example.com'),
 };
 
 export type ClaimsConfig = ReturnType<typeof readClaimsConfig>;
