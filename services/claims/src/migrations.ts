@@ -1,7 +1,16 @@
 import type { Migration } from '@platform/db';
+import { adjusterKitsMigration } from './features/adjuster-kits/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
+import { deliveriesMigration } from './features/delivery/migrations';
+import { overdueMigration } from './features/overdue/migrations';
+import { triageMigration } from './features/triage/migrations';
 
 /** In order; a merged migration is never edited, only followed by a new one. */
 export const claimsMigrations: Migration[] = [
   claimsCoreMigration,
+  // claims workflow: triage and escalations, delivery queue, overdue announcements, adjuster kits
+  triageMigration,
+  deliveriesMigration,
+  overdueMigration,
+  adjusterKitsMigration,
 ];
