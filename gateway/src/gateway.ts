@@ -1,7 +1,147 @@
-import type { RunningServer } from '@platform/http';
+import cors from 'cors';
+import type { Express, NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import { Counter } from 'prom-client';
+import { authenticate, createJwtVerifier } from '@platform/auth';
+import { Lifecycle, createLogger, createMetrics, createServiceApp, finishApp, listen, problems, sendProblem, type RunningServer } from '@platform/http';
+import { mountApiDocuments } from './api-documents';
+import { answerUnparseableRequests } from './client-errors';
 import type { GatewayConfig } from './config';
+import { forwardingHeaders } from './forwarding-headers';
+import { publicWriteRateLimit } from './public-rate-limit';
+import { classifyPath, normalisePath, type ApiRoute, type Upstream } from './request-path';
+import { createUpstreamProxy, upstreamDurationHistogram } from './upstream-proxy';
 
-/** Placeholder until the gateway lands: see the gateway issue. */
-export async function startGateway(_config: GatewayConfig): Promise<RunningServer> {
-  throw new Error('gateway not implemented yet');
+export interface Gateway {
+  app: Express;
+  /** Set `draining` when shutting down: /readyz turns 503 so traffic moves away. */
+  lifecycle: Lifecycle;
+  /** Reports not-ready and releases upstream connections: call once the HTTP server has stopped. */
+  close(): Promise<void>;
+}
+
+const READINESS_TIMEOUT_MS = 1500;
+
+/** Express's `trust proxy` from TRUST_PROXY: true/false, a hop count, or addresses/subnets/names. */
+export function trustProxySetting(value: string): boolean | number | string {
+  if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+async function upstreamReady(name: Upstream, url: string): Promise<void> {
+  let response: globalThis.Response;
+  try {
+    response = await fetch(`${url.replace(/\/$/, '')}/readyz`, { signal: AbortSignal.timeout(READINESS_TIMEOUT_MS) });
+  } catch {
+    throw new Error(`${name} is unreachable`);
+  }
+  await response.body?.cancel();
+  if (response.status !== 200) throw new Error(`${name} is not ready (${response.status})`);
+}
+
+/**
+ * The gateway: routes `/api/claims/**` and `/api/evidence/**` to the services, deciding access on the
+ * normalised path — `/api/claims/public/**` is public, everything else there needs a verified JWT
+ * (the services verify it again and enforce scopes) — and serves its own health, readiness, metrics
+ * and API documentation. Everything else is a 404 problem.
+ */
+export function createGateway(config: GatewayConfig): Gateway {
+  const logger = createLogger('gateway');
+  const metrics = createMetrics('gateway');
+  const lifecycle = new Lifecycle();
+  const verifyToken = createJwtVerifier(config, config.NODE_ENV);
+  const rejections = new Counter({
+    name: 'gateway_rejected_requests_total',
+    help: 'Requests the gateway refused itself, by reason',
+    labelNames: ['reason'],
+    registers: [metrics],
+  });
+  const duration = upstreamDurationHistogram(metrics);
+  const targets: Record<Upstream, string> = { claims: config.CLAIMS_URL, evidence: config.EVIDENCE_URL };
+  const proxies = {
+    claims: createUpstreamProxy({ name: 'claims', target: targets.claims, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger, duration }),
+    evidence: createUpstreamProxy({ name: 'evidence', target: targets.evidence, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger, duration }),
+  };
+
+  const app = createServiceApp({
+    logger,
+    metrics,
+    lifecycle,
+    readiness: { claims: () => upstreamReady('claims', targets.claims), evidence: () => upstreamReady('evidence', targets.evidence) },
+  });
+  app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  if (config.CORS_ORIGINS.length > 0) {
+    app.use(cors({ origin: config.CORS_ORIGINS, exposedHeaders: ['X-Request-Id', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy'], maxAge: 600 }));
+  }
+
+  // Decide on the normalised path; from here on req.url IS the normalised path (query string kept as sent).
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const queryAt = req.url.indexOf('?');
+    const rawPath = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
+    const normalised = normalisePath(rawPath);
+    if (!normalised.ok) {
+      rejections.inc({ reason: 'bad_path' });
+      return sendProblem(req, res, problems.badRequest(normalised.reason));
+    }
+    res.locals.apiRoute = classifyPath(normalised.path);
+    req.url = normalised.path + (queryAt === -1 ? '' : req.url.slice(queryAt));
+    next();
+  });
+  app.use(forwardingHeaders);
+  app.use(publicWriteRateLimit(config.PUBLIC_RATE_LIMIT, rejections));
+
+  const requireToken = authenticate(verifyToken);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const route = res.locals.apiRoute as ApiRoute | undefined;
+    if (!route) return next();
+    const forward = () => {
+      const queryAt = req.url.indexOf('?');
+      req.url = route.path + (queryAt === -1 ? '' : req.url.slice(queryAt));
+      void proxies[route.upstream].handler(req, res, next);
+    };
+    if (route.group === 'public') return forward();
+    requireToken(req, res, (error?: unknown) => {
+      if (error) {
+        rejections.inc({ reason: 'unauthenticated' });
+        return next(error);
+      }
+      forward();
+    });
+  });
+
+  mountApiDocuments(app, [
+    { name: 'claims', title: 'Claims service', url: targets.claims },
+    { name: 'evidence', title: 'Evidence service', url: targets.evidence },
+  ]);
+  finishApp(app, logger);
+
+  return {
+    app,
+    lifecycle,
+    close: async () => {
+      lifecycle.draining = true;
+      proxies.claims.close();
+      proxies.evidence.close();
+    },
+  };
+}
+
+/** Listens on PORT/HOST; close() reports not-ready, lets in-flight requests finish, then releases upstreams. */
+export async function startGateway(config: GatewayConfig): Promise<RunningServer> {
+  const gateway = createGateway(config);
+  const server = await listen(gateway.app, config.PORT, config.HOST);
+  answerUnparseableRequests(server.server);
+  createLogger('gateway').info({ port: server.port, claims: config.CLAIMS_URL, evidence: config.EVIDENCE_URL }, 'gateway listening');
+  let closing: Promise<void> | undefined;
+  return {
+    ...server,
+    close: () =>
+      (closing ??= (async () => {
+        gateway.lifecycle.draining = true;
+        await server.close();
+        await gateway.close();
+      })()),
+  };
 }

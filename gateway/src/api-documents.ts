@@ -1,0 +1,121 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Express, Request, Response } from 'express';
+import swaggerUi from 'swagger-ui-express';
+import { problems, sendProblem } from '@platform/http';
+import type { Upstream } from './request-path';
+
+/**
+ * The gateway's API documentation, built from what the services serve at `/openapi.json` (fetched on
+ * each request, so a redeployed service is documented at once):
+ *
+ * - `GET /openapi.json` — ONE merged OpenAPI 3.1 document for the whole platform: every path made
+ *   absolute (the service's server path + the path), `servers: [{ url: "/" }]`, components merged (a
+ *   name two services define differently is prefixed with the service name and its `$ref`s rewritten);
+ * - `GET /docs/claims.json`, `GET /docs/evidence.json` — each service's document as it serves it;
+ * - `GET /docs/` — Swagger UI with a selector of the two service documents.
+ */
+export interface DocumentSource {
+  name: Upstream;
+  title: string;
+  url: string;
+}
+
+type OpenApi = {
+  openapi?: string;
+  jsonSchemaDialect?: string;
+  servers?: { url: string }[];
+  paths?: Record<string, unknown>;
+  components?: Record<string, Record<string, unknown>>;
+  tags?: { name: string }[];
+};
+
+const FETCH_TIMEOUT_MS = 3000;
+
+async function fetchDocument(source: DocumentSource): Promise<OpenApi> {
+  const response = await fetch(`${source.url.replace(/\/$/, '')}/openapi.json`, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`${source.name} answered ${response.status}`);
+  return (await response.json()) as OpenApi;
+}
+
+function basePathOf(document: OpenApi): string {
+  const server = document.servers?.[0]?.url ?? '';
+  const path = server.startsWith('/') ? server : server ? new URL(server).pathname : '';
+  return path.replace(/\/$/, '');
+}
+
+function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, renames));
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, key === '$ref' && typeof item === 'string' ? (renames.get(item) ?? item) : rewriteRefs(item, renames)]),
+  );
+}
+
+/** Merges the services' documents into one; exported for its tests. */
+export function mergeDocuments(documents: { name: string; document: OpenApi }[]): object {
+  const paths: Record<string, unknown> = {};
+  const components: Record<string, Record<string, unknown>> = {};
+  const tags = new Map<string, unknown>();
+  for (const { name, document } of documents) {
+    const renames = new Map<string, string>();
+    for (const [section, entries] of Object.entries(document.components ?? {})) {
+      for (const [entry, value] of Object.entries(entries)) {
+        const existing = components[section]?.[entry];
+        if (existing !== undefined && !isDeepStrictEqual(existing, value)) renames.set(`#/components/${section}/${entry}`, `#/components/${section}/${name}_${entry}`);
+      }
+    }
+    const rewritten = rewriteRefs(document, renames) as OpenApi;
+    for (const [section, entries] of Object.entries(rewritten.components ?? {})) {
+      components[section] ??= {};
+      for (const [entry, value] of Object.entries(entries)) {
+        const renamed = renames.has(`#/components/${section}/${entry}`) ? `${name}_${entry}` : entry;
+        components[section][renamed] = value;
+      }
+    }
+    const basePath = basePathOf(document);
+    for (const [path, item] of Object.entries(rewritten.paths ?? {})) paths[`${basePath}${path}`] = item;
+    for (const tag of rewritten.tags ?? []) tags.set(tag.name, tag);
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Claims platform API',
+      version: '1.0.0',
+      description: `The platform behind its gateway: ${documents.map((d) => d.name).join(' and ')} merged from each service's /openapi.json.`,
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components,
+    ...(tags.size > 0 ? { tags: [...tags.values()] } : {}),
+  };
+}
+
+async function answerWithDocument(req: Request, res: Response, load: () => Promise<object>): Promise<void> {
+  let document: object;
+  try {
+    document = await load();
+  } catch (error) {
+    return sendProblem(req, res, problems.badGateway(`An OpenAPI document could not be fetched: ${(error as Error).message}`));
+  }
+  res.json(document);
+}
+
+export function mountApiDocuments(app: Express, sources: DocumentSource[]): void {
+  app.get('/openapi.json', (req, res) =>
+    answerWithDocument(req, res, async () =>
+      mergeDocuments(await Promise.all(sources.map(async (source) => ({ name: source.name, document: await fetchDocument(source) })))),
+    ),
+  );
+  for (const source of sources) {
+    app.get(`/docs/${source.name}.json`, (req, res) => answerWithDocument(req, res, () => fetchDocument(source)));
+  }
+  // swagger-ui-express passes `swaggerUrls` on as Swagger UI's `urls` ({ url, name }); its types say string[].
+  const options = {
+    customSiteTitle: 'Claims platform API',
+    swaggerUrls: sources.map((source) => ({ url: `/docs/${source.name}.json`, name: source.title })),
+  } as unknown as swaggerUi.SwaggerUiOptions;
+  const page = swaggerUi.setup(undefined, options);
+  app.use('/docs', swaggerUi.serveFiles(undefined, options));
+  app.get('/docs', (req, res, next) => (req.path.endsWith('/') ? page(req, res, next) : res.redirect(301, '/docs/')));
+}

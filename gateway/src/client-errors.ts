@@ -1,0 +1,27 @@
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { HttpProblem, PROBLEM_CONTENT_TYPE, problems } from '@platform/http';
+
+function problemFor(code: string | undefined): HttpProblem {
+  if (code === 'HPE_HEADER_OVERFLOW') return new HttpProblem(431, 'headers-too-large', 'Request header fields too large', 'The request headers exceed the limit');
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new HttpProblem(408, 'request-timeout', 'Request timeout', 'The request was not received in time');
+  return problems.badRequest('The request is not valid HTTP (raw characters in the path must be percent-encoded)');
+}
+
+/**
+ * Requests Node's HTTP parser refuses (e.g. a raw non-ASCII byte in the path) never reach Express;
+ * Node would answer a bare 400. This answers the same statuses as problem+json instead.
+ */
+export function answerUnparseableRequests(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const problem = problemFor(error.code);
+    const body = JSON.stringify(problem.body());
+    socket.end(
+      `HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}

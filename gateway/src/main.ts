@@ -1,0 +1,15 @@
+import { createLogger } from '@platform/http';
+import { exitOnSignals } from '@platform/runtime';
+import { readGatewayConfig } from './config';
+import { startGateway } from './gateway';
+
+async function main() {
+  const config = readGatewayConfig();
+  const gateway = await startGateway(config);
+  exitOnSignals(gateway.close, createLogger('gateway'));
+}
+
+main().catch((error) => {
+  console.error(`gateway failed to start: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});

@@ -1,0 +1,85 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Request, RequestHandler, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { Logger } from 'pino';
+import { Histogram, type Registry } from 'prom-client';
+import { problems, sendProblem } from '@platform/http';
+import type { Upstream } from './request-path';
+
+const TIMEOUT_CODE = 'GATEWAY_UPSTREAM_TIMEOUT';
+
+export interface UpstreamProxy {
+  handler: RequestHandler;
+  close(): void;
+}
+
+export interface UpstreamProxyOptions {
+  name: Upstream;
+  target: string;
+  timeoutMs: number;
+  logger: Logger;
+  duration: Histogram<'upstream' | 'status'>;
+}
+
+export function upstreamDurationHistogram(registry: Registry): Histogram<'upstream' | 'status'> {
+  return new Histogram({
+    name: 'gateway_upstream_request_duration_seconds',
+    help: 'Requests forwarded by the gateway, by upstream service and final status (502/504: the gateway answered)',
+    labelNames: ['upstream', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+}
+
+/**
+ * Streams the request to the service untouched (no body parser runs before it) and the response back
+ * untouched, the service's own problem responses included. The gateway answers only when the service
+ * does not: 502 when it cannot be reached, 504 when it stays silent for `timeoutMs`.
+ */
+export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProxy {
+  const { name, target, timeoutMs, logger, duration } = options;
+  const agent = target.startsWith('https:') ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const proxy = createProxyMiddleware<Request, Response>({
+    target,
+    agent,
+    changeOrigin: true,
+    xfwd: false,
+    on: {
+      proxyReq: (proxyReq) => {
+        proxyReq.setTimeout(timeoutMs, () => {
+          proxyReq.destroy(Object.assign(new Error(`${name} did not answer within ${timeoutMs} ms`), { code: TIMEOUT_CODE }));
+        });
+      },
+      error: (error, req, res) => {
+        const request = req as Request;
+        const response = res as Response;
+        const code = (error as NodeJS.ErrnoException).code;
+        const timedOut = code === TIMEOUT_CODE || code === 'ETIMEDOUT';
+        logger.warn({ request_id: request.id, upstream: name, code, err: error }, timedOut ? 'upstream timed out' : 'upstream unreachable');
+        if (typeof response.writeHead !== 'function') return;
+        if (response.headersSent) {
+          response.destroy();
+          return;
+        }
+        sendProblem(
+          request,
+          response,
+          timedOut
+            ? problems.gatewayTimeout(`The ${name} service did not answer in time`)
+            : problems.badGateway(`The ${name} service is unreachable`),
+        );
+      },
+    },
+  });
+  return {
+    handler: (req, res, next) => {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        duration.observe({ upstream: name, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
+      });
+      return proxy(req, res, next);
+    },
+    close: () => agent.destroy(),
+  };
+}
