@@ -1,6 +1,11 @@
 import type { ServiceDefinition } from '@platform/runtime';
 import type { EvidenceConfig } from './config';
 import { auditLogFeature } from './features/audit';
+import { auditPublicKey } from './features/binders/audit-key';
+import { bindersRoutes } from './features/binders/routes';
+import { controlsRoutes } from './features/controls/routes';
+import { evidenceRoutes } from './features/evidence/routes';
+import { runsRoutes } from './features/runs/routes';
 import { startClaimEventConsumer } from './features/claim-events';
 import { evidenceMigrations } from './migrations';
 
@@ -17,6 +22,12 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
     mount(app, deps) {
       // features are mounted here
       auditLog.mount(app, deps);
+      // the evidence workflow: controls, runs, evidence, binders (each change audited and published)
+      const exchange = config.EVIDENCE_EXCHANGE;
+      app.use('/api/evidence', controlsRoutes(deps, { exchange }));
+      app.use('/api/evidence', runsRoutes(deps, { exchange }));
+      app.use('/api/evidence', evidenceRoutes(deps, { exchange, maxBytes: config.EVIDENCE_MAX_BYTES }));
+      app.use('/api/evidence', bindersRoutes(deps, { exchange, publicBaseUrl: config.PUBLIC_BASE_URL, auditKey: auditPublicKey(config.AUDIT_SIGNING_KEY, deps) }));
     },
     async startBackground(deps) {
       // Consumers stop first on shutdown, then the checkpointer signs what they appended.

@@ -1,0 +1,139 @@
+import type { Knex } from '@platform/db';
+import { checkpointMessage, listAuditRecords, type AuditRecord } from '../audit';
+import { listCheckpoints } from '../audit/audit-store';
+import { controlsStore } from '../controls/store';
+import type { ControlVersion } from '../controls/schemas';
+import { evidenceStore } from '../evidence/store';
+import type { EvidenceKind } from '../evidence/schemas';
+import type { Decision, RunState } from '../runs/schemas';
+import { runsStore } from '../runs/store';
+
+export const MANIFEST_FORMAT = 'claims-platform/evidence-binder/1';
+const AUDIT_PAGE = 500;
+
+export interface ManifestEvidence {
+  evidence_id: string;
+  kind: EvidenceKind;
+  title: string;
+  description: string | null;
+  url: string | null;
+  source: string | null;
+  collected_at: string | null;
+  out_of_period: boolean;
+  supersedes: string | null;
+  superseded_by: string | null;
+  sha256: string;
+  size_bytes: number;
+  content_type: string;
+  file_name: string | null;
+  submitted_by: string;
+  submitted_at: string;
+  /** Where the bytes are inside the binder's zip. */
+  path: string;
+}
+
+export interface ManifestCheckpoint {
+  seq: number;
+  hash: string;
+  signed_at: string;
+  key_id: string;
+  /** Base64 Ed25519 signature over `message`. */
+  signature: string;
+  /** The signed bytes (UTF-8): canonical JSON of { hash, seq }. */
+  message: string;
+  /** SPKI PEM of the signing key, when it is the service's current key. */
+  public_key_pem: string | null;
+}
+
+/** The hashed part of a binder: built only from the run's state, so the same state gives the same bytes. */
+export interface Manifest {
+  format: string;
+  control: ControlVersion & { control_id: string; key: string };
+  run: Omit<RunState, 'control_id' | 'control_key' | 'control_version'>;
+  final: boolean;
+  evidence: ManifestEvidence[];
+  decisions: Omit<Decision, 'run_id'>[];
+  audit: { records: AuditRecord[]; checkpoint: ManifestCheckpoint | null };
+}
+
+export interface AuditKey {
+  keyId: string;
+  publicKeyPem: string;
+}
+
+/** A file name that is safe in a zip and on every file system: ASCII letters, digits, dot, dash, underscore. */
+export function safeName(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 80);
+  return cleaned || 'evidence';
+}
+
+function evidencePath(item: { sha256: string; kind: EvidenceKind; file_name: string | null; title: string }): string {
+  const name = item.kind === 'file' ? safeName(item.file_name ?? item.title) : `${safeName(item.title).replace(/\.json$/i, '')}.json`;
+  return `evidence/${item.sha256}-${name}`;
+}
+
+async function runAuditRecords(db: Knex, runId: string): Promise<AuditRecord[]> {
+  const records: AuditRecord[] = [];
+  for (;;) {
+    const page = await listAuditRecords(db, { entity_id: runId, limit: AUDIT_PAGE, after_seq: records.at(-1)?.seq });
+    records.push(...page);
+    if (page.length < AUDIT_PAGE) return records;
+  }
+}
+
+/**
+ * Builds the manifest of a run on the caller's transaction (the run row locked, so it is one
+ * consistent state). The checkpoint is the first one covering the run's last record: once it exists
+ * it never changes, unlike the newest one.
+ */
+export async function buildManifest(db: Knex, runId: string, auditKey: AuditKey | undefined): Promise<Manifest | undefined> {
+  const run = await runsStore(db).find(runId, { lock: true });
+  if (!run) return undefined;
+  const control = await controlsStore(db).findVersion(run.control_version_id);
+  const items = await evidenceStore(db).listForRun(runId);
+  const decisions = await runsStore(db).decisions(runId);
+  const records = await runAuditRecords(db, runId);
+  const lastSeq = records.at(-1)?.seq;
+  const [checkpoint] = lastSeq === undefined ? [] : await listCheckpoints(db, { after_seq: lastSeq - 1, limit: 1 });
+  const { control_id: _c, control_key: _k, control_version: _v, ...runFields } = run;
+  return {
+    format: MANIFEST_FORMAT,
+    control: control as Manifest['control'],
+    run: runFields,
+    final: run.status === 'approved',
+    evidence: items.map((item) => ({
+      evidence_id: item.evidence_id,
+      kind: item.kind,
+      title: item.title,
+      description: item.description,
+      url: item.url,
+      source: item.source,
+      collected_at: item.collected_at,
+      out_of_period: item.out_of_period,
+      supersedes: item.supersedes,
+      superseded_by: item.superseded_by,
+      sha256: item.sha256,
+      size_bytes: item.size_bytes,
+      content_type: item.content_type,
+      file_name: item.file_name,
+      submitted_by: item.submitted_by,
+      submitted_at: item.submitted_at,
+      path: evidencePath(item),
+    })),
+    decisions: decisions.map(({ run_id: _r, ...decision }) => decision),
+    audit: {
+      records,
+      checkpoint: checkpoint
+        ? {
+            seq: checkpoint.seq,
+            hash: checkpoint.hash,
+            signed_at: checkpoint.signed_at,
+            key_id: checkpoint.key_id,
+            signature: checkpoint.signature,
+            message: checkpointMessage(checkpoint.seq, checkpoint.hash).toString('utf8'),
+            public_key_pem: auditKey && auditKey.keyId === checkpoint.key_id ? auditKey.publicKeyPem : null,
+          }
+        : null,
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { Router, type Request, type Response } from 'express';
+import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
+import { noBody } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
+import { EvidenceFileStore } from '../evidence/file-store';
+import { READ_SCOPES, assertUuidPath } from '../runs/access';
+import { streamZip } from './binder-zip';
+import type { AuditKey } from './manifest';
+import { createBindersService } from './service';
+
+const TAGS = ['Binders'];
+const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
+
+const binderSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['binder_id', 'run_id', 'final', 'created_at', 'sha256', 'manifest', 'download_url'],
+  properties: {
+    binder_id: { type: 'string', format: 'uuid' },
+    run_id: { type: 'string', format: 'uuid' },
+    final: { type: 'boolean', description: 'True only for an approved run; otherwise the binder is a draft' },
+    created_at: { type: 'string', format: 'date-time' },
+    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the RFC 8785 canonical JSON of `manifest` (the zip’s manifest.json)' },
+    manifest: {
+      type: 'object',
+      description:
+        'Built from the run’s state only (the same state gives the same bytes): format, control (the version), run, final, evidence (each with sha256, flags, supersedes/superseded_by and its path in the zip), decisions, audit { records, checkpoint } — the run’s audit records and the first signed checkpoint covering them (with the signed message and public key).',
+    },
+    download_url: { type: 'string', format: 'uri' },
+  },
+};
+
+export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; publicBaseUrl: string; auditKey: () => AuditKey | undefined }): Router {
+  const files = new EvidenceFileStore(deps.dataDir);
+  const service = createBindersService({ ...options, files }, deps.db);
+  const auth = authenticate(deps.verifyToken);
+  const router = Router();
+
+  router.post('/binders/run/:id', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res: Response) => {
+    const runId = assertUuidPath(req.params.id, 'run');
+    const binder = await service.transactional((s) => s.build(runId, principalOf(req).sub));
+    res.status(201).location(`${req.baseUrl}/binders/${binder.binder_id}`).json(binder);
+  });
+  deps.openapi.operation('post', '/binders/run/{id}', {
+    summary: 'Build an examiner-ready binder of a run (a new immutable binder each time)',
+    tags: TAGS,
+    security: { scope: 'evidence:write' },
+    responses: { 201: { description: 'The binder', schema: binderSchema, headers: { Location: 'The binder' } }, ...AUTH_ERRORS, 404: { description: 'No such run' } },
+  });
+
+  router.get('/binders/:binderId', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
+    res.json(await service.get(assertUuidPath(req.params.binderId, 'binder')));
+  });
+  deps.openapi.operation('get', '/binders/{binderId}', {
+    summary: 'Read a binder',
+    description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
+    tags: TAGS,
+    security: { anyScope: READ_SCOPES },
+    responses: { 200: { description: 'The binder', schema: binderSchema }, ...AUTH_ERRORS, 404: { description: 'No such binder' } },
+  });
+
+  router.get('/binders/:binderId/download', auth, requireScope('audit:read'), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
+    const { binder, entries } = await service.zipEntries(assertUuidPath(req.params.binderId, 'binder'));
+    res.status(200);
+    res.setHeader('Content-Type', 'application/zip');
+    res.setHeader('Content-Disposition', `attachment; filename="binder-${binder.binder_id}.zip"`);
+    const archive = streamZip(entries, new Date(binder.created_at));
+    archive.on('error', (error) => {
+      deps.logger.error({ err: error, binder_id: binder.binder_id }, 'binder zip failed while streaming');
+      res.destroy(error);
+    });
+    archive.pipe(res);
+  });
+  deps.openapi.operation('get', '/binders/{binderId}/download', {
+    summary: 'Download a binder as a zip (streamed)',
+    description:
+      'manifest.json (canonical, the hashed bytes), evidence/<sha256>-<name> files, audit.jsonl, index.html, SHA256SUMS (for `sha256sum -c`), VERIFY.md, and when a checkpoint covers the records checkpoint-message.bin, checkpoint.sig and audit-public-key.pem (for `openssl pkeyutl -verify`).',
+    tags: TAGS,
+    security: { scope: 'audit:read' },
+    responses: { 200: { description: 'The zip', contentType: 'application/zip', schema: { type: 'string', contentMediaType: 'application/zip' } }, ...AUTH_ERRORS, 404: { description: 'No such binder' } },
+  });
+
+  return router;
+}

@@ -1,0 +1,95 @@
+import { Router, type Request } from 'express';
+import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
+import { assertValid, jsonBody, noBody, parseQuery } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
+import { READ_SCOPES, assertUuidPath } from '../runs/access';
+import {
+  controlListResponseSchema,
+  controlResponseSchema,
+  controlWithVersionsResponseSchema,
+  createControlRequestSchema,
+  createVersionRequestSchema,
+  listControlsQuerySchema,
+  type CreateControlRequest,
+  type CreateVersionRequest,
+  type ListControlsQuery,
+} from './schemas';
+import { createControlsService } from './service';
+
+const TAGS = ['Controls'];
+const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
+
+export function controlsRoutes(deps: ServiceDeps, options: { exchange: string }): Router {
+  const service = createControlsService({ exchange: options.exchange }, deps.db);
+  const router = Router();
+  const auth = authenticate(deps.verifyToken);
+
+  router.post('/controls', auth, requireScope('evidence:write'), jsonBody, async (req: Request, res) => {
+    const body = assertValid<CreateControlRequest>(createControlRequestSchema, req.body);
+    const control = await service.transactional((s) => s.create(body, principalOf(req).sub));
+    res.status(201).location(`${req.baseUrl}/controls/${control.control_id}`).json(control);
+  });
+  deps.openapi.operation('post', '/controls', {
+    summary: 'Create a control (version 1)',
+    tags: TAGS,
+    security: { scope: 'evidence:write' },
+    requestBody: { contentType: 'application/json', schema: createControlRequestSchema },
+    responses: {
+      201: { description: 'Created, with its first version', schema: controlResponseSchema, headers: { Location: 'The control' } },
+      400: { description: 'Invalid body or unknown field' },
+      ...AUTH_ERRORS,
+      409: { description: 'The key is taken (`existing_control_id` names its control)' },
+      415: { description: 'Not JSON' },
+    },
+  });
+
+  router.post('/controls/:id/versions', auth, requireScope('evidence:write'), jsonBody, async (req: Request<{ id: string }>, res) => {
+    const controlId = assertUuidPath(req.params.id, 'control');
+    const body = assertValid<CreateVersionRequest>(createVersionRequestSchema, req.body);
+    const control = await service.transactional((s) => s.addVersion(controlId, body, principalOf(req).sub));
+    res.status(201).location(`${req.baseUrl}/controls/${control.control_id}`).json(control);
+  });
+  deps.openapi.operation('post', '/controls/{id}/versions', {
+    summary: 'Add an immutable new version of a control',
+    description: 'The new version (n+1) takes the fields sent and carries the others over from the current version. Versions are never edited.',
+    tags: TAGS,
+    security: { scope: 'evidence:write' },
+    requestBody: { contentType: 'application/json', schema: createVersionRequestSchema },
+    responses: {
+      201: { description: 'The control with its new current version', schema: controlResponseSchema },
+      400: { description: 'Invalid body or unknown field (the key cannot change)' },
+      ...AUTH_ERRORS,
+      404: { description: 'No such control' },
+      415: { description: 'Not JSON' },
+    },
+  });
+
+  router.get('/controls', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request, res) => {
+    const query = parseQuery<ListControlsQuery>(listControlsQuerySchema, req.query as Record<string, unknown>);
+    res.json(await service.list(query));
+  });
+  deps.openapi.operation('get', '/controls', {
+    summary: 'List controls by key (keyset pagination)',
+    description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
+    tags: TAGS,
+    security: { anyScope: READ_SCOPES },
+    parameters: [
+      { name: 'limit', in: 'query', schema: listControlsQuerySchema.properties.limit },
+      { name: 'cursor', in: 'query', schema: listControlsQuerySchema.properties.cursor, description: 'next_cursor of the previous page (opaque)' },
+    ],
+    responses: { 200: { description: 'A page of controls', schema: controlListResponseSchema }, 400: { description: 'Bad query parameter' }, ...AUTH_ERRORS },
+  });
+
+  router.get('/controls/:id', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ id: string }>, res) => {
+    res.json(await service.get(assertUuidPath(req.params.id, 'control')));
+  });
+  deps.openapi.operation('get', '/controls/{id}', {
+    summary: 'Read a control with all its versions',
+    description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
+    tags: TAGS,
+    security: { anyScope: READ_SCOPES },
+    responses: { 200: { description: 'The control', schema: controlWithVersionsResponseSchema }, ...AUTH_ERRORS, 404: { description: 'No such control' } },
+  });
+
+  return router;
+}

@@ -1,0 +1,95 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { authenticate, principalOf, requireScope } from '@platform/auth';
+import { assertValid, jsonBody, problems } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
+import { assertUuidPath } from '../runs/access';
+import { ACCEPTED_TYPES_TEXT, contentTypeOf } from './content-type';
+import { EvidenceFileStore } from './file-store';
+import { receiveMultipart } from './multipart';
+import {
+  evidenceResponseSchema,
+  fileEvidenceFieldsSchema,
+  jsonEvidenceRequestSchema,
+  multipartEvidenceRequestSchema,
+  type FileEvidenceFields,
+  type JsonEvidenceRequest,
+} from './schemas';
+import { createEvidenceService } from './service';
+
+/** What the schema cannot say: url only (and always) for a link, an http(s) one; data only (and always) for a record. */
+function assertKindFields(body: JsonEvidenceRequest): void {
+  const errors = [];
+  if (body.kind === 'link') {
+    if (body.url === undefined) errors.push({ pointer: '/url', message: 'is required for a link' });
+    else if (!/^https?:$/.test(new URL(body.url).protocol)) errors.push({ pointer: '/url', message: 'must be an absolute http or https URL' });
+  } else if (body.url !== undefined) errors.push({ pointer: '/url', message: 'is only accepted for a link' });
+  if (body.kind === 'record' && body.data === undefined) errors.push({ pointer: '/data', message: 'is required for a record' });
+  if (body.kind !== 'record' && body.data !== undefined) errors.push({ pointer: '/data', message: 'is only accepted for a record' });
+  if (errors.length) throw problems.badRequest(`Request body: ${errors[0].pointer.slice(1)} ${errors[0].message}`, errors);
+}
+
+export function evidenceRoutes(deps: ServiceDeps, options: { exchange: string; maxBytes: number }): Router {
+  const files = new EvidenceFileStore(deps.dataDir);
+  const service = createEvidenceService({ exchange: options.exchange, files }, deps.db);
+  const router = Router();
+
+  async function addJson(req: Request<{ id: string }>, res: Response) {
+    const runId = assertUuidPath(req.params.id, 'run');
+    const body = assertValid<JsonEvidenceRequest>(jsonEvidenceRequestSchema, req.body);
+    assertKindFields(body);
+    const evidence = await service.addJson(runId, body, principalOf(req).sub);
+    res.status(201).json(evidence);
+  }
+
+  async function addFile(req: Request<{ id: string }>, res: Response) {
+    const runId = assertUuidPath(req.params.id, 'run');
+    await service.assertOpen(runId);
+    const form = await receiveMultipart(req, { maxBytes: options.maxBytes, tempPath: () => files.tempPath() });
+    try {
+      const fields = assertValid<FileEvidenceFields>(fileEvidenceFieldsSchema, form.fields, 'Form fields');
+      if (form.file.size === 0) throw problems.badRequest('The file is empty', [{ pointer: '/file', message: 'is empty' }]);
+      if (fields.title === undefined && !form.file.fileName) throw problems.badRequest('title is required when the file has no name', [{ pointer: '/title', message: 'is required' }]);
+      const contentType = await contentTypeOf(form.file);
+      if (!contentType) throw problems.unsupportedMediaType(`The file's bytes are not an accepted type (${ACCEPTED_TYPES_TEXT})`);
+      const evidence = await service.addFile(runId, fields, { ...form.file, contentType }, principalOf(req).sub);
+      res.status(201).json(evidence);
+    } finally {
+      await files.discard(form.file.tempPath);
+    }
+  }
+
+  router.post(
+    '/runs/:id/evidence',
+    authenticate(deps.verifyToken),
+    requireScope('evidence:write'),
+    (req: Request<{ id: string }>, res: Response, next: NextFunction) => {
+      if (req.is('multipart/form-data')) return addFile(req, res).catch(next);
+      jsonBody(req, res, (error?: unknown) => (error ? next(error) : addJson(req, res).catch(next)));
+    },
+  );
+  deps.openapi.operation('post', '/runs/{id}/evidence', {
+    summary: 'Add evidence to an open run (JSON note/link/record, or one file as multipart/form-data)',
+    description: [
+      'JSON evidence is hashed as its RFC 8785 canonical JSON; a file by its bytes (streamed, typed by its bytes, stored content-addressed).',
+      `The multipart form takes one \`file\` part (${ACCEPTED_TYPES_TEXT}) and the text fields title (defaults to the file name), description, collected_at, source, supersedes; its kind is \`file\`.`,
+      '`supersedes` corrects an item of the same run, which stays; an item is superseded at most once.',
+      '`collected_at` outside the run period is accepted and flagged `out_of_period`.',
+    ].join(' '),
+    tags: ['Evidence'],
+    security: { scope: 'evidence:write' },
+    requestBody: { contentType: 'application/json', schema: jsonEvidenceRequestSchema, alternatives: { 'multipart/form-data': multipartEvidenceRequestSchema } },
+    responses: {
+      201: { description: 'The stored evidence', schema: evidenceResponseSchema },
+      400: { description: 'Invalid body or field, missing file part, more than one file' },
+      401: { description: 'No or invalid credentials' },
+      403: { description: 'Missing scope' },
+      404: { description: 'No such run' },
+      409: { description: 'The run is not open, or the superseded item is already superseded' },
+      413: { description: 'The file exceeds EVIDENCE_MAX_BYTES' },
+      415: { description: 'Neither JSON nor multipart/form-data, or the file bytes are not an accepted type' },
+      422: { description: '`supersedes` names no evidence of this run' },
+    },
+  });
+
+  return router;
+}

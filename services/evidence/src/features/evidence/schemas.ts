@@ -1,0 +1,134 @@
+/** JSON Schemas (2020-12) of evidence: the JSON and multipart forms of a submission, and the stored item. */
+const uuid = { type: 'string', format: 'uuid' };
+const timestamp = { type: 'string', format: 'date-time' };
+
+export const JSON_KINDS = ['note', 'link', 'record'] as const;
+export const KINDS = [...JSON_KINDS, 'file'] as const;
+export type EvidenceKind = (typeof KINDS)[number];
+
+const commonFields = {
+  title: { type: 'string', minLength: 1, maxLength: 300 },
+  description: { type: 'string', maxLength: 10000 },
+  collected_at: { ...timestamp, description: 'When the evidence was collected; outside the run period it is accepted and flagged `out_of_period`' },
+  source: { type: 'string', minLength: 1, maxLength: 300, description: 'Where it came from (system, person)' },
+  supersedes: { ...uuid, description: 'An evidence item of the same run that this one corrects; the old one stays' },
+};
+
+export const jsonEvidenceRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kind', 'title'],
+  properties: {
+    kind: { enum: [...JSON_KINDS] },
+    ...commonFields,
+    url: { type: 'string', format: 'uri', maxLength: 2048, description: 'Required for a link (absolute http or https URL), refused otherwise' },
+    data: { type: 'object', description: 'Required for a record, refused otherwise' },
+  },
+};
+
+export interface JsonEvidenceRequest {
+  kind: (typeof JSON_KINDS)[number];
+  title: string;
+  description?: string;
+  url?: string;
+  data?: Record<string, unknown>;
+  collected_at?: string;
+  source?: string;
+  supersedes?: string;
+}
+
+/** The text parts that may accompany the one `file` part of a multipart submission. */
+export const fileEvidenceFieldsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    kind: { const: 'file', description: 'Optional; a multipart submission is always a file' },
+    ...commonFields,
+  },
+};
+
+export interface FileEvidenceFields {
+  kind?: 'file';
+  title?: string;
+  description?: string;
+  collected_at?: string;
+  source?: string;
+  supersedes?: string;
+}
+
+export const multipartEvidenceRequestSchema = {
+  type: 'object',
+  required: ['file'],
+  properties: {
+    file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'PDF, PNG, JPEG, ZIP or UTF-8 text (CSV, JSON, plain), judged by its bytes' },
+    ...fileEvidenceFieldsSchema.properties,
+    title: { ...commonFields.title, description: 'Defaults to the file name' },
+  },
+};
+
+const evidenceProperties = {
+  evidence_id: uuid,
+  run_id: uuid,
+  kind: { enum: [...KINDS] },
+  title: { type: 'string' },
+  sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the file bytes, or of the RFC 8785 canonical JSON of the JSON evidence' },
+  size_bytes: { type: 'integer' },
+  content_type: { type: 'string' },
+  submitted_by: { type: 'string' },
+  submitted_at: timestamp,
+  out_of_period: { type: 'boolean' },
+  supersedes: { type: ['string', 'null'], format: 'uuid' },
+  collected_at: { type: ['string', 'null'], format: 'date-time' },
+};
+
+export const evidenceResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: Object.keys(evidenceProperties),
+  properties: evidenceProperties,
+};
+
+export interface Evidence {
+  evidence_id: string;
+  run_id: string;
+  kind: EvidenceKind;
+  title: string;
+  sha256: string;
+  size_bytes: number;
+  content_type: string;
+  submitted_by: string;
+  submitted_at: string;
+  out_of_period: boolean;
+  supersedes: string | null;
+  collected_at: string | null;
+}
+
+const itemProperties = {
+  ...evidenceProperties,
+  description: { type: ['string', 'null'] },
+  url: { type: ['string', 'null'] },
+  source: { type: ['string', 'null'] },
+  file_name: { type: ['string', 'null'], description: 'For display only' },
+  superseded_by: { type: ['string', 'null'], format: 'uuid' },
+};
+
+/** An item as a run lists it: everything stored about it, and which later item corrects it. */
+export const evidenceItemSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: Object.keys(itemProperties),
+  properties: itemProperties,
+};
+
+export interface EvidenceItem extends Evidence {
+  description: string | null;
+  url: string | null;
+  source: string | null;
+  file_name: string | null;
+  superseded_by: string | null;
+}
+
+/** The stored item with what a binder needs to reproduce its bytes. */
+export interface StoredEvidence extends EvidenceItem {
+  content_json: string | null;
+}

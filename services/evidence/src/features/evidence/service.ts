@@ -1,0 +1,155 @@
+import { createHash, randomUUID } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { withTransactional, type Knex } from '@platform/db';
+import { problems } from '@platform/http';
+import { recordChange } from '../runs/record-change';
+import type { RunState } from '../runs/schemas';
+import { runsStore } from '../runs/store';
+import type { EvidenceFileStore } from './file-store';
+import type { ReceivedFile } from './multipart';
+import type { Evidence, FileEvidenceFields, JsonEvidenceRequest } from './schemas';
+import { evidenceReceipt, evidenceStore, type NewEvidence } from './store';
+
+export interface EvidenceDeps {
+  exchange: string;
+  files: EvidenceFileStore;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The run's period is whole UTC days, half-open: [period_start 00:00Z, period_end + 1 day 00:00Z). */
+export function outsidePeriod(collectedAt: string | null, run: Pick<RunState, 'period_start' | 'period_end'>): boolean {
+  if (!collectedAt) return false;
+  const at = Date.parse(collectedAt);
+  return at < Date.parse(`${run.period_start}T00:00:00Z`) || at >= Date.parse(`${run.period_end}T00:00:00Z`) + DAY_MS;
+}
+
+/** JSON evidence is stored and hashed as its RFC 8785 canonical JSON. */
+export function canonicalJson(value: unknown): string {
+  return canonicalize(value) as string;
+}
+
+export function sha256Hex(bytes: string | Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+type ItemFields = Omit<NewEvidence, 'evidence_id' | 'run_id' | 'out_of_period' | 'submitted_by'>;
+
+/** Adding evidence to an open run: one immutable item, one audit record, one event. */
+export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
+  const runs = runsStore(db);
+  const items = evidenceStore(db);
+
+  async function openRun(runId: string, options: { lock?: boolean } = {}): Promise<RunState> {
+    const run = await runs.find(runId, options);
+    if (!run) throw problems.notFound(`No run ${runId}`);
+    if (run.status !== 'open') throw problems.conflict(`Run ${runId} is ${run.status}; evidence can only be added to an open run`);
+    return run;
+  }
+
+  async function add(runId: string, fields: ItemFields, actor: string): Promise<Evidence> {
+    const run = await openRun(runId, { lock: true });
+    if (fields.supersedes) {
+      const old = await items.find(fields.supersedes);
+      if (!old || old.run_id !== runId) throw problems.unprocessable(`supersedes names no evidence of run ${runId}`, { errors: [{ pointer: '/supersedes', message: 'is not evidence of this run' }] });
+      if (old.superseded_by) throw problems.conflict(`Evidence ${old.evidence_id} is already superseded by ${old.superseded_by}; supersede that one instead`, { superseded_by: old.superseded_by });
+    }
+    const evidenceId = randomUUID();
+    const stored = await items.insert({ ...fields, evidence_id: evidenceId, run_id: runId, out_of_period: outsidePeriod(fields.collected_at, run), submitted_by: actor });
+    await recordChange(db, deps.exchange, {
+      type: 'evidence.evidence_added',
+      entity_type: 'run',
+      entity_id: runId,
+      actor,
+      data: {
+        run_id: runId,
+        evidence_id: evidenceId,
+        kind: stored.kind,
+        sha256: stored.sha256,
+        size_bytes: stored.size_bytes,
+        content_type: stored.content_type,
+        supersedes: stored.supersedes,
+        out_of_period: stored.out_of_period,
+      },
+    });
+    return evidenceReceipt(stored);
+  }
+
+  return {
+    /** Outside a transaction, before a file is streamed: 404 or 409 early. Checked again when storing. */
+    assertOpen: (runId: string) => openRun(runId).then(() => undefined),
+
+    addJson(runId: string, request: JsonEvidenceRequest, actor: string): Promise<Evidence> {
+      const content = canonicalJson(request);
+      return add(
+        runId,
+        {
+          kind: request.kind,
+          title: request.title,
+          description: request.description ?? null,
+          url: request.url ?? null,
+          source: request.source ?? null,
+          collected_at: request.collected_at ?? null,
+          supersedes: request.supersedes ?? null,
+          sha256: sha256Hex(content),
+          size_bytes: Buffer.byteLength(content),
+          content_type: 'application/json',
+          file_name: null,
+          content_json: content,
+        },
+        actor,
+      );
+    },
+
+    /** Stores the item and places its bytes as the last step of the transaction. */
+    async addFile(runId: string, fields: FileEvidenceFields, file: ReceivedFile & { contentType: string }, actor: string): Promise<{ evidence: Evidence; created: boolean }> {
+      const evidence = await add(
+        runId,
+        {
+          kind: 'file',
+          title: fields.title ?? (file.fileName as string),
+          description: fields.description ?? null,
+          url: null,
+          source: fields.source ?? null,
+          collected_at: fields.collected_at ?? null,
+          supersedes: fields.supersedes ?? null,
+          sha256: file.sha256,
+          size_bytes: file.size,
+          content_type: file.contentType,
+          file_name: file.fileName ?? null,
+          content_json: null,
+        },
+        actor,
+      );
+      const { created } = await deps.files.place(file.tempPath, file.sha256);
+      return { evidence, created };
+    },
+  };
+};
+
+export function createEvidenceService(deps: EvidenceDeps, db: Knex) {
+  const service = withTransactional(evidenceService(deps), db);
+  return {
+    assertOpen: service.assertOpen,
+    addJson: (runId: string, request: JsonEvidenceRequest, actor: string) => service.transactional((s) => s.addJson(runId, request, actor)),
+    /**
+     * A file is placed only when its row is written; if the transaction fails after placing new bytes
+     * that nothing else refers to, they are removed again. The temporary file never outlives the call.
+     */
+    async addFile(runId: string, fields: FileEvidenceFields, file: ReceivedFile & { contentType: string }, actor: string): Promise<Evidence> {
+      let created = false;
+      try {
+        return await service.transactional(async (s) => {
+          const result = await s.addFile(runId, fields, file, actor);
+          created = result.created;
+          return result.evidence;
+        });
+      } catch (error) {
+        if (created && !(await evidenceStore(db).bytesReferenced(file.sha256))) await deps.files.remove(file.sha256);
+        throw error;
+      } finally {
+        await deps.files.discard(file.tempPath);
+      }
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { Knex } from '@platform/db';
+import type { Evidence, EvidenceItem, EvidenceKind, StoredEvidence } from './schemas';
+
+export interface NewEvidence {
+  evidence_id: string;
+  run_id: string;
+  kind: EvidenceKind;
+  title: string;
+  description: string | null;
+  url: string | null;
+  source: string | null;
+  collected_at: string | null;
+  out_of_period: boolean;
+  supersedes: string | null;
+  sha256: string;
+  size_bytes: number;
+  content_type: string;
+  file_name: string | null;
+  content_json: string | null;
+  submitted_by: string;
+}
+
+interface EvidenceRow extends Omit<StoredEvidence, 'size_bytes' | 'submitted_at' | 'collected_at'> {
+  size_bytes: string | number;
+  submitted_at: Date;
+  collected_at: Date | null;
+}
+
+function toStored(row: EvidenceRow): StoredEvidence {
+  return {
+    evidence_id: row.evidence_id,
+    run_id: row.run_id,
+    kind: row.kind,
+    title: row.title,
+    sha256: row.sha256,
+    size_bytes: Number(row.size_bytes),
+    content_type: row.content_type,
+    submitted_by: row.submitted_by,
+    submitted_at: row.submitted_at.toISOString(),
+    out_of_period: row.out_of_period,
+    supersedes: row.supersedes,
+    collected_at: row.collected_at ? row.collected_at.toISOString() : null,
+    description: row.description,
+    url: row.url,
+    source: row.source,
+    file_name: row.file_name,
+    superseded_by: row.superseded_by ?? null,
+    content_json: row.content_json,
+  };
+}
+
+/** The contract's 201 representation of a stored item. */
+export function evidenceReceipt(item: StoredEvidence): Evidence {
+  const { evidence_id, run_id, kind, title, sha256, size_bytes, content_type, submitted_by, submitted_at, out_of_period, supersedes, collected_at } = item;
+  return { evidence_id, run_id, kind, title, sha256, size_bytes, content_type, submitted_by, submitted_at, out_of_period, supersedes, collected_at };
+}
+
+export function evidenceListItem(item: StoredEvidence): EvidenceItem {
+  const { content_json: _content, ...rest } = item;
+  return rest;
+}
+
+function withSupersededBy(db: Knex) {
+  return db('evidence_items as e')
+    .leftJoin('evidence_items as s', 's.supersedes', 'e.evidence_id')
+    .select('e.*', 's.evidence_id as superseded_by');
+}
+
+export function evidenceStore(db: Knex) {
+  return {
+    async insert(item: NewEvidence): Promise<StoredEvidence> {
+      await db('evidence_items').insert(item);
+      return toStored(await withSupersededBy(db).where('e.evidence_id', item.evidence_id).first());
+    },
+
+    async find(evidenceId: string): Promise<StoredEvidence | undefined> {
+      const row = await withSupersededBy(db).where('e.evidence_id', evidenceId).first();
+      return row ? toStored(row) : undefined;
+    },
+
+    /** Every item of the run, in the order it was submitted. */
+    async listForRun(runId: string): Promise<StoredEvidence[]> {
+      const rows: EvidenceRow[] = await withSupersededBy(db).where('e.run_id', runId).orderBy([{ column: 'e.submitted_at' }, { column: 'e.evidence_id' }]);
+      return rows.map(toStored);
+    },
+
+    async contributors(runId: string): Promise<string[]> {
+      const rows: { submitted_by: string }[] = await db('evidence_items').where({ run_id: runId }).distinct('submitted_by');
+      return rows.map((row) => row.submitted_by);
+    },
+
+    /** True when some stored item (of any run) still refers to these bytes. */
+    async bytesReferenced(sha256: string): Promise<boolean> {
+      return Boolean(await db('evidence_items').where({ sha256, kind: 'file' }).first('evidence_id'));
+    },
+  };
+}
+
+export type EvidenceStore = ReturnType<typeof evidenceStore>;

@@ -1,0 +1,107 @@
+import { Router, type Request } from 'express';
+import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
+import { assertValid, jsonBody, noBody } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
+import { evidenceItemSchema } from '../evidence/schemas';
+import { READ_SCOPES, assertUuidPath } from './access';
+import { createRunRequestSchema, decisionRequestSchema, decisionSchema, runResponseSchema, runStateSchema, type CreateRunRequest, type DecisionRequest } from './schemas';
+import { createRunsService } from './service';
+
+const TAGS = ['Runs'];
+const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
+
+const runDetailSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [...runStateSchema.required, 'evidence', 'decisions'],
+  properties: {
+    ...runStateSchema.properties,
+    evidence: { type: 'array', items: evidenceItemSchema, description: 'Every item, in submission order; superseded items stay' },
+    decisions: { type: 'array', items: decisionSchema },
+  },
+};
+
+const decisionResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [...decisionSchema.required, 'status'],
+  properties: { ...decisionSchema.properties, status: { enum: ['approved', 'rejected'] } },
+};
+
+export function runsRoutes(deps: ServiceDeps, options: { exchange: string }): Router {
+  const service = createRunsService({ exchange: options.exchange }, deps.db);
+  const router = Router();
+  const auth = authenticate(deps.verifyToken);
+
+  router.post('/runs', auth, requireScope('evidence:write'), jsonBody, async (req: Request, res) => {
+    const body = assertValid<CreateRunRequest>(createRunRequestSchema, req.body);
+    const run = await service.transactional((s) => s.create(body, principalOf(req).sub));
+    res.status(201).location(`${req.baseUrl}/runs/${run.run_id}`).json(run);
+  });
+  deps.openapi.operation('post', '/runs', {
+    summary: 'Open a run of a control version over a period',
+    tags: TAGS,
+    security: { scope: 'evidence:write' },
+    requestBody: { contentType: 'application/json', schema: createRunRequestSchema },
+    responses: {
+      201: { description: 'The open run', schema: runResponseSchema, headers: { Location: 'The run' } },
+      400: { description: 'Malformed JSON, missing or unknown field, not a calendar date' },
+      ...AUTH_ERRORS,
+      409: { description: 'The control version already has a run for this period; `existing_run_id` names it' },
+      415: { description: 'Not JSON' },
+      422: { description: 'period_start after period_end, or unknown control_version_id' },
+    },
+  });
+
+  router.get('/runs/:id', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ id: string }>, res) => {
+    res.json(await service.get(assertUuidPath(req.params.id, 'run')));
+  });
+  deps.openapi.operation('get', '/runs/{id}', {
+    summary: 'Read a run with its evidence and decisions',
+    description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
+    tags: TAGS,
+    security: { anyScope: READ_SCOPES },
+    responses: { 200: { description: 'The run', schema: runDetailSchema }, ...AUTH_ERRORS, 404: { description: 'No such run' } },
+  });
+
+  router.post('/runs/:id/submit', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res) => {
+    const runId = assertUuidPath(req.params.id, 'run');
+    res.json(await service.transactional((s) => s.submit(runId, principalOf(req).sub)));
+  });
+  deps.openapi.operation('post', '/runs/{id}/submit', {
+    summary: 'Submit an open run for review (open → in_review)',
+    tags: TAGS,
+    security: { scope: 'evidence:write' },
+    responses: {
+      200: { description: 'The run, now in review', schema: runStateSchema },
+      ...AUTH_ERRORS,
+      404: { description: 'No such run' },
+      409: { description: 'The run is not open' },
+    },
+  });
+
+  router.post('/runs/:id/decision', auth, requireScope('evidence:approve'), jsonBody, async (req: Request<{ id: string }>, res) => {
+    const runId = assertUuidPath(req.params.id, 'run');
+    const body = assertValid<DecisionRequest>(decisionRequestSchema, req.body);
+    const decision = await service.transactional((s) => s.decide(runId, body, principalOf(req).sub));
+    res.status(201).json(decision);
+  });
+  deps.openapi.operation('post', '/runs/{id}/decision', {
+    summary: 'Approve or reject a run in review (final)',
+    description: 'Segregation of duties: the approver must be neither the run’s creator nor anyone who added evidence to it (403). Decisions are final: a second one is 409.',
+    tags: TAGS,
+    security: { scope: 'evidence:approve' },
+    requestBody: { contentType: 'application/json', schema: decisionRequestSchema },
+    responses: {
+      201: { description: 'The decision, and the run’s new status', schema: decisionResponseSchema },
+      400: { description: 'Invalid body; rationale missing or blank' },
+      401: AUTH_ERRORS[401],
+      403: { description: 'Missing scope, or the caller created the run or added evidence to it' },
+      404: { description: 'No such run' },
+      409: { description: 'The run is not in review, or already decided' },
+      415: { description: 'Not JSON' },
+    },
+  });
+
+  return router;
+}

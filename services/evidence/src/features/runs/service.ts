@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { withTransactional, type Knex } from '@platform/db';
+import { problems } from '@platform/http';
+import { controlsStore } from '../controls/store';
+import { evidenceListItem, evidenceStore } from '../evidence/store';
+import type { EvidenceItem } from '../evidence/schemas';
+import { recordChange } from './record-change';
+import type { CreateRunRequest, Decision, DecisionRequest, Run, RunState } from './schemas';
+import { publicRun, runsStore } from './store';
+
+export interface RunsDeps {
+  exchange: string;
+}
+
+export type RunDetail = RunState & { evidence: EvidenceItem[]; decisions: Decision[] };
+
+/** Runs of a control version over a period: creation, submission for review, and the final decision. */
+export const runsService = (deps: RunsDeps) => (db: Knex) => {
+  const runs = runsStore(db);
+  const evidence = evidenceStore(db);
+
+  async function lockedRun(runId: string): Promise<RunState> {
+    const run = await runs.find(runId, { lock: true });
+    if (!run) throw problems.notFound(`No run ${runId}`);
+    return run;
+  }
+
+  return {
+    async create(request: CreateRunRequest, actor: string): Promise<Run> {
+      if (request.period_start > request.period_end) {
+        throw problems.unprocessable(`period_start ${request.period_start} is after period_end ${request.period_end}`);
+      }
+      const version = await controlsStore(db).findVersion(request.control_version_id);
+      if (!version) throw problems.unprocessable(`No control version ${request.control_version_id}`);
+      const runId = randomUUID();
+      if (!(await runs.insert({ run_id: runId, ...request, created_by: actor }))) {
+        const existing = await runs.findByPeriod(request.control_version_id, request.period_start, request.period_end);
+        throw problems.conflict(`Run ${existing} already covers control version ${request.control_version_id} for ${request.period_start}..${request.period_end}`, {
+          existing_run_id: existing,
+        });
+      }
+      await recordChange(db, deps.exchange, {
+        type: 'evidence.run_created',
+        entity_type: 'run',
+        entity_id: runId,
+        actor,
+        data: { run_id: runId, control_id: version.control_id, control_version_id: version.control_version_id, period_start: request.period_start, period_end: request.period_end },
+      });
+      return publicRun((await runs.find(runId)) as RunState);
+    },
+
+    async get(runId: string): Promise<RunDetail> {
+      const run = await runs.find(runId);
+      if (!run) throw problems.notFound(`No run ${runId}`);
+      const items = await evidence.listForRun(runId);
+      return { ...run, evidence: items.map(evidenceListItem), decisions: await runs.decisions(runId) };
+    },
+
+    async submit(runId: string, actor: string): Promise<RunState> {
+      const run = await lockedRun(runId);
+      if (run.status !== 'open') throw problems.conflict(`Run ${runId} is ${run.status}; only an open run can be submitted`);
+      await runs.transition(runId, 'open', 'in_review', { submitted_by: actor, submitted_at: db.raw('clock_timestamp()') });
+      const evidenceCount = (await evidence.listForRun(runId)).length;
+      await recordChange(db, deps.exchange, {
+        type: 'evidence.run_submitted',
+        entity_type: 'run',
+        entity_id: runId,
+        actor,
+        data: { run_id: runId, status: 'in_review', evidence_count: evidenceCount },
+      });
+      return (await runs.find(runId)) as RunState;
+    },
+
+    async decide(runId: string, request: DecisionRequest, actor: string): Promise<Decision & { status: string }> {
+      const run = await lockedRun(runId);
+      if (run.status === 'approved' || run.status === 'rejected') throw problems.conflict(`Run ${runId} is already ${run.status}; decisions are final`);
+      if (run.status !== 'in_review') throw problems.conflict(`Run ${runId} is ${run.status}; only a run in review can be decided`);
+      if (run.created_by === actor) throw problems.forbidden('Segregation of duties: you created this run, so someone else must decide it');
+      if ((await evidence.contributors(runId)).includes(actor)) {
+        throw problems.forbidden('Segregation of duties: you added evidence to this run, so someone else must decide it');
+      }
+      await runs.transition(runId, 'in_review', request.decision);
+      const decision = await runs.insertDecision({ decision_id: randomUUID(), run_id: runId, decision: request.decision, rationale: request.rationale, decided_by: actor });
+      await recordChange(db, deps.exchange, {
+        type: 'evidence.run_decided',
+        entity_type: 'run',
+        entity_id: runId,
+        actor,
+        data: { run_id: runId, decision_id: decision.decision_id, decision: decision.decision },
+      });
+      return { ...decision, status: request.decision };
+    },
+  };
+};
+
+export function createRunsService(deps: RunsDeps, db: Knex) {
+  return withTransactional(runsService(deps), db);
+}
