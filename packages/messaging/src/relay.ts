@@ -39,7 +39,8 @@ export class OutboxRelay {
   private wakeUp?: () => void;
   private nudged = false;
   private loop?: Promise<void>;
-  private listener?: Client;
+  private listening?: Promise<void>;
+  private stopListening?: () => void;
   private lastCleanup = 0;
   private readonly published?: Counter;
   private readonly failures?: Counter;
@@ -70,7 +71,7 @@ export class OutboxRelay {
     if (this.running) return;
     this.running = true;
     outboxSignals.on('committed', this.onCommitted);
-    if (this.options.listenUrl) void this.listen(this.options.listenUrl);
+    if (this.options.listenUrl) this.listening = this.listen(this.options.listenUrl);
     this.loop = this.run();
   }
 
@@ -85,26 +86,39 @@ export class OutboxRelay {
     outboxSignals.off('committed', this.onCommitted);
     this.nudge();
     await this.loop;
-    await this.listener?.end().catch(() => undefined);
+    this.stopListening?.();
+    await this.listening;
   }
 
   private async listen(url: string): Promise<void> {
     while (this.running) {
       const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+      // Until the wait below, a lost connection must not become an unhandled 'error' event.
+      client.on('error', () => undefined);
       try {
         await client.connect();
-        this.listener = client;
         client.on('notification', () => this.nudge());
         await client.query(`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`);
         await new Promise<void>((resolve) => {
+          this.stopListening = resolve;
           client.on('error', () => resolve());
           client.on('end', () => resolve());
+          if (!this.running) resolve(); // stopped while connecting
         });
       } catch {
         // the database is unreachable; polling covers the gap
       }
       await client.end().catch(() => undefined);
-      if (this.running) await sleep(2000);
+      if (this.running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2000);
+          this.stopListening = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      this.stopListening = undefined;
     }
   }
 
@@ -191,8 +205,4 @@ export class OutboxRelay {
     const hours = this.options.retentionHours ?? 24 * 7;
     await this.options.db('outbox').whereNotNull('published_at').where('published_at', '<', this.options.db.raw(`now() - interval '${hours} hours'`)).delete();
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
