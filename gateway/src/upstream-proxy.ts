@@ -51,6 +51,9 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
           proxyReq.destroy(Object.assign(new Error(`${name} did not answer within ${timeoutMs} ms`), { code: TIMEOUT_CODE }));
         });
       },
+      proxyRes: (proxyRes) => {
+        delete proxyRes.headers['x-powered-by'];
+      },
       error: (error, req, res) => {
         const request = req as Request;
         const response = res as Response;

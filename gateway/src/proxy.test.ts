@@ -1,0 +1,290 @@
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import request from 'supertest';
+import type { RunningServer } from '@platform/http';
+import { bearer, freePort } from '@platform/testing';
+import { startFakeUpstream, testGatewayConfig, type FakeUpstream } from './fake-upstream';
+import { startGateway } from './gateway';
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+describe('gateway forwarding', () => {
+  let claims: FakeUpstream;
+  let evidence: FakeUpstream;
+  let gateway: RunningServer;
+
+  beforeAll(async () => {
+    claims = await startFakeUpstream();
+    evidence = await startFakeUpstream();
+    gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url, UPSTREAM_TIMEOUT_MS: '300' }));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await claims?.close();
+    await evidence?.close();
+  });
+
+  it('streams a multipart body to the service byte for byte', async () => {
+    const boundary = '----gateway-test-boundary';
+    const file = randomBytes(3 * 1024 * 1024 + 17);
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="document_type"\r\n\r\nphotos_of_damage\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="damage.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const response = await request(gateway.url)
+      .post('/api/claims/public/claims/abc/attachments')
+      .set('Content-Type', `multipart/form-data; boundary=${boundary}`)
+      .send(body)
+      .expect(200);
+    expect(response.body.bodyLength).toBe(body.length);
+    expect(response.body.bodySha256).toBe(sha256(body));
+    expect(response.body.headers['content-type']).toBe(`multipart/form-data; boundary=${boundary}`);
+  });
+
+  it('streams a chunked body (no Content-Length) to the service byte for byte', async () => {
+    const chunks = [randomBytes(100_000), randomBytes(1), randomBytes(250_000)];
+    const url = new URL('/api/evidence/runs/r1/evidence', gateway.url);
+    const authorization = await bearer('evidence:write');
+    const answer = await new Promise<{ status: number; body: { bodyLength: number; bodySha256: string; headers: Record<string, string> } }>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', headers: { Authorization: authorization, 'Content-Type': 'application/octet-stream' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      for (const chunk of chunks) req.write(chunk);
+      req.end();
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.headers['transfer-encoding']).toBe('chunked');
+    expect(answer.body.bodyLength).toBe(350_001);
+    expect(answer.body.bodySha256).toBe(sha256(Buffer.concat(chunks)));
+  });
+
+  it('passes a JSON body through unparsed, even a malformed one (the service decides)', async () => {
+    const response = await request(gateway.url).post('/api/claims/public/claims').set('Content-Type', 'application/json').send('{"not": json').expect(200);
+    expect(response.body.bodySha256).toBe(sha256(Buffer.from('{"not": json')));
+  });
+
+  it("passes the service's own problem response through unchanged", async () => {
+    const response = await request(gateway.url).post('/api/claims/public/claims/abc/conflict').expect(409);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body).toEqual({ type: 'https://errors.claims-platform.dev/conflict', title: 'Conflict', status: 409, detail: 'from the service' });
+  });
+
+  it('answers 504 problem+json when the service does not answer within UPSTREAM_TIMEOUT_MS', async () => {
+    const started = Date.now();
+    const response = await request(gateway.url).get('/api/claims/public/claims/abc/slow').expect(504);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body).toMatchObject({ status: 504, title: 'Gateway timeout', request_id: response.headers['x-request-id'] });
+    expect(claims.received.some((r) => r.url.endsWith('/slow'))).toBe(true);
+  });
+
+  it('sets security headers (helmet) on what it forwards and hides the upstream X-Powered-By', async () => {
+    const response = await request(gateway.url).get('/api/claims/public/claims/abc/status').expect(200);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('answers /healthz without asking the services', async () => {
+    await request(gateway.url).get('/healthz').expect(200, { status: 'alive' });
+  });
+
+  it('answers /readyz 200 when both services are ready', async () => {
+    const response = await request(gateway.url).get('/readyz').expect(200);
+    expect(response.body.checks).toEqual({ claims: 'ok', evidence: 'ok' });
+  });
+
+  it('exposes Prometheus metrics including the forwarded requests', async () => {
+    const response = await request(gateway.url).get('/metrics').expect(200);
+    const counts = response.text.split('\n').filter((line) => line.startsWith('gateway_upstream_request_duration_seconds_count{'));
+    expect(counts.some((line) => line.includes('upstream="claims"') && line.includes('status="200"'))).toBe(true);
+    expect(counts.some((line) => line.includes('upstream="claims"') && line.includes('status="504"') && line.endsWith(' 1'))).toBe(true);
+  });
+});
+
+describe('gateway with a service down', () => {
+  let claims: FakeUpstream;
+  let gateway: RunningServer;
+
+  beforeAll(async () => {
+    claims = await startFakeUpstream();
+    const deadPort = await freePort();
+    gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: `http://127.0.0.1:${deadPort}` }));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await claims?.close();
+  });
+
+  it('answers 502 problem+json for a service it cannot reach', async () => {
+    const response = await request(gateway.url).get('/api/evidence/runs').set('Authorization', await bearer('evidence:write')).expect(502);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body).toMatchObject({ status: 502, title: 'Bad gateway', instance: '/api/evidence/runs' });
+  });
+
+  it('still checks the token before trying the service', async () => {
+    await request(gateway.url).get('/api/evidence/runs').expect(401);
+  });
+
+  it('keeps serving the other service', async () => {
+    await request(gateway.url).get('/api/claims/public/claims/x/status').expect(200);
+  });
+
+  it('answers /readyz 503 problem+json naming the unreachable service', async () => {
+    const response = await request(gateway.url).get('/readyz').expect(503);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.headers['retry-after']).toBeDefined();
+    expect(response.body.checks).toEqual({ claims: 'ok', evidence: 'evidence is unreachable' });
+  });
+
+  it('answers /openapi.json 502 problem+json when a document cannot be fetched', async () => {
+    const response = await request(gateway.url).get('/openapi.json').expect(502);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+});
+
+describe('gateway readiness with a service that is not ready', () => {
+  it('answers /readyz 503 when a service answers its own /readyz with 503', async () => {
+    const claims = await startFakeUpstream({ readyStatus: 503 });
+    const evidence = await startFakeUpstream();
+    const gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }));
+    try {
+      const response = await request(gateway.url).get('/readyz').expect(503);
+      expect(response.body.checks).toEqual({ claims: 'claims is not ready (503)', evidence: 'ok' });
+    } finally {
+      await gateway.close();
+      await claims.close();
+      await evidence.close();
+    }
+  });
+});
+
+describe('gateway rate limit on public writes', () => {
+  let claims: FakeUpstream;
+  let gateway: RunningServer;
+
+  beforeAll(async () => {
+    claims = await startFakeUpstream();
+    gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, PUBLIC_RATE_LIMIT: '2' }));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await claims?.close();
+  });
+
+  it('answers 429 problem+json with Retry-After and RateLimit headers once the limit is used up', async () => {
+    const first = await request(gateway.url).post('/api/claims/public/claims').send({}).expect(200);
+    expect(first.headers['ratelimit-policy']).toMatch(/q=2; w=60/);
+    expect(first.headers.ratelimit).toMatch(/r=1; t=\d+/);
+    await request(gateway.url).post('/api/claims/public/claims').send({}).expect(200);
+    const refused = await request(gateway.url).post('/api/claims/public/claims/abc/attachments').send({}).expect(429);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers.ratelimit).toMatch(/r=0; t=\d+/);
+    expect(refused.body).toMatchObject({ status: 429, title: 'Too many requests' });
+    expect(claims.received.filter((r) => r.method === 'POST')).toHaveLength(2);
+  });
+
+  it('does not limit public reads or internal writes', async () => {
+    const read = await request(gateway.url).get('/api/claims/public/claims/abc/status').expect(200);
+    expect(read.headers.ratelimit).toBeUndefined();
+    await request(gateway.url).post('/api/claims/claims/abc/run-triage').set('Authorization', await bearer('claims:write')).send({}).expect(200);
+  });
+
+  it('counts a public write by its normalised path (case and dot tricks do not escape the limit)', async () => {
+    await request(gateway.url).post('/API/Claims/Public/./claims').send({}).expect(429);
+  });
+});
+
+describe('gateway CORS', () => {
+  let claims: FakeUpstream;
+  let gateway: RunningServer;
+
+  beforeAll(async () => {
+    claims = await startFakeUpstream();
+    gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, CORS_ORIGINS: 'https://portal.example' }));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await claims?.close();
+  });
+
+  it('answers a preflight from an allowed origin without a token', async () => {
+    const response = await request(gateway.url)
+      .options('/api/claims/claims')
+      .set('Origin', 'https://portal.example')
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization')
+      .expect(204);
+    expect(response.headers['access-control-allow-origin']).toBe('https://portal.example');
+    expect(claims.received).toEqual([]);
+  });
+
+  it('does not allow another origin', async () => {
+    const response = await request(gateway.url).get('/api/claims/public/claims/x/status').set('Origin', 'https://evil.example').expect(200);
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('gateway API documentation', () => {
+  const problem = { type: 'object', properties: { status: { type: 'integer' } } };
+  let claims: FakeUpstream;
+  let evidence: FakeUpstream;
+  let gateway: RunningServer;
+
+  beforeAll(async () => {
+    claims = await startFakeUpstream({
+      document: {
+        openapi: '3.1.0',
+        servers: [{ url: '/api/claims' }],
+        paths: { '/public/claims': { post: { responses: { 400: { $ref: '#/components/responses/Bad' } } } } },
+        components: { schemas: { Problem: problem, Claim: { type: 'object' } }, responses: { Bad: { description: 'claims bad' } } },
+      },
+    });
+    evidence = await startFakeUpstream({
+      document: {
+        openapi: '3.1.0',
+        servers: [{ url: '/api/evidence' }],
+        paths: { '/runs': { post: { responses: { 400: { $ref: '#/components/responses/Bad' } } } } },
+        components: { schemas: { Problem: problem }, responses: { Bad: { description: 'evidence bad' } } },
+      },
+    });
+    gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await claims?.close();
+    await evidence?.close();
+  });
+
+  it('serves one merged OpenAPI document with absolute paths and conflicting components renamed', async () => {
+    const { body } = await request(gateway.url).get('/openapi.json').expect(200);
+    expect(body.openapi).toBe('3.1.0');
+    expect(body.servers).toEqual([{ url: '/' }]);
+    expect(Object.keys(body.paths).sort()).toEqual(['/api/claims/public/claims', '/api/evidence/runs']);
+    expect(body.components.schemas.Problem).toEqual(problem);
+    expect(body.components.schemas.Claim).toEqual({ type: 'object' });
+    expect(body.components.responses).toEqual({ Bad: { description: 'claims bad' }, evidence_Bad: { description: 'evidence bad' } });
+    expect(body.paths['/api/evidence/runs'].post.responses['400'].$ref).toBe('#/components/responses/evidence_Bad');
+    expect(body.paths['/api/claims/public/claims'].post.responses['400'].$ref).toBe('#/components/responses/Bad');
+  });
+
+  it("serves each service's own document for Swagger UI", async () => {
+    const { body } = await request(gateway.url).get('/docs/evidence.json').expect(200);
+    expect(body.servers).toEqual([{ url: '/api/evidence' }]);
+  });
+
+  it('serves Swagger UI at /docs/ listing both documents', async () => {
+    await request(gateway.url).get('/docs').expect(301).expect('Location', '/docs/');
+    const page = await request(gateway.url).get('/docs/').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const init = await request(gateway.url).get('/docs/swagger-ui-init.js').expect(200);
+    expect(init.text).toContain('/docs/claims.json');
+    expect(init.text).toContain('/docs/evidence.json');
+  });
+});
