@@ -1,0 +1,76 @@
+import { claimSchema } from '../claims/claim-schemas';
+import { escalationSchema } from '../escalations/escalation-schemas';
+import { triageResultSchema } from '../triage/triage-schemas';
+
+const nullable = (schema: object) => ({ oneOf: [{ type: 'null' }, schema] });
+
+export const kitAttachmentSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'document_type', 'description', 'received_at', 'download_url'],
+  properties: {
+    attachment_id: { type: 'string', format: 'uuid' },
+    filename: { type: 'string' },
+    content_type: { type: 'string' },
+    size_bytes: { type: 'integer', minimum: 0 },
+    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    document_type: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    received_at: { type: 'string', format: 'date-time' },
+    download_url: { type: 'string', description: 'GET it with claims:read to stream the stored bytes' },
+  },
+} as const;
+
+/** 201 body of generate-adjuster-kit and 200 body of GET …/adjuster-kits/{kit_id}. */
+export const adjusterKitSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description: '`sha256` is the SHA-256 (hex) of the RFC 8785 canonical JSON of this object without `sha256`.',
+  required: ['kit_id', 'claim_id', 'generated_at', 'generated_by', 'draft', 'claim', 'triage', 'escalation', 'timeline', 'attachments', 'documents_checklist', 'suggested_next_steps', 'sha256'],
+  properties: {
+    kit_id: { type: 'string', format: 'uuid' },
+    claim_id: { type: 'string', format: 'uuid' },
+    generated_at: { type: 'string', format: 'date-time' },
+    generated_by: { type: 'string' },
+    draft: { const: true },
+    claim: claimSchema,
+    triage: nullable(triageResultSchema),
+    escalation: nullable(escalationSchema),
+    timeline: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['audit_id', 'action', 'actor', 'reason', 'data', 'occurred_at'],
+        properties: {
+          audit_id: { type: 'string', format: 'uuid' },
+          action: { type: 'string' },
+          actor: { type: 'string' },
+          reason: { type: ['string', 'null'] },
+          data: { type: 'object' },
+          occurred_at: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+    attachments: { type: 'array', items: kitAttachmentSchema },
+    documents_checklist: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'received', 'attachment_ids'],
+        properties: { type: { type: 'string' }, received: { type: 'boolean' }, attachment_ids: { type: 'array', items: { type: 'string', format: 'uuid' } } },
+      },
+    },
+    suggested_next_steps: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['step', 'reason', 'draft'],
+        properties: { step: { type: 'string' }, reason: { type: 'string' }, draft: { const: true } },
+      },
+    },
+    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
+} as const;

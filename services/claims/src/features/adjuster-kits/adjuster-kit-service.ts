@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '@platform/db';
+import { problems } from '@platform/http';
+import { listClaimAudit, type Claim, type ClaimAuditRecord, type RequiredDocument } from '../claims/claim-store';
+import { listEscalations, type Escalation } from '../escalations/escalation-store';
+import { recordClaimChange } from '../lifecycle/claim-change';
+import { isUuid, lockClaim, readClaim } from '../lifecycle/claim-state';
+import { canonicalJson, canonicalSha256 } from '../triage/canonical-digest';
+import { latestTriageRun, type TriageResult } from '../triage/triage-store';
+import { listKitAttachments, type KitAttachment } from './attachment-files';
+import { suggestNextSteps, type SuggestedStep } from './next-steps';
+
+export const CLAIM_ADJUSTER_KIT_GENERATED = 'claim.adjuster_kit_generated';
+
+export interface AdjusterKitSnapshot {
+  kit_id: string;
+  claim_id: string;
+  generated_at: string;
+  generated_by: string;
+  draft: true;
+  claim: Claim;
+  triage: TriageResult | null;
+  escalation: Escalation | null;
+  timeline: ClaimAuditRecord[];
+  attachments: KitAttachment[];
+  documents_checklist: (RequiredDocument & { attachment_ids: string[] })[];
+  suggested_next_steps: SuggestedStep[];
+}
+
+/** The kit: the snapshot and the SHA-256 of its RFC 8785 canonical JSON (everything but `sha256`). */
+export type AdjusterKit = AdjusterKitSnapshot & { sha256: string };
+
+/**
+ * Generates an adjuster kit: a stored, hashed, immutable snapshot of the claim file an adjuster can
+ * start work from. Everything in it is a draft; generating again makes a new kit.
+ */
+export function adjusterKitService(exchange: string) {
+  return (db: Knex) => ({
+    async generate(claimId: string, actor: string): Promise<AdjusterKit> {
+      const claim = await lockClaim(db, claimId);
+      const [triage, escalations, timeline, attachments] = [
+        await latestTriageRun(db, claim.claim_id),
+        await listEscalations(db, claim.claim_id),
+        await listClaimAudit(db, claim.claim_id),
+        await listKitAttachments(db, claim.claim_id),
+      ];
+      const escalation = escalations[0] ?? null;
+      const generatedAt = new Date();
+      const snapshot: AdjusterKitSnapshot = {
+        kit_id: randomUUID(),
+        claim_id: claim.claim_id,
+        generated_at: generatedAt.toISOString(),
+        generated_by: actor,
+        draft: true,
+        claim,
+        triage,
+        escalation,
+        timeline,
+        attachments,
+        documents_checklist: claim.required_documents.map((document) => ({
+          ...document,
+          attachment_ids: attachments.filter((a) => a.document_type === document.type).map((a) => a.attachment_id),
+        })),
+        suggested_next_steps: suggestNextSteps(claim, triage, escalation, generatedAt),
+      };
+      const sha256 = canonicalSha256(snapshot);
+      await db('adjuster_kits').insert({ id: snapshot.kit_id, claim_id: claim.claim_id, generated_at: generatedAt, generated_by: actor, snapshot: canonicalJson(snapshot), sha256 });
+      await recordClaimChange(db, exchange, {
+        claimId: claim.claim_id,
+        type: CLAIM_ADJUSTER_KIT_GENERATED,
+        actor,
+        reason: 'Adjuster kit generated',
+        data: { kit_id: snapshot.kit_id, sha256, triage_id: triage?.triage_id ?? null, attachments: attachments.length, stage: claim.stage },
+      });
+      return { ...snapshot, sha256 };
+    },
+
+    async get(claimId: string, kitId: string): Promise<AdjusterKit> {
+      const claim = await readClaim(db, claimId);
+      const row = isUuid(kitId) ? await db('adjuster_kits').where({ id: kitId, claim_id: claim.claim_id }).first('snapshot', 'sha256') : undefined;
+      if (!row) throw problems.notFound('No such adjuster kit on this claim');
+      return { ...(JSON.parse(row.snapshot) as AdjusterKitSnapshot), sha256: row.sha256 };
+    },
+  });
+}

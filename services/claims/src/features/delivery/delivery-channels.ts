@@ -1,0 +1,57 @@
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+import type { StatusUpdate } from '../status-updates/status-update';
+
+/** One message to a claimant; `to` is an email address or an E.164 number. */
+export interface OutgoingMessage {
+  channel: 'email' | 'sms';
+  to: string;
+  claimNumber: string;
+  updateId: string;
+  subject: string;
+  text: string;
+}
+
+/** 'sent' when handed to the provider, 'logged' when no provider is configured; throws when sending fails. */
+export type SendMessage = (message: OutgoingMessage) => Promise<'sent' | 'logged'>;
+
+const SEND_TIMEOUT_MS = 10000;
+
+/** The claimant-facing text of an update: what happened, what happens next, what we need, when we write again. */
+export function renderStatusUpdate(claimNumber: string, update: StatusUpdate): { subject: string; text: string } {
+  const lines = [update.what_happened, '', `What happens next: ${update.what_happens_next}`];
+  if (update.what_we_need_from_you) lines.push(`What we need from you: ${update.what_we_need_from_you}`);
+  if (update.cta) lines.push(`${update.cta.label}: ${update.cta.url}`);
+  if (update.expected_next_update_by) lines.push(`Your next update by: ${update.expected_next_update_by}`);
+  if (update.portal_url) lines.push(`Follow your claim: ${update.portal_url}`);
+  if (update.contact) lines.push(`Questions: ${[update.contact.name, update.contact.phone, update.contact.email].filter(Boolean).join(', ')}`);
+  return { subject: `Update on your claim ${claimNumber}`, text: lines.join('\n') };
+}
+
+/**
+ * Email through SMTP (nodemailer) when SMTP_URL is set, SMS through a POST to SMS_WEBHOOK_URL when it
+ * is set; with neither, the message is written to the log (without its text: it may hold personal data).
+ */
+export function createMessageSender(settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string }, logger: Logger): SendMessage {
+  const mailer = settings.SMTP_URL
+    ? nodemailer.createTransport(settings.SMTP_URL, { connectionTimeout: SEND_TIMEOUT_MS, greetingTimeout: SEND_TIMEOUT_MS, socketTimeout: SEND_TIMEOUT_MS } as never)
+    : undefined;
+  return async (message) => {
+    if (message.channel === 'email' && mailer) {
+      await mailer.sendMail({ from: settings.SMTP_FROM, to: message.to, subject: message.subject, text: message.text, headers: { 'X-Claim-Update-Id': message.updateId } });
+      return 'sent';
+    }
+    if (message.channel === 'sms' && settings.SMS_WEBHOOK_URL) {
+      const response = await fetch(settings.SMS_WEBHOOK_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': message.updateId },
+        body: JSON.stringify({ to: message.to, body: message.text, reference: message.updateId }),
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+      });
+      if (!response.ok) throw new Error(`SMS webhook answered ${response.status}`);
+      return 'sent';
+    }
+    logger.info({ channel: message.channel, claim_number: message.claimNumber, update_id: message.updateId }, 'status update delivery logged (no provider configured)');
+    return 'logged';
+  };
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '@platform/db';
+import type { StoredStatusUpdate } from '../status-updates/status-update';
+
+export type DeliveryStatus = 'pending' | 'sent' | 'logged' | 'failed' | 'delivered';
+
+export interface Delivery {
+  delivery_id: string;
+  update_id: string;
+  claim_id: string;
+  channel: 'email' | 'sms' | 'portal';
+  status: DeliveryStatus;
+  attempts: number;
+  last_error: string | null;
+}
+
+/**
+ * Queues a stored status update for delivery on its channel, on the caller's transaction. A portal
+ * update is delivered by being stored (the claimant status endpoint serves it).
+ */
+export async function queueDelivery(db: Knex, stored: StoredStatusUpdate): Promise<void> {
+  const { channel, claim_id } = stored.update;
+  await db('deliveries').insert({
+    id: randomUUID(),
+    update_id: stored.update_id,
+    claim_id,
+    channel,
+    status: channel === 'portal' ? 'delivered' : 'pending',
+    completed_at: channel === 'portal' ? db.raw('clock_timestamp()') : null,
+  });
+}
+
+export interface DueDelivery {
+  delivery_id: string;
+  update_id: string;
+  channel: 'email' | 'sms';
+  attempts: number;
+}
+
+/**
+ * Leases the next due pending delivery: it is pushed `leaseSeconds` into the future and its attempt
+ * counted in one statement, so two workers never send it at once and a worker that dies mid-send
+ * leaves it to be retried when the lease runs out.
+ */
+export async function leaseDueDelivery(db: Knex, leaseSeconds: number): Promise<DueDelivery | undefined> {
+  const { rows } = await db.raw<{ rows: { id: string; update_id: string; channel: 'email' | 'sms'; attempts: number }[] }>(
+    `UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
+     WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
+                 ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+     RETURNING id, update_id, channel, attempts`,
+    [leaseSeconds],
+  );
+  const [row] = rows;
+  return row ? { delivery_id: row.id, update_id: row.update_id, channel: row.channel, attempts: row.attempts } : undefined;
+}
+
+export async function completeDelivery(db: Knex, deliveryId: string, status: 'sent' | 'logged' | 'failed', lastError: string | null = null): Promise<void> {
+  await db('deliveries').where({ id: deliveryId }).update({ status, last_error: lastError, completed_at: db.raw('clock_timestamp()') });
+}
+
+export async function retryDeliveryLater(db: Knex, deliveryId: string, delayMs: number, lastError: string): Promise<void> {
+  await db('deliveries')
+    .where({ id: deliveryId })
+    .update({ last_error: lastError, next_attempt_at: db.raw('clock_timestamp() + make_interval(secs => ?)', [delayMs / 1000]) });
+}
+
+export async function listDeliveries(db: Knex, updateId: string): Promise<Delivery[]> {
+  const rows = await db('deliveries').where({ update_id: updateId }).orderBy('created_at');
+  return rows.map((row: { id: string } & Omit<Delivery, 'delivery_id'>) => ({
+    delivery_id: row.id,
+    update_id: row.update_id,
+    claim_id: row.claim_id,
+    channel: row.channel,
+    status: row.status,
+    attempts: row.attempts,
+    last_error: row.last_error,
+  }));
+}

@@ -1,0 +1,34 @@
+import type { Knex } from '@platform/db';
+import { problems } from '@platform/http';
+import { UUID_PATTERN, findClaim, withoutTokenHash, type Claim } from '../claims/claim-store';
+import type { Queue } from '../triage/triage-policy';
+import type { Stage } from './stage-machine';
+
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}
+
+/**
+ * Reads a claim and locks its row until the transaction ends, so the changes to one claim (triage
+ * runs, decisions, status updates) happen one after another. Unknown (or not a UUID) is 404.
+ */
+export async function lockClaim(db: Knex, claimId: string): Promise<Claim> {
+  const claim = await findClaim(db, claimId, { forUpdate: true });
+  if (!claim) throw problems.notFound('No such claim');
+  return withoutTokenHash(claim);
+}
+
+/** The claim (404 when unknown), unlocked. */
+export async function readClaim(db: Knex, claimId: string): Promise<Claim> {
+  const claim = await findClaim(db, claimId);
+  if (!claim) throw problems.notFound('No such claim');
+  return withoutTokenHash(claim);
+}
+
+export async function updateClaimState(
+  db: Knex,
+  claimId: string,
+  changes: Partial<{ stage: Stage; queue: Queue; next_update_due: Date | null }>,
+): Promise<void> {
+  await db('claims').where({ id: claimId }).update({ ...changes, updated_at: db.raw('clock_timestamp()') });
+}

@@ -1,0 +1,72 @@
+import type { Knex } from '@platform/db';
+import type { Logger } from 'pino';
+import { recordClaimChange } from '../lifecycle/claim-change';
+
+export const CLAIM_UPDATE_OVERDUE = 'claim.update_overdue';
+export const OVERDUE_SWEEP_ACTOR = 'system:overdue-sweep';
+const BATCH = 100;
+
+/**
+ * Announces, once each, the claims whose promised next update (`next_update_due`, set by the latest
+ * status update) has passed while they are not closed. The announcement row (claim, due moment) and
+ * the event commit together; the primary key makes a second sweep, or a concurrent one, announce
+ * nothing. A newer update sets a new due moment, which is announced again if it too passes.
+ */
+export async function sweepOverdue(db: Knex, exchange: string): Promise<number> {
+  let announced = 0;
+  for (;;) {
+    const batch = await db.transaction(async (trx) => {
+      const due = await trx('claims')
+        .select('id', 'stage', 'next_update_due')
+        .whereNot('stage', 'closed')
+        .where('next_update_due', '<=', trx.raw('clock_timestamp()'))
+        .whereNotExists(trx('overdue_announcements').select(trx.raw('1')).whereRaw('overdue_announcements.claim_id = claims.id AND overdue_announcements.due_at = claims.next_update_due'))
+        .orderBy('next_update_due')
+        .limit(BATCH)
+        .forUpdate()
+        .skipLocked();
+      let count = 0;
+      for (const claim of due as { id: string; stage: string; next_update_due: Date }[]) {
+        const dueAt = new Date(claim.next_update_due);
+        const eventId = await recordClaimChange(trx, exchange, {
+          claimId: claim.id,
+          type: CLAIM_UPDATE_OVERDUE,
+          actor: OVERDUE_SWEEP_ACTOR,
+          reason: `The update promised before ${dueAt.toISOString()} was not sent`,
+          data: { next_update_due: dueAt.toISOString(), stage: claim.stage },
+        });
+        await trx('overdue_announcements').insert({ claim_id: claim.id, due_at: dueAt, event_id: eventId });
+        count += 1;
+      }
+      return count;
+    });
+    announced += batch;
+    if (batch < BATCH) return announced;
+  }
+}
+
+/** Runs the sweep every `intervalMs` (OVERDUE_SWEEP_INTERVAL_MS); stop() waits for a running sweep. */
+export function startOverdueSweeper(db: Knex, exchange: string, intervalMs: number, logger: Logger): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const run = () => {
+    if (running || stopped) return;
+    running = sweepOverdue(db, exchange)
+      .then((count) => {
+        if (count > 0) logger.info({ count }, 'overdue status promises announced');
+      })
+      .catch((error) => logger.warn({ err: error }, 'overdue sweep failed; retrying at the next interval'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import type { Knex } from '@platform/db';
+import { problems } from '@platform/http';
+import { queueDelivery } from '../delivery/delivery-store';
+import { recordClaimChange } from '../lifecycle/claim-change';
+import { lockClaim, readClaim, updateClaimState } from '../lifecycle/claim-state';
+import { DECIDE_SCOPE, judgeTransition } from '../lifecycle/stage-machine';
+import {
+  insertStatusUpdate,
+  isTodayOrLater,
+  listStatusUpdates,
+  nextUpdateDueAt,
+  normaliseLanguageTag,
+  type StatusUpdateRequest,
+  type StoredStatusUpdate,
+} from './status-update';
+
+export const CLAIM_STATUS_UPDATED = 'claim.status_updated';
+
+export interface Caller {
+  sub: string;
+  scopes: ReadonlySet<string>;
+}
+
+/** Checks what the schema cannot: the path/body claim id, the promised date, the language tag. */
+function checkRequest(claimId: string, request: StatusUpdateRequest): { language: string | null } {
+  if (request.claim_id !== undefined && request.claim_id.toLowerCase() !== claimId.toLowerCase()) {
+    throw problems.unprocessable('claim_id in the body names another claim than the path', {
+      errors: [{ pointer: '/claim_id', message: 'must equal the claim id of the path' }],
+    });
+  }
+  if (request.expected_next_update_by != null && !isTodayOrLater(request.expected_next_update_by)) {
+    throw problems.badRequest('expected_next_update_by must be a real date, today (UTC) or later', [
+      { pointer: '/expected_next_update_by', message: 'must be today or later' },
+    ]);
+  }
+  let language: string | null = null;
+  if (request.language != null) {
+    const normalised = normaliseLanguageTag(request.language);
+    if (!normalised) throw problems.badRequest('language must be a BCP 47 language tag', [{ pointer: '/language', message: 'is not a BCP 47 language tag' }]);
+    language = normalised;
+  }
+  return { language };
+}
+
+/**
+ * Posts a status update: the claim's stage follows the lifecycle state machine, the update is stored
+ * with its adequacy computed, queued for delivery on its channel, the claim's promise of the next
+ * update (`next_update_due`) replaced, and `claim.status_updated` published — in one transaction.
+ */
+export function statusUpdateService(exchange: string) {
+  return (db: Knex) => ({
+    async post(claimId: string, request: StatusUpdateRequest, caller: Caller): Promise<StoredStatusUpdate> {
+      const { language } = checkRequest(claimId, request);
+      const claim = await lockClaim(db, claimId);
+      const verdict = judgeTransition(claim.stage, request.stage);
+      if (!verdict.allowed) throw problems.conflict(verdict.reason);
+      if (verdict.needsDecide && !caller.scopes.has(DECIDE_SCOPE)) {
+        const what = verdict.kind === 'reopen' ? 'Reopening a closed claim' : `Moving a claim into ${request.stage}`;
+        throw problems.forbidden(`${what} requires the ${DECIDE_SCOPE} scope`);
+      }
+      if (request.channel === 'email' && !claim.claimant.email) throw problems.unprocessable('The claimant gave no email address; choose another channel');
+      if (request.channel === 'sms' && !claim.claimant.phone) throw problems.unprocessable('The claimant gave no phone number; choose another channel');
+
+      const stored = await insertStatusUpdate(db, {
+        claim_id: claim.claim_id,
+        channel: request.channel,
+        stage: request.stage,
+        what_happened: request.what_happened,
+        what_happens_next: request.what_happens_next,
+        what_we_need_from_you: request.what_we_need_from_you ?? null,
+        expected_next_update_by: request.expected_next_update_by ?? null,
+        cta: request.cta ?? null,
+        contact: request.contact ?? null,
+        portal_url: request.portal_url ?? null,
+        language,
+        created_by: caller.sub,
+      });
+      const nextUpdateDue = request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by);
+      await updateClaimState(db, claim.claim_id, { stage: request.stage, next_update_due: nextUpdateDue });
+      await queueDelivery(db, stored);
+      await recordClaimChange(db, exchange, {
+        claimId: claim.claim_id,
+        type: CLAIM_STATUS_UPDATED,
+        actor: caller.sub,
+        reason: verdict.kind === 'progress' ? `Progress update in ${request.stage}` : `${verdict.kind === 'reopen' ? 'Reopened' : 'Moved'} from ${claim.stage} to ${request.stage}`,
+        data: {
+          update_id: stored.update_id,
+          previous_stage: claim.stage,
+          stage: request.stage,
+          transition: verdict.kind,
+          channel: request.channel,
+          adequacy_score: stored.update.adequacy_score,
+          adequacy_missing: stored.update.adequacy_missing,
+          expected_next_update_by: stored.update.expected_next_update_by,
+        },
+      });
+      return stored;
+    },
+
+    async get(claimId: string, updateId: string): Promise<StoredStatusUpdate> {
+      const claim = await readClaim(db, claimId);
+      const found = (await listStatusUpdates(db, claim.claim_id)).find((stored) => stored.update_id === updateId.toLowerCase());
+      if (!found) throw problems.notFound('No such status update on this claim');
+      return found;
+    },
+  });
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '@platform/db';
+import { problems } from '@platform/http';
+import { findOpenEscalation, insertEscalation } from '../escalations/escalation-store';
+import { recordClaimChange } from '../lifecycle/claim-change';
+import { lockClaim, updateClaimState } from '../lifecycle/claim-state';
+import { isClosed, stageAfterTriage } from '../lifecycle/stage-machine';
+import { canonicalSha256 } from './canonical-digest';
+import { assertPolicyShape, evaluatePolicy } from './evaluate-policy';
+import { deriveFacts } from './triage-facts';
+import { insertTriageRun, loadActivePolicy, loadClaimHistory, type TriageResult } from './triage-store';
+
+export const CLAIM_TRIAGED = 'claim.triaged';
+
+/**
+ * Runs the active triage policy over a claim. Automation drafts, humans decide: with no gate the claim
+ * is routed to the policy's queue (and moves from intake/triage to assigned); with any gate it stays in
+ * (or moves to) triage with an open escalation that only a claims:decide caller can settle.
+ */
+export function triageService(exchange: string) {
+  return (db: Knex) => ({
+    async runTriage(claimId: string, actor: string): Promise<TriageResult> {
+      const claim = await lockClaim(db, claimId);
+      if (isClosed(claim.stage)) throw problems.conflict('The claim is closed; it cannot be triaged');
+      const open = await findOpenEscalation(db, claim.claim_id);
+      if (open) {
+        throw problems.conflict('The claim has an open escalation; it must be decided before triage runs again', { escalation_id: open.escalation_id });
+      }
+      const policy = await loadActivePolicy(db);
+      if (!policy) throw problems.serviceUnavailable('No triage policy is active', 60);
+      assertPolicyShape(policy);
+
+      const facts = deriveFacts(
+        {
+          loss_type: claim.loss.type,
+          loss_date: claim.loss.date,
+          description: claim.loss.description,
+          injuries: claim.injuries ?? false,
+          police_report_number: claim.police_report_number,
+          estimated_amount: claim.estimated_amount?.amount ?? null,
+          received_at: new Date(claim.received_at),
+        },
+        await loadClaimHistory(db, claim, policy.parameters),
+        policy.parameters,
+      );
+      const verdict = await evaluatePolicy(policy, facts);
+      const gated = verdict.escalation_gates.length > 0;
+      const triageId = randomUUID();
+      const escalationId = gated ? randomUUID() : null;
+
+      const result = await insertTriageRun(db, {
+        triage_id: triageId,
+        claim_id: claim.claim_id,
+        policy_version: policy.version,
+        input_digest: canonicalSha256({ policy_version: policy.version, inputs: facts }),
+        inputs: facts,
+        ...verdict,
+        outcome: gated ? 'pending_human_decision' : 'auto_routed',
+        escalation_id: escalationId,
+        ran_by: actor,
+      });
+      if (escalationId) {
+        await insertEscalation(db, { id: escalationId, claim_id: claim.claim_id, triage_id: triageId, gates: verdict.escalation_gates, proposed_queue: verdict.queue });
+      }
+      const stage = stageAfterTriage(claim.stage, gated);
+      await updateClaimState(db, claim.claim_id, gated ? { stage } : { stage, queue: verdict.queue });
+
+      await recordClaimChange(db, exchange, {
+        claimId: claim.claim_id,
+        type: CLAIM_TRIAGED,
+        actor,
+        reason: gated
+          ? `Triage policy ${policy.version} raised ${verdict.escalation_gates.map((g) => g.gate).join(', ')}: a human decides the queue`
+          : `Triage policy ${policy.version} routed the claim to ${verdict.queue}`,
+        data: {
+          triage_id: triageId,
+          policy_version: policy.version,
+          score: verdict.score,
+          queue: verdict.queue,
+          outcome: result.outcome,
+          gates: verdict.escalation_gates.map((g) => g.gate),
+          escalation_id: escalationId,
+          stage,
+        },
+      });
+      return result;
+    },
+  });
+}
