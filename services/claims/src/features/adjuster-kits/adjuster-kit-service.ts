@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { listClaimAudit, type Claim, type ClaimAuditRecord, type RequiredDocument } from '../claims/claim-store';
-import { listEscalations, type Escalation } from '../escalations/escalation-store';
+import type { Escalation } from '../escalations/escalation-store';
 import { recordClaimChange } from '../lifecycle/claim-change';
 import { isUuid, lockClaim, readClaim } from '../lifecycle/claim-state';
 import { canonicalJson, canonicalSha256 } from '../triage/canonical-digest';
-import { latestTriageRun, type TriageResult } from '../triage/triage-store';
+import { claimTriageDetail } from '../triage/triage-detail';
+import type { TriageResult } from '../triage/triage-store';
 import { listKitAttachments, type KitAttachment } from './attachment-files';
 import { suggestNextSteps, type SuggestedStep } from './next-steps';
 
@@ -38,13 +39,9 @@ export function adjusterKitService(exchange: string) {
   return (db: Knex) => ({
     async generate(claimId: string, actor: string): Promise<AdjusterKit> {
       const claim = await lockClaim(db, claimId);
-      const [triage, escalations, timeline, attachments] = [
-        await latestTriageRun(db, claim.claim_id),
-        await listEscalations(db, claim.claim_id),
-        await listClaimAudit(db, claim.claim_id),
-        await listKitAttachments(db, claim.claim_id),
-      ];
-      const escalation = escalations[0] ?? null;
+      const { triage, escalation } = await claimTriageDetail(db, claim.claim_id);
+      const timeline = await listClaimAudit(db, claim.claim_id);
+      const attachments = await listKitAttachments(db, claim.claim_id);
       const generatedAt = new Date();
       const snapshot: AdjusterKitSnapshot = {
         kit_id: randomUUID(),
