@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { Client } from 'pg';
+import { createDatabase } from '@platform/db';
 import { runService, type RunningService } from '@platform/runtime';
 import { deleteTopology, testServiceEnv, uniqueName } from '@platform/testing';
 import { readEvidenceConfig } from '../../config';
@@ -30,8 +30,7 @@ export async function startAuditTestService(env: Record<string, string> = {}) {
     return { config, service: await runService(evidenceService(config), config) };
   };
   let current = await start();
-  const superuser = new Client({ connectionString: testEnv.databaseUrl });
-  await superuser.connect();
+  const superuser = createDatabase({ url: testEnv.databaseUrl, poolMax: 1 });
   return {
     get service(): RunningService {
       return current.service;
@@ -44,10 +43,10 @@ export async function startAuditTestService(env: Record<string, string> = {}) {
       await current.service.close();
       current = await start(extra);
     },
-    superuser: (sql: string, params: unknown[] = []) => superuser.query(sql, params),
+    superuser: (sql: string, params: unknown[] = []) => superuser.raw(sql, params as never[]),
     async stop() {
       await current.service.close();
-      await superuser.end();
+      await superuser.destroy();
       await testEnv.cleanup();
       await deleteTopology([names.EVIDENCE_EXCHANGE, names.CLAIMS_EXCHANGE], [names.CLAIM_EVENTS_QUEUE, `${names.CLAIM_EVENTS_QUEUE}.dlq`]);
     },

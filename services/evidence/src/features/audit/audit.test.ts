@@ -280,7 +280,7 @@ describe('audit log tamper evidence', () => {
       const data = row.seq === 4 ? { ...row.data, n: 42 } : row.data;
       const forged = { ...row, data, prev_hash: prev };
       forged.hash = recordHash(forged);
-      await kit.superuser('UPDATE audit_log SET data = $1, prev_hash = $2, hash = $3 WHERE seq = $4', [JSON.stringify(data), forged.prev_hash, forged.hash, row.seq]);
+      await kit.superuser('UPDATE audit_log SET data = ?, prev_hash = ?, hash = ? WHERE seq = ?', [JSON.stringify(data), forged.prev_hash, forged.hash, row.seq]);
       prev = forged.hash;
     }
     await kit.superuser('ALTER TABLE audit_log ENABLE TRIGGER USER');
@@ -302,7 +302,7 @@ describe('audit log tamper evidence', () => {
   it('a broken link is named when a record points at the wrong predecessor', async () => {
     const row = await kit.service.deps.db('audit_log').where('seq', 7).first();
     const forged = { ...row, seq: 7, prev_hash: 'f'.repeat(64) };
-    await tamper(kit, 'UPDATE audit_log SET prev_hash = $1, hash = $2 WHERE seq = 7', [forged.prev_hash, recordHash(forged)]);
+    await tamper(kit, 'UPDATE audit_log SET prev_hash = ?, hash = ? WHERE seq = 7', [forged.prev_hash, recordHash(forged)]);
     expect((await verifyChain(kit)).first_invalid).toEqual({ seq: 7, reason: 'broken_link' });
   });
 });
