@@ -1,6 +1,7 @@
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { queueDelivery } from '../delivery/delivery-store';
+import { findOpenEscalation } from '../escalations/escalation-store';
 import { recordClaimChange } from '../lifecycle/claim-change';
 import { lockClaim, readClaim, updateClaimState } from '../lifecycle/claim-state';
 import { DECIDE_SCOPE, judgeTransition } from '../lifecycle/stage-machine';
@@ -57,6 +58,12 @@ export function statusUpdateService(exchange: string) {
       if (verdict.needsDecide && !caller.scopes.has(DECIDE_SCOPE)) {
         const what = verdict.kind === 'reopen' ? 'Reopening a closed claim' : `Moving a claim into ${request.stage}`;
         throw problems.forbidden(`${what} requires the ${DECIDE_SCOPE} scope`);
+      }
+      if (claim.stage === 'triage' && request.stage !== 'triage') {
+        const open = await findOpenEscalation(db, claim.claim_id);
+        if (open) {
+          throw problems.conflict('Triage raised an escalation that a claims:decide caller must decide before the claim leaves triage', { escalation_id: open.escalation_id });
+        }
       }
       if (request.channel === 'email' && !claim.claimant.email) throw problems.unprocessable('The claimant gave no email address; choose another channel');
       if (request.channel === 'sms' && !claim.claimant.phone) throw problems.unprocessable('The claimant gave no phone number; choose another channel');

@@ -109,6 +109,16 @@ describe('status updates, deliveries and the overdue sweep', () => {
       expect(await countUpdates(atIntake.claim_id) + (await countUpdates(assigned.claim_id))).toBe(0);
     });
 
+    it('refuses to move a claim out of triage while its escalation is open (409): only the decision routes it', async () => {
+      const claim = await newClaim({ injuries: true });
+      const triage = await request(t.url).post(`/api/claims/claims/${claim.claim_id}/run-triage`).set('Authorization', await as.writer()).expect(201);
+      const response = await post(claim.claim_id, update({ stage: 'assigned' }), await as.decider());
+      expect(response.status).toBe(409);
+      expect(response.body.escalation_id).toBe(triage.body.escalation_id);
+      expect((await post(claim.claim_id, update({ stage: 'triage' }))).status).toBe(201);
+      expect(await stageOf(claim.claim_id)).toBe('triage');
+    });
+
     it('refuses settlement and closing without claims:decide (403)', async () => {
       const claim = await newClaim({ stage: 'estimate' });
       const response = await post(claim.claim_id, update({ stage: 'settlement' }));
