@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+}
+
+/** Where a frame comes from: a package in node_modules, the workspace path, or node itself. */
+function origin(url: string): string {
+  const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1];
+  const workspace = /\/work\/main\/([^/]+\/[^/]+)/.exec(url);
+  if (workspace) return workspace[1];
+  return url.startsWith('node:') ? 'node' : url ? url : '(native/gc/idle)';
+}
+
+/** Self time by function and by origin (package or workspace folder), as text, top `limit`. */
+export function summariseCpuProfile(file: string, limit = 25): string {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const totalSamples = profile.samples.length || 1;
+  const totalMs = (profile.endTime - profile.startTime) / 1000;
+  const byFunction = new Map<string, number>();
+  const byOrigin = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    if (!hits) continue;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const name = `${functionName || '(anonymous)'} ${url.replace(/^.*\/work\/main\//, '').replace(/^file:\/\//, '')}:${lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
+    byOrigin.set(origin(url), (byOrigin.get(origin(url)) ?? 0) + hits);
+  }
+  const top = (map: Map<string, number>) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([name, hits]) => `${((100 * hits) / totalSamples).toFixed(1).padStart(5)}%  ${name}`)
+      .join('\n');
+  return `${file}\n${totalSamples} samples over ${(totalMs / 1000).toFixed(1)} s\n\nself time by origin:\n${top(byOrigin)}\n\nself time by function:\n${top(byFunction)}\n`;
+}

@@ -1,0 +1,289 @@
+/**
+ * The load generator: a process of its own (forked by load-client.ts), so generating load never
+ * shares an event loop with the servers being measured. It answers one task at a time over IPC.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { percentile } from './stats';
+import { pgClient } from './workspace-modules';
+import type { CannonResult, LatencyResult, LoadTask, RequestSpec, SqlResult, TransferResult } from './load-protocol';
+
+function cycle<T>(items: T[]): () => T {
+  let next = 0;
+  return () => items[next++ % items.length];
+}
+
+async function cannon(task: Extract<LoadTask, { kind: 'cannon' }>): Promise<CannonResult> {
+  const nextRequest = cycle(task.requests);
+  const first = task.requests[0];
+  const result = await autocannon({
+    url: task.url,
+    connections: task.connections,
+    duration: task.durationSec,
+    pipelining: 1,
+    timeout: 30,
+    method: first.method as any,
+    requests: [
+      {
+        setupRequest: (request: any) => {
+          const spec = nextRequest();
+          return { ...request, method: spec.method, path: spec.path, headers: spec.headers ?? {}, body: spec.body };
+        },
+      },
+    ],
+  });
+  const ok = result['2xx'];
+  return {
+    rps: ok / result.duration,
+    ok,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    seconds: result.duration,
+    latency_p50_ms: result.latency.p50,
+    latency_p99_ms: result.latency.p99,
+  };
+}
+
+function send(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { agent, host: base.hostname, port: base.port, method: spec.method, path: spec.path, headers: spec.headers },
+      (response) => {
+        response.on('data', () => undefined);
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(spec.body);
+  });
+}
+
+/**
+ * Open-loop load at a fixed arrival rate (not closed-loop like autocannon), with every latency kept
+ * at microsecond resolution: autocannon's histogram rounds to whole milliseconds.
+ */
+async function openLoop(task: Extract<LoadTask, { kind: 'openloop' }>): Promise<LatencyResult> {
+  const base = new URL(task.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: task.connections });
+  const nextRequest = cycle(task.requests);
+  const latencies: number[] = [];
+  let errors = 0;
+  let non2xx = 0;
+  let sent = 0;
+  const inFlight = new Set<Promise<void>>();
+  const started = process.hrtime.bigint();
+  const total = Math.round(task.rate * task.durationSec);
+  while (sent < total) {
+    const elapsedSec = Number(process.hrtime.bigint() - started) / 1e9;
+    const due = Math.min(total, Math.floor(elapsedSec * task.rate));
+    while (sent < due) {
+      sent++;
+      const t0 = process.hrtime.bigint();
+      const pending = send(agent, base, nextRequest()).then(
+        (status) => {
+          if (status >= 200 && status < 300) latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+          else non2xx++;
+        },
+        () => void errors++,
+      );
+      inFlight.add(pending);
+      void pending.finally(() => inFlight.delete(pending));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(inFlight);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  agent.destroy();
+  return {
+    count: latencies.length,
+    errors,
+    non2xx,
+    achieved_rps: latencies.length / seconds,
+    p50_ms: percentile(latencies, 50),
+    p90_ms: percentile(latencies, 90),
+    p99_ms: percentile(latencies, 99),
+    max_ms: percentile(latencies, 100),
+  };
+}
+
+const CHUNK = 256 * 1024;
+let payload: Buffer | undefined;
+
+/** A PDF by its bytes (%PDF- magic), unique per upload so no upload is a duplicate of another. */
+function fileHeader(): Buffer {
+  return Buffer.from(`%PDF-1.7\n%${randomUUID()}\n`);
+}
+
+function randomPayload(size: number): Buffer {
+  if (!payload || payload.length !== size) payload = randomBytes(size);
+  return payload;
+}
+
+async function writeChunks(write: (chunk: Buffer) => boolean, drained: () => Promise<void>, header: Buffer, body: Buffer, size: number) {
+  if (!write(header)) await drained();
+  for (let offset = header.length; offset < size; offset += CHUNK) {
+    if (!write(body.subarray(offset, Math.min(size, offset + CHUNK)))) await drained();
+  }
+}
+
+function uploadOne(agent: http.Agent, base: URL, target: { path: string; token: string }, size: number): Promise<number> {
+  const boundary = `----bench${randomBytes(8).toString('hex')}`;
+  const preamble = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="document_type"\r\n\r\nother\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
+  const trailer = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const header = fileHeader();
+  const body = randomPayload(size);
+  return new Promise((resolve, reject) => {
+    const request = http.request({
+      agent,
+      host: base.hostname,
+      port: base.port,
+      method: 'POST',
+      path: target.path,
+      headers: {
+        authorization: `Bearer ${target.token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(preamble.length + size + trailer.length),
+      },
+    });
+    request.on('response', (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    const drained = () => new Promise<void>((done) => request.once('drain', () => done()));
+    void (async () => {
+      request.write(preamble);
+      await writeChunks((chunk) => request.write(chunk), drained, header, body, size);
+      request.end(trailer);
+    })().catch(reject);
+  });
+}
+
+async function runConcurrently(count: number, concurrency: number, job: (index: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await job(next++);
+    }),
+  );
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+async function uploads(task: Extract<LoadTask, { kind: 'upload' }>): Promise<TransferResult> {
+  const base = new URL(task.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: task.concurrency });
+  const statuses: Record<string, number> = {};
+  randomPayload(task.sizeBytes);
+  const seconds = await runConcurrently(task.count, task.concurrency, async (index) => {
+    const status = await uploadOne(agent, base, task.targets[index % task.targets.length], task.sizeBytes).catch(() => 0);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  });
+  agent.destroy();
+  return { seconds, bytes: task.count * task.sizeBytes, mib_per_s: (task.count * task.sizeBytes) / 1048576 / seconds, statuses };
+}
+
+/** The baseline of an upload: the same bytes written with `fs` streams, as many at once. */
+async function diskWrites(task: Extract<LoadTask, { kind: 'disk' }>): Promise<TransferResult> {
+  randomPayload(task.sizeBytes);
+  const files: string[] = [];
+  const seconds = await runConcurrently(task.count, task.concurrency, async (index) => {
+    const file = path.join(task.dir, `bench-${index}-${randomUUID()}.bin`);
+    files.push(file);
+    const stream = createWriteStream(file);
+    const drained = () => new Promise<void>((done) => stream.once('drain', () => done()));
+    await writeChunks((chunk) => stream.write(chunk), drained, fileHeader(), randomPayload(task.sizeBytes), task.sizeBytes);
+    await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    if (task.fsync) {
+      const handle = await open(file, 'r');
+      await handle.sync();
+      await handle.close();
+    }
+  });
+  await Promise.all(files.map((file) => rm(file, { force: true })));
+  return { seconds, bytes: task.count * task.sizeBytes, mib_per_s: (task.count * task.sizeBytes) / 1048576 / seconds, statuses: {} };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CLAIM_NUMBER = /^CLM-\d{4}-\d+$/;
+
+/**
+ * The bare-SQL baseline of intake: the statements one intake issued (captured on the wire), replayed
+ * by plain node-postgres clients, `connections` at once. Identifiers are fresh per replay (every UUID
+ * maps to a new one, consistently within a replay; claim numbers too) so unique keys hold.
+ */
+async function sqlReplay(task: Extract<LoadTask, { kind: 'sql' }>): Promise<SqlResult> {
+  const clients = await Promise.all(
+    Array.from({ length: task.connections }, async () => {
+      const client = pgClient(task.databaseUrl);
+      await client.connect();
+      return client;
+    }),
+  );
+  let done = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  let replay = 0;
+  const deadline = Date.now() + task.durationSec * 1000;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    clients.map(async (client) => {
+      while (Date.now() < deadline) {
+        const mapping = new Map<string, string>();
+        const id = `${process.pid}-${replay++}`;
+        const fresh = (value: unknown): unknown => {
+          if (typeof value !== 'string') return value;
+          if (UUID.test(value)) {
+            if (!mapping.has(value)) mapping.set(value, randomUUID());
+            return mapping.get(value);
+          }
+          if (CLAIM_NUMBER.test(value)) return `CLM-BENCH-${id}`;
+          return value;
+        };
+        try {
+          for (const statement of task.statements) await client.query(statement.text, statement.values?.map(fresh));
+          done++;
+        } catch (error) {
+          errors++;
+          firstError ??= (error as Error).message;
+          await client.query('ROLLBACK').catch(() => undefined);
+        }
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await Promise.all(clients.map((client) => client.end()));
+  return { tps: done / seconds, done, errors, first_error: firstError, seconds };
+}
+
+async function handle(task: LoadTask): Promise<unknown> {
+  switch (task.kind) {
+    case 'cannon':
+      return cannon(task);
+    case 'openloop':
+      return openLoop(task);
+    case 'upload':
+      return uploads(task);
+    case 'disk':
+      return diskWrites(task);
+    case 'sql':
+      return sqlReplay(task);
+  }
+}
+
+process.on('message', (message: { id: number; task: LoadTask }) => {
+  handle(message.task).then(
+    (result) => process.send!({ id: message.id, result }),
+    (error: Error) => process.send!({ id: message.id, error: error.stack ?? error.message }),
+  );
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,82 @@
+import { pgClient } from './workspace-modules';
+
+/**
+ * Grows the claims table to `target` rows with bulk SQL (INSERT … SELECT generate_series), in the shape
+ * intake writes: a claim with its checklist and service-level dates, its acknowledgement status update
+ * and its audit entry. Seeded claims carry the year 2019 in their numbers (never handed out by the
+ * service this run) and promise their next update in the future, so no overdue sweep fires for them.
+ */
+export async function seedClaims(databaseUrl: string, target: number, log: (line: string) => void): Promise<number> {
+  const client = pgClient(databaseUrl);
+  await client.connect();
+  try {
+    let count = Number((await client.query('SELECT count(*) AS n FROM claims')).rows[0].n);
+    const already = Number((await client.query(`SELECT count(*) AS n FROM claims WHERE claim_number LIKE 'CLM-2019-%'`)).rows[0].n);
+    let next = already + 1;
+    const batch = 100000;
+    while (count < target) {
+      const size = Math.min(batch, target - count);
+      const from = next;
+      const to = next + size - 1;
+      await client.query('BEGIN');
+      await client.query(
+        `INSERT INTO claims (id, claim_number, policy_number, claimant_name, claimant_email, claimant_phone, loss_date, loss_type,
+           loss_description, loss_location, injuries, police_report_number, estimated_amount, estimated_currency, preferred_channel,
+           language, stage, queue, access_token_hash, required_documents, received_at, acknowledge_by, acknowledged_at,
+           first_contact_due, next_update_due, created_at, updated_at)
+         SELECT gen_random_uuid(), 'CLM-2019-' || lpad(i::text, 7, '0'), 'POL-' || lpad((100000 + i % 899999)::text, 6, '0'),
+           'Seeded Claimant ' || i, 'claimant' || i || '@example.com', '+1415555' || lpad((i % 10000)::text, 4, '0'),
+           date '2024-01-01' + (i % 600), (ARRAY['auto_collision','auto_glass','auto_theft','property_water','property_fire',
+           'property_theft','property_weather','liability','injury','other'])[1 + i % 10], 'Seeded loss description ' || i,
+           '{"address_line":"1 Main St","city":"Springfield","postal_code":"12345","country":"US"}'::jsonb, (i % 7 = 0),
+           CASE WHEN i % 3 = 0 THEN 'PR-' || i END, (1000 + i % 9000)::numeric, 'USD', 'email', 'en',
+           (ARRAY['intake','triage','assigned','waiting_on_customer','inspection','estimate','settlement','closed'])[1 + i % 8],
+           CASE WHEN i % 8 >= 2 THEN (ARRAY['fast_track','standard','complex','special_investigations'])[1 + i % 4] END,
+           md5('token' || i) || md5('salt' || i),
+           '[{"type":"photos_of_damage","received":false},{"type":"repair_estimate","received":false},{"type":"police_report","received":true}]'::jsonb,
+           ts, ts + interval '24 hours', ts + interval '1 minute', ts + interval '48 hours',
+           CASE WHEN i % 8 <> 7 THEN clock_timestamp() + interval '30 days' + (i % 1000) * interval '1 minute' END, ts, ts
+         FROM (SELECT i, timestamptz '2024-01-01' + i * interval '30 seconds' AS ts FROM generate_series($1::int, $2::int) AS i) AS s`,
+        [from, to],
+      );
+      const range = [`CLM-2019-${String(from).padStart(7, '0')}`, `CLM-2019-${String(to).padStart(7, '0')}`];
+      await client.query(
+        `INSERT INTO status_updates (update_id, claim_id, channel, stage, what_happened, what_happens_next, what_we_need_from_you,
+           expected_next_update_by, cta, contact, portal_url, language, adequacy_score, adequacy_missing, created_at, created_by)
+         SELECT gen_random_uuid(), id, 'email', 'intake', 'We received your claim ' || claim_number || '.',
+           'A claims specialist will review it and contact you.', 'Please upload: photos of the damage.',
+           (received_at + interval '2 days')::date, '{"label":"Upload your documents","url":"https://claims.example.com/upload"}'::jsonb,
+           '{"name":"Claims team","email":"claims@example.com"}'::jsonb, NULL, 'en', 0.9, '["portal_url"]'::jsonb, received_at, 'system:intake'
+         FROM claims WHERE claim_number BETWEEN $1 AND $2`,
+        range,
+      );
+      await client.query(
+        `INSERT INTO claim_audit (id, claim_id, action, actor, reason, data, occurred_at)
+         SELECT gen_random_uuid(), id, 'claim.created', 'claimant', 'first notice of loss',
+           jsonb_build_object('claim_number', claim_number, 'loss_type', loss_type), received_at
+         FROM claims WHERE claim_number BETWEEN $1 AND $2`,
+        range,
+      );
+      await client.query('COMMIT');
+      count += size;
+      next = to + 1;
+      log(`  claims table: ${count} rows`);
+    }
+    await client.query('ANALYZE claims');
+    await client.query('ANALYZE status_updates');
+    await client.query('ANALYZE claim_audit');
+    return count;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function countRows(databaseUrl: string, table: string): Promise<number> {
+  const client = pgClient(databaseUrl);
+  await client.connect();
+  try {
+    return Number((await client.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,53 @@
+/** The targets of issue 6: each figure, its threshold, and whether this run met it. */
+export interface Target {
+  key: string;
+  op: '<' | '<=' | '>=' | 'reported';
+  threshold?: number;
+}
+
+export const TARGETS: Target[] = [
+  { key: 'gateway.added_latency_p50_ms', op: '<', threshold: 1 },
+  { key: 'gateway.added_latency_p99_ms', op: '<', threshold: 5 },
+  { key: 'gateway.throughput_ratio_vs_nginx', op: '>=', threshold: 0.5 },
+  { key: 'intake.throughput_ratio_vs_db', op: '>=', threshold: 0.5 },
+  { key: 'intake.cost_growth_10x', op: '<=', threshold: 1.25 },
+  { key: 'intake.cost_growth_100x', op: '<=', threshold: 1.25 },
+  { key: 'status.throughput_ratio_vs_hello', op: '>=', threshold: 0.5 },
+  { key: 'events.end_to_end_p50_ms', op: 'reported' },
+  { key: 'events.end_to_end_p99_ms', op: '<', threshold: 100 },
+  { key: 'audit.verify_ratio_vs_sha256', op: '>=', threshold: 0.3 },
+  { key: 'audit.rss_growth_mb', op: '<', threshold: 50 },
+  { key: 'audit.cost_growth_10x', op: '<=', threshold: 1.25 },
+  { key: 'audit.cost_growth_100x', op: '<=', threshold: 1.25 },
+  { key: 'upload.rss_growth_mb', op: '<', threshold: 16 },
+  { key: 'upload.throughput_ratio_vs_disk', op: '>=', threshold: 0.5 },
+  { key: 'binder.seconds_per_10k_evidence', op: 'reported' },
+  { key: 'binder.rss_growth_mb', op: '<', threshold: 50 },
+];
+
+export interface TargetResult {
+  value: number | null;
+  target: string;
+  met: boolean;
+}
+
+function lookup(results: Record<string, any>, key: string): number | null {
+  const [group, name] = key.split('.');
+  const value = results[group]?.[name];
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+export function evaluateTargets(results: Record<string, any>): Record<string, TargetResult> {
+  const evaluated: Record<string, TargetResult> = {};
+  for (const { key, op, threshold } of TARGETS) {
+    const value = lookup(results, key);
+    let met = value !== null;
+    if (value !== null && threshold !== undefined) {
+      if (op === '<') met = value < threshold;
+      else if (op === '<=') met = value <= threshold;
+      else if (op === '>=') met = value >= threshold;
+    }
+    evaluated[key] = { value, target: op === 'reported' ? 'reported' : `${op} ${threshold}`, met };
+  }
+  return evaluated;
+}

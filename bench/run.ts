@@ -1,0 +1,196 @@
+/**
+ * `pnpm bench` (full, ~10–15 minutes) and `pnpm bench --quick` (CI smoke test, < 2 minutes).
+ *
+ * Starts gateway, claims and evidence as separate processes on fresh PostgreSQL databases and the real
+ * RabbitMQ (@platform/testing startStack), a load generator process, baselines (nginx, hello-worlds,
+ * bare SQL, fs writes, raw SHA-256), runs every scenario and writes bench/results.json with each figure,
+ * its baseline from the same run and `targets: { key: { value, target, met } }`.
+ *
+ * Exit code: 0 whenever the benchmark ran (missed targets are data, not failures); 1 when something
+ * broke (a scenario could not run: an endpoint failing, a process not starting).
+ *
+ * Options: --quick; --only=gateway,status,intake,events,upload,audit,binder (a subset);
+ * --profile (every platform process runs under the V8 CPU profiler, harness/cpu-profiler.js; summaries in
+ * bench/.work/profiles);
+ * --out=<file> (default bench/results.json).
+ */
+
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deleteTopology, startStack, type Stack } from '@platform/testing';
+import { reportLosses, type CreatedClaim } from './harness/claimant';
+import { parameters, type BenchContext, type Scenario } from './harness/context';
+import { summariseCpuProfile } from './harness/cpu-profile';
+import { LoadGenerator } from './harness/load-client';
+import { ensureNginx, nginxVersion } from './harness/nginx';
+import { processTree } from './harness/process-tree';
+import { evaluateTargets, TARGETS } from './harness/targets';
+import { pgClient } from './harness/workspace-modules';
+import { auditScenario } from './scenarios/audit';
+import { binderScenario } from './scenarios/binder';
+import { eventsScenario } from './scenarios/events';
+import { gatewayLatencyScenario } from './scenarios/gateway-latency';
+import { intakeScenario } from './scenarios/intake';
+import { proxyScenario } from './scenarios/proxy';
+import { statusScenario } from './scenarios/status';
+import { uploadScenario } from './scenarios/upload';
+
+const ROOT = path.resolve(__dirname, '..');
+
+function option(name: string): string | undefined {
+  const prefix = `--${name}=`;
+  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
+}
+
+function log(line: string): void {
+  process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+}
+
+async function postgresVersion(url: string): Promise<string> {
+  const client = pgClient(url);
+  await client.connect();
+  try {
+    return (await client.query('SHOW server_version')).rows[0].server_version;
+  } finally {
+    await client.end();
+  }
+}
+
+function machine(postgres: string) {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpu_model: cpus[0]?.model ?? 'unknown',
+    memory_gb: Math.round(os.totalmem() / 1024 ** 3),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    postgres,
+    nginx: (() => {
+      try {
+        return nginxVersion();
+      } catch {
+        return 'not installed';
+      }
+    })(),
+    network: 'loopback only (127.0.0.1); load generator, servers, PostgreSQL and RabbitMQ share the same cores',
+  };
+}
+
+async function main(): Promise<number> {
+  const quick = process.argv.includes('--quick');
+  const profile = process.argv.includes('--profile');
+  const only = option('only')?.split(',');
+  const out = path.resolve(option('out') ?? path.join(ROOT, 'bench/results.json'));
+  const params = parameters(quick);
+  const workDir = path.join(ROOT, 'bench/.work');
+  const profileDir = path.join(workDir, 'profiles');
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  const started = Date.now();
+  const results: Record<string, any> = {};
+  const errors: { scenario: string; error: string }[] = [];
+  const fail = (scenario: string, error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push({ scenario, error: message.slice(0, 2000) });
+    log(`${scenario} FAILED: ${message.split('\n')[0]}`);
+  };
+
+  log(`mode ${params.mode}${only ? `, only ${only.join(',')}` : ''}${profile ? ', profiling' : ''}`);
+  const wants = (group: string) => !only || only.includes(group);
+  if (wants('gateway')) ensureNginx(log);
+  const load = new LoadGenerator();
+  const processEnv: Record<string, string> = profile
+    ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'harness/cpu-profiler.js')}`, BENCH_CPU_PROFILE_DIR: profileDir }
+    : {};
+  let stack: Stack | undefined;
+  let postgres = 'unknown';
+  const pids: Record<string, number[]> = {};
+  try {
+    if (profile) mkdirSync(profileDir, { recursive: true });
+    stack = await startStack({ PUBLIC_RATE_LIMIT: '0', ...processEnv });
+    for (const name of ['gateway', 'claims', 'evidence'] as const) pids[name] = processTree(stack[name].pid()!);
+    postgres = await postgresVersion(stack.claimsDatabaseUrl);
+    log(`stack up: gateway ${stack.gateway.url}, claims ${stack.claims.url}, evidence ${stack.evidence.url}`);
+  } catch (error) {
+    fail('stack', error);
+  }
+
+  let claims: CreatedClaim[] = [];
+  const scenarios: { group: string; scenario: Scenario; needsStack: boolean }[] = [
+    { group: 'gateway', scenario: proxyScenario, needsStack: false },
+    { group: 'status', scenario: statusScenario(() => claims), needsStack: true },
+    { group: 'gateway', scenario: gatewayLatencyScenario(() => claims), needsStack: true },
+    { group: 'intake', scenario: intakeScenario, needsStack: true },
+    { group: 'events', scenario: eventsScenario, needsStack: true },
+    { group: 'upload', scenario: uploadScenario, needsStack: true },
+    { group: 'audit', scenario: auditScenario, needsStack: true },
+    { group: 'binder', scenario: binderScenario, needsStack: true },
+  ];
+  const context: BenchContext = { params, load, stack: stack!, workDir, processEnv, processes: pids, shared: {}, log };
+  for (const { scenario } of scenarios) {
+    results[scenario.name] ??= {};
+    for (const key of scenario.keys) results[scenario.name][key] ??= null;
+  }
+  for (const { group, scenario, needsStack } of scenarios) {
+    if (!wants(group)) continue;
+    if (needsStack && !stack) continue;
+    const label = `${scenario.name}:${scenario.keys.join(',')}`;
+    log(`${label} …`);
+    const t0 = Date.now();
+    try {
+      if (needsStack && claims.length === 0) claims = await reportLosses(stack!.claims.url, quick ? 100 : 300);
+      Object.assign(results[scenario.name], await scenario.run(context));
+      log(`${label} done in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${scenario.keys.map((k) => `${k}=${results[scenario.name][k]}`).join(' ')}`);
+    } catch (error) {
+      results[scenario.name].error = error instanceof Error ? error.message.slice(0, 500) : String(error);
+      fail(label, error);
+    }
+  }
+
+  load.close();
+  if (stack) {
+    await stack.stop().catch((error) => fail('stack stop', error));
+    const env = stack.env;
+    await deleteTopology([env.CLAIMS_EXCHANGE, env.EVIDENCE_EXCHANGE], [env.CLAIM_EVENTS_QUEUE, `${env.CLAIM_EVENTS_QUEUE}.dlq`]).catch(() => undefined);
+  }
+  if (profile) {
+    for (const file of readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'))) {
+      const pid = Number(/cpu-(\d+)\.cpuprofile/.exec(file)?.[1]);
+      const owner = Object.entries(pids).find(([, tree]) => tree.includes(pid))?.[0] ?? 'other';
+      const summary = summariseCpuProfile(path.join(profileDir, file));
+      writeFileSync(path.join(profileDir, `${owner}-${pid}.txt`), summary);
+      log(`profile of ${owner} (pid ${pid}): bench/.work/profiles/${owner}-${pid}.txt`);
+    }
+  }
+
+  const targets = evaluateTargets(results);
+  const document = {
+    generated_at: new Date().toISOString(),
+    mode: params.mode,
+    duration_s: Math.round((Date.now() - started) / 1000),
+    machine: machine(postgres),
+    parameters: params,
+    ...results,
+    targets,
+    errors,
+  };
+  writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
+  log(`wrote ${path.relative(process.cwd(), out)} in ${document.duration_s} s`);
+  for (const { key } of TARGETS) {
+    const target = targets[key];
+    log(`  ${target.met ? 'met   ' : 'MISSED'} ${key} = ${target.value} (target ${target.target})`);
+  }
+  return errors.length > 0 ? 1 : 0;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
+

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { bearer } from '@platform/testing';
+import type { BenchContext, Scenario } from '../harness/context';
+import { rssSampler } from '../harness/process-tree';
+import { seedAuditLog } from '../harness/seed-audit';
+import { countRows } from '../harness/seed-claims';
+import { median, round, sleep } from '../harness/stats';
+
+/** Raw SHA-256 over the hashed bytes of the records, in memory: records per second (median of rounds). */
+function rawHashRate(sample: Buffer[], rounds: number): number {
+  const rates: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const started = process.hrtime.bigint();
+    let hashed = 0;
+    do {
+      for (const bytes of sample) createHash('sha256').update(bytes).digest('hex');
+      hashed += sample.length;
+    } while (Number(process.hrtime.bigint() - started) < 1e9);
+    rates.push(hashed / (Number(process.hrtime.bigint() - started) / 1e9));
+  }
+  return median(rates);
+}
+
+/** Waits until nothing has been appended to the audit log for a second (claim events of earlier scenarios drained). */
+async function auditLogQuiet(databaseUrl: string): Promise<number> {
+  let last = -1;
+  for (let i = 0; i < 120; i++) {
+    const count = await countRows(databaseUrl, 'audit_log');
+    if (count === last) return count;
+    last = count;
+    await sleep(1000);
+  }
+  return last;
+}
+
+interface VerifyReport {
+  valid: boolean;
+  records_checked: number;
+  duration_ms: number;
+  first_invalid: unknown;
+}
+
+/**
+ * audit.verify_ratio_vs_sha256: audit records verified per second by GET /api/evidence/audit/verify
+ * (PostgreSQL → the service → recompute every hash and link) against raw SHA-256 over the same bytes in
+ * memory; audit.rss_growth_mb: the evidence process's RSS growth during a verify of the whole log.
+ * Both taken at the largest log; the series at 1×, 10× and 100× the records shows whether the cost
+ * per record grows with the log.
+ */
+export const auditScenario: Scenario = {
+  name: 'audit',
+  keys: ['verify_ratio_vs_sha256', 'rss_growth_mb', 'cost_growth_10x', 'cost_growth_100x'],
+  async run(context: BenchContext) {
+    const { params, stack } = context;
+    const authorization = await bearer('audit:read', 'bench-examiner');
+    const base = Math.max(params.auditBase, await auditLogQuiet(stack.evidenceDatabaseUrl));
+    const sample: Buffer[] = [];
+    const pid = stack.evidence.pid();
+    if (!pid) throw new Error('evidence process has no pid');
+    const verify = async (): Promise<{ seconds: number; report: VerifyReport; rss: ReturnType<ReturnType<typeof rssSampler>['stop']> }> => {
+      const memory = rssSampler(pid);
+      const started = process.hrtime.bigint();
+      const response = await fetch(`${stack.evidence.url}/api/evidence/audit/verify`, { headers: { authorization } });
+      const report = (await response.json()) as VerifyReport;
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const rss = memory.stop();
+      if (response.status !== 200) throw new Error(`audit verify answered ${response.status}: ${JSON.stringify(report)}`);
+      if (!report.valid) throw new Error(`audit verify found the seeded chain invalid: ${JSON.stringify(report.first_invalid)}`);
+      return { seconds, report, rss };
+    };
+    const series: { records: number; records_per_s: number; seconds: number; rss_growth_mb: number; rss_peak_mb: number }[] = [];
+    for (const level of [base, base * 10, base * 100]) {
+      await seedAuditLog(stack.evidenceDatabaseUrl, level, sample, context.log);
+      await verify(); // warm-up: plans, caches, JIT
+      const runs = [];
+      for (let i = 0; i < params.growthRounds; i++) runs.push(await verify());
+      const rate = median(runs.map((run) => run.report.records_checked / run.seconds));
+      series.push({
+        records: runs[0].report.records_checked,
+        records_per_s: round(rate, 0),
+        seconds: round(median(runs.map((run) => run.seconds)), 2),
+        rss_growth_mb: round(median(runs.map((run) => run.rss.growth_mb)), 1),
+        rss_peak_mb: round(Math.max(...runs.map((run) => run.rss.peak_mb)), 1),
+      });
+      context.log(`  verify of ${runs[0].report.records_checked} records: ${rate.toFixed(0)}/s`);
+    }
+    const hashRate = rawHashRate(sample, params.growthRounds);
+    const largest = series[series.length - 1];
+    return {
+      verify_ratio_vs_sha256: round(largest.records_per_s / hashRate, 4),
+      rss_growth_mb: largest.rss_growth_mb,
+      cost_growth_10x: round(series[0].records_per_s / series[1].records_per_s),
+      cost_growth_100x: round(series[0].records_per_s / series[2].records_per_s),
+      verify_records_per_s: largest.records_per_s,
+      raw_sha256_records_per_s: round(hashRate, 0),
+      raw_sha256_sample_records: sample.length,
+      mean_record_bytes: round(sample.reduce((sum, b) => sum + b.length, 0) / Math.max(1, sample.length), 0),
+      series,
+    };
+  },
+};

@@ -1,0 +1,130 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createEmptyDatabase, freePort, managedProcess } from '@platform/testing';
+import { intakeRequest, reportLoss } from '../harness/claimant';
+import type { BenchContext, Scenario } from '../harness/context';
+import type { CannonResult, SqlResult, SqlStatement } from '../harness/load-protocol';
+import { alternate, medianOf } from '../harness/rounds';
+import { countRows, seedClaims } from '../harness/seed-claims';
+import { round } from '../harness/stats';
+
+interface CapturedQuery extends SqlStatement {
+  connection: number;
+  pid: number;
+}
+
+/**
+ * The SQL of one intake, as it went over the wire: a separate claims process (never the one measured)
+ * is started with a node-postgres hook, a few intakes warm it up, and the statements of the next one
+ * are kept: the BEGIN … COMMIT block that inserts the claim, on its connection.
+ */
+async function captureIntakeSql(context: BenchContext): Promise<{ statements: SqlStatement[]; databaseUrl: string; drop(): Promise<void> }> {
+  const database = await createEmptyDatabase('bench_sql');
+  const file = path.join(context.workDir, 'intake-sql.jsonl');
+  writeFileSync(file, '');
+  const capture = managedProcess(
+    'claims-sql-capture',
+    'services/claims/src/main.ts',
+    {
+      ...context.stack.env,
+      DATABASE_URL: database.url,
+      NODE_OPTIONS: `--require ${path.resolve(__dirname, '../harness/sql-capture.js')}`,
+      BENCH_SQL_CAPTURE: file,
+    },
+    await freePort(),
+  );
+  try {
+    await capture.start();
+    for (let i = 0; i < 3; i++) await reportLoss(capture.url, i);
+    const before = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+    await reportLoss(capture.url, 99);
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(before);
+    const queries = lines.map((line) => JSON.parse(line) as CapturedQuery);
+    const insertAt = queries.findIndex((q) => /^\s*insert into "?claims"?\s/i.test(q.text));
+    if (insertAt < 0) throw new Error(`no INSERT INTO claims among the ${queries.length} captured statements of one intake`);
+    const { connection, pid } = queries[insertAt];
+    const mine = queries.filter((q) => q.connection === connection && q.pid === pid);
+    const at = mine.indexOf(queries[insertAt]);
+    let begin = at;
+    while (begin > 0 && !/^\s*begin/i.test(mine[begin].text)) begin--;
+    let end = at;
+    while (end < mine.length - 1 && !/^\s*commit/i.test(mine[end].text)) end++;
+    if (!/^\s*begin/i.test(mine[begin].text) || !/^\s*commit/i.test(mine[end].text)) throw new Error('the intake transaction was not captured whole');
+    return {
+      statements: mine.slice(begin, end + 1).map(({ text, values }) => ({ text, values })),
+      databaseUrl: database.url,
+      drop: () => database.drop(),
+    };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  } finally {
+    await capture.stop();
+  }
+}
+
+/**
+ * intake.throughput_ratio_vs_db: FNOL intakes per second at the claims service (HTTP, validation,
+ * transaction, response) against the same SQL statements replayed by bare node-postgres clients, both
+ * with the same number in flight (the service's pool size). Then the growth series: intake throughput
+ * with the claims table at 1×, 10× and 100× (seeded with bulk SQL).
+ */
+export const intakeScenario: Scenario = {
+  name: 'intake',
+  keys: ['throughput_ratio_vs_db', 'cost_growth_10x', 'cost_growth_100x'],
+  async run(context: BenchContext) {
+    const { params, load, stack } = context;
+    const captured = await captureIntakeSql(context);
+    try {
+      const requests = [intakeRequest()];
+      const concurrency = params.intakeConcurrency;
+      const intake = (durationSec: number) => load.run({ kind: 'cannon', url: stack.claims.url, connections: concurrency, durationSec, requests });
+      const bareSql = (durationSec: number) =>
+        load.run({ kind: 'sql', databaseUrl: captured.databaseUrl, connections: concurrency, durationSec, statements: captured.statements });
+      await intake(params.warmupSec);
+      const warm = await bareSql(params.warmupSec);
+      if (warm.errors > 0) throw new Error(`bare-SQL replay failed: ${warm.first_error}`);
+      const rounds = await alternate<CannonResult | SqlResult>(params.rounds, {
+        service: () => intake(params.roundSec),
+        bare_sql: () => bareSql(params.roundSec),
+      });
+      const service = rounds.service as CannonResult[];
+      const sql = rounds.bare_sql as SqlResult[];
+      const failed = service.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+      if (failed > 0) throw new Error(`intake: ${failed} requests failed (non-2xx or errors)`);
+      const sqlErrors = sql.reduce((sum, r) => sum + r.errors, 0);
+      if (sqlErrors > 0) throw new Error(`bare-SQL replay: ${sqlErrors} transactions failed: ${sql.find((r) => r.first_error)?.first_error}`);
+      const serviceRps = medianOf(service, (r) => r.rps);
+      const sqlTps = medianOf(sql, (r) => r.tps);
+      context.shared.intakeRps = serviceRps;
+
+      const growth: { claims: number; rps: number; ms_per_intake: number; p99_ms: number }[] = [];
+      const base = Math.max(params.claimBase, await countRows(stack.claimsDatabaseUrl, 'claims'));
+      for (const claims of [base, base * 10, base * 100]) {
+        await seedClaims(stack.claimsDatabaseUrl, claims, context.log);
+        await intake(params.warmupSec);
+        const results: CannonResult[] = [];
+        for (let i = 0; i < params.growthRounds; i++) results.push(await intake(params.roundSec));
+        const rps = medianOf(results, (r) => r.rps);
+        growth.push({ claims, rps: round(rps, 1), ms_per_intake: round((1000 * concurrency) / rps), p99_ms: medianOf(results, (r) => r.latency_p99_ms) });
+        context.log(`  intake with ${claims} claims: ${rps.toFixed(0)}/s`);
+      }
+      return {
+        throughput_ratio_vs_db: round(serviceRps / sqlTps),
+        cost_growth_10x: round(growth[1].ms_per_intake / growth[0].ms_per_intake),
+        cost_growth_100x: round(growth[2].ms_per_intake / growth[0].ms_per_intake),
+        service_rps: round(serviceRps, 1),
+        bare_sql_tps: round(sqlTps, 1),
+        concurrency,
+        service_rounds_rps: service.map((r) => round(r.rps, 1)),
+        bare_sql_rounds_tps: sql.map((r) => round(r.tps, 1)),
+        service_latency_p99_ms: medianOf(service, (r) => r.latency_p99_ms),
+        statements_per_intake: captured.statements.length,
+        statements: captured.statements.map((s) => s.text.replace(/\s+/g, ' ').slice(0, 160)),
+        growth,
+      };
+    } finally {
+      await captured.drop();
+    }
+  },
+};

@@ -1,0 +1,57 @@
+import { reportLosses } from '../harness/claimant';
+import type { BenchContext, Scenario } from '../harness/context';
+import type { TransferResult } from '../harness/load-protocol';
+import { rssSampler } from '../harness/process-tree';
+import { alternate, medianOf } from '../harness/rounds';
+import { round } from '../harness/stats';
+
+/**
+ * upload.throughput_ratio_vs_disk and upload.rss_growth_mb: 25 MiB attachments (PDF by their bytes,
+ * each unique), `uploadConcurrency` at once, streamed by the load generator to the claims service;
+ * against the same bytes written with `fs` write streams, as many at once, into the service's data
+ * directory (same file system). Memory: the claims process's RSS sampled every 25 ms during the
+ * measured rounds, growth over its level after the warm-up.
+ */
+export const uploadScenario: Scenario = {
+  name: 'upload',
+  keys: ['rss_growth_mb', 'throughput_ratio_vs_disk'],
+  async run(context: BenchContext) {
+    const { params, load, stack } = context;
+    const claims = await reportLosses(stack.claims.url, params.uploadConcurrency, 4);
+    const targets = claims.map((claim) => ({ path: `/api/claims/public/claims/${claim.claim_id}/attachments`, token: claim.access_token }));
+    const upload = (count: number) =>
+      load.run({ kind: 'upload', url: stack.claims.url, targets, count, concurrency: params.uploadConcurrency, sizeBytes: params.uploadBytes });
+    const disk = (count: number) =>
+      load.run({ kind: 'disk', dir: stack.env.DATA_DIR, count, concurrency: params.uploadConcurrency, sizeBytes: params.uploadBytes, fsync: false });
+    const warm = await upload(params.uploadConcurrency);
+    if (!warm.statuses['201']) throw new Error(`attachment upload answered ${JSON.stringify(warm.statuses)}`);
+    await disk(params.uploadConcurrency);
+    const pid = stack.claims.pid();
+    if (!pid) throw new Error('claims process has no pid');
+    const memory = rssSampler(pid);
+    const rounds = await alternate<TransferResult>(params.rounds, {
+      service: () => upload(params.uploadCount),
+      disk: () => disk(params.uploadCount),
+    });
+    const rss = memory.stop();
+    const statuses: Record<string, number> = {};
+    for (const r of rounds.service) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+    const failed = Object.entries(statuses).filter(([status]) => status !== '201');
+    if (failed.length > 0) throw new Error(`uploads answered ${JSON.stringify(statuses)}`);
+    const serviceMiBs = medianOf(rounds.service, (r) => r.mib_per_s);
+    const diskMiBs = medianOf(rounds.disk, (r) => r.mib_per_s);
+    return {
+      rss_growth_mb: round(rss.growth_mb, 1),
+      throughput_ratio_vs_disk: round(serviceMiBs / diskMiBs),
+      service_mib_per_s: round(serviceMiBs, 1),
+      disk_mib_per_s: round(diskMiBs, 1),
+      file_mib: params.uploadBytes / 1048576,
+      concurrency: params.uploadConcurrency,
+      uploads_per_round: params.uploadCount,
+      rss_baseline_mb: round(rss.baseline_mb, 1),
+      rss_peak_mb: round(rss.peak_mb, 1),
+      service_rounds_mib_per_s: rounds.service.map((r) => round(r.mib_per_s, 1)),
+      disk_rounds_mib_per_s: rounds.disk.map((r) => round(r.mib_per_s, 1)),
+    };
+  },
+};
