@@ -61,7 +61,7 @@ describe('access matrix', () => {
   let operations: Operation[];
 
   beforeAll(async () => {
-    stack = await startScenarioStack({ AUTH_ISSUER: ISSUER });
+    stack = await startScenarioStack('access-matrix', { AUTH_ISSUER: ISSUER });
     operations = [...(await fetchOperations(stack.claims.url, 'claims')), ...(await fetchOperations(stack.evidence.url, 'evidence'))];
     fixtures = await createFixtures(stack.gateway.url, `Bearer ${await token({ scope: 'evidence:write', sub: 'fixture-writer' })}`);
   });

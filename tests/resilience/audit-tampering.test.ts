@@ -20,7 +20,7 @@ describe('audit log tampering, end to end', () => {
   let reader: string;
 
   beforeAll(async () => {
-    stack = await startScenarioStack({ AUDIT_CHECKPOINT_EVERY: String(CHECKPOINT_EVERY), AUDIT_CHECKPOINT_INTERVAL_MS: '3600000' });
+    stack = await startScenarioStack('audit-tampering', { AUDIT_CHECKPOINT_EVERY: String(CHECKPOINT_EVERY), AUDIT_CHECKPOINT_INTERVAL_MS: '3600000' });
     reader = await bearer('audit:read', 'resilience-examiner');
   });
 

@@ -11,7 +11,7 @@ describe('crash in the middle of writes', () => {
   let stack: ScenarioStack | undefined;
 
   beforeAll(async () => {
-    stack = await startScenarioStack();
+    stack = await startScenarioStack('crash-mid-write');
   });
 
   afterAll(async () => {

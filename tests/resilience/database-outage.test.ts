@@ -32,7 +32,7 @@ describe('database outage', () => {
     claimsDb = await createEmptyDatabase('resilience_claims');
     const real = new URL(claimsDb.url);
     proxy = await createTcpProxy(real.hostname, Number(real.port || 5432));
-    stack = await startScenarioStack({ CLAIMS_DATABASE_URL: proxy.urlFor(claimsDb.url) });
+    stack = await startScenarioStack('database-outage', { CLAIMS_DATABASE_URL: proxy.urlFor(claimsDb.url) });
   });
 
   afterAll(async () => {

@@ -11,7 +11,7 @@ describe('evidence service down', () => {
   let stack: ScenarioStack | undefined;
 
   beforeAll(async () => {
-    stack = await startScenarioStack();
+    stack = await startScenarioStack('evidence-down');
   });
 
   afterAll(async () => {

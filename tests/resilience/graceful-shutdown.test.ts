@@ -46,7 +46,7 @@ describe('graceful shutdown', () => {
   let stack: ScenarioStack | undefined;
 
   beforeAll(async () => {
-    stack = await startScenarioStack();
+    stack = await startScenarioStack('graceful-shutdown');
   });
 
   afterAll(async () => {

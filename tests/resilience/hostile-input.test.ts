@@ -78,7 +78,7 @@ describe('hostile input', () => {
   let evidenceDb: Knex;
 
   beforeAll(async () => {
-    stack = await startScenarioStack({ ATTACHMENT_MAX_BYTES: String(ATTACHMENT_MAX_BYTES), EVIDENCE_MAX_BYTES: String(ATTACHMENT_MAX_BYTES) });
+    stack = await startScenarioStack('hostile-input', { ATTACHMENT_MAX_BYTES: String(ATTACHMENT_MAX_BYTES), EVIDENCE_MAX_BYTES: String(ATTACHMENT_MAX_BYTES) });
     fixtures = await createFixtures(stack.gateway.url);
     operations = [...(await fetchOperations(stack.claims.url, 'claims')), ...(await fetchOperations(stack.evidence.url, 'evidence'))];
     claimsDb = createDatabase({ url: stack.claimsDatabaseUrl, poolMax: 2 });
@@ -386,5 +386,5 @@ describe('hostile input', () => {
     expect(failures.slice(0, 30)).toEqual([]);
     expect(crashed).toBe(false);
     expect(tried).toBeGreaterThan(Math.min(RUNS, 500) * 0.9);
-  });
+  }, 400000);
 });

@@ -20,7 +20,7 @@ describe('soak', () => {
   let stack: ScenarioStack | undefined;
 
   beforeAll(async () => {
-    stack = await startScenarioStack();
+    stack = await startScenarioStack('soak');
   });
 
   afterAll(async () => {
@@ -103,5 +103,5 @@ describe('soak', () => {
     expect(audit.lost).toEqual([]);
     expect(audit.duplicated).toEqual([]);
     expect(pending).toBe(0);
-  });
+  }, (SOAK_SECONDS + 300) * 1000);
 });

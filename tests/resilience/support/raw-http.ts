@@ -23,7 +23,8 @@ export function sendRaw(url: string, request: Buffer, timeoutMs = 15000): Promis
       if (settled) return;
       settled = true;
       socket.destroy();
-      const text = Buffer.concat(chunks).toString('latin1');
+      // interim responses (100 Continue) come before the real one
+      const text = Buffer.concat(chunks).toString('latin1').replace(/^(HTTP\/1\.[01] 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '');
       const headerEnd = text.indexOf('\r\n\r\n');
       const head = headerEnd >= 0 ? text.slice(0, headerEnd) : text;
       const match = /^HTTP\/1\.[01] (\d{3})/.exec(head);
@@ -38,7 +39,7 @@ export function sendRaw(url: string, request: Buffer, timeoutMs = 15000): Promis
     socket.on('data', (chunk) => {
       chunks.push(chunk);
       // one response is enough: stop once its body (by Content-Length) is complete
-      const text = Buffer.concat(chunks).toString('latin1');
+      const text = Buffer.concat(chunks).toString('latin1').replace(/^(HTTP\/1\.[01] 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '');
       const headerEnd = text.indexOf('\r\n\r\n');
       if (headerEnd >= 0) {
         const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, headerEnd));

@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import net from 'node:net';
 import { deleteTopology, startStack, type Stack } from '@platform/testing';
 
@@ -8,13 +9,17 @@ export interface ScenarioStack extends Stack {
   cleanup(): Promise<void>;
 }
 
-export async function startScenarioStack(overrides: Record<string, string> = {}): Promise<ScenarioStack> {
-  const stack = await startStack(overrides);
+/** Starts the stack for `scenario`; cleanup() keeps each process's output in .results/logs/ for diagnosis. */
+export async function startScenarioStack(scenario: string, overrides: Record<string, string> = {}): Promise<ScenarioStack> {
+  const stack = await startStack({ LOG_LEVEL: 'warn', ...overrides });
   return {
     ...stack,
     dataDir: stack.env.DATA_DIR,
     async cleanup() {
       await stack.stop().catch(() => undefined);
+      const logs = path.resolve(__dirname, '../.results/logs');
+      mkdirSync(logs, { recursive: true });
+      for (const process of [stack.gateway, stack.claims, stack.evidence]) writeFileSync(path.join(logs, `${scenario}.${process.name}.log`), process.output());
       const queue = stack.env.CLAIM_EVENTS_QUEUE;
       await deleteTopology([stack.env.CLAIMS_EXCHANGE, stack.env.EVIDENCE_EXCHANGE], [queue, `${queue}.dlq`]).catch(() => undefined);
       rmSync(stack.env.DATA_DIR, { recursive: true, force: true });
