@@ -213,6 +213,20 @@ describe('gateway access control', () => {
     expect(headers['x-forwarded-host']).toBe('claims.example.com');
   });
 
+  it('does not forward hop-by-hop headers (Connection, Upgrade, Proxy-Authorization, …) to the service', async () => {
+    const response = await request(gateway.url)
+      .get('/api/claims/public/claims/abc/status')
+      .set('Connection', 'close')
+      .set('Keep-Alive', 'timeout=600')
+      .set('Upgrade', 'h2c')
+      .set('Proxy-Authorization', 'Basic c2VjcmV0')
+      .set('TE', 'trailers')
+      .expect(200);
+    const names = Object.keys(response.body.headers);
+    for (const name of ['keep-alive', 'upgrade', 'proxy-authorization', 'te']) expect(names).not.toContain(name);
+    expect(response.body.headers.connection).not.toBe('close');
+  });
+
   it('strips spoofed identity headers on internal requests too', async () => {
     const response = await request(gateway.url).get('/api/evidence/runs').set('Authorization', token).set('X-User-Sub', 'root').set('x-internal-trust', '1').expect(200);
     expect(Object.keys(response.body.headers).filter((name) => /^(x-user-|x-internal-)/.test(name))).toEqual([]);

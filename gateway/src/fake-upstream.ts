@@ -23,6 +23,7 @@ export interface FakeUpstream {
 /**
  * A tiny stand-in for a service, for the gateway's tests. It echoes what it received, except:
  * a path ending in `/conflict` answers a 409 problem of its own, a path ending in `/slow` never answers,
+ * a path ending in `/reject-early` answers 413 before reading the body,
  * `/readyz` answers `readyStatus`, `/openapi.json` answers `document`.
  */
 export async function startFakeUpstream(options: { document?: object; readyStatus?: number } = {}): Promise<FakeUpstream> {
@@ -33,6 +34,10 @@ export async function startFakeUpstream(options: { document?: object; readyStatu
   });
   app.get('/openapi.json', (_req, res) => {
     res.json(options.document ?? { openapi: '3.1.0', paths: {} });
+  });
+  app.use((req, res, next) => {
+    if (!req.path.endsWith('/reject-early')) return next();
+    res.status(413).type('application/problem+json').send(JSON.stringify({ type: 'https://errors.claims-platform.dev/payload-too-large', title: 'Payload too large', status: 413 }));
   });
   app.use((req, res) => {
     const hash = createHash('sha256');

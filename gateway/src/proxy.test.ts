@@ -1,10 +1,25 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import request from 'supertest';
 import type { RunningServer } from '@platform/http';
 import { bearer, freePort } from '@platform/testing';
 import { startFakeUpstream, testGatewayConfig, type FakeUpstream } from './fake-upstream';
 import { startGateway } from './gateway';
+
+/** Writes raw bytes to the gateway and returns everything it answers until it closes or goes quiet. */
+function sendRaw(baseUrl: string, raw: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = net.connect(Number(port), hostname, () => socket.write(raw));
+    socket.setEncoding('latin1');
+    socket.setTimeout(3000, () => socket.destroy());
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', (error) => (answer ? resolve(answer) : reject(error)));
+  });
+}
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -73,6 +88,30 @@ describe('gateway forwarding', () => {
     const response = await request(gateway.url).post('/api/claims/public/claims/abc/conflict').expect(409);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.body).toEqual({ type: 'https://errors.claims-platform.dev/conflict', title: 'Conflict', status: 409, detail: 'from the service' });
+  });
+
+  it("delivers the service's early answer (413 before it read the body) while the client is still uploading", async () => {
+    const response = await request(gateway.url)
+      .post('/api/claims/public/claims/abc/reject-early')
+      .set('Content-Type', 'application/octet-stream')
+      .send(randomBytes(8 * 1024 * 1024))
+      .expect(413);
+    expect(response.body).toMatchObject({ status: 413, title: 'Payload too large' });
+  });
+
+  it('answers a body Node cannot parse (broken chunked encoding) with 400 problem+json, not 502', async () => {
+    const answer = await sendRaw(
+      gateway.url,
+      'POST /api/claims/public/claims HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\nzz\r\nnot hex\r\n0\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/Content-Type: application\/problem\+json/i);
+  });
+
+  it('answers oversized request headers with 431 problem+json', async () => {
+    const answer = await sendRaw(gateway.url, `GET /api/claims/public/claims/x/status HTTP/1.1\r\nHost: x\r\nX-Huge: ${'h'.repeat(20000)}\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer).toMatch(/"status":431/);
   });
 
   it('answers 504 problem+json when the service does not answer within UPSTREAM_TIMEOUT_MS', async () => {

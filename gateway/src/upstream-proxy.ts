@@ -51,16 +51,25 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
           proxyReq.destroy(Object.assign(new Error(`${name} did not answer within ${timeoutMs} ms`), { code: TIMEOUT_CODE }));
         });
       },
-      proxyRes: (proxyRes) => {
+      proxyRes: (proxyRes, _req, res) => {
         delete proxyRes.headers['x-powered-by'];
+        // From here the service's answer is the answer: a later error (e.g. EPIPE because the service
+        // answered 413 and closed before reading the whole upload) must not replace it with a 502.
+        res.locals.upstreamAnswered = true;
+        proxyRes.on('close', () => {
+          if (!proxyRes.complete && !res.writableEnded) res.destroy();
+        });
       },
       error: (error, req, res) => {
         const request = req as Request;
         const response = res as Response;
         const code = (error as NodeJS.ErrnoException).code;
+        // The client went away or sent a body Node could not parse (answered by answerUnparseableRequests).
+        if (request.socket.destroyed || request.socket.writableEnded || code?.startsWith('HPE_')) return;
+        if (response.locals.upstreamAnswered) return;
         const timedOut = code === TIMEOUT_CODE || code === 'ETIMEDOUT';
         logger.warn({ request_id: request.id, upstream: name, code, err: error }, timedOut ? 'upstream timed out' : 'upstream unreachable');
-        if (typeof response.writeHead !== 'function') return;
+        if (response.writableEnded) return; // the service's whole answer is already on its way
         if (response.headersSent) {
           response.destroy();
           return;
