@@ -35,30 +35,92 @@ export class AmqpTransport implements EventTransport {
   private ensureConnected(): Promise<void> {
     if (this.publishChannel) return Promise.resolve();
     if (this.closed) return Promise.reject(new Error('transport closed'));
-    this.connecting ??= this.connect().finally(() => {
+    // A live connection whose publishing channel was closed by a channel error only needs a new channel.
+    const connection = this.connection;
+    this.connecting ??= (connection ? this.openPublishChannel(connection) : this.connect()).finally(() => {
       this.connecting = undefined;
     });
     return this.connecting;
   }
 
   private async connect(): Promise<void> {
+    let connection: ChannelModel | undefined;
     try {
-      const connection = await amqp.connect(this.url, { timeout: 3000 });
+      connection = await amqp.connect(this.url, { timeout: 3000 });
+      if (this.closed) throw new Error('transport closed');
+      const current = connection;
       connection.on('error', (error) => this.logger.warn({ err: error }, 'broker connection error'));
-      connection.on('close', () => this.onConnectionLost(connection));
-      const channel = await connection.createConfirmChannel();
-      channel.on('error', (error) => this.logger.warn({ err: error }, 'broker channel error'));
-      for (const exchange of this.exchanges) await channel.assertExchange(exchange, 'topic', { durable: true });
+      connection.on('close', () => this.onConnectionLost(current));
+      // Consumers registered from here on see the connection and set themselves up (see consume()).
+      const setups = [...this.setups];
       this.connection = connection;
-      this.publishChannel = channel;
-      for (const setup of this.setups) await setup(await connection.createConfirmChannel());
+      await this.openPublishChannel(connection);
+      for (const setup of setups) {
+        if (!this.setups.has(setup)) continue;
+        try {
+          await this.runSetup(connection, setup);
+        } catch (error) {
+          this.logger.error({ err: error }, 'could not set up a consumer on the new connection');
+        }
+      }
       this.reconnectAttempt = 0;
       this.logger.info('connected to the broker');
     } catch (error) {
-      this.logger.warn({ err: error }, 'broker unreachable; will retry');
-      this.scheduleReconnect();
+      if (connection) {
+        if (this.connection === connection) {
+          this.connection = undefined;
+          this.publishChannel = undefined;
+        }
+        await connection.close().catch(() => undefined);
+      }
+      if (!this.closed) {
+        this.logger.warn({ err: error }, 'broker unreachable; will retry');
+        this.scheduleReconnect();
+      }
       throw error;
     }
+  }
+
+  /** The confirm channel that publishes; if a channel error closes it, the next publish opens another. */
+  private async openPublishChannel(connection: ChannelModel): Promise<void> {
+    const channel = await connection.createConfirmChannel();
+    channel.on('error', (error) => this.logger.warn({ err: error }, 'broker channel error'));
+    for (const exchange of this.exchanges) await channel.assertExchange(exchange, 'topic', { durable: true });
+    channel.on('close', () => {
+      if (this.publishChannel === channel) this.publishChannel = undefined;
+    });
+    if (this.connection !== connection) {
+      await channel.close().catch(() => undefined);
+      throw new Error('broker connection lost');
+    }
+    this.publishChannel = channel;
+  }
+
+  /** Runs a consumer's setup on a channel of its own; a channel error is logged, never thrown at the process. */
+  private async runSetup(connection: ChannelModel, setup: ChannelSetup): Promise<void> {
+    const channel = await connection.createConfirmChannel();
+    channel.on('error', (error) => this.logger.warn({ err: error }, 'broker consumer channel error'));
+    try {
+      await setup(channel);
+    } catch (error) {
+      await channel.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * A consumer's channel closed while its connection lives on (a channel error, or the broker cancelled
+   * the consumer because its queue was deleted): declare and consume again after a pause.
+   */
+  private resumeConsumer(connection: ChannelModel, setup: ChannelSetup, attempt = 1): void {
+    const timer = setTimeout(() => {
+      if (this.closed || this.connection !== connection || !this.setups.has(setup)) return;
+      this.runSetup(connection, setup).catch((error) => {
+        this.logger.error({ err: error }, 'could not resume a consumer; retrying');
+        this.resumeConsumer(connection, setup, attempt + 1);
+      });
+    }, retryDelayMs(attempt, 250, 5000));
+    timer.unref();
   }
 
   private onConnectionLost(connection: ChannelModel): void {
@@ -124,14 +186,26 @@ export class AmqpTransport implements EventTransport {
       });
       for (const pattern of options.bindings) await channel.bindQueue(options.queue, options.exchange, pattern);
       await channel.prefetch(options.prefetch);
+      const connection = this.connection;
       const { consumerTag } = await channel.consume(options.queue, (message) => {
         if (message) void this.deliver(channel, message, options, deadLetterQueue);
+        // The broker cancelled the consumer (its queue was deleted): close the channel to start over.
+        else void channel.close().catch(() => undefined);
+      });
+      channel.on('close', () => {
+        if (connection && this.connection === connection && this.setups.has(setup)) this.resumeConsumer(connection, setup);
       });
       active = { channel, tag: consumerTag };
     };
     this.setups.add(setup);
-    if (this.connection) await setup(await this.connection.createConfirmChannel());
-    else this.start();
+    if (this.connection) {
+      try {
+        await this.runSetup(this.connection, setup);
+      } catch (error) {
+        this.setups.delete(setup);
+        throw error;
+      }
+    } else this.start();
     return {
       stop: async () => {
         this.setups.delete(setup);

@@ -1,0 +1,144 @@
+import amqp from 'amqplib';
+import { createLogger } from '@platform/http';
+import { captureEvents, createTcpProxy, deleteTopology, eventually, testAmqpUrl, uniqueName } from '@platform/testing';
+import { AmqpTransport } from './amqp-transport';
+import { createEvent } from './cloud-event';
+
+const logger = createLogger('amqp-transport-test');
+const exchanges: string[] = [];
+const queues: string[] = [];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function names(prefix: string) {
+  const exchange = uniqueName(`${prefix}.x`);
+  const queue = uniqueName(`${prefix}.q`);
+  exchanges.push(exchange);
+  queues.push(queue, `${queue}.dlq`);
+  return { exchange, queue };
+}
+
+const event = () => createEvent({ source: '/claims', type: 'claim.created', data: { n: 1 } });
+
+async function consumerCount(queue: string): Promise<number> {
+  const connection = await amqp.connect(testAmqpUrl());
+  try {
+    const channel = await connection.createChannel();
+    channel.on('error', () => undefined);
+    return (await channel.checkQueue(queue)).consumerCount;
+  } catch {
+    return 0;
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+describe('AmqpTransport', () => {
+  const transports: AmqpTransport[] = [];
+  const open = (url = testAmqpUrl()) => {
+    const transport = new AmqpTransport(url, logger);
+    transports.push(transport);
+    return transport;
+  };
+
+  afterAll(async () => {
+    for (const transport of transports) await transport.close();
+    await deleteTopology(exchanges, queues);
+  });
+
+  it('rejects a publish while the broker is unreachable, and publishes once it is back', async () => {
+    const { exchange } = names('down');
+    const target = new URL(testAmqpUrl());
+    const proxy = await createTcpProxy(target.hostname, Number(target.port || 5672));
+    try {
+      const transport = open(proxy.urlFor(testAmqpUrl()));
+      proxy.cut();
+      await expect(transport.publish(exchange, 'claim.created', event())).rejects.toThrow();
+      await expect(transport.check()).rejects.toThrow();
+      proxy.restore();
+      const captured = await captureEvents(exchange);
+      const published = event();
+      await transport.publish(exchange, 'claim.created', published);
+      await captured.waitFor((received) => received.some((e) => e.messageId === published.id));
+      await captured.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('keeps publishing after a channel error closes its publish channel', async () => {
+    const { exchange } = names('chan');
+    const transport = open();
+    await transport.check();
+    await transport.declareExchange(exchange);
+    await deleteTopology([exchange], []);
+    // The exchange is gone: the broker closes the publishing channel with 404.
+    await expect(transport.publish(exchange, 'claim.created', event())).rejects.toThrow();
+    const captured = await captureEvents(exchange);
+    const next = event();
+    await transport.publish(exchange, 'claim.created', next);
+    await captured.waitFor((received) => received.some((e) => e.messageId === next.id));
+    await captured.close();
+  });
+
+  it('re-declares its queue and resumes when the broker cancels the consumer (queue deleted)', async () => {
+    const { exchange, queue } = names('cancel');
+    const transport = open();
+    await transport.check();
+    const received: string[] = [];
+    const subscription = await transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async (e) => void received.push(e.id) });
+    await eventually(async () => (await consumerCount(queue)) === 1);
+    await deleteTopology([], [queue]);
+    await eventually(async () => (await consumerCount(queue)) === 1, 10000);
+    const after = event();
+    await transport.publish(exchange, 'claim.created', after);
+    await eventually(async () => received.includes(after.id));
+    await subscription.stop();
+  });
+
+  it('sets up a consumer once even when consume() is called while the connection is being made', async () => {
+    const { exchange, queue } = names('race');
+    const transport = open();
+    transport.start();
+    await sleep(5);
+    const subscription = await transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async () => undefined });
+    await transport.check();
+    await eventually(async () => (await consumerCount(queue)) >= 1);
+    await sleep(300);
+    expect(await consumerCount(queue)).toBe(1);
+    await subscription.stop();
+    await eventually(async () => (await consumerCount(queue)) === 0);
+  });
+
+  it('a consumer whose topology cannot be declared fails alone; the others still start', async () => {
+    const { exchange, queue } = names('conflict');
+    const good = names('good');
+    // The queue already exists with other arguments: declaring it as a consumer queue is refused.
+    const connection = await amqp.connect(testAmqpUrl());
+    const channel = await connection.createChannel();
+    await channel.assertQueue(queue, { durable: false });
+    await connection.close();
+
+    const transport = open();
+    await transport.check();
+    await expect(transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async () => undefined })).rejects.toThrow();
+    const received: string[] = [];
+    await transport.consume({ exchange: good.exchange, queue: good.queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async (e) => void received.push(e.id) });
+    const published = event();
+    await transport.publish(good.exchange, 'claim.created', published);
+    await eventually(async () => received.includes(published.id));
+  });
+
+  it('does not connect after close(), even when close() comes while it is connecting', async () => {
+    const target = new URL(testAmqpUrl());
+    const proxy = await createTcpProxy(target.hostname, Number(target.port || 5672));
+    try {
+      const transport = new AmqpTransport(proxy.urlFor(testAmqpUrl()), logger);
+      transport.start();
+      await transport.close();
+      await sleep(500);
+      await expect(transport.check()).rejects.toThrow('transport closed');
+    } finally {
+      await proxy.close();
+    }
+  });
+});
