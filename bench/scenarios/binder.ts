@@ -17,7 +17,7 @@ async function addEvidence(baseUrl: string, runId: string, index: number, author
   if (index % 10 === 0) {
     const form = new FormData();
     const bytes = Buffer.concat([Buffer.from(`%PDF-1.7\n%${randomUUID()}\n`), randomBytes(16 * 1024)]);
-    form.append('kind', 'record');
+    form.append('kind', 'file');
     form.append('title', `Access review export ${index}`);
     form.append('file', new Blob([bytes], { type: 'application/pdf' }), `export-${index}.pdf`);
     await call(url, { method: 'POST', headers: { authorization }, body: form }, 201);
@@ -78,7 +78,9 @@ export const binderScenario: Scenario = {
       const t0 = process.hrtime.bigint();
       const binder = await call(`${base}/api/evidence/binders/run/${run.run_id}`, { method: 'POST', headers: { authorization: writer } }, 201);
       const t1 = process.hrtime.bigint();
-      const response = await fetch(new URL(binder.download_url, base), { headers: { authorization: auditor } });
+      // download_url names the public (gateway) address; the same path is fetched at the service.
+      const download = new URL(binder.download_url, base);
+      const response = await fetch(`${base}${download.pathname}${download.search}`, { headers: { authorization: auditor } });
       if (response.status !== 200 || !response.body) throw new Error(`binder download answered ${response.status}`);
       let bytes = 0;
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
