@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { createLogger } from '@platform/http';
-import type { Knex } from '@platform/db';
+import { createDatabase, type Knex } from '@platform/db';
 import {
   captureEvents,
   createTcpProxy,
@@ -239,6 +239,43 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
     expect(publishedBy[1]).toBeGreaterThan(0);
   });
 
+  async function listening(): Promise<boolean> {
+    const { rows } = await db.raw("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'");
+    return rows[0].n > 0;
+  }
+
+  describe('with its database unreachable', () => {
+    let proxy: TcpProxy;
+    let proxiedDb: Knex;
+    beforeAll(async () => {
+      const url = new URL(databaseUrl);
+      proxy = await createTcpProxy(url.hostname, Number(url.port || 5432));
+      proxiedDb = createDatabase({ url: proxy.urlFor(databaseUrl), poolMax: 2 });
+    });
+    afterAll(async () => {
+      await proxiedDb?.destroy();
+      await proxy?.close();
+    });
+
+    it('keeps running, listens again and publishes what was committed once the database returns', async () => {
+      const exchange = newExchange('dbdown');
+      const captured = await capture(exchange);
+      startRelay({ db: proxiedDb, listenUrl: proxy.urlFor(databaseUrl) });
+      await eventually(listening);
+      proxy.cut();
+      await eventually(async () => !(await listening()));
+      const events = Array.from({ length: 3 }, (_, n) => claimEvent(n));
+      await commit(exchange, events);
+      await sleep(800);
+      expect(captured.received).toEqual([]);
+      proxy.restore();
+      await captured.waitFor((received) => received.length >= events.length, 15000);
+      await eventually(async () => (await unpublished(exchange)) === 0, 10000);
+      await eventually(listening, 10000);
+      expect(counts(captured.received.map((e) => e.messageId)).size).toBe(events.length);
+    });
+  });
+
   describe('LISTEN/NOTIFY', () => {
     /** Writes an outbox row from another connection, as another process would: no in-process signal. */
     async function commitElsewhere(exchange: string, event: CloudEvent): Promise<void> {
@@ -252,11 +289,6 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
       } finally {
         await client.end();
       }
-    }
-
-    async function listening(): Promise<boolean> {
-      const { rows } = await db.raw("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'");
-      return rows[0].n > 0;
     }
 
     it('wakes the relay as soon as a commit notifies, long before the next poll', async () => {
