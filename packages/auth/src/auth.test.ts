@@ -187,6 +187,27 @@ describe('JWKS endpoint unreachable', () => {
   });
 });
 
+describe('JWKS endpoint failing', () => {
+  it.each([
+    ['answers 500', (res: import('node:http').ServerResponse) => { res.statusCode = 500; res.end('oops'); }],
+    ['sends something that is not JSON', (res: import('node:http').ServerResponse) => res.end('<html>')],
+    ['sends JSON that is not a key set', (res: import('node:http').ServerResponse) => res.end('{"nokeys":true}')],
+  ])('answers 503, not 401, when the endpoint %s', async (_what, respond) => {
+    const failing = createServer((_req, res) => respond(res));
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    try {
+      const verify = createJwtVerifier({ AUTH_JWKS_URL: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/jwks` }, 'production');
+      const { privateKey } = await generateKeyPair('RS256');
+      const token = await new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('a').setExpirationTime('5m').sign(privateKey);
+      const problem = await rejection(verify(token));
+      expect(problem.status).toBe(503);
+      expect(problem.headers['Retry-After']).toBeDefined();
+    } finally {
+      await new Promise<void>((resolve) => failing.close(() => resolve()));
+    }
+  });
+});
+
 describe('authenticate and requireScope', () => {
   const app = appWith(createJwtVerifier({ AUTH_JWT_SECRET: SECRET }, 'test'));
   const token = (scope: string) => signDevToken({ sub: 'bob', scope, secret: SECRET });

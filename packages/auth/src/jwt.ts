@@ -46,11 +46,18 @@ export function createJwtVerifier(settings: AuthSettings, nodeEnv = process.env.
       const scope = typeof payload.scope === 'string' ? payload.scope : '';
       return { sub: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
     } catch (error) {
+      if (settings.AUTH_JWKS_URL && jwksUnavailable(error)) throw problems.serviceUnavailable("The identity provider's signing keys cannot be fetched; retry shortly");
       if (error instanceof joseErrors.JWTExpired) throw problems.unauthorized('The token has expired');
       if (error instanceof joseErrors.JOSEError || error instanceof TypeError) throw problems.unauthorized('The token does not verify');
       throw error;
     }
   };
+}
+
+/** The JWKS endpoint timed out, answered other than 200, or sent something that is not a key set. */
+function jwksUnavailable(error: unknown): boolean {
+  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid) return true;
+  return error instanceof joseErrors.JOSEError && error.code === 'ERR_JOSE_GENERIC';
 }
 
 /** A development token, for `pnpm token` and tests. */

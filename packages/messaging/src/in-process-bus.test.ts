@@ -77,14 +77,14 @@ describe('InProcessBus', () => {
   it('delivers asynchronously, a copy of the event to each subscriber', async () => {
     const seen: CloudEvent[] = [];
     const subs = [
-      await subscribe({ onMessage: async (e) => { e.data.mutated = true; seen.push(e); } }),
+      await subscribe({ onMessage: async (e) => { (e.data as Record<string, unknown>).mutated = true; seen.push(e); } }),
       await subscribe({ onMessage: async (e) => void seen.push(e) }),
     ];
     const original = event('claim.created');
     await bus.publish('claims', original.type, original);
     expect(seen).toEqual([]);
     await eventually(async () => seen.length === 2);
-    expect(original.data.mutated).toBeUndefined();
+    expect((original.data as Record<string, unknown>).mutated).toBeUndefined();
     expect(seen.map((e) => e.id)).toEqual([original.id, original.id]);
     for (const sub of subs) await sub.stop();
   });
