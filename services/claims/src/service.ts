@@ -1,9 +1,18 @@
 import type { ServiceDefinition } from '@platform/runtime';
 import type { ClaimsConfig } from './config';
+import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
+import { intakeRoutes } from './features/intake/intake-routes';
+import { adjusterKitRouter } from './features/adjuster-kits/adjuster-kit-routes';
+import { deliveryFeature } from './features/delivery/delivery-feature';
+import { escalationRouter } from './features/escalations/escalation-routes';
+import { startOverdueSweeper } from './features/overdue/overdue-sweep';
+import { statusUpdateRouter } from './features/status-updates/status-update-routes';
+import { triageRouter } from './features/triage/triage-routes';
 import { claimsMigrations } from './migrations';
 
 /** The claims service: public first notice of loss and claimant status, internal adjuster work. */
 export function claimsService(config: ClaimsConfig): ServiceDefinition {
+  const delivery = deliveryFeature(config); // claims workflow
   return {
     name: 'claims',
     title: 'Claims service',
@@ -11,8 +20,25 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
     basePath: '/api/claims',
     migrations: claimsMigrations,
     exchanges: [config.CLAIMS_EXCHANGE],
-    mount() {
-      // features are mounted here
+    mount(app, deps) {
+      app.use(intakeRoutes(deps, config));
+      app.use(claimantStatusRoutes(deps));
+      // claims workflow: triage, escalation decisions, status updates, adjuster kits
+      app.use(triageRouter(deps, config.CLAIMS_EXCHANGE));
+      app.use(escalationRouter(deps, config.CLAIMS_EXCHANGE));
+      app.use(statusUpdateRouter(deps, config.CLAIMS_EXCHANGE, delivery.kick));
+      app.use(adjusterKitRouter(deps, config.CLAIMS_EXCHANGE));
+    },
+    async startBackground(deps) {
+      // claims workflow: the delivery worker and the overdue sweep
+      const deliveryWorker = delivery.start(deps);
+      const overdueSweeper = startOverdueSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);
+      return {
+        async stop() {
+          await overdueSweeper.stop();
+          await deliveryWorker.stop();
+        },
+      };
     },
   };
 }

@@ -1,0 +1,59 @@
+import { Router } from 'express';
+import { noBody } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
+import { requiredDocumentsSchema } from '../claims/claim-schemas';
+import { claimOpenedBy, requireClaimantToken } from '../claims/claimant-access';
+import { CLAIM_STAGES } from '../claims/migrations';
+import { latestStatusUpdate, statusUpdateSchema } from '../status-updates/status-update';
+
+export const CLAIMANT_STATUS_PATH = '/api/claims/public/claims/:id/status';
+
+/**
+ * What a claimant may see of their claim, and nothing more: never triage, queue, escalations or the
+ * internal timeline. `latest_update` is the newest status update on any channel.
+ */
+export const claimantStatusSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['claim_id', 'claim_number', 'stage', 'received_at', 'required_documents', 'latest_update'],
+  properties: {
+    claim_id: { type: 'string', format: 'uuid' },
+    claim_number: { type: 'string' },
+    stage: { enum: [...CLAIM_STAGES] },
+    received_at: { type: 'string', format: 'date-time' },
+    required_documents: requiredDocumentsSchema,
+    latest_update: { oneOf: [{ type: 'null' }, statusUpdateSchema] },
+  },
+} as const;
+
+export function claimantStatusRoutes(deps: ServiceDeps): Router {
+  const router = Router();
+
+  router.get(CLAIMANT_STATUS_PATH, noBody, async (req, res) => {
+    const token = requireClaimantToken(req);
+    const claim = await claimOpenedBy(deps.db, String(req.params.id), token);
+    const latest = await latestStatusUpdate(deps.db, claim.claim_id);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({
+      claim_id: claim.claim_id,
+      claim_number: claim.claim_number,
+      stage: claim.stage,
+      received_at: claim.received_at,
+      required_documents: claim.required_documents,
+      latest_update: latest?.update ?? null,
+    });
+  });
+
+  deps.openapi.operation('get', '/api/claims/public/claims/{id}/status', {
+    summary: "A claimant's view of their claim",
+    tags: ['claimant'],
+    security: 'claimant',
+    responses: {
+      200: { description: 'Stage, checklist and the latest status update', schema: claimantStatusSchema },
+      401: { description: 'No access token' },
+      404: { description: 'No such claim, or the token does not open it (indistinguishable)' },
+      503: { description: 'The database is unavailable' },
+    },
+  });
+  return router;
+}

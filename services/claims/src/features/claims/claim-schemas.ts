@@ -1,0 +1,93 @@
+import { statusUpdateSchema } from '../status-updates/status-update';
+import { CHANNELS, CLAIM_STAGES, LOSS_TYPES } from './migrations';
+
+/** JSON Schemas (2020-12) of what the claims core answers; request schemas live with their feature. */
+export const requiredDocumentsSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['type', 'received'],
+    properties: { type: { type: 'string' }, received: { type: 'boolean' } },
+  },
+} as const;
+
+const nullable = (schema: object) => ({ oneOf: [{ type: 'null' }, schema] });
+const timestamp = { type: 'string', format: 'date-time' } as const;
+
+export const lossLocationSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    address_line: { type: 'string', minLength: 1, maxLength: 200 },
+    city: { type: 'string', minLength: 1, maxLength: 100 },
+    postal_code: { type: 'string', minLength: 1, maxLength: 20 },
+    country: { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' },
+  },
+} as const;
+
+/** The whole claim as internal callers (claims:read) see it: personal data included, token hash never. */
+export const claimSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'claim_id', 'claim_number', 'policy_number', 'claimant', 'loss', 'injuries', 'police_report_number', 'estimated_amount',
+    'preferred_channel', 'language', 'stage', 'queue', 'required_documents', 'received_at', 'acknowledge_by', 'acknowledged_at',
+    'first_contact_due', 'next_update_due', 'created_at', 'updated_at',
+  ],
+  properties: {
+    claim_id: { type: 'string', format: 'uuid' },
+    claim_number: { type: 'string', pattern: '^CLM-[0-9]{4}-[0-9]{6,}$' },
+    policy_number: { type: 'string' },
+    claimant: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'email', 'phone'],
+      properties: { name: { type: 'string' }, email: { type: ['string', 'null'] }, phone: { type: ['string', 'null'] } },
+    },
+    loss: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['date', 'type', 'description', 'location'],
+      properties: {
+        date: { type: 'string', format: 'date' },
+        type: { enum: [...LOSS_TYPES] },
+        description: { type: 'string' },
+        location: nullable(lossLocationSchema),
+      },
+    },
+    injuries: { type: ['boolean', 'null'] },
+    police_report_number: { type: ['string', 'null'] },
+    estimated_amount: nullable({
+      type: 'object',
+      additionalProperties: false,
+      required: ['amount', 'currency'],
+      properties: { amount: { type: 'string' }, currency: { type: 'string' } },
+    }),
+    preferred_channel: { enum: [...CHANNELS] },
+    language: { type: 'string' },
+    stage: { enum: [...CLAIM_STAGES] },
+    queue: { type: ['string', 'null'] },
+    required_documents: requiredDocumentsSchema,
+    received_at: timestamp,
+    acknowledge_by: timestamp,
+    acknowledged_at: nullable(timestamp),
+    first_contact_due: timestamp,
+    next_update_due: nullable(timestamp),
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+} as const;
+
+/** A stored status update as the claim file lists it: its id and provenance, then the thirteen fields. */
+export const storedStatusUpdateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['update_id', 'created_at', 'created_by', ...statusUpdateSchema.required],
+  properties: {
+    update_id: { type: 'string', format: 'uuid' },
+    created_at: timestamp,
+    created_by: { type: 'string' },
+    ...statusUpdateSchema.properties,
+  },
+} as const;

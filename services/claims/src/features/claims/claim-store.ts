@@ -1,0 +1,231 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '@platform/db';
+import type { Channel, ClaimStage, LossType } from './migrations';
+
+export interface RequiredDocument {
+  type: string;
+  received: boolean;
+}
+
+export interface LossLocation {
+  address_line?: string;
+  city?: string;
+  postal_code?: string;
+  country?: string;
+}
+
+/** A claim as the service works with it (the internal view; never handed to a claimant whole). */
+export interface Claim {
+  claim_id: string;
+  claim_number: string;
+  policy_number: string;
+  claimant: { name: string; email: string | null; phone: string | null };
+  loss: { date: string; type: LossType; description: string; location: LossLocation | null };
+  injuries: boolean | null;
+  police_report_number: string | null;
+  estimated_amount: { amount: string; currency: string } | null;
+  preferred_channel: Channel;
+  language: string;
+  stage: ClaimStage;
+  queue: string | null;
+  required_documents: RequiredDocument[];
+  received_at: string;
+  acknowledge_by: string;
+  acknowledged_at: string | null;
+  first_contact_due: string;
+  next_update_due: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ClaimWithTokenHash extends Claim {
+  access_token_hash: string;
+}
+
+interface ClaimRow {
+  id: string;
+  claim_number: string;
+  policy_number: string;
+  claimant_name: string;
+  claimant_email: string | null;
+  claimant_phone: string | null;
+  loss_date: string;
+  loss_type: LossType;
+  loss_description: string;
+  loss_location: LossLocation | null;
+  injuries: boolean | null;
+  police_report_number: string | null;
+  estimated_amount: string | null;
+  estimated_currency: string | null;
+  preferred_channel: Channel;
+  language: string;
+  stage: ClaimStage;
+  queue: string | null;
+  access_token_hash: string;
+  required_documents: RequiredDocument[];
+  received_at: Date;
+  acknowledge_by: Date;
+  acknowledged_at: Date | null;
+  first_contact_due: Date;
+  next_update_due: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** `loss_date` is read as text so no time zone can shift the calendar date. */
+const CLAIM_COLUMNS = `claims.*, to_char(claims.loss_date, 'YYYY-MM-DD') AS loss_date, claims.estimated_amount::text AS estimated_amount`;
+
+function toClaim(row: ClaimRow): ClaimWithTokenHash {
+  return {
+    claim_id: row.id,
+    claim_number: row.claim_number,
+    policy_number: row.policy_number,
+    claimant: { name: row.claimant_name, email: row.claimant_email, phone: row.claimant_phone },
+    loss: { date: row.loss_date, type: row.loss_type, description: row.loss_description, location: row.loss_location },
+    injuries: row.injuries,
+    police_report_number: row.police_report_number,
+    estimated_amount: row.estimated_amount === null || row.estimated_currency === null ? null : { amount: row.estimated_amount, currency: row.estimated_currency },
+    preferred_channel: row.preferred_channel,
+    language: row.language,
+    stage: row.stage,
+    queue: row.queue,
+    required_documents: row.required_documents,
+    received_at: iso(row.received_at)!,
+    acknowledge_by: iso(row.acknowledge_by)!,
+    acknowledged_at: iso(row.acknowledged_at),
+    first_contact_due: iso(row.first_contact_due)!,
+    next_update_due: iso(row.next_update_due),
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+    access_token_hash: row.access_token_hash,
+  };
+}
+
+/** Strips the token hash: what internal callers see. */
+export function withoutTokenHash(claim: ClaimWithTokenHash): Claim {
+  const { access_token_hash: _hash, ...rest } = claim;
+  return rest;
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A claim by id, or undefined (also for an id that is not a UUID). `forUpdate` locks the row. */
+export async function findClaim(db: Knex, claimId: string, options: { forUpdate?: boolean } = {}): Promise<ClaimWithTokenHash | undefined> {
+  if (!UUID_PATTERN.test(claimId)) return undefined;
+  let query = db('claims').select(db.raw(CLAIM_COLUMNS)).where('claims.id', claimId);
+  if (options.forUpdate) query = query.forUpdate();
+  const row = (await query.first()) as ClaimRow | undefined;
+  return row ? toClaim(row) : undefined;
+}
+
+/** The next number of `year`, allocated on the caller's transaction: CLM-YYYY-NNNNNN, ordered per year. */
+export async function allocateClaimNumber(db: Knex, year: number): Promise<string> {
+  const { rows } = await db.raw<{ rows: { last_value: number }[] }>(
+    `INSERT INTO claim_number_counters (year, last_value) VALUES (?, 1)
+     ON CONFLICT (year) DO UPDATE SET last_value = claim_number_counters.last_value + 1
+     RETURNING last_value`,
+    [year],
+  );
+  return `CLM-${year}-${String(rows[0].last_value).padStart(6, '0')}`;
+}
+
+export interface NewClaim {
+  id: string;
+  claim_number: string;
+  policy_number: string;
+  claimant: { name: string; email: string | null; phone: string | null };
+  loss: { date: string; type: LossType; description: string; location: LossLocation | null };
+  injuries: boolean | null;
+  police_report_number: string | null;
+  estimated_amount: { amount: string; currency: string } | null;
+  preferred_channel: Channel;
+  language: string;
+  access_token_hash: string;
+  required_documents: RequiredDocument[];
+  received_at: Date;
+  acknowledge_by: Date;
+  acknowledged_at: Date | null;
+  first_contact_due: Date;
+  next_update_due: Date | null;
+}
+
+export async function insertClaim(db: Knex, claim: NewClaim): Promise<ClaimWithTokenHash> {
+  await db('claims').insert({
+    id: claim.id,
+    claim_number: claim.claim_number,
+    policy_number: claim.policy_number,
+    claimant_name: claim.claimant.name,
+    claimant_email: claim.claimant.email,
+    claimant_phone: claim.claimant.phone,
+    loss_date: claim.loss.date,
+    loss_type: claim.loss.type,
+    loss_description: claim.loss.description,
+    loss_location: claim.loss.location === null ? null : JSON.stringify(claim.loss.location),
+    injuries: claim.injuries,
+    police_report_number: claim.police_report_number,
+    estimated_amount: claim.estimated_amount?.amount ?? null,
+    estimated_currency: claim.estimated_amount?.currency ?? null,
+    preferred_channel: claim.preferred_channel,
+    language: claim.language,
+    stage: 'intake',
+    access_token_hash: claim.access_token_hash,
+    required_documents: JSON.stringify(claim.required_documents),
+    received_at: claim.received_at,
+    acknowledge_by: claim.acknowledge_by,
+    acknowledged_at: claim.acknowledged_at,
+    first_contact_due: claim.first_contact_due,
+    next_update_due: claim.next_update_due,
+    created_at: claim.received_at,
+    updated_at: claim.received_at,
+  });
+  return (await findClaim(db, claim.id))!;
+}
+
+/** Replaces the checklist (e.g. after marking items received) and touches `updated_at`. */
+export async function updateRequiredDocuments(db: Knex, claimId: string, documents: RequiredDocument[]): Promise<void> {
+  await db('claims').where({ id: claimId }).update({ required_documents: JSON.stringify(documents), updated_at: db.raw('clock_timestamp()') });
+}
+
+export interface ClaimAuditEntry {
+  claim_id: string;
+  action: string;
+  actor: string;
+  reason?: string | null;
+  data?: Record<string, unknown>;
+}
+
+export interface ClaimAuditRecord {
+  audit_id: string;
+  action: string;
+  actor: string;
+  reason: string | null;
+  data: Record<string, unknown>;
+  occurred_at: string;
+}
+
+/** Appends to the claim's internal timeline (append-only: the database refuses changes). */
+export async function appendClaimAudit(db: Knex, entry: ClaimAuditEntry): Promise<void> {
+  await db('claim_audit').insert({
+    id: randomUUID(),
+    claim_id: entry.claim_id,
+    action: entry.action,
+    actor: entry.actor,
+    reason: entry.reason ?? null,
+    data: JSON.stringify(entry.data ?? {}),
+  });
+}
+
+/** The claim's internal timeline, oldest first. */
+export async function listClaimAudit(db: Knex, claimId: string): Promise<ClaimAuditRecord[]> {
+  const rows = await db('claim_audit').where({ claim_id: claimId }).orderBy([{ column: 'occurred_at' }, { column: 'id' }]);
+  return rows.map((row: { id: string; action: string; actor: string; reason: string | null; data: Record<string, unknown>; occurred_at: Date }) => ({
+    audit_id: row.id,
+    action: row.action,
+    actor: row.actor,
+    reason: row.reason,
+    data: row.data,
+    occurred_at: new Date(row.occurred_at).toISOString(),
+  }));
+}

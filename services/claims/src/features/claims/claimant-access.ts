@@ -1,0 +1,25 @@
+import type { Request } from 'express';
+import { accessTokenMatches, bearerToken } from '@platform/auth';
+import type { Knex } from '@platform/db';
+import { problems } from '@platform/http';
+import { findClaim, type ClaimWithTokenHash } from './claim-store';
+
+/**
+ * The claimant's bearer token, checked before anything else about the request: missing (or not a
+ * Bearer header) is 401.
+ */
+export function requireClaimantToken(req: Request): string {
+  const token = bearerToken(req);
+  if (!token) throw problems.unauthorized(token === undefined ? 'Authorization: Bearer <access_token> is required' : 'The Authorization header is not a Bearer token');
+  return token;
+}
+
+/**
+ * The claim a claimant token opens. An unknown id, a malformed id and a token for another claim are all
+ * the same 404, so the answer reveals nothing about which claims exist. The comparison is constant-time.
+ */
+export async function claimOpenedBy(db: Knex, claimId: string, token: string, options: { forUpdate?: boolean } = {}): Promise<ClaimWithTokenHash> {
+  const claim = await findClaim(db, claimId, options);
+  if (!claim || !accessTokenMatches(token, claim.access_token_hash)) throw problems.notFound('No such claim');
+  return claim;
+}

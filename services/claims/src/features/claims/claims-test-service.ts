@@ -1,0 +1,77 @@
+import request from 'supertest';
+import { createDatabase, type Knex } from '@platform/db';
+import { runService, type RunningService } from '@platform/runtime';
+import { captureEvents, deleteTopology, testServiceEnv, uniqueName } from '@platform/testing';
+import { readClaimsConfig, type ClaimsConfig } from '../../config';
+import { claimsMigrations } from '../../migrations';
+import { claimsService } from '../../service';
+
+/**
+ * The claims service for a test file: a fresh PostgreSQL database, the real broker on an exchange of
+ * its own with every published event captured, a temporary DATA_DIR, and a direct database handle
+ * for assertions (row counts) and arranging states the API cannot reach (a closed claim).
+ */
+export async function startClaimsTestService(env: Record<string, string> = {}) {
+  const testEnv = await testServiceEnv('claims', claimsMigrations);
+  const exchange = uniqueName('claims');
+  const config: ClaimsConfig = readClaimsConfig({ ...testEnv.env, CLAIMS_EXCHANGE: exchange, OVERDUE_SWEEP_INTERVAL_MS: '3600000', ...env });
+  const events = await captureEvents(exchange);
+  const service: RunningService = await runService(claimsService(config), config);
+  const db: Knex = createDatabase({ url: testEnv.databaseUrl, poolMax: 2 });
+  return {
+    service,
+    url: service.url,
+    config,
+    events,
+    db,
+    dataDir: testEnv.dataDir,
+    async stop() {
+      await service.close();
+      await events.close();
+      await db.destroy();
+      await deleteTopology([exchange], []);
+      await testEnv.cleanup();
+    },
+  };
+}
+
+export type ClaimsTestService = Awaited<ReturnType<typeof startClaimsTestService>>;
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 86400_000).toISOString().slice(0, 10);
+
+/** A valid first notice of loss; `overrides` replace top-level fields. */
+export function fnolBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    policy_number: 'POL-123456',
+    claimant: { name: 'Ana Ruiz', email: 'ana@example.com', phone: '+14155550100' },
+    loss: {
+      date: daysAgo(2),
+      type: 'auto_collision',
+      description: 'Rear-ended at a light',
+      location: { address_line: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
+    },
+    injuries: false,
+    police_report_number: 'PR-77',
+    estimated_amount: { amount: '2500.00', currency: 'USD' },
+    preferred_channel: 'email',
+    language: 'en',
+    ...overrides,
+  };
+}
+
+/** Files a claim through the API and returns the 201 body (claim_id, access_token, …). */
+export async function fileClaim(url: string, overrides: Record<string, unknown> = {}) {
+  const response = await request(url).post('/api/claims/public/claims').send(fnolBody(overrides)).expect(201);
+  return response.body as { claim_id: string; claim_number: string; access_token: string; required_documents: { type: string; received: boolean }[] };
+}
+
+/** Rows in each claims-core table, to show a rejected request left nothing behind. */
+export async function countRows(db: Knex): Promise<Record<string, number>> {
+  const tables = ['claims', 'status_updates', 'attachments', 'claim_audit', 'idempotency_keys', 'outbox'];
+  const counts: Record<string, number> = {};
+  for (const table of tables) {
+    const [{ count }] = await db(table).count({ count: '*' });
+    counts[table] = Number(count);
+  }
+  return counts;
+}

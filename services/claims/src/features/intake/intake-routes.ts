@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import { withTransactional } from '@platform/db';
+import { assertValid, compile, jsonBody, problems } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
+import type { ClaimsConfig } from '../../config';
+import { IDEMPOTENCY_KEY_PATTERN, intakeRequestSchema, intakeResponseSchema, type IntakeRequest } from './intake-schemas';
+import { intakeService } from './intake-service';
+
+export const INTAKE_PATH = '/api/claims/public/claims';
+
+/** POST /api/claims/public/claims — first notice of loss (public; optional Idempotency-Key). */
+export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
+  const service = withTransactional(
+    intakeService({
+      exchange: config.CLAIMS_EXCHANGE,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      contact: { name: config.CLAIMS_CONTACT_NAME, phone: config.CLAIMS_CONTACT_PHONE, email: config.CLAIMS_CONTACT_EMAIL },
+      idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
+    }),
+    deps.db,
+  );
+  compile(intakeRequestSchema); // fail at start, not on the first request, if the schema is wrong
+  const router = Router();
+
+  router.post(INTAKE_PATH, jsonBody, async (req, res) => {
+    const idempotencyKey = req.get('idempotency-key');
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+      throw problems.badRequest('Idempotency-Key must be 1–255 visible ASCII characters', [{ pointer: '/headers/idempotency-key', message: 'must be 1–255 visible ASCII characters' }]);
+    }
+    const request = assertValid<IntakeRequest>(intakeRequestSchema, req.body);
+    const answer = await service.transactional((intake) => intake.submit(request, idempotencyKey));
+    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(answer.status).location(answer.location).json(answer.body);
+  });
+
+  deps.openapi.operation('post', INTAKE_PATH, {
+    summary: 'Report a loss (first notice of loss)',
+    description:
+      'Creates the claim file in one transaction: claim number, checklist, service-level dates, acknowledgement, audit entry and the claim.created event. ' +
+      'With an Idempotency-Key, the same key and body answer the same 201 again (header Idempotent-Replayed: true) for IDEMPOTENCY_RETENTION_HOURS; the same key with another body is 422.',
+    tags: ['claimant'],
+    security: 'public',
+    parameters: [{ name: 'Idempotency-Key', in: 'header', schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source }, description: '1–255 visible ASCII characters' }],
+    requestBody: { contentType: 'application/json', schema: intakeRequestSchema },
+    responses: {
+      201: { description: 'The claim was created', schema: intakeResponseSchema, headers: { Location: 'The claimant status URL of the claim' } },
+      400: { description: 'Malformed JSON, schema violation, unknown field, impossible or future loss date, bad Idempotency-Key' },
+      413: { description: 'The body exceeds 1 MiB' },
+      415: { description: 'Content-Type is not application/json' },
+      422: { description: 'The Idempotency-Key was used with another body' },
+      503: { description: 'The database is unavailable' },
+    },
+  });
+  return router;
+}

@@ -1,0 +1,81 @@
+import { lossLocationSchema, requiredDocumentsSchema } from '../claims/claim-schemas';
+import type { LossLocation } from '../claims/claim-store';
+import { CHANNELS, LOSS_TYPES, type Channel, type LossType } from '../claims/migrations';
+import { LANGUAGE_TAG_PATTERN, statusUpdateSchema } from '../status-updates/status-update';
+
+export interface IntakeRequest {
+  policy_number: string;
+  claimant: { name: string; email?: string; phone?: string };
+  loss: { date: string; type: LossType; description: string; location?: LossLocation };
+  injuries?: boolean;
+  police_report_number?: string;
+  estimated_amount?: { amount: string; currency: string };
+  preferred_channel?: Channel;
+  language?: string;
+}
+
+/**
+ * First notice of loss. Checked after the schema (`checkIntakeFacts` in intake-service.ts): `loss.date`
+ * is not in the future, the claimant has an email or a phone, `language` is a valid BCP 47 tag, and `preferred_channel` (default `email`)
+ * has its contact: `email` needs `claimant.email`, `sms` needs `claimant.phone`.
+ */
+export const intakeRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['policy_number', 'claimant', 'loss'],
+  properties: {
+    policy_number: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]*$' },
+    claimant: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+        email: { type: 'string', format: 'email', maxLength: 320 },
+        phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164' },
+      },
+    },
+    loss: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['date', 'type', 'description'],
+      properties: {
+        date: { type: 'string', format: 'date', description: 'A real calendar date, not in the future' },
+        type: { enum: [...LOSS_TYPES] },
+        description: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S' },
+        location: lossLocationSchema,
+      },
+    },
+    injuries: { type: 'boolean' },
+    police_report_number: { type: 'string', minLength: 1, maxLength: 64 },
+    estimated_amount: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['amount', 'currency'],
+      properties: {
+        amount: { type: 'string', pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,3})?$', description: 'A non-negative decimal string, never a float' },
+        currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217' },
+      },
+    },
+    preferred_channel: { enum: [...CHANNELS], default: 'email' },
+    language: { type: 'string', maxLength: 35, pattern: LANGUAGE_TAG_PATTERN, default: 'en', description: 'BCP 47' },
+  },
+} as const;
+
+export const intakeResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['claim_id', 'claim_number', 'access_token', 'stage', 'received_at', 'required_documents', 'status'],
+  properties: {
+    claim_id: { type: 'string', format: 'uuid' },
+    claim_number: { type: 'string', pattern: '^CLM-[0-9]{4}-[0-9]{6,}$' },
+    access_token: { type: 'string', description: 'Shown once; the claimant bearer token for status and attachments' },
+    stage: { const: 'intake' },
+    received_at: { type: 'string', format: 'date-time' },
+    required_documents: requiredDocumentsSchema,
+    status: statusUpdateSchema,
+  },
+} as const;
+
+/** 1–255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { generateAccessToken, hashAccessToken } from '@platform/auth';
+import type { Knex } from '@platform/db';
+import { problems } from '@platform/http';
+import { createEvent, enqueueEvent } from '@platform/messaging';
+import { allocateClaimNumber, appendClaimAudit, insertClaim, type RequiredDocument } from '../claims/claim-store';
+import {
+  insertStatusUpdate,
+  isCalendarDate,
+  nextUpdateDueAt,
+  normaliseLanguageTag,
+  type StatusUpdate,
+  type StatusUpdateContact,
+} from '../status-updates/status-update';
+import { claimIdempotencyKey, requestDigest, storeIdempotentResponse, type StoredResponse } from './idempotency';
+import type { IntakeRequest } from './intake-schemas';
+import { describeDocumentType, requiredDocumentsFor } from './required-documents';
+
+export const INTAKE_OPERATION = 'claims.intake';
+export const CLAIM_EVENT_SOURCE = '/claims';
+
+const HOUR_MS = 3600_000;
+/** Service levels, measured from `received_at` (docs/claims.md). */
+export const SERVICE_LEVELS = { acknowledgeWithinHours: 24, firstContactWithinHours: 48, firstUpdateWithinDays: 2 } as const;
+/** The furthest-ahead time zone: a loss date is "in the future" only if it is after today there. */
+const LATEST_UTC_OFFSET_HOURS = 14;
+
+export interface IntakeSettings {
+  exchange: string;
+  publicBaseUrl: string;
+  contact: StatusUpdateContact;
+  idempotencyRetentionHours: number;
+}
+
+export interface IntakeResponseBody {
+  claim_id: string;
+  claim_number: string;
+  access_token: string;
+  stage: 'intake';
+  received_at: string;
+  required_documents: RequiredDocument[];
+  status: StatusUpdate;
+}
+
+const dateOnly = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Checks what the schema cannot: the loss date is real and not in the future; an email or a phone; the channel has its contact; the language tag is valid. */
+export function checkIntakeFacts(request: IntakeRequest, now: Date): { language: string } {
+  const errors: { pointer: string; message: string }[] = [];
+  const latestToday = dateOnly(new Date(now.getTime() + LATEST_UTC_OFFSET_HOURS * HOUR_MS));
+  if (!isCalendarDate(request.loss.date)) errors.push({ pointer: '/loss/date', message: 'must be a calendar date (YYYY-MM-DD)' });
+  else if (request.loss.date > latestToday) errors.push({ pointer: '/loss/date', message: 'must not be in the future' });
+  const channel = request.preferred_channel ?? 'email';
+  if (request.claimant.email === undefined && request.claimant.phone === undefined) errors.push({ pointer: '/claimant', message: 'needs an email or a phone' });
+  if (channel === 'email' && request.claimant.email === undefined) errors.push({ pointer: '/claimant/email', message: 'is required for the email channel' });
+  if (channel === 'sms' && request.claimant.phone === undefined) errors.push({ pointer: '/claimant/phone', message: 'is required for the sms channel' });
+  const language = normaliseLanguageTag(request.language ?? 'en');
+  if (!language) errors.push({ pointer: '/language', message: 'must be a BCP 47 language tag' });
+  if (errors.length > 0) throw problems.badRequest(`Request body: ${errors[0].pointer.slice(1).replace(/\//g, '.')} ${errors[0].message}`, errors);
+  return { language: language! };
+}
+
+function acknowledgement(claimId: string, claimNumber: string, documents: RequiredDocument[], firstContactDue: Date, expectedNextUpdateBy: string, settings: IntakeSettings) {
+  const outstanding = documents.filter((document) => !document.received).map((document) => describeDocumentType(document.type));
+  const base = settings.publicBaseUrl.replace(/\/+$/, '');
+  return {
+    what_happened: `We received your claim ${claimNumber}.`,
+    what_happens_next: `A claims specialist will review it and contact you by ${dateOnly(firstContactDue)}.`,
+    what_we_need_from_you: outstanding.length > 0 ? `Please upload: ${outstanding.join(', ')}.` : null,
+    expected_next_update_by: expectedNextUpdateBy,
+    cta: outstanding.length > 0 ? { label: 'Upload your documents', url: `${base}/api/claims/public/claims/${claimId}/attachments` } : null,
+    contact: settings.contact,
+    portal_url: `${base}/api/claims/public/claims/${claimId}/status`,
+  };
+}
+
+/**
+ * First notice of loss. `submit` runs on one transaction (use `transactional`): idempotency key, claim
+ * number, the claim with its checklist and service-level dates, the acknowledgement, the audit entry and
+ * the `claim.created` event commit together or not at all.
+ */
+export function intakeService(settings: IntakeSettings) {
+  return (db: Knex) => ({
+    async submit(request: IntakeRequest, idempotencyKey: string | undefined): Promise<StoredResponse & { replayed: boolean }> {
+      const now = new Date();
+      const { language } = checkIntakeFacts(request, now);
+      if (idempotencyKey !== undefined) {
+        const claim = await claimIdempotencyKey(db, INTAKE_OPERATION, idempotencyKey, requestDigest(request), settings.idempotencyRetentionHours);
+        if (claim.replay) return { ...claim.replay, replayed: true };
+      }
+
+      const claimId = randomUUID();
+      const accessToken = generateAccessToken();
+      const claimNumber = await allocateClaimNumber(db, now.getUTCFullYear());
+      const requiredDocuments = requiredDocumentsFor(request.loss.type, request.injuries ?? null);
+      const firstContactDue = new Date(now.getTime() + SERVICE_LEVELS.firstContactWithinHours * HOUR_MS);
+      const expectedNextUpdateBy = dateOnly(new Date(now.getTime() + SERVICE_LEVELS.firstUpdateWithinDays * 24 * HOUR_MS));
+      const preferredChannel = request.preferred_channel ?? 'email';
+
+      await insertClaim(db, {
+        id: claimId,
+        claim_number: claimNumber,
+        policy_number: request.policy_number.trim(),
+        claimant: { name: request.claimant.name.trim(), email: request.claimant.email?.toLowerCase() ?? null, phone: request.claimant.phone ?? null },
+        loss: { date: request.loss.date, type: request.loss.type, description: request.loss.description.trim(), location: request.loss.location ?? null },
+        injuries: request.injuries ?? null,
+        police_report_number: request.police_report_number?.trim() ?? null,
+        estimated_amount: request.estimated_amount ?? null,
+        preferred_channel: preferredChannel,
+        language,
+        access_token_hash: hashAccessToken(accessToken),
+        required_documents: requiredDocuments,
+        received_at: now,
+        acknowledge_by: new Date(now.getTime() + SERVICE_LEVELS.acknowledgeWithinHours * HOUR_MS),
+        acknowledged_at: now,
+        first_contact_due: firstContactDue,
+        next_update_due: nextUpdateDueAt(expectedNextUpdateBy),
+      });
+      // The acknowledgement's text is English; `language` says so rather than echoing the claimant's tag.
+      const stored = await insertStatusUpdate(db, {
+        claim_id: claimId,
+        channel: preferredChannel,
+        stage: 'intake',
+        ...acknowledgement(claimId, claimNumber, requiredDocuments, firstContactDue, expectedNextUpdateBy, settings),
+        language: 'en',
+        created_by: 'system:intake',
+      });
+      await appendClaimAudit(db, {
+        claim_id: claimId,
+        action: 'claim.created',
+        actor: 'claimant',
+        reason: 'first notice of loss',
+        data: { claim_number: claimNumber, loss_type: request.loss.type, acknowledgement_update_id: stored.update_id, idempotency_key: idempotencyKey !== undefined },
+      });
+      await enqueueEvent(db, settings.exchange, createEvent({
+        source: CLAIM_EVENT_SOURCE,
+        type: 'claim.created',
+        subject: claimId,
+        data: {
+          claim_id: claimId,
+          claim_number: claimNumber,
+          actor: 'claimant',
+          stage: 'intake',
+          loss_type: request.loss.type,
+          loss_date: request.loss.date,
+          injuries: request.injuries ?? null,
+          police_report: request.police_report_number !== undefined,
+          estimated_amount: request.estimated_amount ?? null,
+          preferred_channel: preferredChannel,
+          language,
+          required_documents: requiredDocuments.map((document) => document.type),
+          acknowledgement_update_id: stored.update_id,
+          received_at: now.toISOString(),
+        },
+      }));
+
+      const body: IntakeResponseBody = {
+        claim_id: claimId,
+        claim_number: claimNumber,
+        access_token: accessToken,
+        stage: 'intake',
+        received_at: now.toISOString(),
+        required_documents: requiredDocuments,
+        status: stored.update,
+      };
+      const response: StoredResponse = { status: 201, location: `/api/claims/public/claims/${claimId}/status`, body };
+      if (idempotencyKey !== undefined) await storeIdempotentResponse(db, INTAKE_OPERATION, idempotencyKey, response, claimId);
+      return { ...response, replayed: false };
+    },
+  });
+}
