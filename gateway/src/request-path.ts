@@ -2,8 +2,8 @@
  * The gateway decides where a request goes, and whether it needs a token, on the NORMALISED path — and
  * forwards exactly that normalised path, so the service routes on what the gateway decided on.
  *
- * Normalising: every segment is percent-decoded (invalid escapes, encoded `/` or `\`, control
- * characters incl. NUL, and double-encoded dots or slashes are refused), empty segments (`//`) are
+ * Normalising: every segment is percent-decoded once (invalid escapes, encoded `/` or `\`, control
+ * characters incl. NUL, and any encoded `%` — double encoding — are refused), empty segments (`//`) are
  * dropped, `.` and `..` are resolved (never above the root), and the result is re-encoded segment by
  * segment. The group decision lowercases ASCII letters only; the forwarded path carries the canonical
  * lowercase prefix and the rest of the path as sent.
@@ -14,7 +14,6 @@ export type NormalisedPath = { ok: true; path: string } | { ok: false; reason: s
 const RAW_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
-const DOUBLE_ENCODED = /%(2e|2f|5c|00)/i;
 const NEEDS_ENCODING = /[^A-Za-z0-9\-._~!$&'()*+,;=:@]/gu;
 
 const refuse = (reason: string): NormalisedPath => ({ ok: false, reason });
@@ -39,7 +38,7 @@ export function normalisePath(rawPath: string): NormalisedPath {
     }
     if (segment.includes('/') || segment.includes('\\')) return refuse('The path must not contain an encoded slash or backslash');
     if (CONTROL.test(segment)) return refuse('The path must not contain control characters');
-    if (DOUBLE_ENCODED.test(segment)) return refuse('The path must not contain double-encoded characters');
+    if (segment.includes('%')) return refuse('The path must not contain an encoded percent sign (double encoding)');
     const last = index === rawSegments.length - 1;
     if (segment === '' || segment === '.' || segment === '..') {
       if (segment === '..') segments.pop();
