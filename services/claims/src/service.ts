@@ -1,12 +1,17 @@
 import type { ServiceDefinition } from '@platform/runtime';
 import type { ClaimsConfig } from './config';
+import { attachmentRoutes } from './features/attachments/attachment-routes';
 import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
+import { claimFileRoutes } from './features/claims/claim-file-routes';
+import { claimsListRoutes } from './features/claims-list/claims-list-routes';
+import { startIdempotencyPurge } from './features/intake/idempotency-purge';
 import { intakeRoutes } from './features/intake/intake-routes';
 import { adjusterKitRouter } from './features/adjuster-kits/adjuster-kit-routes';
 import { deliveryFeature } from './features/delivery/delivery-feature';
 import { escalationRouter } from './features/escalations/escalation-routes';
 import { startOverdueSweeper } from './features/overdue/overdue-sweep';
 import { statusUpdateRouter } from './features/status-updates/status-update-routes';
+import { claimTriageDetail, claimTriageDetailProperties } from './features/triage/triage-detail';
 import { triageRouter } from './features/triage/triage-routes';
 import { claimsMigrations } from './migrations';
 
@@ -23,6 +28,9 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
     mount(app, deps) {
       app.use(intakeRoutes(deps, config));
       app.use(claimantStatusRoutes(deps));
+      app.use(attachmentRoutes(deps, config));
+      app.use(claimsListRoutes(deps));
+      app.use(claimFileRoutes(deps, [{ properties: claimTriageDetailProperties, load: claimTriageDetail }]));
       // claims workflow: triage, escalation decisions, status updates, adjuster kits
       app.use(triageRouter(deps, config.CLAIMS_EXCHANGE));
       app.use(escalationRouter(deps, config.CLAIMS_EXCHANGE));
@@ -30,6 +38,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(adjusterKitRouter(deps, config.CLAIMS_EXCHANGE));
     },
     async startBackground(deps) {
+      const idempotencyPurge = startIdempotencyPurge(deps); // claims core
       // claims workflow: the delivery worker and the overdue sweep
       const deliveryWorker = delivery.start(deps);
       const overdueSweeper = startOverdueSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);
@@ -37,6 +46,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
         async stop() {
           await overdueSweeper.stop();
           await deliveryWorker.stop();
+          idempotencyPurge.stop();
         },
       };
     },

@@ -1,0 +1,75 @@
+import type { Knex } from '@platform/db';
+
+/** An attachment as the claimant is answered and the claim file lists it. */
+export interface Attachment {
+  attachment_id: string;
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  document_type: string;
+  description: string | null;
+  received_at: string;
+}
+
+interface AttachmentRow {
+  id: string;
+  claim_id: string;
+  filename: string;
+  content_type: string;
+  size_bytes: string | number;
+  sha256: string;
+  document_type: string;
+  description: string | null;
+  received_at: Date;
+}
+
+function toAttachment(row: AttachmentRow): Attachment {
+  return {
+    attachment_id: row.id,
+    filename: row.filename,
+    content_type: row.content_type,
+    size_bytes: Number(row.size_bytes),
+    sha256: row.sha256,
+    document_type: row.document_type,
+    description: row.description,
+    received_at: new Date(row.received_at).toISOString(),
+  };
+}
+
+export interface NewAttachment {
+  id: string;
+  claim_id: string;
+  sha256: string;
+  size_bytes: number;
+  content_type: string;
+  filename: string;
+  document_type: string;
+  description: string | null;
+}
+
+/**
+ * Stores an attachment unless the claim already has the same content. Returns the stored attachment
+ * and whether it was there before (`duplicate`).
+ */
+export async function insertAttachmentOnce(db: Knex, attachment: NewAttachment): Promise<{ attachment: Attachment; duplicate: boolean }> {
+  const inserted = (await db('attachments').insert(attachment).onConflict(['claim_id', 'sha256']).ignore().returning('*')) as AttachmentRow[];
+  if (inserted.length > 0) return { attachment: toAttachment(inserted[0]), duplicate: false };
+  const existing = (await db('attachments').where({ claim_id: attachment.claim_id, sha256: attachment.sha256 }).first()) as AttachmentRow;
+  return { attachment: toAttachment(existing), duplicate: true };
+}
+
+export async function listAttachments(db: Knex, claimId: string): Promise<Attachment[]> {
+  const rows = (await db('attachments').where({ claim_id: claimId }).orderBy([{ column: 'received_at' }, { column: 'id' }])) as AttachmentRow[];
+  return rows.map(toAttachment);
+}
+
+/** True when any claim's attachment row refers to this content. */
+export async function contentIsReferenced(db: Knex, sha256: string): Promise<boolean> {
+  return (await db('attachments').where({ sha256 }).first('id')) !== undefined;
+}
+
+/** Serialises work on one content address for the rest of the transaction (placing or removing its file). */
+export async function lockContent(db: Knex, sha256: string): Promise<void> {
+  await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`claims.attachment:${sha256}`]);
+}

@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import { authenticate, requireScope } from '@platform/auth';
+import { noBody, parseQuery } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
+import { claimsListQuerySchema, claimsListResponseSchema, listClaims, type ClaimsListQuery } from './claims-list';
+
+/** GET /api/claims/claims (claims:read) — claims newest first, filtered, keyset-paginated. */
+export function claimsListRoutes(deps: ServiceDeps): Router {
+  const router = Router();
+
+  router.get('/api/claims/claims', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
+    const query = parseQuery<ClaimsListQuery>(claimsListQuerySchema, req.query as Record<string, unknown>);
+    res.json(await listClaims(deps.db, query));
+  });
+
+  deps.openapi.operation('get', '/api/claims/claims', {
+    summary: 'List claims',
+    description: 'Newest first, keyset pagination: pass `next_cursor` as `cursor` for the next page. Any unknown or malformed parameter is 400.',
+    tags: ['claims'],
+    security: { scope: 'claims:read' },
+    parameters: Object.entries(claimsListQuerySchema.properties).map(([name, schema]) => ({
+      name,
+      in: 'query' as const,
+      schema,
+      ...('description' in schema ? { description: schema.description as string } : {}),
+    })),
+    responses: {
+      200: { description: 'A page of claim summaries', schema: claimsListResponseSchema },
+      400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
+      401: { description: 'No or invalid credentials' },
+      403: { description: 'The caller lacks claims:read' },
+      422: { description: 'created_from is not before created_to' },
+      503: { description: 'The database is unavailable' },
+    },
+  });
+  return router;
+}

@@ -1,0 +1,102 @@
+import { Router } from 'express';
+import { authenticate, requireScope } from '@platform/auth';
+import type { Knex } from '@platform/db';
+import { noBody, problems } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
+import { listAttachments } from '../attachments/attachment-store';
+import { listStatusUpdates } from '../status-updates/status-update';
+import { claimSchema, storedStatusUpdateSchema } from './claim-schemas';
+import { findClaim, listClaimAudit, withoutTokenHash } from './claim-store';
+
+/**
+ * A part of the claim file another feature owns (triage, escalations): its JSON Schema properties are
+ * spread into the response schema and what `load` returns is spread into the body.
+ */
+export interface ClaimFileExtension {
+  properties: Record<string, object>;
+  load(db: Knex, claimId: string): Promise<object>;
+}
+
+const attachmentSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'document_type', 'description', 'received_at'],
+  properties: {
+    attachment_id: { type: 'string', format: 'uuid' },
+    filename: { type: 'string' },
+    content_type: { type: 'string' },
+    size_bytes: { type: 'integer' },
+    sha256: { type: 'string' },
+    document_type: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    received_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+const timelineEntrySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['audit_id', 'action', 'actor', 'reason', 'data', 'occurred_at'],
+  properties: {
+    audit_id: { type: 'string', format: 'uuid' },
+    action: { type: 'string' },
+    actor: { type: 'string' },
+    reason: { type: ['string', 'null'] },
+    data: { type: 'object' },
+    occurred_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+export function claimFileSchema(extensions: ClaimFileExtension[]) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['claim', 'status_updates', 'attachments', 'timeline', ...extensions.flatMap((extension) => Object.keys(extension.properties))],
+    properties: {
+      claim: claimSchema,
+      status_updates: { type: 'array', items: storedStatusUpdateSchema, description: 'Oldest first' },
+      attachments: { type: 'array', items: attachmentSchema },
+      timeline: { type: 'array', items: timelineEntrySchema, description: 'The internal audit timeline, oldest first' },
+      ...Object.assign({}, ...extensions.map((extension) => extension.properties)),
+    },
+  };
+}
+
+/** GET /api/claims/claims/{id} (claims:read) — the whole claim file. */
+export function claimFileRoutes(deps: ServiceDeps, extensions: ClaimFileExtension[] = []): Router {
+  const router = Router();
+
+  router.get('/api/claims/claims/:id', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
+    const claimId = String(req.params.id);
+    const claim = await findClaim(deps.db, claimId);
+    if (!claim) throw problems.notFound('No such claim');
+    const [statusUpdates, attachments, timeline] = [
+      await listStatusUpdates(deps.db, claimId),
+      await listAttachments(deps.db, claimId),
+      await listClaimAudit(deps.db, claimId),
+    ];
+    const extra: object[] = [];
+    for (const extension of extensions) extra.push(await extension.load(deps.db, claimId));
+    res.json({
+      claim: withoutTokenHash(claim),
+      status_updates: statusUpdates.map((stored) => ({ update_id: stored.update_id, created_at: stored.created_at, created_by: stored.created_by, ...stored.update })),
+      attachments,
+      timeline,
+      ...Object.assign({}, ...extra),
+    });
+  });
+
+  deps.openapi.operation('get', '/api/claims/claims/{id}', {
+    summary: 'The whole claim file',
+    tags: ['claims'],
+    security: { scope: 'claims:read' },
+    responses: {
+      200: { description: 'Claim, status updates, attachments, internal timeline, triage and escalation', schema: claimFileSchema(extensions) },
+      401: { description: 'No or invalid credentials' },
+      403: { description: 'The caller lacks claims:read' },
+      404: { description: 'No such claim' },
+      503: { description: 'The database is unavailable' },
+    },
+  });
+  return router;
+}
