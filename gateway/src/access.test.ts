@@ -1,6 +1,6 @@
 import http from 'node:http';
 import request from 'supertest';
-import { signDevToken } from '@platform/auth';
+import { DEV_JWT_SECRET, signDevToken } from '@platform/auth';
 import type { RunningServer } from '@platform/http';
 import { TEST_JWT_SECRET, bearer } from '@platform/testing';
 import { startFakeUpstream, testGatewayConfig, type FakeUpstream } from './fake-upstream';
@@ -248,6 +248,16 @@ describe('gateway access control', () => {
     const response = await request(gateway.url).get('/api/claims/claims').expect(401);
     expect(response.headers['x-request-id']).toBeTruthy();
     expect(response.body.request_id).toBe(response.headers['x-request-id']);
+  });
+});
+
+describe('gateway key configuration', () => {
+  it('refuses to start in production without AUTH_JWT_SECRET or AUTH_JWKS_URL', async () => {
+    await expect(startGateway(testGatewayConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: '' }))).rejects.toThrow(/must be set in production/);
+  });
+
+  it('refuses to start in production with the development secret', async () => {
+    await expect(startGateway(testGatewayConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: DEV_JWT_SECRET }))).rejects.toThrow(/development default/);
   });
 });
 
