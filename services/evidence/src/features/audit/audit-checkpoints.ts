@@ -8,6 +8,7 @@ import type { CheckpointSigner } from './checkpoint-signer';
 
 export const CHECKPOINT_EVENT_TYPE = 'evidence.audit_checkpoint';
 export const EVIDENCE_EVENT_SOURCE = '/evidence';
+const CHECKPOINT_LOCK_TIMEOUT_MS = 3000;
 
 /**
  * Signs the current head of the chain, unless it is already signed. Holds the chain lock, so the head
@@ -15,6 +16,8 @@ export const EVIDENCE_EVENT_SOURCE = '/evidence';
  */
 export async function takeCheckpoint(db: Knex, signer: CheckpointSigner, exchange: string): Promise<AuditCheckpoint | undefined> {
   return db.transaction(async (trx) => {
+    // Background work never queues behind a stuck writer for long: the next trigger retries.
+    await trx.raw(`SET LOCAL lock_timeout = '${CHECKPOINT_LOCK_TIMEOUT_MS}ms'`);
     await lockAuditChain(trx);
     const head = await chainHead(trx);
     const last = await latestCheckpoint(trx);
@@ -71,6 +74,8 @@ export async function startCheckpointer(options: CheckpointerOptions): Promise<{
             signedSeq = Math.max(signedSeq, checkpoint.seq);
             taken.inc();
             logger.info({ seq: checkpoint.seq, hash: checkpoint.hash }, 'audit checkpoint signed');
+          } else {
+            signedSeq = Math.max(signedSeq, (await latestCheckpoint(db))?.seq ?? 0); // another instance signed it
           }
         } catch (error) {
           logger.warn({ err: error }, 'audit checkpoint failed; will retry');

@@ -27,7 +27,10 @@ export async function startAuditTestService(env: Record<string, string> = {}) {
   const start = async (extra: Record<string, string> = {}) => {
     baseEnv = { ...baseEnv, ...extra };
     const config = readEvidenceConfig(baseEnv);
-    return { config, service: await runService(evidenceService(config), config) };
+    const service = await runService(evidenceService(config), config);
+    // Connected before any test can close it (AmqpTransport.close() during its first connect leaks the connection).
+    await service.deps.transport.check();
+    return { config, service };
   };
   let current = await start();
   const superuser = createDatabase({ url: testEnv.databaseUrl, poolMax: 1 });

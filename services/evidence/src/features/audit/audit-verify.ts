@@ -41,6 +41,13 @@ async function* keysetWalk<T extends { seq: number }>(fetchAfter: (afterSeq: num
  * checkpoint beyond the last record). Stops at the first break.
  */
 export async function verifyAuditChain(db: Knex, signer: CheckpointSigner, options: VerifyOptions): Promise<VerificationReport> {
+  // One snapshot for every page: records and checkpoints appended meanwhile are not half seen (a
+  // checkpoint of a record committed after the walk passed the head would look like truncation).
+  if (!db.isTransaction) return db.transaction((trx) => verifySnapshot(trx, signer, options), { isolationLevel: 'repeatable read', readOnly: true });
+  return verifySnapshot(db, signer, options);
+}
+
+async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: VerifyOptions): Promise<VerificationReport> {
   const started = Date.now();
   const fromSeq = options.fromSeq ?? 1;
   const { toSeq, pageSize } = options;

@@ -138,6 +138,25 @@ describe('audit log over HTTP', () => {
     expect(report.head_hash).toBe(rows[rows.length - 1].hash);
   });
 
+  it('verification while writers append and checkpoints are taken reports a valid chain every time', async () => {
+    const db = kit.service.deps.db;
+    let writing = true;
+    const writers = (async () => {
+      for (let round = 0; writing && round < 40; round += 1) {
+        await Promise.all([
+          appendAuditRecord(db, { action: 'evidence.while_verifying', source: 'evidence', entity_type: 'run', entity_id: `v-${round}`, actor: 'w', data: { round } }),
+          appendAuditRecord(db, { action: 'evidence.while_verifying', source: 'evidence', entity_type: 'run', entity_id: `v-${round}`, actor: 'w', data: { round, b: true } }),
+        ]);
+        await checkpoint(kit);
+      }
+    })();
+    const reports = [];
+    for (let i = 0; i < 8; i += 1) reports.push(await verifyChain(kit));
+    writing = false;
+    await writers;
+    for (const report of reports) expect(report).toMatchObject({ valid: true, first_invalid: null });
+  });
+
   it('records are served oldest first, filtered, and paged with next_cursor', async () => {
     await append(kit, 5, 'paged-entity');
     const auth = await bearer(READ);
