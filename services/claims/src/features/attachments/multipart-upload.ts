@@ -59,7 +59,8 @@ export function receiveUpload(req: Request, dataDir: string, maxBytes: number): 
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { files: MAX_FILES, fileSize: maxBytes, fields: 4, fieldSize: 4 * MAX_DESCRIPTION_CHARS, parts: MAX_FILES + 4, fieldNameSize: 100 },
+        // fileSize is one byte over the limit, which tells "too large" from "exactly the limit"
+        limits: { files: MAX_FILES, fileSize: maxBytes + 1, fields: 4, fieldSize: 4 * MAX_DESCRIPTION_CHARS, parts: MAX_FILES + 4, fieldNameSize: 100 },
       });
     } catch {
       req.resume();
@@ -102,13 +103,16 @@ export function receiveUpload(req: Request, dataDir: string, maxBytes: number): 
       stream.on('limit', () => {
         truncated = true;
       });
+      // Until the spooling pipeline is attached, a parse error destroying the stream must not go unhandled.
+      stream.on('error', () => undefined);
       spooled.push(
         (async () => {
           const file = await spoolToTempFile(stream, dataDir);
-          const contentType = truncated ? undefined : await acceptedType(file.head);
-          if (truncated) fail(problems.payloadTooLarge(`A file exceeds the ${maxBytes}-byte limit`));
+          const tooLarge = truncated || file.sizeBytes > maxBytes;
+          const contentType = tooLarge ? undefined : await acceptedType(file.head);
+          if (tooLarge) fail(problems.payloadTooLarge(`A file exceeds the ${maxBytes}-byte limit`));
           else if (!contentType) fail(problems.unsupportedMediaType(`The bytes of a file are not an accepted type (${ACCEPTED_CONTENT_TYPES.join(', ')})`));
-          if (truncated || !contentType) {
+          if (tooLarge || !contentType) {
             await removeFile(file.tempPath);
             return undefined;
           }
