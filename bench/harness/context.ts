@@ -30,18 +30,18 @@ export function parameters(quick: boolean): BenchParameters {
     ? {
         mode: 'quick',
         warmupSec: 1,
-        roundSec: 1.5,
+        roundSec: 1,
         rounds: 3,
         connections: 32,
         intakeConcurrency: 10,
         claimBase: 1000,
-        auditBase: 1000,
+        auditBase: 500,
         growthRounds: 2,
-        eventsSec: 4,
+        eventsSec: 3,
         uploadCount: 8,
         uploadConcurrency: 8,
         uploadBytes: 25 * 1024 * 1024,
-        binderItems: 500,
+        binderItems: 300,
       }
     : {
         mode: 'full',

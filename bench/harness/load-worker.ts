@@ -213,6 +213,9 @@ async function diskWrites(task: Extract<LoadTask, { kind: 'disk' }>): Promise<Tr
   return { seconds, bytes: task.count * task.sizeBytes, mib_per_s: (task.count * task.sizeBytes) / 1048576 / seconds, statuses: {} };
 }
 
+/** Replays counted over the life of the worker, so claim numbers stay unique across tasks. */
+let replay = 0;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CLAIM_NUMBER = /^CLM-\d{4}-\d+$/;
 
@@ -232,7 +235,6 @@ async function sqlReplay(task: Extract<LoadTask, { kind: 'sql' }>): Promise<SqlR
   let done = 0;
   let errors = 0;
   let firstError: string | undefined;
-  let replay = 0;
   const deadline = Date.now() + task.durationSec * 1000;
   const started = process.hrtime.bigint();
   await Promise.all(

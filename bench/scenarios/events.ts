@@ -27,15 +27,11 @@ export const eventsScenario: Scenario = {
   async run(context: BenchContext) {
     const { params, load, stack } = context;
     const rate = Math.max(10, Math.floor((context.shared.intakeRps ?? 100) / 2));
+    const intakeLoad = (durationSec: number) =>
+      load.run({ kind: 'openloop', url: stack.claims.url, rate, connections: params.intakeConcurrency * 2, durationSec, requests: [intakeRequest()] });
+    await intakeLoad(params.warmupSec);
     const [{ t0 }] = await query<{ t0: string }>(stack.claimsDatabaseUrl, 'SELECT clock_timestamp() AS t0');
-    const result = await load.run({
-      kind: 'openloop',
-      url: stack.claims.url,
-      rate,
-      connections: params.intakeConcurrency * 2,
-      durationSec: params.eventsSec,
-      requests: [intakeRequest()],
-    });
+    const result = await intakeLoad(params.eventsSec);
     if (result.non2xx + result.errors > 0) throw new Error(`intake under event load: ${result.non2xx + result.errors} requests failed`);
     const claims = await query<{ id: string; created_ms: string }>(
       stack.claimsDatabaseUrl,
@@ -57,10 +53,24 @@ export const eventsScenario: Scenario = {
       await sleep(250);
     }
     const latencies = [...created].map(([id, createdMs]) => recorded.get(id)! - createdMs);
+    // Where the time goes: commit → the relay's publish confirmed (outbox.published_at), then → audit record.
+    const outbox = await query<{ claim_id: string; published_ms: string }>(
+      stack.claimsDatabaseUrl,
+      `SELECT payload->>'subject' AS claim_id, (extract(epoch FROM published_at) * 1000)::float8 AS published_ms
+         FROM outbox WHERE routing_key = 'claim.created' AND published_at IS NOT NULL AND created_at >= $1`,
+      [t0],
+    );
+    const published = new Map(outbox.map((row) => [row.claim_id, Number(row.published_ms)]));
+    const relayed = [...created].filter(([id]) => published.has(id)).map(([id, createdMs]) => published.get(id)! - createdMs);
+    const consumed = [...created].filter(([id]) => published.has(id)).map(([id]) => recorded.get(id)! - published.get(id)!);
     return {
       end_to_end_p50_ms: round(percentile(latencies, 50), 1),
       end_to_end_p99_ms: round(percentile(latencies, 99), 1),
       end_to_end_max_ms: round(percentile(latencies, 100), 1),
+      commit_to_published_p50_ms: round(percentile(relayed, 50), 1),
+      commit_to_published_p99_ms: round(percentile(relayed, 99), 1),
+      published_to_audit_p50_ms: round(percentile(consumed, 50), 1),
+      published_to_audit_p99_ms: round(percentile(consumed, 99), 1),
       intake_rate_rps: rate,
       claims_measured: latencies.length,
       intake_p99_ms: round(result.p99_ms, 1),
