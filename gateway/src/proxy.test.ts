@@ -123,6 +123,20 @@ describe('gateway forwarding', () => {
     expect(claims.received.some((r) => r.url.endsWith('/slow'))).toBe(true);
   });
 
+  it('cuts the connection (never hangs, never a fake 200) when the service stalls in the middle of its answer', async () => {
+    const outcome = await new Promise<string>((resolve) => {
+      http
+        .get(new URL('/api/claims/public/claims/abc/stall-mid-body', gateway.url), (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => resolve(`ended ${res.statusCode}`));
+          res.on('error', () => resolve('cut'));
+          res.on('aborted', () => resolve('cut'));
+        })
+        .on('error', () => resolve('cut'));
+    });
+    expect(outcome).toBe('cut');
+  });
+
   it('sets security headers (helmet) on what it forwards and hides the upstream X-Powered-By', async () => {
     const response = await request(gateway.url).get('/api/claims/public/claims/abc/status').expect(200);
     expect(response.headers['x-content-type-options']).toBe('nosniff');

@@ -64,16 +64,13 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
         const request = req as Request;
         const response = res as Response;
         const code = (error as NodeJS.ErrnoException).code;
-        // The client went away or sent a body Node could not parse (answered by answerUnparseableRequests).
+        // The client went away, or sent a body Node could not parse (answered by answerUnparseableRequests).
         if (request.socket.destroyed || request.socket.writableEnded || code?.startsWith('HPE_')) return;
-        if (response.locals.upstreamAnswered) return;
         const timedOut = code === TIMEOUT_CODE || code === 'ETIMEDOUT';
-        logger.warn({ request_id: request.id, upstream: name, code, err: error }, timedOut ? 'upstream timed out' : 'upstream unreachable');
-        if (response.writableEnded) return; // the service's whole answer is already on its way
-        if (response.headersSent) {
-          response.destroy();
-          return;
-        }
+        const answered = response.locals.upstreamAnswered === true;
+        const what = timedOut ? 'upstream timed out' : answered ? 'upstream connection ended early' : 'upstream unreachable';
+        logger.warn({ request_id: request.id, upstream: name, code, err: error }, what);
+        if (answered) return; // the service's answer stands; a truncated one is cut off (see proxyRes)
         sendProblem(
           request,
           response,
