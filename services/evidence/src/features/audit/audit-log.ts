@@ -3,14 +3,15 @@ import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { startCheckpointer } from './audit-checkpoints';
 import { auditRouter } from './audit-routes';
-import { loadCheckpointSigner, type CheckpointSigner } from './checkpoint-signer';
+import { createCheckpointSigner, loadCheckpointSigner, parseSigningKey, type CheckpointSigner } from './checkpoint-signer';
 
 /**
  * The audit-log feature of the evidence service: its routes and its background checkpointing, sharing
- * one signing key (loaded, or generated in development, on first use).
+ * one signing key (the configured one, or in development one generated into DATA_DIR on first use).
  */
 export function auditLogFeature(config: EvidenceConfig) {
-  let signer: CheckpointSigner | undefined;
+  // A configured key is checked now, so a bad one stops start-up before anything is opened.
+  let signer: CheckpointSigner | undefined = config.AUDIT_SIGNING_KEY ? createCheckpointSigner(parseSigningKey(config.AUDIT_SIGNING_KEY)) : undefined;
   const signerFor = (deps: ServiceDeps) => (signer ??= loadCheckpointSigner(config.AUDIT_SIGNING_KEY, deps.dataDir, deps.logger));
   return {
     mount(app: Express, deps: ServiceDeps): void {

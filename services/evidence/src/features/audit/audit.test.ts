@@ -1,4 +1,4 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import request from 'supertest';
 import { bearer, captureEvents, eventually } from '@platform/testing';
 import { GENESIS_HASH, recordHash, type AuditRecord } from './audit-chain';
@@ -6,6 +6,8 @@ import { takeCheckpoint } from './audit-checkpoints';
 import { appendAuditRecord } from './audit-store';
 import { checkpointMessage, createCheckpointSigner, parseSigningKey } from './checkpoint-signer';
 import { newSigningKey, startAuditTestService, type AuditTestService } from './audit-test-service';
+import { readEvidenceConfig } from '../../config';
+import { evidenceService } from '../../service';
 
 const READ = 'audit:read';
 
@@ -43,6 +45,35 @@ async function tamper(kit: AuditTestService, sql: string, params: unknown[] = []
     await kit.superuser('ALTER TABLE audit_checkpoints ENABLE TRIGGER USER');
   }
 }
+
+describe('audit signing key configuration', () => {
+  const env = { NODE_ENV: 'test', AUTH_JWT_SECRET: 'x'.repeat(32) };
+
+  it.each([
+    ['not a key', 'nonsense'],
+    ['a PEM that is not a key', '-----BEGIN PRIVATE KEY-----\\nAAAA\\n-----END PRIVATE KEY-----'],
+  ])('refuses to start with %s as AUDIT_SIGNING_KEY', (_what, key) => {
+    expect(() => evidenceService(readEvidenceConfig({ ...env, AUDIT_SIGNING_KEY: key }))).toThrow(/AUDIT_SIGNING_KEY is not a PKCS#8 private key/);
+  });
+
+  it('refuses a key that is not Ed25519', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(() => evidenceService(readEvidenceConfig({ ...env, AUDIT_SIGNING_KEY: rsa }))).toThrow(/must be an Ed25519 key/);
+  });
+
+  it('reads the same key as PEM, as PEM with escaped newlines, and as base64 DER', () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const der = privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
+    const ids = [pem, pem.replace(/\n/g, '\\n'), der].map((value) => createCheckpointSigner(parseSigningKey(value)).keyId);
+    expect(new Set(ids).size).toBe(1);
+    expect(ids[0]).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('production refuses to start without AUDIT_SIGNING_KEY', () => {
+    expect(() => readEvidenceConfig({ ...env, NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', AMQP_URL: 'amqp://x' })).toThrow(/AUDIT_SIGNING_KEY/);
+  });
+});
 
 describe('audit log over HTTP', () => {
   let kit: AuditTestService;
@@ -88,6 +119,15 @@ describe('audit log over HTTP', () => {
 
   it('checkpoints rejects a bad limit with 400', async () => {
     await request(kit.service.url).get('/api/evidence/audit/checkpoints').query({ limit: 1000 }).set('Authorization', await bearer(READ)).expect(400);
+  });
+
+  it('documents every audit operation in the OpenAPI document', async () => {
+    const doc = await request(kit.service.url).get('/openapi.json').expect(200);
+    for (const path of ['/audit/verify', '/audit/records', '/audit/checkpoints', '/audit/public-key']) {
+      expect(doc.body.paths[path].get.security).toEqual([{ bearerJwt: ['audit:read'] }]);
+      expect(Object.keys(doc.body.paths[path].get.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));
+    }
+    expect(doc.body.paths['/audit/verify'].get.responses['400']).toBeDefined();
   });
 
   it('an empty log verifies as valid with nothing checked', async () => {

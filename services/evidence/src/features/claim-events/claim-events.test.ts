@@ -107,6 +107,7 @@ describe('claim-event consumer', () => {
     expect(byType['claim.triaged']).toMatchObject({ actor: 'adjuster-7', event_id: triaged.id, occurred_at: '2026-11-22T10:00:00.000Z' });
     const verify = await request(kit.service.url).get('/api/evidence/audit/verify').set('Authorization', await bearer('audit:read')).expect(200);
     expect(verify.body).toMatchObject({ valid: true, records_checked: 2 });
+    expect(await metric(kit, 'evidence_claim_events_consumed_total')).toBe(2);
   });
 
   it('an event published twice, and redelivered after a restart, is recorded once', async () => {
