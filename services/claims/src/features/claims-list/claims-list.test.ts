@@ -1,0 +1,117 @@
+import request from 'supertest';
+import { compile } from '@platform/http';
+import { bearer } from '@platform/testing';
+import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
+import { claimsListResponseSchema } from './claims-list';
+
+const PATH = '/api/claims/claims';
+
+describe('GET /api/claims/claims', () => {
+  let t: ClaimsTestService;
+  let reader: string;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    t = await startClaimsTestService();
+    reader = await bearer('claims:read');
+    for (let i = 0; i < 5; i += 1) {
+      const claim = await fileClaim(t.url, { policy_number: `POL-LIST-${i}`, claimant: { name: `Person ${i}`, email: `p${i}@example.com` } });
+      ids.push(claim.claim_id);
+    }
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  /** `authorization: null` sends no Authorization header. */
+  const list = (query: string, authorization: string | null = reader) => {
+    const call = request(t.url).get(`${PATH}${query}`);
+    return authorization === null ? call : call.set('Authorization', authorization);
+  };
+
+  it('answers 401 without credentials and 403 without claims:read', async () => {
+    await list('', null).expect(401);
+    await list('', await bearer('claims:write')).expect(403);
+    await list('', await bearer('claims:read', 'x', { secret: 'another-secret-that-is-long-enough-000000' })).expect(401);
+  });
+
+  it.each([
+    ['an unknown parameter', '?sort=asc'],
+    ['an unknown stage', '?stage=lost'],
+    ['a limit of 0', '?limit=0'],
+    ['a limit over 100', '?limit=101'],
+    ['a limit that is not a number', '?limit=ten'],
+    ['overdue other than true', '?overdue=false'],
+    ['escalation other than open', '?escalation=decided'],
+    ['a created_from that is not a timestamp', '?created_from=yesterday'],
+    ['a repeated queue', '?queue=a&queue=b'],
+    ['a nested parameter', '?stage[x]=intake'],
+    ['a cursor that is not base64url', '?cursor=%25%25%25'],
+    ['a cursor this service did not issue', `?cursor=${Buffer.from('{"c":"2026-01-01","i":"x"}').toString('base64url')}`],
+  ])('answers 400 for %s', async (_what, query) => {
+    const response = await list(query).expect(400);
+    expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+
+  it('answers 422 when created_from is not before created_to', async () => {
+    await list('?created_from=2026-11-02T00:00:00Z&created_to=2026-11-01T00:00:00Z').expect(422);
+  });
+
+  it('lists claims newest first as ClaimSummary items', async () => {
+    const response = await list('').expect(200);
+    expect(compile(claimsListResponseSchema)(response.body)).toBe(true);
+    expect(response.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([...ids].reverse());
+    expect(response.body.items[0]).toMatchObject({ stage: 'intake', policy_number: 'POL-LIST-4', loss_type: 'auto_collision', claimant_name: 'Person 4', queue: null, escalation: null });
+    expect(response.body.next_cursor).toBeNull();
+  });
+
+  it('pages with an opaque cursor, each claim once, ending with next_cursor null', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const response: request.Response = await list(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
+      expect(response.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...response.body.items.map((item: { claim_id: string }) => item.claim_id));
+      cursor = response.body.next_cursor;
+      pages += 1;
+    } while (cursor && pages < 10);
+    expect(seen).toEqual([...ids].reverse());
+    expect(pages).toBe(3);
+  });
+
+  it('filters by stage (repeatable), queue and creation time (half-open)', async () => {
+    await t.db('claims').where({ id: ids[0] }).update({ stage: 'assigned', queue: 'fast_track' });
+    await t.db('claims').where({ id: ids[1] }).update({ stage: 'estimate', queue: 'standard' });
+    const byStage = await list('?stage=assigned&stage=estimate').expect(200);
+    expect(byStage.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([ids[1], ids[0]]);
+    const byQueue = await list('?queue=fast_track').expect(200);
+    expect(byQueue.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([ids[0]]);
+
+    const created = await t.db('claims').whereIn('id', [ids[2], ids[3]]).orderBy('created_at').select('created_at');
+    const from = new Date(created[0].created_at).toISOString();
+    const to = new Date(created[1].created_at).toISOString();
+    const window = await list(`?created_from=${from}&created_to=${to}`).expect(200);
+    expect(window.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([ids[2]]);
+  });
+
+  it('filters overdue claims: next update promised in the past, not closed', async () => {
+    const past = new Date(Date.now() - 3600_000);
+    await t.db('claims').where({ id: ids[2] }).update({ next_update_due: past });
+    await t.db('claims').where({ id: ids[3] }).update({ next_update_due: past, stage: 'closed' });
+    const response = await list('?overdue=true').expect(200);
+    expect(response.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([ids[2]]);
+  });
+
+  it('filters and marks claims with an open escalation', async () => {
+    const injured = await fileClaim(t.url, { policy_number: 'POL-INJURY', injuries: true, claimant: { name: 'Hurt', email: 'hurt@example.com' } });
+    const triage = await request(t.url)
+      .post(`/api/claims/claims/${injured.claim_id}/run-triage`)
+      .set('Authorization', await bearer('claims:write'))
+      .expect(201);
+    expect(triage.body.outcome).toBe('pending_human_decision');
+    const response = await list('?escalation=open').expect(200);
+    expect(response.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([injured.claim_id]);
+    expect(response.body.items[0].escalation).toBe('open');
+  });
+});
