@@ -11,8 +11,35 @@ export interface DatabaseOptions {
   poolMax?: number;
 }
 
+interface EmbeddedQuery {
+  sql: string;
+  bindings?: unknown[];
+  response?: unknown;
+}
+
+interface PGliteConnection {
+  exec(sql: string): Promise<{ rows: unknown[]; fields: unknown[]; affectedRows?: number }[]>;
+}
+
+/**
+ * knex-pglite sends every query as one prepared statement, which PGlite refuses for SQL holding several
+ * statements; PostgreSQL takes them (simple protocol), and migrations rely on it. Raw SQL without
+ * bindings that holds a statement separator therefore runs through PGlite's exec (simple protocol);
+ * the result is the last statement's, as node-postgres reports it.
+ */
+class EmbeddedClient extends ClientPgLite {
+  async _query(connection: PGliteConnection, obj: EmbeddedQuery): Promise<EmbeddedQuery> {
+    if ((!obj.bindings || obj.bindings.length === 0) && /;\s*\S/.test(obj.sql)) {
+      const results = await connection.exec(obj.sql);
+      obj.response = results[results.length - 1] ?? { rows: [], fields: [], affectedRows: 0 };
+      return obj;
+    }
+    return (ClientPgLite.prototype as unknown as { _query(c: unknown, o: EmbeddedQuery): Promise<EmbeddedQuery> })._query.call(this, connection, obj);
+  }
+}
+
 export function isEmbedded(db: Knex): boolean {
-  return db.client.config.client === ClientPgLite;
+  return db.client.config.client === EmbeddedClient || db.client.config.client === ClientPgLite;
 }
 
 /** A knex instance on PostgreSQL or, for a first run with no infrastructure, on embedded PGlite. */
@@ -27,7 +54,7 @@ export function createDatabase(options: DatabaseOptions): Knex {
   }
   if (!options.embeddedDir) throw new Error('createDatabase needs a url or an embeddedDir');
   mkdirSync(options.embeddedDir, { recursive: true });
-  return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.embeddedDir } } as Knex.Config);
+  return knex({ client: EmbeddedClient, dialect: 'postgres', connection: { filename: options.embeddedDir } } as Knex.Config);
 }
 
 export interface Migration {
