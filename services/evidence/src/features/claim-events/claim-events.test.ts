@@ -61,12 +61,16 @@ describe('claim-event consumer', () => {
     expect(await records(kit)).toEqual([]);
   });
 
-  it('dead-letters a claim event without a claim_id as poison', async () => {
-    const event = claimEvent('claim.triaged', { queue: 'standard' });
-    await publish(exchange, event.type, event, event.id);
-    const dead = await deadLettered(dlq, event.id);
+  it.each([
+    ['without a claim_id', claimEvent('claim.triaged', { queue: 'standard' }), /poison: .*claim_id/],
+    ['with a claim_id that is not a string', claimEvent('claim.triaged', { claim_id: 42 }), /poison: .*claim_id/],
+    ['with a time that is not a timestamp', claimEvent('claim.created', { claim_id: randomUUID() }, { time: 'yesterday' }), /poison: .*time/],
+    ['that is not a CloudEvent', { id: randomUUID(), type: 'claim.created', data: { claim_id: randomUUID() } }, /poison: not a CloudEvents/],
+  ])('dead-letters a claim event %s as poison, at once and without a record', async (_what, event, reason) => {
+    await publish(exchange, String(event.type), event, String(event.id));
+    const dead = await deadLettered(dlq, String(event.id));
     expect(JSON.parse(dead.content).id).toBe(event.id);
-    expect(String(dead.headers['x-last-error'])).toMatch(/poison: .*claim_id/);
+    expect(String(dead.headers['x-last-error'])).toMatch(reason);
     expect(dead.headers['x-attempts']).toBe(1);
     expect(await records(kit)).toEqual([]);
   });
@@ -80,7 +84,7 @@ describe('claim-event consumer', () => {
     expect(dead.headers['x-attempts']).toBe(2);
     expect(String(dead.headers['x-last-error'])).not.toMatch(/^poison/);
     expect(await records(kit)).toEqual([]);
-    expect(await metric(kit, 'evidence_claim_events_dead_lettered_total')).toBe(3);
+    expect(await metric(kit, 'evidence_claim_events_dead_lettered_total')).toBe(6);
   });
 
   it('records each claim event once, as the contract maps it', async () => {
