@@ -175,6 +175,19 @@ describe('triage and escalation decisions', () => {
     expect(eventsOf('claim.escalation_decided', claim.claim_id)[0].body.data).toMatchObject({ decision: 'override', queue: 'special_investigations', actor: 'supervisor-sam' });
   });
 
+  it('takes exactly one of two concurrent decisions; the other is 409', async () => {
+    const claim = await newClaim({ estimated_amount: '90000.00' });
+    const { escalation_id: escalationId } = await expectGated(claim.claim_id, 'high_value');
+    const responses = await Promise.all([
+      decide(claim.claim_id, escalationId, { decision: 'accept', rationale: 'first' }),
+      decide(claim.claim_id, escalationId, { decision: 'override', queue: 'standard', rationale: 'second' }),
+    ]);
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = responses.find((r) => r.status === 200)!.body;
+    expect(await claimRow(claim.claim_id)).toEqual({ stage: 'assigned', queue: winner.queue });
+    expect(await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'claim.escalation_decided' })).toHaveLength(1);
+  });
+
   it('accepts the proposed queue when accepting without naming one; a later run opens a fresh escalation without moving the claim back', async () => {
     const claim = await newClaim({ description: 'My lawyer advised me to report this' });
     const { escalation_id: escalationId } = await expectGated(claim.claim_id, 'litigation');
