@@ -14,7 +14,7 @@ describe('on embedded PGlite with the in-process bus', () => {
     const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), [path.join(__dirname, 'fixtures/embedded-scenario.ts')], {
       cwd: root,
       env: { ...process.env, LOG_LEVEL: 'silent' },
-      timeout: 40000,
+      timeout: 80000,
     });
     const observed = JSON.parse(stdout.trim().split('\n').pop() ?? '{}');
     expect(observed).toEqual({
@@ -30,5 +30,5 @@ describe('on embedded PGlite with the in-process bus', () => {
       effects: 3,
       pending: 0,
     });
-  }, 45000); // PGlite's start-up is a few seconds; more on a loaded machine
+  }, 90000); // PGlite compiles its WebAssembly at start: ~7 s alone, far more on a loaded machine
 });
