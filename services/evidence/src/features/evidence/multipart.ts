@@ -97,7 +97,7 @@ export function receiveMultipart(req: Request, options: { maxBytes: number; temp
     const fields: Record<string, string> = {};
     let settled = false;
     let received: Promise<ReceivedFile> | undefined;
-    let activeStream: NodeJS.ReadableStream & { destroy(): void } | undefined;
+    let activeInspector: ByteInspector | undefined;
     let tempPath: string | undefined;
 
     const fail = (problem: HttpProblem) => {
@@ -105,7 +105,8 @@ export function receiveMultipart(req: Request, options: { maxBytes: number; temp
       settled = true;
       req.unpipe(parser);
       req.resume();
-      activeStream?.destroy();
+      // Erroring the middle of the pipeline settles it whatever state busboy's file stream is in.
+      activeInspector?.destroy(new Error('upload refused'));
       const discard = () => (tempPath ? rm(tempPath, { force: true }) : undefined);
       (received ?? Promise.resolve()).then(discard, discard).finally(() => reject(problem));
     };
@@ -121,11 +122,16 @@ export function receiveMultipart(req: Request, options: { maxBytes: number; temp
         stream.resume();
         return fail(problems.badRequest(`Unexpected file part ${name}; the file goes in the part named file`, [{ pointer: `/${name}`, message: 'is not an accepted field' }]));
       }
-      activeStream = stream;
       const inspector = new ByteInspector();
       stream.on('limit', () => fail(problems.payloadTooLarge(`The file exceeds the ${options.maxBytes}-byte limit`)));
       received = options.tempPath().then(async (target) => {
+        // Refused before the first byte was written (e.g. over the limit while buffered): write nothing.
+        if (settled) {
+          stream.resume();
+          throw new Error('upload refused');
+        }
         tempPath = target;
+        activeInspector = inspector;
         await pipeline(stream, inspector, createWriteStream(target, { flags: 'wx' }));
         return {
           tempPath: target,
