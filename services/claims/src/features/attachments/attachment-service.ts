@@ -37,9 +37,10 @@ export function attachmentService(settings: AttachmentSettings) {
         ]);
       }
 
+      // Content locks in one global order, so concurrent uploads sharing files never deadlock.
+      for (const sha256 of [...new Set(upload.files.map((file) => file.sha256))].sort()) await lockContent(db, sha256);
       const results: AttachmentResult[] = [];
       for (const file of upload.files) {
-        await lockContent(db, file.sha256);
         if (await placeFile(file, settings.dataDir)) placed.push(file.sha256);
         const { attachment, duplicate } = await insertAttachmentOnce(db, {
           id: randomUUID(),

@@ -198,6 +198,21 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
       expect(storedFiles(t.dataDir).filter((file) => path.basename(file) === sha256(bytes))).toHaveLength(1);
     });
 
+    it('concurrent uploads sharing files in opposite orders: all 201, one row per content', async () => {
+      const [a, b] = [pdf(), jpeg()];
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => {
+          const [first, second] = i % 2 === 0 ? [a, b] : [b, a];
+          return upload(other.claim_id, other.access_token).attach('file', first, 'x.bin').attach('file', second, 'y.bin');
+        }),
+      );
+      expect(responses.map((r) => r.status)).toEqual(Array(6).fill(201));
+      const rows = await t.db('attachments').where({ claim_id: other.claim_id }).whereIn('sha256', [sha256(a), sha256(b)]);
+      expect(rows).toHaveLength(2);
+      const created = responses.flatMap((r) => r.body.attachments).filter((attachment: { duplicate: boolean }) => !attachment.duplicate);
+      expect(created).toHaveLength(2);
+    });
+
     it('a file of exactly ATTACHMENT_MAX_BYTES', async () => {
       const head = pdf();
       const exact = Buffer.concat([head, randomBytes(MAX_BYTES - head.length)]);
