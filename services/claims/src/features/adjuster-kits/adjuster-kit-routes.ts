@@ -9,7 +9,8 @@ import type { ServiceDeps } from '@platform/runtime';
 import { readClaim } from '../lifecycle/claim-state';
 import { adjusterKitSchema } from './adjuster-kit-schemas';
 import { adjusterKitService } from './adjuster-kit-service';
-import { findKitAttachment, storedFilePath } from './attachment-files';
+import { storedFilePath } from '../attachments/attachment-storage';
+import { findKitAttachment } from './attachment-files';
 
 const common = {
   401: { description: 'No credentials, or credentials that do not verify' },
