@@ -65,6 +65,29 @@ describe('AmqpTransport', () => {
     }
   });
 
+  it('starts a consumer registered while the broker is down once the broker is up', async () => {
+    const { exchange, queue } = names('late');
+    const target = new URL(testAmqpUrl());
+    const proxy = await createTcpProxy(target.hostname, Number(target.port || 5672));
+    try {
+      proxy.cut();
+      const transport = open(proxy.urlFor(testAmqpUrl()));
+      const received: string[] = [];
+      const subscription = await transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async (e) => void received.push(e.id) });
+      await sleep(300);
+      expect(await consumerCount(queue)).toBe(0);
+      proxy.restore();
+      await eventually(async () => (await consumerCount(queue)) === 1, 15000);
+      const published = event();
+      await transport.publish(exchange, 'claim.created', published);
+      await eventually(async () => received.includes(published.id));
+      await subscription.stop();
+      await transport.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('keeps publishing after a channel error closes its publish channel', async () => {
     const { exchange } = names('chan');
     const transport = open();
