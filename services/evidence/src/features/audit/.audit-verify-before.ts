@@ -1,0 +1,127 @@
+import type { Knex } from '@platform/db';
+import { GENESIS_HASH, chainTimestamp, recordHash } from './audit-chain';
+import { auditRecordAt, auditRecordsPage, listCheckpoints, type AuditCheckpoint } from './audit-store';
+import type { CheckpointSigner } from './checkpoint-signer';
+
+export type BreakReason = 'edited_record' | 'broken_link' | 'gap' | 'checkpoint_mismatch' | 'bad_signature' | 'truncated';
+
+export interface VerificationReport {
+  valid: boolean;
+  records_checked: number;
+  first_seq: number | null;
+  last_seq: number | null;
+  head_hash: string | null;
+  checkpoint: { seq: number; hash: string; signed_at: string; signature_valid: boolean } | null;
+  first_invalid: { seq: number; reason: BreakReason } | null;
+  verified_at: string;
+  duration_ms: number;
+}
+
+export interface VerifyOptions {
+  fromSeq?: number;
+  toSeq?: number;
+  /** Records (and checkpoints) read per query; memory is bounded by it, not by the log. */
+  pageSize: number;
+}
+
+/** Walks items in seq order one page at a time (keyset: seq > the last one seen). */
+async function* keysetWalk<T extends { seq: number }>(fetchAfter: (afterSeq: number) => Promise<T[]>, startAfter: number, pageSize: number): AsyncGenerator<T> {
+  let after = startAfter;
+  for (;;) {
+    const page = await fetchAfter(after);
+    yield* page;
+    if (page.length < pageSize) return;
+    after = page[page.length - 1].seq;
+  }
+}
+
+/**
+ * Recomputes the chain over [fromSeq, toSeq]: every record's hash, every link, gaplessness, and every
+ * checkpoint in range (signature by the trusted key, hash equal to the record at its seq, and no
+ * checkpoint beyond the last record). Stops at the first break.
+ */
+export async function verifyAuditChain(db: Knex, signer: CheckpointSigner, options: VerifyOptions): Promise<VerificationReport> {
+  // One snapshot for every page: records and checkpoints appended meanwhile are not half seen (a
+  // checkpoint of a record committed after the walk passed the head would look like truncation).
+  if (!db.isTransaction) return db.transaction((trx) => verifySnapshot(trx, signer, options), { isolationLevel: 'repeatable read', readOnly: true });
+  return verifySnapshot(db, signer, options);
+}
+
+async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: VerifyOptions): Promise<VerificationReport> {
+  const started = Date.now();
+  const fromSeq = options.fromSeq ?? 1;
+  const { toSeq, pageSize } = options;
+  const report: VerificationReport = {
+    valid: true,
+    records_checked: 0,
+    first_seq: null,
+    last_seq: null,
+    head_hash: null,
+    checkpoint: null,
+    first_invalid: null,
+    verified_at: '',
+    duration_ms: 0,
+  };
+  const fail = (seq: number, reason: BreakReason) => {
+    report.valid = false;
+    report.first_invalid = { seq, reason };
+  };
+  const checkpoints = keysetWalk((after) => listCheckpoints(db, { after_seq: after, to_seq: toSeq, limit: pageSize }), fromSeq - 1, pageSize);
+  let nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
+  const checkCheckpoint = (checkpoint: AuditCheckpoint, recordHashAtSeq: string): boolean => {
+    const signatureValid = signer.verify(checkpoint.seq, checkpoint.hash, checkpoint.signature);
+    report.checkpoint = { seq: checkpoint.seq, hash: checkpoint.hash, signed_at: checkpoint.signed_at, signature_valid: signatureValid };
+    if (!signatureValid) fail(checkpoint.seq, 'bad_signature');
+    else if (checkpoint.hash !== recordHashAtSeq) fail(checkpoint.seq, 'checkpoint_mismatch');
+    return report.valid;
+  };
+
+  // The link into the range: genesis, or the hash of the record just before it (when it exists).
+  let expectedPrev: string | undefined = fromSeq === 1 ? GENESIS_HASH : (await auditRecordAt(db, fromSeq - 1))?.hash;
+  let expectedSeq: number | undefined = fromSeq === 1 ? 1 : expectedPrev !== undefined ? fromSeq : undefined;
+  const records = keysetWalk((after) => auditRecordsPage(db, after + 1, toSeq, pageSize), fromSeq - 1, pageSize);
+  for await (const record of records) {
+    if (expectedSeq !== undefined && record.seq !== expectedSeq) {
+      fail(expectedSeq, 'gap');
+      break;
+    }
+    if (recordHash(record) !== record.hash) {
+      fail(record.seq, 'edited_record');
+      break;
+    }
+    if (expectedPrev !== undefined && record.prev_hash !== expectedPrev) {
+      fail(record.seq, 'broken_link');
+      break;
+    }
+    report.records_checked += 1;
+    report.first_seq ??= record.seq;
+    report.last_seq = record.seq;
+    report.head_hash = record.hash;
+    while (nextCheckpoint && nextCheckpoint.seq < record.seq) nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
+    if (nextCheckpoint && nextCheckpoint.seq === record.seq) {
+      if (!checkCheckpoint(nextCheckpoint, record.hash)) break;
+      nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
+    }
+    expectedSeq = record.seq + 1;
+    expectedPrev = record.hash;
+  }
+  await records.return(undefined);
+  if (report.valid) {
+    // A signed checkpoint beyond the last record means records it anchored are gone.
+    const lastSeen = report.last_seq ?? fromSeq - 1;
+    while (nextCheckpoint && nextCheckpoint.seq <= lastSeen) nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
+    if (nextCheckpoint) {
+      report.checkpoint = {
+        seq: nextCheckpoint.seq,
+        hash: nextCheckpoint.hash,
+        signed_at: nextCheckpoint.signed_at,
+        signature_valid: signer.verify(nextCheckpoint.seq, nextCheckpoint.hash, nextCheckpoint.signature),
+      };
+      fail(lastSeen + 1, 'truncated');
+    }
+  }
+  await checkpoints.return(undefined);
+  report.verified_at = chainTimestamp(new Date());
+  report.duration_ms = Date.now() - started;
+  return report;
+}
