@@ -36,13 +36,14 @@ const querySchema = {
 
 const PROBLEM_TYPE = /^application\/problem\+json/;
 
-function buildApp(readiness: { ok: boolean }, lifecycle: Lifecycle): Express {
+function buildApp(readiness: { ok: boolean; hang?: boolean }, lifecycle: Lifecycle): Express {
   const app = createServiceApp({
     logger: createLogger('http-test'),
     metrics: createMetrics('http-test'),
     lifecycle,
     readiness: {
       database: async () => {
+        if (readiness.hang) await new Promise(() => undefined);
         if (!readiness.ok) throw new Error('connect ECONNREFUSED');
       },
     },
@@ -77,7 +78,7 @@ function buildApp(readiness: { ok: boolean }, lifecycle: Lifecycle): Express {
 }
 
 describe('http kit', () => {
-  const readiness = { ok: true };
+  const readiness: { ok: boolean; hang?: boolean } = { ok: true };
   const lifecycle = new Lifecycle();
   const app = buildApp(readiness, lifecycle);
 
@@ -259,6 +260,7 @@ describe('http kit', () => {
   describe('/readyz', () => {
     afterEach(() => {
       readiness.ok = true;
+      readiness.hang = false;
       lifecycle.draining = false;
     });
 
@@ -274,6 +276,14 @@ describe('http kit', () => {
       expect(response.headers['retry-after']).toBeDefined();
       expect(response.body).toMatchObject({ status: 503, checks: { database: expect.any(String) } });
       expect(response.body.checks.database).not.toBe('ok');
+    });
+
+    it('is 503 within a few seconds when a check hangs, never a hang itself', async () => {
+      readiness.hang = true;
+      const started = Date.now();
+      const response = await request(app).get('/readyz').expect(503);
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(response.body.checks.database).toMatch(/timed out/);
     });
 
     it('is 503 while draining even though every check passes', async () => {
