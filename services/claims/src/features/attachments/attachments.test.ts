@@ -213,6 +213,11 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
       expect(created).toHaveLength(2);
     });
 
+    it('keeps a UTF-8 file name for display', async () => {
+      const response = await upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'Schadensmeldung für Ärztin.pdf').expect(201);
+      expect(response.body.attachments[0].filename).toBe('Schadensmeldung für Ärztin.pdf');
+    });
+
     it('a file of exactly ATTACHMENT_MAX_BYTES', async () => {
       const head = pdf();
       const exact = Buffer.concat([head, randomBytes(MAX_BYTES - head.length)]);

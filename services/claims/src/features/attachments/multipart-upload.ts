@@ -59,6 +59,7 @@ export function receiveUpload(req: Request, dataDir: string, maxBytes: number): 
     try {
       parser = busboy({
         headers: req.headers,
+        defParamCharset: 'utf8', // browsers send file names as raw UTF-8
         // fileSize is one byte over the limit, which tells "too large" from "exactly the limit"
         limits: { files: MAX_FILES, fileSize: maxBytes + 1, fields: 4, fieldSize: 4 * MAX_DESCRIPTION_CHARS, parts: MAX_FILES + 4, fieldNameSize: 100 },
       });
