@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { hashAccessToken } from '@platform/auth';
+import { eventually } from '@platform/testing';
 import { compile } from '@platform/http';
 import { countRows, fnolBody, startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
+import { startIdempotencyPurge } from './idempotency-purge';
 import { intakeResponseSchema } from './intake-schemas';
 
 const PATH = '/api/claims/public/claims';
@@ -218,6 +220,20 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       await t.db('idempotency_keys').where({ claim_id: first.body.claim_id }).update({ expires_at: new Date(Date.now() - 1000) });
       const again = await post(fnolBody({ policy_number: 'POL-777' }), { 'Idempotency-Key': key }).expect(201);
       expect(again.body.claim_id).not.toBe(first.body.claim_id);
+    });
+
+    it('purges stored answers past their retention on a timer, keeping the live ones', async () => {
+      const [expired, live] = [await post(fnolBody(), { 'Idempotency-Key': `purge-old-${Date.now()}` }).expect(201), await post(fnolBody(), { 'Idempotency-Key': `purge-new-${Date.now()}` }).expect(201)];
+      await t.db('idempotency_keys').where({ claim_id: expired.body.claim_id }).update({ expires_at: new Date(Date.now() - 1000) });
+      const logged: unknown[] = [];
+      const logger = { info: (...args: unknown[]) => logged.push(args), warn: (...args: unknown[]) => logged.push(args) };
+      const purge = startIdempotencyPurge({ db: t.db, logger: logger as never }, 50);
+      try {
+        await eventually(async () => (await t.db('idempotency_keys').where({ claim_id: expired.body.claim_id })).length === 0);
+      } finally {
+        purge.stop();
+      }
+      expect(await t.db('idempotency_keys').where({ claim_id: live.body.claim_id })).toHaveLength(1);
     });
   });
 });
