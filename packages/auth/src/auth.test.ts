@@ -25,6 +25,10 @@ async function rejection(promise: Promise<unknown>): Promise<HttpProblem> {
   throw new Error('expected the token to be refused');
 }
 
+let strangerKey: Promise<KeyLike> | undefined;
+/** An RS256 key no JWKS here publishes; generated once, as RSA key generation is slow. */
+const stranger = () => (strangerKey ??= generateKeyPair('RS256').then((pair) => pair.privateKey));
+
 function appWith(verify: VerifyToken) {
   const app = createServiceApp({ logger: createLogger('auth-test'), metrics: createMetrics('auth-test'), readiness: {} });
   app.get('/claims', authenticate(verify), requireScope('claims:read'), (req, res) => {
@@ -139,7 +143,7 @@ describe('JWKS verification', () => {
   beforeAll(async () => {
     const pair = await generateKeyPair('RS256');
     privateKey = pair.privateKey;
-    otherKey = (await generateKeyPair('RS256')).privateKey;
+    otherKey = await stranger();
     const jwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
     server = createServer((_req, res) => {
       res.setHeader('Content-Type', 'application/json');
@@ -180,7 +184,7 @@ describe('JWKS endpoint unreachable', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const app = appWith(createJwtVerifier({ AUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` }, 'production'));
-    const { privateKey } = await generateKeyPair('RS256');
+    const privateKey = await stranger();
     const token = await new SignJWT({ scope: 'claims:read' }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('a').setExpirationTime('5m').sign(privateKey);
     const response = await request(app).get('/claims').set('Authorization', `Bearer ${token}`).expect(503);
     expect(response.headers['retry-after']).toBeDefined();
@@ -197,7 +201,7 @@ describe('JWKS endpoint failing', () => {
     await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
     try {
       const verify = createJwtVerifier({ AUTH_JWKS_URL: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/jwks` }, 'production');
-      const { privateKey } = await generateKeyPair('RS256');
+      const privateKey = await stranger();
       const token = await new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('a').setExpirationTime('5m').sign(privateKey);
       const problem = await rejection(verify(token));
       expect(problem.status).toBe(503);
