@@ -4,7 +4,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { compile } from '@platform/http';
 import { startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
-import { as, insertTestClaim } from '../lifecycle/workflow-fixtures';
+import { as, fileTestClaim, insertTestClaim } from '../lifecycle/workflow-fixtures';
 import { canonicalSha256 } from '../triage/canonical-digest';
 import { adjusterKitSchema } from './adjuster-kit-schemas';
 
@@ -41,8 +41,14 @@ describe('adjuster kits', () => {
   });
 
   it('stores a hashed snapshot whose sha256 verifies, with draft suggestions, downloadable attachments and one event', async () => {
-    const claim = await insertTestClaim(t.db, { injuries: true });
-    const file = await attach(claim.claim_id, PNG, 'photos_of_damage');
+    const claim = await fileTestClaim(t.url, { injuries: true });
+    const upload = await request(t.url)
+      .post(`/api/claims/public/claims/${claim.claim_id}/attachments`)
+      .set('Authorization', `Bearer ${claim.access_token}`)
+      .field('document_type', 'photos_of_damage')
+      .attach('file', PNG, { filename: 'bumper ü.png', contentType: 'image/png' });
+    expect(upload.status).toBe(201);
+    const file = { id: upload.body.attachments[0].attachment_id as string, sha256: createHash('sha256').update(PNG).digest('hex') };
     const triage = await request(t.url).post(`/api/claims/claims/${claim.claim_id}/run-triage`).set('Authorization', await as.writer()).expect(201);
 
     const response = await generate(claim.claim_id);
@@ -55,7 +61,7 @@ describe('adjuster kits', () => {
     expect(kit.triage.triage_id).toBe(triage.body.triage_id);
     expect(kit.escalation).toMatchObject({ escalation_id: triage.body.escalation_id, status: 'open' });
     expect(kit.timeline.map((entry: { action: string }) => entry.action)).toContain('claim.triaged');
-    expect(kit.documents_checklist.find((d: { type: string }) => d.type === 'photos_of_damage')).toEqual({ type: 'photos_of_damage', received: false, attachment_ids: [file.id] });
+    expect(kit.documents_checklist.find((d: { type: string }) => d.type === 'photos_of_damage')).toMatchObject({ type: 'photos_of_damage', attachment_ids: [file.id] });
     expect(kit.suggested_next_steps.length).toBeGreaterThan(0);
     expect(kit.suggested_next_steps.every((step: { draft: boolean }) => step.draft === true)).toBe(true);
     expect(kit.suggested_next_steps.map((s: { step: string }) => s.step)).toContain('Decide the open escalation');

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { bearer } from '@platform/testing';
+import { fileClaim } from '../claims/claims-test-service';
 
 /** Test helpers of the claims workflow features. */
 export const daysAgo = (days: number) => new Date(Date.now() - days * 86400_000).toISOString().slice(0, 10);
@@ -57,6 +58,32 @@ export async function insertTestClaim(db: Knex, fields: TestClaimFields = {}): P
   };
   await db('claims').insert(row);
   return { claim_id: id, claim_number: row.claim_number, policy_number: row.policy_number };
+}
+
+/**
+ * Files a claim through the public intake endpoint, with its own policy number, email and phone
+ * unless given; stage-only fields (`stage`, `required_documents`) are for `insertTestClaim`.
+ */
+export async function fileTestClaim(url: string, fields: Omit<TestClaimFields, 'stage' | 'required_documents'> = {}): Promise<{ claim_id: string; claim_number: string; policy_number: string; access_token: string }> {
+  const tag = randomBytes(4).toString('hex');
+  const digits = String(parseInt(tag, 16) % 10_000_000).padStart(7, '0');
+  const policyNumber = fields.policy_number ?? `POL-${tag}`;
+  const claimant: Record<string, string> = { name: 'Ana Ruiz' };
+  const email = fields.email === undefined ? `ana.${tag}@example.com` : fields.email;
+  const phone = fields.phone === undefined ? `+1415${digits}` : fields.phone;
+  if (email) claimant.email = email;
+  if (phone) claimant.phone = phone;
+  const body: Record<string, unknown> = {
+    policy_number: policyNumber,
+    claimant,
+    loss: { date: fields.loss_date ?? daysAgo(2), type: fields.loss_type ?? 'auto_collision', description: fields.description ?? 'Rear-ended at a light' },
+    injuries: fields.injuries ?? false,
+    police_report_number: fields.police_report_number === undefined ? 'PR-77' : fields.police_report_number ?? undefined,
+    estimated_amount: fields.estimated_amount === null ? undefined : { amount: fields.estimated_amount ?? '2500.00', currency: 'USD' },
+    preferred_channel: email ? 'email' : 'sms',
+  };
+  const filed = await fileClaim(url, body);
+  return { claim_id: filed.claim_id, claim_number: filed.claim_number, policy_number: policyNumber, access_token: filed.access_token };
 }
 
 export const as = {

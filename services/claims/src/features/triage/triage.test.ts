@@ -2,7 +2,7 @@ import request from 'supertest';
 import { compile } from '@platform/http';
 import { escalationSchema } from '../escalations/escalation-schemas';
 import { startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
-import { as, daysAgo, insertTestClaim, type TestClaimFields } from '../lifecycle/workflow-fixtures';
+import { as, daysAgo, fileTestClaim, type TestClaimFields } from '../lifecycle/workflow-fixtures';
 import { canonicalSha256 } from './canonical-digest';
 import { triageResultSchema } from './triage-schemas';
 
@@ -19,7 +19,7 @@ describe('triage and escalation decisions', () => {
     request(t.url).post(`/api/claims/claims/${claimId}/run-triage`).set('Authorization', auth ?? (await as.writer()));
   const decide = async (claimId: string, escalationId: string, body: unknown, auth?: string) =>
     request(t.url).post(`/api/claims/claims/${claimId}/escalations/${escalationId}/decision`).set('Authorization', auth ?? (await as.decider())).send(body as object);
-  const newClaim = (fields: TestClaimFields = {}) => insertTestClaim(t.db, fields);
+  const newClaim = (fields: TestClaimFields = {}) => fileTestClaim(t.url, fields);
   const claimRow = (claimId: string) => t.db('claims').where({ id: claimId }).first('stage', 'queue');
   const eventsOf = (type: string, claimId: string) => t.events.received.filter((e) => e.routingKey === type && e.body.data.claim_id === claimId);
 
