@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Response } from 'superagent';
+import type { Response } from 'supertest';
 import yauzl from 'yauzl';
 import { takeCheckpoint } from '../audit/audit-checkpoints';
 import { createCheckpointSigner, parseSigningKey } from '../audit/checkpoint-signer';
@@ -44,10 +44,12 @@ function unzip(zip: Buffer): Promise<{ dir: string; names: string[] }> {
   });
 }
 
+/** Collects a response body as bytes (supertest's parser contract). */
 function binaryParser(res: Response, callback: (error: Error | null, body: Buffer) => void) {
   const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
+  const stream = res as unknown as NodeJS.ReadableStream;
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => callback(null, Buffer.concat(chunks)));
 }
 
 describe('binders', () => {
