@@ -9,7 +9,8 @@ import type { Upstream } from './request-path';
  * each request, so a redeployed service is documented at once):
  *
  * - `GET /openapi.json` — ONE merged OpenAPI 3.1 document for the whole platform: every path made
- *   absolute (the service's server path + the path), `servers: [{ url: "/" }]`, components merged (a
+ *   absolute (the service's server path + the path, unless the path already starts with the server
+ *   path), `servers: [{ url: "/" }]`, components merged (a
  *   name two services define differently is prefixed with the service name and its `$ref`s rewritten);
  * - `GET /docs/claims.json`, `GET /docs/evidence.json` — each service's document as it serves it;
  * - `GET /docs/` — Swagger UI with a selector of the two service documents.
@@ -43,6 +44,11 @@ function basePathOf(document: OpenApi): string {
   return path.replace(/\/$/, '');
 }
 
+/** A path relative to the service's server path, made absolute; one that already starts with it is kept. */
+function absolutePath(basePath: string, path: string): string {
+  return basePath && path !== basePath && !path.startsWith(`${basePath}/`) ? `${basePath}${path}` : path;
+}
+
 function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
   if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, renames));
   if (!value || typeof value !== 'object') return value;
@@ -73,7 +79,7 @@ export function mergeDocuments(documents: { name: string; document: OpenApi }[])
       }
     }
     const basePath = basePathOf(document);
-    for (const [path, item] of Object.entries(rewritten.paths ?? {})) paths[`${basePath}${path}`] = item;
+    for (const [path, item] of Object.entries(rewritten.paths ?? {})) paths[absolutePath(basePath, path)] = item;
     for (const tag of rewritten.tags ?? []) tags.set(tag.name, tag);
   }
   return {

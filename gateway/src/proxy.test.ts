@@ -295,7 +295,10 @@ describe('gateway API documentation', () => {
       document: {
         openapi: '3.1.0',
         servers: [{ url: '/api/claims' }],
-        paths: { '/public/claims': { post: { responses: { 400: { $ref: '#/components/responses/Bad' } } } } },
+        paths: {
+          '/public/claims': { post: { responses: { 400: { $ref: '#/components/responses/Bad' } } } },
+          '/api/claims/claims': { get: { responses: { 200: { description: 'already absolute' } } } },
+        },
         components: { schemas: { Problem: problem, Claim: { type: 'object' } }, responses: { Bad: { description: 'claims bad' } } },
       },
     });
@@ -319,7 +322,7 @@ describe('gateway API documentation', () => {
     const { body } = await request(gateway.url).get('/openapi.json').expect(200);
     expect(body.openapi).toBe('3.1.0');
     expect(body.servers).toEqual([{ url: '/' }]);
-    expect(Object.keys(body.paths).sort()).toEqual(['/api/claims/public/claims', '/api/evidence/runs']);
+    expect(Object.keys(body.paths).sort()).toEqual(['/api/claims/claims', '/api/claims/public/claims', '/api/evidence/runs']);
     expect(body.components.schemas.Problem).toEqual(problem);
     expect(body.components.schemas.Claim).toEqual({ type: 'object' });
     expect(body.components.responses).toEqual({ Bad: { description: 'claims bad' }, evidence_Bad: { description: 'evidence bad' } });
