@@ -5,7 +5,11 @@ import { compile } from '@platform/http';
 import { eventually } from '@platform/testing';
 import { startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
 import { as, daysAgo, daysAhead, insertTestClaim, type TestClaimFields } from '../lifecycle/workflow-fixtures';
+import { DELIVERY_MAX_ATTEMPTS } from '../delivery/delivery-worker';
 import { statusUpdateSchema } from './status-update';
+
+/** The fake SMS provider refuses messages to this number. */
+const FAILING_PHONE = '+14155550000';
 
 const THIRTEEN = [
   'claim_id', 'channel', 'stage', 'what_happened', 'what_happens_next', 'what_we_need_from_you', 'expected_next_update_by',
@@ -36,7 +40,9 @@ describe('status updates, deliveries and the overdue sweep', () => {
       let body = '';
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
-        smsReceived.push(JSON.parse(body));
+        const message = JSON.parse(body);
+        if (message.to === FAILING_PHONE) return void res.writeHead(500).end();
+        smsReceived.push(message);
         res.writeHead(202).end();
       });
     });
@@ -209,6 +215,22 @@ describe('status updates, deliveries and the overdue sweep', () => {
     await eventually(async () => (await statusOf(sms)) === 'sent');
     const phone = (await t.db('claims').where({ id: claim.claim_id }).first('claimant_phone')).claimant_phone;
     expect(smsReceived.find((message) => message.reference === idOf(sms))).toMatchObject({ to: phone, body: expect.stringContaining('The adjuster calls you') });
+  });
+
+  it('retries a failing SMS delivery with backoff and marks it failed after the last attempt', async () => {
+    const claim = await newClaim({ stage: 'assigned', phone: FAILING_PHONE });
+    const response = await post(claim.claim_id, update({ stage: 'assigned', channel: 'sms' }));
+    const updateId = response.headers.location.split('/').pop();
+    const delivery = () => t.db('deliveries').where({ update_id: updateId }).first();
+    const retrying = await eventually(async () => {
+      const row = await delivery();
+      return row.attempts >= 1 && row.last_error ? row : undefined;
+    });
+    expect(retrying).toMatchObject({ status: 'pending', last_error: 'SMS webhook answered 500' });
+    expect(new Date(retrying.next_attempt_at).getTime()).toBeGreaterThan(Date.now());
+    await t.db('deliveries').where({ update_id: updateId }).update({ attempts: DELIVERY_MAX_ATTEMPTS - 1, next_attempt_at: new Date() });
+    const failed = await eventually(async () => ((await delivery()).status === 'failed' ? delivery() : undefined));
+    expect(failed).toMatchObject({ attempts: DELIVERY_MAX_ATTEMPTS, last_error: 'SMS webhook answered 500' });
   });
 
   it('refuses a channel the claimant has no contact for (422)', async () => {

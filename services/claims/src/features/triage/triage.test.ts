@@ -35,6 +35,23 @@ describe('triage and escalation decisions', () => {
     return response.body;
   }
 
+  it('registers every claims-workflow operation in the OpenAPI document', async () => {
+    const doc = (await request(t.url).get('/openapi.json').expect(200)).body;
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m} ${p}`));
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'post /claims/{id}/run-triage',
+        'post /claims/{id}/escalations/{escalation_id}/decision',
+        'post /claims/{id}/status-updates',
+        'get /claims/{id}/status-updates/{update_id}',
+        'post /claims/{id}/generate-adjuster-kit',
+        'get /claims/{id}/adjuster-kits/{kit_id}',
+        'get /claims/{id}/attachments/{attachment_id}/content',
+      ]),
+    );
+    expect(doc.paths['/claims/{id}/run-triage'].post.responses['201'].content['application/json'].schema).toEqual(triageResultSchema);
+  });
+
   it('refuses callers without claims:write (401, 403) and unknown claims (404)', async () => {
     const claim = await newClaim();
     await request(t.url).post(`/api/claims/claims/${claim.claim_id}/run-triage`).expect(401);
