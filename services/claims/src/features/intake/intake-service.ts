@@ -4,6 +4,7 @@ import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { createEvent, enqueueEvent } from '@platform/messaging';
 import { allocateClaimNumber, appendClaimAudit, insertClaim, type RequiredDocument } from '../claims/claim-store';
+import { queueDelivery } from '../delivery/delivery-store';
 import {
   insertStatusUpdate,
   isCalendarDate,
@@ -76,8 +77,8 @@ function acknowledgement(claimId: string, claimNumber: string, documents: Requir
 
 /**
  * First notice of loss. `submit` runs on one transaction (use `transactional`): idempotency key, claim
- * number, the claim with its checklist and service-level dates, the acknowledgement, the audit entry and
- * the `claim.created` event commit together or not at all.
+ * number, the claim with its checklist and service-level dates, the acknowledgement (queued for delivery
+ * on the preferred channel), the audit entry and the `claim.created` event commit together or not at all.
  */
 export function intakeService(settings: IntakeSettings) {
   return (db: Knex) => ({
@@ -125,6 +126,7 @@ export function intakeService(settings: IntakeSettings) {
         language: 'en',
         created_by: 'system:intake',
       });
+      await queueDelivery(db, stored); // the acknowledgement goes out on the preferred channel
       await appendClaimAudit(db, {
         claim_id: claimId,
         action: 'claim.created',

@@ -135,6 +135,9 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       expect(row.estimated_amount).toBe('2500.00');
       expect(new Date(row.first_contact_due).getTime()).toBeGreaterThan(new Date(row.received_at).getTime());
       expect(row.next_update_due).not.toBeNull();
+      const deliveries = await t.db('deliveries').where({ claim_id: body.claim_id });
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]).toMatchObject({ channel: 'email' });
       const audit = await t.db('claim_audit').where({ claim_id: body.claim_id });
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ action: 'claim.created', actor: 'claimant' });
