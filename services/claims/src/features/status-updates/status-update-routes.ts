@@ -26,7 +26,7 @@ export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDeli
       'The stage follows the lifecycle `intake → triage → assigned → {inspection, estimate, waiting_on_customer} ⇄ each other ' +
       '→ settlement → closed`; the same stage is a progress update; anything else is 409, as is any update to a closed claim ' +
       'other than reopening it (into assigned, inspection, estimate, waiting_on_customer or settlement), and leaving `triage` ' +
-      'while an escalation is open (only its decision routes the claim). Moving into ' +
+      'or closing while an escalation is open (only its decision routes the claim; the problem names `escalation_id`). Moving into ' +
       '`settlement` or `closed`, a progress update in `settlement`, and reopening need `claims:decide` (403 without). ' +
       'An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim\'s promise ' +
       '(`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel ' +
@@ -40,7 +40,7 @@ export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDeli
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:write, or claims:decide for settlement, closing or reopening' },
       404: { description: 'No such claim' },
-      409: { description: 'The lifecycle forbids the stage (including any non-reopening update to a closed claim), or the claim would leave triage while its escalation is open' },
+      409: { description: 'The lifecycle forbids the stage (including any non-reopening update to a closed claim), or the claim would leave triage or close while an escalation is open' },
       415: { description: 'Content-Type is not application/json' },
       422: { description: 'claim_id names another claim, or the channel has no contact for this claimant' },
       503: { description: 'The database is unavailable' },

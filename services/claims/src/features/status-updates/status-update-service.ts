@@ -59,10 +59,13 @@ export function statusUpdateService(exchange: string) {
         const what = verdict.kind === 'reopen' ? 'Reopening a closed claim' : `Moving a claim into ${request.stage}`;
         throw problems.forbidden(`${what} requires the ${DECIDE_SCOPE} scope`);
       }
-      if (claim.stage === 'triage' && request.stage !== 'triage') {
+      const leavesTriage = claim.stage === 'triage' && request.stage !== 'triage';
+      if (leavesTriage || (request.stage === 'closed' && claim.stage !== 'closed')) {
         const open = await findOpenEscalation(db, claim.claim_id);
         if (open) {
-          throw problems.conflict('Triage raised an escalation that a claims:decide caller must decide before the claim leaves triage', { escalation_id: open.escalation_id });
+          throw problems.conflict(`Triage raised an escalation that a claims:decide caller must decide before the claim ${leavesTriage ? 'leaves triage' : 'is closed'}`, {
+            escalation_id: open.escalation_id,
+          });
         }
       }
       if (request.channel === 'email' && !claim.claimant.email) throw problems.unprocessable('The claimant gave no email address; choose another channel');

@@ -125,6 +125,16 @@ describe('status updates, deliveries and the overdue sweep', () => {
       expect(await stageOf(claim.claim_id)).toBe('triage');
     });
 
+    it('refuses to close a claim while an escalation is open (409)', async () => {
+      const claim = await newClaim({ stage: 'settlement', injuries: true });
+      const triage = await request(t.url).post(`/api/claims/claims/${claim.claim_id}/run-triage`).set('Authorization', await as.writer()).expect(201);
+      expect(await stageOf(claim.claim_id)).toBe('settlement');
+      const response = await post(claim.claim_id, update({ stage: 'closed', expected_next_update_by: null }), await as.decider());
+      expect(response.status).toBe(409);
+      expect(response.body.escalation_id).toBe(triage.body.escalation_id);
+      expect(await stageOf(claim.claim_id)).toBe('settlement');
+    });
+
     it('refuses settlement and closing without claims:decide (403)', async () => {
       const claim = await newClaim({ stage: 'estimate' });
       const response = await post(claim.claim_id, update({ stage: 'settlement' }));
