@@ -7,7 +7,7 @@ export interface ClaimCursor {
   id: string;
 }
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const TIMESTAMP = /^(?!0000-)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** Opaque to callers: base64url of `{ "c": created_at, "i": id }`. */
 export function encodeCursor(cursor: ClaimCursor): string {

@@ -45,6 +45,8 @@ describe('GET /api/claims/claims', () => {
     ['escalation other than open', '?escalation=decided'],
     ['a created_from that is not a timestamp', '?created_from=yesterday'],
     ['a repeated queue', '?queue=a&queue=b'],
+    ['a year the database cannot hold', '?created_from=0000-01-01T00:00:00Z'],
+    ['a cursor in year 0', `?cursor=${Buffer.from('{"c":"0000-01-01T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}').toString('base64url')}`],
     ['a nested parameter', '?stage[x]=intake'],
     ['a cursor that is not base64url', '?cursor=%25%25%25'],
     ['a cursor this service did not issue', `?cursor=${Buffer.from('{"c":"2026-01-01","i":"x"}').toString('base64url')}`],

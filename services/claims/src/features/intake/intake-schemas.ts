@@ -40,7 +40,7 @@ export const intakeRequestSchema = {
       additionalProperties: false,
       required: ['date', 'type', 'description'],
       properties: {
-        date: { type: 'string', format: 'date', description: 'A real calendar date, not in the future' },
+        date: { type: 'string', format: 'date', pattern: '^(?!0000-)', description: 'A real calendar date (year 0001 or later), not in the future' },
         type: { enum: [...LOSS_TYPES] },
         description: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S' },
         location: lossLocationSchema,

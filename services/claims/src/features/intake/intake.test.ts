@@ -62,6 +62,10 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       expect(body.errors.map((e: { pointer: string }) => e.pointer)).toContain('/loss/date');
     });
 
+    it('a loss date in year 0 with 400', async () => {
+      await expectRejected(() => post(fnolBody({ loss: { ...(fnolBody().loss as object), date: '0000-01-01' } })), 400);
+    });
+
     it('a loss date in the future with 400', async () => {
       const future = new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10);
       const body = await expectRejected(() => post(fnolBody({ loss: { ...(fnolBody().loss as object), date: future } })), 400);
