@@ -131,6 +131,27 @@ describe('InProcessBus', () => {
     await sub.stop();
   });
 
+  it('dead-letters a poison event at once, as the AMQP consumer does', async () => {
+    let calls = 0;
+    const deadLettered: string[] = [];
+    const sub = await subscribe({
+      queue: 'poison',
+      maxAttempts: 5,
+      onMessage: async () => {
+        calls += 1;
+        throw new PoisonMessageError('claim_id is missing');
+      },
+      onDeadLetter: (reason) => deadLettered.push(reason),
+    });
+    const poison = event('claim.created');
+    await bus.publish('claims', poison.type, poison);
+    await eventually(async () => deadLettered.length === 1, 5000);
+    await sleep(300);
+    expect(calls).toBe(1);
+    expect(deadLettered).toEqual(['claim_id is missing']);
+    await sub.stop();
+  });
+
   it('retries a handler whose database is unavailable without using up attempts', async () => {
     let calls = 0;
     const deadLettered: string[] = [];

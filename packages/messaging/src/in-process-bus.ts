@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { isDependencyUnavailable } from '@platform/http';
-import { topicMatches, type CloudEvent } from './cloud-event';
+import { PoisonMessageError, topicMatches, type CloudEvent } from './cloud-event';
 import { retryDelayMs, type ConsumeOptions, type EventTransport, type Subscription } from './transport';
 
 /**
@@ -32,7 +32,7 @@ export class InProcessBus implements EventTransport {
     } catch (error) {
       const unavailable = isDependencyUnavailable(error);
       const failedAttempts = unavailable ? attempts : attempts + 1;
-      if (failedAttempts >= subscription.maxAttempts) {
+      if (error instanceof PoisonMessageError || failedAttempts >= subscription.maxAttempts) {
         const reason = (error as Error)?.message ?? String(error);
         this.logger.error({ reason, eventId: event.id }, 'dead-lettering event');
         this.deadLetters.push({ queue: subscription.queue, reason, event });
