@@ -201,6 +201,29 @@ describe('gateway with a service down', () => {
   });
 });
 
+describe('gateway shutdown', () => {
+  it('lets an in-flight request finish before close() resolves, and refuses new connections meanwhile', async () => {
+    const claims = await startFakeUpstream();
+    const gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url }));
+    try {
+      const inFlight = request(gateway.url).get('/api/claims/public/claims/abc/delayed');
+      const answered = inFlight.then((response) => response.status);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      let closed = false;
+      const closing = gateway.close().then(() => (closed = true));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(closed).toBe(false);
+      await expect(fetch(`${gateway.url}/healthz`)).rejects.toThrow();
+      expect(await answered).toBe(200);
+      await closing;
+      expect(closed).toBe(true);
+    } finally {
+      await gateway.close();
+      await claims.close();
+    }
+  });
+});
+
 describe('gateway readiness with a service that is not ready', () => {
   it('answers /readyz 503 when a service answers its own /readyz with 503', async () => {
     const claims = await startFakeUpstream({ readyStatus: 503 });
