@@ -24,7 +24,7 @@ export interface FakeUpstream {
  * A tiny stand-in for a service, for the gateway's tests. It echoes what it received, except:
  * a path ending in `/conflict` answers a 409 problem of its own, a path ending in `/slow` never answers,
  * a path ending in `/reject-early` answers 413 before reading the body, one ending in `/stall-mid-body`
- * starts a 200 and stops halfway, one ending in `/delayed` answers after 400 ms,
+ * starts a 200 and stops halfway, one ending in `/delayed` answers after 1 s,
  * `/readyz` answers `readyStatus`, `/openapi.json` answers `document`.
  */
 export async function startFakeUpstream(options: { document?: object; readyStatus?: number } = {}): Promise<FakeUpstream> {
@@ -52,7 +52,7 @@ export async function startFakeUpstream(options: { document?: object; readyStatu
       received.push(request);
       if (req.path.endsWith('/slow')) return;
       if (req.path.endsWith('/delayed')) {
-        setTimeout(() => res.json(request), 400);
+        setTimeout(() => res.json(request), 1000);
         return;
       }
       if (req.path.endsWith('/stall-mid-body')) {

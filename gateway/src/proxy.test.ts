@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import request from 'supertest';
 import type { RunningServer } from '@platform/http';
-import { bearer, freePort } from '@platform/testing';
+import { bearer, eventually, freePort } from '@platform/testing';
 import { startFakeUpstream, testGatewayConfig, type FakeUpstream } from './fake-upstream';
 import { startGateway } from './gateway';
 
@@ -208,7 +208,7 @@ describe('gateway shutdown', () => {
     try {
       const inFlight = request(gateway.url).get('/api/claims/public/claims/abc/delayed');
       const answered = inFlight.then((response) => response.status);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await eventually(async () => claims.received.length > 0);
       let closed = false;
       const closing = gateway.close().then(() => (closed = true));
       await new Promise((resolve) => setTimeout(resolve, 50));
