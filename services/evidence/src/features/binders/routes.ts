@@ -69,6 +69,10 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
       deps.logger.error({ err: error, binder_id: binder.binder_id }, 'binder zip failed while streaming');
       res.destroy(error);
     });
+    // A client that goes away mid-download must not leave the archive holding open evidence files.
+    res.on('close', () => {
+      if (!res.writableFinished) archive.abort();
+    });
     archive.pipe(res);
   });
   deps.openapi.operation('get', '/binders/{binderId}/download', {
