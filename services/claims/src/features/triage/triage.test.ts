@@ -167,6 +167,10 @@ describe('triage and escalation decisions', () => {
     expect((await decide(other.claim_id, escalationId, { decision: 'accept', rationale: 'ok' })).status).toBe(404);
     expect((await t.db('escalations').where({ id: escalationId }).first()).status).toBe('open');
 
+    const before = await request(t.url).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', await as.reader()).expect(200);
+    expect(before.body.triage).toMatchObject({ escalation_id: escalationId, outcome: 'pending_human_decision' });
+    expect(before.body.escalation).toMatchObject({ escalation_id: escalationId, status: 'open', proposed_queue: 'complex' });
+
     const decided = await decide(claim.claim_id, escalationId, { decision: 'override', queue: 'special_investigations', rationale: 'Injury with prior claims history' });
     expect(decided.status).toBe(200);
     expect(compile(escalationSchema)(decided.body)).toBe(true);
@@ -180,6 +184,10 @@ describe('triage and escalation decisions', () => {
       decided_by: 'supervisor-sam',
     });
     expect(await claimRow(claim.claim_id)).toEqual({ stage: 'assigned', queue: 'special_investigations' });
+
+    const after = await request(t.url).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', await as.reader()).expect(200);
+    expect(after.body.escalation).toEqual(decided.body);
+    expect(after.body.claim).toMatchObject({ stage: 'assigned', queue: 'special_investigations' });
 
     const again = await decide(claim.claim_id, escalationId, { decision: 'accept', rationale: 'changed my mind' });
     expect(again.status).toBe(409);
