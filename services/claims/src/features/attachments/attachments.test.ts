@@ -104,6 +104,7 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
       await expectRejected(() => upload(claim.claim_id, claim.access_token).field('description', 'nothing attached'), 400);
       await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'a.pdf').field('owner', 'x'), 400);
       await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('upload', pdf(), 'a.pdf'), 400);
+      await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'a.pdf').field('description', 'nul\u0000here'), 400);
       const body = await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'a.pdf').field('document_type', 'tax_return'), 400);
       expect(body.errors).toContainEqual({ pointer: '/document_type', message: 'is not a document type of this claim' });
     });

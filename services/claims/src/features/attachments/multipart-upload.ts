@@ -125,6 +125,7 @@ export function receiveUpload(req: Request, dataDir: string, maxBytes: number): 
       if (name !== 'document_type' && name !== 'description') return fail(problems.badRequest(`Unexpected field "${name.slice(0, 100)}"`, [{ pointer: `/${name.slice(0, 100)}`, message: 'is not an accepted field' }]));
       const key = name === 'document_type' ? 'documentType' : 'description';
       if (fields[key] !== undefined) return fail(problems.badRequest(`"${name}" may be sent once`, [{ pointer: `/${name}`, message: 'may be sent once' }]));
+      if (value.includes('\u0000')) return fail(problems.badRequest(`"${name}" contains a NUL character`, [{ pointer: `/${name}`, message: 'must not contain NUL characters' }]));
       if (info.valueTruncated || (name === 'description' && value.length > MAX_DESCRIPTION_CHARS)) {
         return fail(problems.badRequest(`"${name}" is too long`, [{ pointer: `/${name}`, message: `must be at most ${MAX_DESCRIPTION_CHARS} characters` }]));
       }

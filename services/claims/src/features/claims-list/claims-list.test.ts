@@ -45,6 +45,7 @@ describe('GET /api/claims/claims', () => {
     ['escalation other than open', '?escalation=decided'],
     ['a created_from that is not a timestamp', '?created_from=yesterday'],
     ['a repeated queue', '?queue=a&queue=b'],
+    ['a queue with a NUL character', '?queue=fast%00track'],
     ['a year the database cannot hold', '?created_from=0000-01-01T00:00:00Z'],
     ['a cursor in year 0', `?cursor=${Buffer.from('{"c":"0000-01-01T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}').toString('base64url')}`],
     ['a nested parameter', '?stage[x]=intake'],

@@ -9,7 +9,7 @@ export const claimsListQuerySchema = {
   additionalProperties: false,
   properties: {
     stage: { type: 'array', items: { enum: [...CLAIM_STAGES] }, minItems: 1, maxItems: CLAIM_STAGES.length, description: 'Repeatable' },
-    queue: { type: 'string', minLength: 1, maxLength: 64 },
+    queue: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' },
     escalation: { const: 'open', description: 'Only claims with an open escalation' },
     overdue: { type: 'boolean', const: true, description: 'Only claims whose promised next update has passed (not closed)' },
     created_from: { type: 'string', format: 'date-time', pattern: '^(?!0000-)', description: 'Inclusive (created_at >= created_from)' },

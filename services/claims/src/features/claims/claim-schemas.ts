@@ -1,4 +1,4 @@
-import { statusUpdateSchema } from '../status-updates/status-update';
+import { NON_BLANK_TEXT_PATTERN, statusUpdateSchema } from '../status-updates/status-update';
 import { CHANNELS, CLAIM_STAGES, LOSS_TYPES } from './migrations';
 
 /** JSON Schemas (2020-12) of what the claims core answers; request schemas live with their feature. */
@@ -19,9 +19,9 @@ export const lossLocationSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    address_line: { type: 'string', minLength: 1, maxLength: 200 },
-    city: { type: 'string', minLength: 1, maxLength: 100 },
-    postal_code: { type: 'string', minLength: 1, maxLength: 20 },
+    address_line: { type: 'string', minLength: 1, maxLength: 200, pattern: NON_BLANK_TEXT_PATTERN },
+    city: { type: 'string', minLength: 1, maxLength: 100, pattern: NON_BLANK_TEXT_PATTERN },
+    postal_code: { type: 'string', minLength: 1, maxLength: 20, pattern: NON_BLANK_TEXT_PATTERN },
     country: { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' },
   },
 } as const;

@@ -1,7 +1,7 @@
 import { lossLocationSchema, requiredDocumentsSchema } from '../claims/claim-schemas';
 import type { LossLocation } from '../claims/claim-store';
 import { CHANNELS, LOSS_TYPES, type Channel, type LossType } from '../claims/migrations';
-import { LANGUAGE_TAG_PATTERN, statusUpdateSchema } from '../status-updates/status-update';
+import { LANGUAGE_TAG_PATTERN, NON_BLANK_TEXT_PATTERN, statusUpdateSchema } from '../status-updates/status-update';
 
 export interface IntakeRequest {
   policy_number: string;
@@ -30,7 +30,7 @@ export const intakeRequestSchema = {
       additionalProperties: false,
       required: ['name'],
       properties: {
-        name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+        name: { type: 'string', minLength: 1, maxLength: 200, pattern: NON_BLANK_TEXT_PATTERN },
         email: { type: 'string', format: 'email', maxLength: 320 },
         phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164' },
       },
@@ -42,12 +42,12 @@ export const intakeRequestSchema = {
       properties: {
         date: { type: 'string', format: 'date', pattern: '^(?!0000-)', description: 'A real calendar date (year 0001 or later), not in the future' },
         type: { enum: [...LOSS_TYPES] },
-        description: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S' },
+        description: { type: 'string', minLength: 1, maxLength: 5000, pattern: NON_BLANK_TEXT_PATTERN },
         location: lossLocationSchema,
       },
     },
     injuries: { type: 'boolean' },
-    police_report_number: { type: 'string', minLength: 1, maxLength: 64 },
+    police_report_number: { type: 'string', minLength: 1, maxLength: 64, pattern: NON_BLANK_TEXT_PATTERN },
     estimated_amount: {
       type: 'object',
       additionalProperties: false,

@@ -77,6 +77,12 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       await expectRejected(() => post(fnolBody({ loss: { ...(fnolBody().loss as object), description: 'x'.repeat(5001) } })), 400);
     });
 
+    it('text PostgreSQL cannot store (a NUL character) or blank text with 400', async () => {
+      await expectRejected(() => post(fnolBody({ loss: { ...(fnolBody().loss as object), description: 'bad\u0000byte' } })), 400);
+      await expectRejected(() => post(fnolBody({ claimant: { name: '   ', email: 'a@example.com' } })), 400);
+      await expectRejected(() => post(fnolBody({ loss: { ...(fnolBody().loss as object), location: { city: 'x\u0000' } } })), 400);
+    });
+
     it('a claimant with neither email nor phone with 400', async () => {
       await expectRejected(() => post(fnolBody({ claimant: { name: 'Ana Ruiz' }, preferred_channel: 'portal' })), 400);
     });

@@ -40,6 +40,11 @@ describe('the status update request schema', () => {
     expect(validate({ ...valid, adequacy_missing: [] })).toBe(false);
     expect(validate({ ...valid, extra: 1 })).toBe(false);
   });
+  it('refuses blank text and NUL characters', () => {
+    const validate = compile(statusUpdateRequestSchema);
+    expect(validate({ ...valid, what_happened: '   ' })).toBe(false);
+    expect(validate({ ...valid, what_happens_next: 'a\u0000b' })).toBe(false);
+  });
   it('needs https URLs and an E.164 phone', () => {
     const validate = compile(statusUpdateRequestSchema);
     expect(validate({ ...valid, portal_url: 'http://p.example.com' })).toBe(false);

@@ -51,6 +51,8 @@ export interface StatusUpdateRequest {
 /** A BCP 47 language tag (shape only; `normaliseLanguageTag` canonicalises and rejects invalid tags). */
 export const LANGUAGE_TAG_PATTERN = '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$';
 const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
+/** Text with something besides white space, and no NUL character (PostgreSQL text cannot hold one). */
+export const NON_BLANK_TEXT_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
 const HTTPS_URL_PATTERN = '^https://[^\\s]+$';
 
 const ctaRequestSchema = {
@@ -58,7 +60,7 @@ const ctaRequestSchema = {
   additionalProperties: false,
   required: ['label', 'url'],
   properties: {
-    label: { type: 'string', minLength: 1, maxLength: 200 },
+    label: { type: 'string', minLength: 1, maxLength: 200, pattern: NON_BLANK_TEXT_PATTERN },
     url: { type: 'string', format: 'uri', pattern: HTTPS_URL_PATTERN, maxLength: 2000 },
   },
 } as const;
@@ -68,7 +70,7 @@ const contactRequestSchema = {
   additionalProperties: false,
   required: ['phone', 'email'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 200 },
+    name: { type: 'string', minLength: 1, maxLength: 200, pattern: NON_BLANK_TEXT_PATTERN },
     phone: { type: 'string', pattern: E164_PATTERN },
     email: { type: 'string', format: 'email', maxLength: 320 },
   },
@@ -87,9 +89,9 @@ export const statusUpdateRequestSchema = {
     claim_id: { type: 'string', format: 'uuid' },
     channel: { enum: [...CHANNELS] },
     stage: { enum: [...CLAIM_STAGES] },
-    what_happened: { type: 'string', minLength: 1, maxLength: 5000 },
-    what_happens_next: { type: 'string', minLength: 1, maxLength: 5000 },
-    what_we_need_from_you: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
+    what_happened: { type: 'string', minLength: 1, maxLength: 5000, pattern: NON_BLANK_TEXT_PATTERN },
+    what_happens_next: { type: 'string', minLength: 1, maxLength: 5000, pattern: NON_BLANK_TEXT_PATTERN },
+    what_we_need_from_you: { type: ['string', 'null'], minLength: 1, maxLength: 5000, pattern: NON_BLANK_TEXT_PATTERN },
     expected_next_update_by: { type: ['string', 'null'], format: 'date' },
     cta: { oneOf: [{ type: 'null' }, ctaRequestSchema] },
     contact: { oneOf: [{ type: 'null' }, contactRequestSchema] },
