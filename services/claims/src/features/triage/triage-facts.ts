@@ -13,9 +13,9 @@ export interface ClaimForTriage {
 
 /** What triage learns from the database about the claim's neighbours. */
 export interface ClaimHistory {
-  /** Other claims on the same policy received within `same_policy_window_days` before this one. */
+  /** Other claims on the same policy received within `same_policy_window_days` of this one (either side). */
   recent_claims_on_policy: number;
-  /** Distinct other policies with claims that share this claimant's phone or email. */
+  /** Distinct other policies with claims (within `shared_contact_window_days`) that share this claimant's phone or email. */
   other_policies_sharing_contact: number;
 }
 
