@@ -151,7 +151,7 @@ export interface NewClaim {
   next_update_due: Date | null;
 }
 
-export async function insertClaim(db: Knex, claim: NewClaim): Promise<ClaimWithTokenHash> {
+export async function insertClaim(db: Knex, claim: NewClaim): Promise<void> {
   await db('claims').insert({
     id: claim.id,
     claim_number: claim.claim_number,
@@ -180,7 +180,6 @@ export async function insertClaim(db: Knex, claim: NewClaim): Promise<ClaimWithT
     created_at: claim.received_at,
     updated_at: claim.received_at,
   });
-  return (await findClaim(db, claim.id))!;
 }
 
 /** Replaces the checklist (e.g. after marking items received) and touches `updated_at`. */
