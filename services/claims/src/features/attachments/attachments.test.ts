@@ -10,6 +10,11 @@ const MAX_BYTES = 64 * 1024;
 
 const pdf = (marker = randomBytes(8).toString('hex')) => Buffer.from(`%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n% ${marker}\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n`);
 const jpeg = (size = 2048) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), randomBytes(size)]);
+const padded = (head: Buffer) => Buffer.concat([head, randomBytes(64)]);
+const isoMedia = (brand: string) => padded(Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from(`ftyp${brand}`), Buffer.alloc(4), Buffer.from(`${brand}mp41`)]));
+const png = () =>
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), randomBytes(13), Buffer.alloc(4), Buffer.alloc(4), Buffer.from('IEND'), Buffer.alloc(4)]);
+const webp = () => padded(Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 ')]));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** Every file under the attachments directory, temporary ones included. */
@@ -212,6 +217,16 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
       expect(rows).toHaveLength(2);
       const created = responses.flatMap((r) => r.body.attachments).filter((attachment: { duplicate: boolean }) => !attachment.duplicate);
       expect(created).toHaveLength(2);
+    });
+
+    it('PNG, WebP, MP4 and HEIC by their bytes, whatever their names say', async () => {
+      const response = await upload(claim.claim_id, claim.access_token)
+        .attach('file', png(), 'a.txt')
+        .attach('file', webp(), 'b.doc')
+        .attach('file', isoMedia('isom'), 'c')
+        .attach('file', isoMedia('heic'), 'd.jpg')
+        .expect(201);
+      expect(response.body.attachments.map((attachment: { content_type: string }) => attachment.content_type)).toEqual(['image/png', 'image/webp', 'video/mp4', 'image/heic']);
     });
 
     it('keeps a UTF-8 file name for display', async () => {
