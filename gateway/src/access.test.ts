@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DEV_JWT_SECRET, signDevToken } from '@platform/auth';
 import type { RunningServer } from '@platform/http';
 import { TEST_JWT_SECRET, bearer } from '@platform/testing';
-import { startFakeUpstream, testGatewayConfig, type FakeUpstream } from './fake-upstream';
+import { startFakeUpstream, testGatewayConfig, type FakeUpstream } from './gateway-test-kit';
 import { startGateway } from './gateway';
 
 /** A GET whose path goes on the wire exactly as given (supertest's URL parser would rewrite `\` to `/`). */

@@ -4,7 +4,7 @@ import net from 'node:net';
 import request from 'supertest';
 import type { RunningServer } from '@platform/http';
 import { bearer, eventually, freePort } from '@platform/testing';
-import { startFakeUpstream, testGatewayConfig, type FakeUpstream } from './fake-upstream';
+import { startFakeUpstream, testGatewayConfig, type FakeUpstream } from './gateway-test-kit';
 import { startGateway } from './gateway';
 
 /** Writes raw bytes to the gateway and returns everything it answers until it closes or goes quiet. */
