@@ -29,6 +29,7 @@ describe('controls and their versions', () => {
       ['a frequency outside the enum', { key: 'K-1', title: 'x', frequency: 'hourly' }, '/frequency'],
       ['evidence_requirements not an array of strings', { key: 'K-1', title: 'x', evidence_requirements: ['ok', 3] }, '/evidence_requirements/1'],
       ['a key with spaces', { key: 'K 1', title: 'x' }, '/key'],
+      ['a NUL character, which PostgreSQL text cannot hold', { key: 'K-1', title: 'a\u0000b' }, '/title'],
     ])('refuses %s with 400 naming the field', async (_case, body, pointer) => {
       const response = await kit.expectNoChange(() => kit.http().post('/api/evidence/controls').set('Authorization', kit.auth.writer).send(body).expect(400));
       expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);

@@ -1,9 +1,11 @@
+import { NO_NUL } from '../runs/schemas';
+
 /** JSON Schemas (2020-12) of the controls API: requests and responses, one source for validation and OpenAPI. */
 export const FREQUENCIES = ['continuous', 'daily', 'weekly', 'monthly', 'quarterly', 'annual', 'ad_hoc'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
-const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength });
-const nullableText = (maxLength: number) => ({ type: ['string', 'null'], minLength: 1, maxLength });
+const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: NO_NUL });
+const nullableText = (maxLength: number) => ({ type: ['string', 'null'], minLength: 1, maxLength, pattern: NO_NUL });
 
 const definitionProperties = {
   title: text(300),

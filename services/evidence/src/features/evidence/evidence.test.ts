@@ -89,6 +89,8 @@ describe('evidence', () => {
       ['a note with data', { kind: 'note', title: 'x', data: { a: 1 } }, '/data'],
       ['a note with a url', { kind: 'note', title: 'x', url: 'https://example.com' }, '/url'],
       ['collected_at without a time zone', { kind: 'note', title: 'x', collected_at: '2026-01-01T10:00:00' }, '/collected_at'],
+      ['collected_at in year 0000', { kind: 'note', title: 'x', collected_at: '0000-01-01T10:00:00Z' }, '/collected_at'],
+      ['a NUL in the title', { kind: 'note', title: 'x\u0000' }, '/title'],
       ['supersedes that is not a UUID', { kind: 'note', title: 'x', supersedes: 'e-1' }, '/supersedes'],
     ])('400 for %s', async (_case, body, pointer) => {
       const response = await expectNothingLeft(() => addJson(runId, body).expect(400));
@@ -176,12 +178,14 @@ describe('evidence', () => {
     const record = await addJson(run.run_id, { kind: 'record', title: 'Export', data: { users: 3, b: [1, { z: 1, a: 2 }] }, collected_at: `${run.period_end}T23:59:59.999Z` }).expect(201);
     expect(record.body.out_of_period).toBe(false);
     const late = await addJson(run.run_id, { kind: 'note', title: 'Late', collected_at: '2030-01-01T00:00:00+02:00' }).expect(201);
+    await addJson(run.run_id, { kind: 'record', title: 'Odd data', data: { raw: 'a\u0000b' } }).expect(201);
     expect(late.body.out_of_period).toBe(true);
     const read = await kit.http().get(`/api/evidence/runs/${run.run_id}`).set('Authorization', kit.auth.examiner).expect(200);
     expect(read.body.evidence.map((e: { title: string; out_of_period: boolean }) => [e.title, e.out_of_period])).toEqual([
       ['Ticket', true],
       ['Export', false],
       ['Late', true],
+      ['Odd data', false],
     ]);
   });
 

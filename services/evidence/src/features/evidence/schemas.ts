@@ -1,4 +1,6 @@
 /** JSON Schemas (2020-12) of evidence: the JSON and multipart forms of a submission, and the stored item. */
+import { NO_NUL, YEAR_1000_TO_9999 } from '../runs/schemas';
+
 const uuid = { type: 'string', format: 'uuid' };
 const timestamp = { type: 'string', format: 'date-time' };
 
@@ -7,10 +9,10 @@ export const KINDS = [...JSON_KINDS, 'file'] as const;
 export type EvidenceKind = (typeof KINDS)[number];
 
 const commonFields = {
-  title: { type: 'string', minLength: 1, maxLength: 300 },
-  description: { type: 'string', maxLength: 10000 },
-  collected_at: { ...timestamp, description: 'When the evidence was collected; outside the run period it is accepted and flagged `out_of_period`' },
-  source: { type: 'string', minLength: 1, maxLength: 300, description: 'Where it came from (system, person)' },
+  title: { type: 'string', minLength: 1, maxLength: 300, pattern: NO_NUL },
+  description: { type: 'string', maxLength: 10000, pattern: NO_NUL },
+  collected_at: { ...timestamp, pattern: YEAR_1000_TO_9999, description: 'When the evidence was collected; outside the run period it is accepted and flagged `out_of_period`' },
+  source: { type: 'string', minLength: 1, maxLength: 300, pattern: NO_NUL, description: 'Where it came from (system, person)' },
   supersedes: { ...uuid, description: 'An evidence item of the same run that this one corrects; the old one stays' },
 };
 

@@ -41,6 +41,7 @@ describe('runs: creation, review and decisions', () => {
       ['a missing control_version_id', { control_version_id: undefined, period_start: '2026-01-01', period_end: '2026-01-02' }, '/control_version_id'],
       ['a date that does not exist', { period_start: '2026-02-30', period_end: '2026-03-31' }, '/period_start'],
       ['a date with a time', { period_start: '2026-02-01T00:00:00Z', period_end: '2026-03-31' }, '/period_start'],
+      ['year 0000, which PostgreSQL cannot store', { period_start: '0000-01-01', period_end: '2026-03-31' }, '/period_start'],
       ['an unknown field', { period_start: '2026-01-01', period_end: '2026-01-02', status: 'approved' }, '/status'],
       ['a control_version_id that is not a UUID', { control_version_id: 'v1', period_start: '2026-01-01', period_end: '2026-01-02' }, '/control_version_id'],
     ])('with 400 for %s', async (_case, fields, pointer) => {
@@ -123,6 +124,7 @@ describe('runs: creation, review and decisions', () => {
       ['no rationale', { decision: 'approved' }],
       ['a blank rationale', { decision: 'approved', rationale: '  \n ' }],
       ['an unknown decision', { decision: 'maybe', rationale: 'hmm' }],
+      ['a NUL in the rationale', { decision: 'approved', rationale: 'ok\u0000' }],
       ['an unknown field', { decision: 'approved', rationale: 'ok', override: true }],
     ])('are refused with 400 for %s', async (_case, body) => {
       const run = await runInReview();

@@ -1,6 +1,10 @@
 /** JSON Schemas (2020-12) of runs, submission and decisions. */
 const uuid = { type: 'string', format: 'uuid' };
-const date = { type: 'string', format: 'date', description: 'A calendar date, YYYY-MM-DD' };
+/** Years 1000–9999: what PostgreSQL stores as a date without surprise (year 0000 does not exist there). */
+export const YEAR_1000_TO_9999 = '^[1-9][0-9]{3}-';
+/** Text PostgreSQL can store: no NUL characters. */
+export const NO_NUL = '^[^\\u0000]*$';
+const date = { type: 'string', format: 'date', pattern: YEAR_1000_TO_9999, description: 'A calendar date, YYYY-MM-DD' };
 const timestamp = { type: 'string', format: 'date-time' };
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' };
 
@@ -26,7 +30,7 @@ export const decisionRequestSchema = {
   required: ['decision', 'rationale'],
   properties: {
     decision: { enum: ['approved', 'rejected'] },
-    rationale: { type: 'string', minLength: 1, maxLength: 10000, pattern: '\\S', description: 'Why; required and not blank' },
+    rationale: { type: 'string', minLength: 1, maxLength: 10000, pattern: '^(?=[\\s\\S]*\\S)[^\\u0000]*$', description: 'Why; required and not blank' },
   },
 };
 
