@@ -165,6 +165,13 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       expect(Number(second.slice(-6))).toBe(Number(first.slice(-6)) + 1);
     });
 
+    it('gives concurrent claims distinct, gapless numbers', async () => {
+      const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => post(fnolBody({ policy_number: `POL-PAR-${i}` }))));
+      expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
+      const numbers = responses.map((r) => Number((r.body.claim_number as string).slice(-6))).sort((a, b) => a - b);
+      expect(numbers).toEqual(numbers.map((_, i) => numbers[0] + i));
+    });
+
     it('publishes claim.created once, as a CloudEvent without personal data', async () => {
       const { body } = await post(fnolBody({ claimant: { name: 'Zed Unique', email: 'zed.unique@example.com', phone: '+14155550199' } })).expect(201);
       const events = await t.events.waitFor((all) => all.some((e) => e.body.data.claim_id === body.claim_id));
