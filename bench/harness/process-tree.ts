@@ -43,3 +43,25 @@ export function rssSampler(pid: number, intervalMs = 25) {
     },
   };
 }
+
+/** CPU seconds (user + system) the process tree has used so far: robust to other work on the machine. */
+export function cpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
+    } catch {
+      // the process is gone
+    }
+  }
+  return ticks / 100; // USER_HZ
+}
+
+/** CPU the process used while `work` ran. */
+export async function measureCpu<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu_s: number }> {
+  const before = cpuSeconds(pid);
+  const result = await work();
+  return { result, cpu_s: cpuSeconds(pid) - before };
+}

@@ -4,6 +4,7 @@ import { createEmptyDatabase, freePort, managedProcess } from '@platform/testing
 import { intakeRequest, reportLoss } from '../harness/claimant';
 import type { BenchContext, Scenario } from '../harness/context';
 import type { CannonResult, SqlResult, SqlStatement } from '../harness/load-protocol';
+import { measureCpu } from '../harness/process-tree';
 import { alternate, medianOf } from '../harness/rounds';
 import { countRows, seedClaims } from '../harness/seed-claims';
 import { round } from '../harness/stats';
@@ -84,8 +85,14 @@ export const intakeScenario: Scenario = {
       await intake(params.warmupSec);
       const warm = await bareSql(params.warmupSec);
       if (warm.errors > 0) throw new Error(`bare-SQL replay failed: ${warm.first_error}`);
+      const claimsPid = stack.claims.pid()!;
+      let claimsCpu = 0;
       const rounds = await alternate<CannonResult | SqlResult>(params.rounds, {
-        service: () => intake(params.roundSec),
+        service: async () => {
+          const { result, cpu_s } = await measureCpu(claimsPid, () => intake(params.roundSec));
+          claimsCpu += cpu_s;
+          return result;
+        },
         bare_sql: () => bareSql(params.roundSec),
       });
       const service = rounds.service as CannonResult[];
@@ -119,6 +126,7 @@ export const intakeScenario: Scenario = {
         service_rounds_rps: service.map((r) => round(r.rps, 1)),
         bare_sql_rounds_tps: sql.map((r) => round(r.tps, 1)),
         service_latency_p99_ms: medianOf(service, (r) => r.latency_p99_ms),
+        claims_cpu_ms_per_intake: round((1000 * claimsCpu) / service.reduce((sum, r) => sum + r.ok, 0)),
         statements_per_intake: captured.statements.length,
         statements: captured.statements.map((s) => s.text.replace(/\s+/g, ' ').slice(0, 160)),
         growth,

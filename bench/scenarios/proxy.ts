@@ -2,7 +2,7 @@ import path from 'node:path';
 import { TEST_JWT_SECRET, freePort, managedProcess } from '@platform/testing';
 import type { BenchContext, Scenario } from '../harness/context';
 import { nginxVersion, startNginx } from '../harness/nginx';
-import { processTree } from '../harness/process-tree';
+import { measureCpu, processTree } from '../harness/process-tree';
 import type { CannonResult, RequestSpec } from '../harness/load-protocol';
 import { alternate, medianOf } from '../harness/rounds';
 import { round } from '../harness/stats';
@@ -43,8 +43,14 @@ export const proxyScenario: Scenario = {
       const saturate = (url: string, durationSec: number) => load.run({ kind: 'cannon', url, connections: params.connections, durationSec, requests });
       await saturate(gateway.url, params.warmupSec);
       await saturate(nginx.url, params.warmupSec);
+      const gatewayPid = gateway.pid()!;
+      let gatewayCpu = 0;
       const rounds = await alternate<CannonResult>(params.rounds, {
-        gateway: () => saturate(gateway.url, params.roundSec),
+        gateway: async () => {
+          const { result, cpu_s } = await measureCpu(gatewayPid, () => saturate(gateway.url, params.roundSec));
+          gatewayCpu += cpu_s;
+          return result;
+        },
         nginx: () => saturate(nginx.url, params.roundSec),
         upstream_direct: () => saturate(upstream.url, params.roundSec),
       });
@@ -62,6 +68,7 @@ export const proxyScenario: Scenario = {
           gateway_rps: round(gatewayRps, 0),
           nginx_rps: round(nginxRps, 0),
           upstream_direct_rps: round(medianOf(rounds.upstream_direct, (r) => r.rps), 0),
+          gateway_cpu_ms_per_request: round((1000 * gatewayCpu) / rounds.gateway.reduce((sum, r) => sum + r.ok, 0)),
           gateway_rounds_rps: rounds.gateway.map((r) => round(r.rps, 0)),
           nginx_rounds_rps: rounds.nginx.map((r) => round(r.rps, 0)),
         },

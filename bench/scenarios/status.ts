@@ -2,6 +2,7 @@ import { freePort, managedProcess } from '@platform/testing';
 import { statusRequests, type CreatedClaim } from '../harness/claimant';
 import type { BenchContext, Scenario } from '../harness/context';
 import type { CannonResult } from '../harness/load-protocol';
+import { measureCpu } from '../harness/process-tree';
 import { alternate, medianOf } from '../harness/rounds';
 import { round } from '../harness/stats';
 
@@ -25,8 +26,14 @@ export function statusScenario(claims: () => CreatedClaim[]): Scenario {
           load.run({ kind: 'cannon', url, connections: params.connections, durationSec, requests });
         await saturate(stack.claims.url, statusReads, params.warmupSec);
         await saturate(hello.url, helloReads, params.warmupSec);
+        const claimsPid = stack.claims.pid()!;
+        let claimsCpu = 0;
         const rounds = await alternate<CannonResult>(params.rounds, {
-          status: () => saturate(stack.claims.url, statusReads, params.roundSec),
+          status: async () => {
+            const { result, cpu_s } = await measureCpu(claimsPid, () => saturate(stack.claims.url, statusReads, params.roundSec));
+            claimsCpu += cpu_s;
+            return result;
+          },
           hello: () => saturate(hello.url, helloReads, params.roundSec),
         });
         const failed = rounds.status.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
@@ -43,6 +50,7 @@ export function statusScenario(claims: () => CreatedClaim[]): Scenario {
           status_rounds_rps: rounds.status.map((r) => round(r.rps, 0)),
           hello_rounds_rps: rounds.hello.map((r) => round(r.rps, 0)),
           status_latency_p99_ms: medianOf(rounds.status, (r) => r.latency_p99_ms),
+          claims_cpu_ms_per_read: round((1000 * claimsCpu) / rounds.status.reduce((sum, r) => sum + r.ok, 0)),
         };
       } finally {
         await hello.stop();
