@@ -143,6 +143,11 @@ describe('gateway forwarding', () => {
     expect(response.headers['x-powered-by']).toBeUndefined();
   });
 
+  it('sends no CORS headers when CORS_ORIGINS is empty', async () => {
+    const response = await request(gateway.url).get('/api/claims/public/claims/abc/status').set('Origin', 'https://portal.example').expect(200);
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('answers /healthz without asking the services', async () => {
     await request(gateway.url).get('/healthz').expect(200, { status: 'alive' });
   });
@@ -274,6 +279,28 @@ describe('gateway rate limit on public writes', () => {
 
   it('counts a public write by its normalised path (case and dot tricks do not escape the limit)', async () => {
     await request(gateway.url).post('/API/Claims/Public/./claims').send({}).expect(429);
+  });
+});
+
+describe('gateway behind a trusted proxy (TRUST_PROXY=loopback)', () => {
+  let claims: FakeUpstream;
+  let gateway: RunningServer;
+
+  beforeAll(async () => {
+    claims = await startFakeUpstream();
+    gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, PUBLIC_RATE_LIMIT: '1', TRUST_PROXY: 'loopback' }));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await claims?.close();
+  });
+
+  it("takes the client address from the trusted proxy's X-Forwarded-For, forwards only that, and limits per client", async () => {
+    const first = await request(gateway.url).post('/api/claims/public/claims').set('X-Forwarded-For', '198.51.100.7, 203.0.113.1').set('X-Forwarded-Proto', 'https').send({}).expect(200);
+    expect(first.body.headers['x-forwarded-for']).toBe('203.0.113.1');
+    expect(first.body.headers['x-forwarded-proto']).toBe('https');
+    await request(gateway.url).post('/api/claims/public/claims').set('X-Forwarded-For', '203.0.113.2').send({}).expect(200);
+    await request(gateway.url).post('/api/claims/public/claims').set('X-Forwarded-For', '203.0.113.1').send({}).expect(429);
   });
 });
 
