@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type { Archiver, ArchiverOptions } from 'archiver';
 import { canonicalJson } from '../audit';
 import type { Manifest } from './manifest';
@@ -16,12 +15,13 @@ export interface BinderRecord {
   manifest_json: string;
 }
 
-/** One entry of the zip: small ones as bytes, evidence files as a stream of bytes whose hash is known. */
+/** One entry of the zip: small ones as bytes, evidence files by their stored path (their hash is known). */
 export interface ZipEntry {
   path: string;
   sha256: string;
   bytes?: Buffer;
-  stream?: () => Readable;
+  /** A stored file, opened only when the archive reaches it (one open file at a time). */
+  file?: string;
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -130,7 +130,7 @@ between them online, call \`GET /api/evidence/audit/verify?from_seq=${manifest.a
 
 /**
  * Everything the zip holds, with each file's SHA-256, and the SHA256SUMS over them. `evidenceBytes`
- * gives the bytes of an evidence path (a stream of a stored file, or canonical JSON).
+ * gives the bytes of an evidence path (a stored file, or canonical JSON).
  */
 export function binderEntries(binder: BinderRecord, manifest: Manifest, evidenceBytes: (path: string) => ZipEntry): ZipEntry[] {
   const entries: ZipEntry[] = [entry('manifest.json', binder.manifest_json)];
@@ -158,7 +158,8 @@ export function binderEntries(binder: BinderRecord, manifest: Manifest, evidence
 export function streamZip(entries: ZipEntry[], date: Date): Archiver {
   const archive = archiver('zip', { zlib: { level: 6 } });
   for (const item of entries) {
-    archive.append(item.bytes ?? (item.stream as () => Readable)(), { name: item.path, date });
+    if (item.bytes) archive.append(item.bytes, { name: item.path, date });
+    else archive.file(item.file as string, { name: item.path, date });
   }
   void archive.finalize();
   return archive;

@@ -76,7 +76,7 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
       }
       const entries = binderEntries(binder, manifest, (path) => {
         const item = byPath.get(path) as Manifest['evidence'][number];
-        if (item.kind === 'file') return { path, sha256: item.sha256, stream: () => deps.files.read(item.sha256) };
+        if (item.kind === 'file') return { path, sha256: item.sha256, file: deps.files.pathOf(item.sha256) };
         const bytes = Buffer.from(stored.get(item.evidence_id)?.content_json as string, 'utf8');
         return { path, sha256: item.sha256, bytes };
       });

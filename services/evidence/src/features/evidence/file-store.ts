@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -69,9 +68,5 @@ export class EvidenceFileStore {
 
   has(sha256: string): Promise<boolean> {
     return exists(this.pathOf(sha256));
-  }
-
-  read(sha256: string): ReadStream {
-    return createReadStream(this.pathOf(sha256));
   }
 }
