@@ -140,7 +140,7 @@ async function main(): Promise<number> {
     log(`${label} …`);
     const t0 = Date.now();
     try {
-      if (needsStack && claims.length === 0) claims = await reportLosses(stack!.claims.url, quick ? 100 : 300);
+      if (needsStack && claims.length === 0) claims = await reportLosses(stack!.claims.url, quick ? 50 : 300);
       Object.assign(results[scenario.name], await scenario.run(context));
       log(`${label} done in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${scenario.keys.map((k) => `${k}=${results[scenario.name][k]}`).join(' ')}`);
     } catch (error) {

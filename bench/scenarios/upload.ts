@@ -10,7 +10,8 @@ import { round } from '../harness/stats';
  * each unique), `uploadConcurrency` at once, streamed by the load generator to the claims service;
  * against the same bytes written with `fs` write streams, as many at once, into the service's data
  * directory (same file system). Memory: the claims process's RSS sampled every 25 ms during the
- * measured rounds, growth over its level after the warm-up.
+ * measured rounds, growth over its level after the warm-up. The service fsyncs each attachment before it
+ * answers, so the baseline fsyncs each file too (same durability).
  */
 export const uploadScenario: Scenario = {
   name: 'upload',
@@ -22,7 +23,7 @@ export const uploadScenario: Scenario = {
     const upload = (count: number) =>
       load.run({ kind: 'upload', url: stack.claims.url, targets, count, concurrency: params.uploadConcurrency, sizeBytes: params.uploadBytes });
     const disk = (count: number) =>
-      load.run({ kind: 'disk', dir: stack.env.DATA_DIR, count, concurrency: params.uploadConcurrency, sizeBytes: params.uploadBytes, fsync: false });
+      load.run({ kind: 'disk', dir: stack.env.DATA_DIR, count, concurrency: params.uploadConcurrency, sizeBytes: params.uploadBytes, fsync: true });
     const warm = await upload(params.uploadConcurrency);
     if (!warm.statuses['201']) throw new Error(`attachment upload answered ${JSON.stringify(warm.statuses)}`);
     await disk(params.uploadConcurrency);
