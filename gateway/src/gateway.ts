@@ -5,7 +5,6 @@ import { Counter } from 'prom-client';
 import { authenticate, createJwtVerifier } from '@platform/auth';
 import { Lifecycle, createLogger, createMetrics, createServiceApp, finishApp, listen, problems, sendProblem, type RunningServer } from '@platform/http';
 import { mountApiDocuments } from './api-documents';
-import { answerUnparseableRequests } from './client-errors';
 import type { GatewayConfig } from './config';
 import { forwardingHeaders } from './forwarding-headers';
 import { publicWriteRateLimit } from './public-rate-limit';
@@ -132,7 +131,6 @@ export function createGateway(config: GatewayConfig): Gateway {
 export async function startGateway(config: GatewayConfig): Promise<RunningServer> {
   const gateway = createGateway(config);
   const server = await listen(gateway.app, config.PORT, config.HOST);
-  answerUnparseableRequests(server.server);
   createLogger('gateway').info({ port: server.port, claims: config.CLAIMS_URL, evidence: config.EVIDENCE_URL }, 'gateway listening');
   let closing: Promise<void> | undefined;
   return {

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { HttpProblem, PROBLEM_CONTENT_TYPE, problems } from '@platform/http';
+import { HttpProblem, PROBLEM_CONTENT_TYPE, problems } from './problem';
 
 function problemFor(code: string | undefined): HttpProblem {
   if (code === 'HPE_HEADER_OVERFLOW') return new HttpProblem(431, 'headers-too-large', 'Request header fields too large', 'The request headers exceed the limit');

@@ -6,3 +6,4 @@ export * from './body';
 export * from './observability';
 export * from './openapi';
 export * from './service-app';
+export * from './client-errors';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { answerUnparseableRequests } from './client-errors';
 import { errorHandler, notFoundHandler, sendProblem } from './errors';
 import { observeRequests } from './observability';
 import type { OpenApiDocument } from './openapi';
@@ -93,11 +94,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Listens on `port` (0 for any) and returns a handle whose close() waits for in-flight requests. */
+/**
+ * Listens on `port` (0 for any) and returns a handle whose close() waits for in-flight requests. Requests
+ * Node's parser refuses are answered as problem+json too.
+ */
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
     server.keepAliveTimeout = 5000;
+    answerUnparseableRequests(server);
     server.once('error', reject);
     server.once('listening', () => {
       const actual = (server.address() as AddressInfo).port;

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import request from 'supertest';
 import { runService, type RunningService } from '@platform/runtime';
 import { testServiceEnv, uniqueName } from '@platform/testing';
@@ -35,5 +36,19 @@ describe('claims service skeleton', () => {
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(response.body).toMatchObject({ status: 404, title: 'Not found' });
     expect(response.body.request_id).toBeDefined();
+  });
+
+  it('answers requests Node cannot parse (oversized headers) with problem+json, not a bare status line', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(service.port, '127.0.0.1', () => {
+        socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Huge: ${'h'.repeat(20000)}\r\n\r\n`);
+      });
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer).toMatch(/Content-Type: application\/problem\+json/);
   });
 });
