@@ -31,7 +31,9 @@ export class OpenApiDocument {
 
   constructor(private readonly info: { title: string; version: string; description: string }, private readonly serverUrl: string) {}
 
-  operation(method: string, path: string, spec: OperationSpec): void {
+  /** `path` may be given in full (`/api/claims/claims`) or relative to the server URL (`/claims`). */
+  operation(method: string, fullOrRelativePath: string, spec: OperationSpec): void {
+    const path = fullOrRelativePath.startsWith(`${this.serverUrl}/`) ? fullOrRelativePath.slice(this.serverUrl.length) : fullOrRelativePath;
     const security =
       spec.security === 'public'
         ? []

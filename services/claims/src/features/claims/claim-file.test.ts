@@ -52,16 +52,18 @@ describe('GET /api/claims/claims/{id} (the claim file)', () => {
     await expect(t.db('claim_audit').where({ claim_id: claim.claim_id }).delete()).rejects.toThrow(/append-only/);
   });
 
-  it('documents every claims-core operation in the OpenAPI document', async () => {
+  it('documents every claims-core operation in the OpenAPI document, relative to its server URL', async () => {
     const { body } = await request(t.url).get('/openapi.json').expect(200);
+    expect(body.servers).toEqual([{ url: '/api/claims' }]);
     expect(Object.keys(body.paths)).toEqual(expect.arrayContaining([
-      '/api/claims/public/claims',
-      '/api/claims/public/claims/{id}/status',
-      '/api/claims/public/claims/{id}/attachments',
-      '/api/claims/claims',
-      '/api/claims/claims/{id}',
+      '/public/claims',
+      '/public/claims/{id}/status',
+      '/public/claims/{id}/attachments',
+      '/claims',
+      '/claims/{id}',
     ]));
-    expect(body.paths['/api/claims/public/claims'].post.responses['201']).toBeDefined();
-    expect(body.paths['/api/claims/claims'].get.security).toEqual([{ bearerJwt: ['claims:read'] }]);
+    expect(Object.keys(body.paths).filter((path) => path.startsWith('/api/'))).toEqual([]);
+    expect(body.paths['/public/claims'].post.responses['201']).toBeDefined();
+    expect(body.paths['/claims'].get.security).toEqual([{ bearerJwt: ['claims:read'] }]);
   });
 });
