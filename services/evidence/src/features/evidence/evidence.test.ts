@@ -84,6 +84,8 @@ describe('evidence', () => {
       ['a link without url', { kind: 'link', title: 'x' }, '/url'],
       ['a link with a relative url', { kind: 'link', title: 'x', url: '/wiki/page' }, '/url'],
       ['a link with an ftp url', { kind: 'link', title: 'x', url: 'ftp://files.example.com/a' }, '/url'],
+      ['a link whose url WHATWG cannot parse', { kind: 'link', title: 'x', url: 'http://[::1' }, '/url'],
+      ['a link without a host', { kind: 'link', title: 'x', url: 'http:relative' }, '/url'],
       ['a record without data', { kind: 'record', title: 'x' }, '/data'],
       ['a record whose data is not an object', { kind: 'record', title: 'x', data: [1, 2] }, '/data'],
       ['a note with data', { kind: 'note', title: 'x', data: { a: 1 } }, '/data'],

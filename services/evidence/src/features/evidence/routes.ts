@@ -16,12 +16,21 @@ import {
 } from './schemas';
 import { createEvidenceService } from './service';
 
+function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** What the schema cannot say: url only (and always) for a link, an http(s) one; data only (and always) for a record. */
 function assertKindFields(body: JsonEvidenceRequest): void {
   const errors = [];
   if (body.kind === 'link') {
     if (body.url === undefined) errors.push({ pointer: '/url', message: 'is required for a link' });
-    else if (!/^https?:$/.test(new URL(body.url).protocol)) errors.push({ pointer: '/url', message: 'must be an absolute http or https URL' });
+    else if (!isWebUrl(body.url)) errors.push({ pointer: '/url', message: 'must be an absolute http or https URL' });
   } else if (body.url !== undefined) errors.push({ pointer: '/url', message: 'is only accepted for a link' });
   if (body.kind === 'record' && body.data === undefined) errors.push({ pointer: '/data', message: 'is required for a record' });
   if (body.kind !== 'record' && body.data !== undefined) errors.push({ pointer: '/data', message: 'is only accepted for a record' });

@@ -23,7 +23,7 @@ export const jsonEvidenceRequestSchema = {
   properties: {
     kind: { enum: [...JSON_KINDS] },
     ...commonFields,
-    url: { type: 'string', format: 'uri', maxLength: 2048, description: 'Required for a link (absolute http or https URL), refused otherwise' },
+    url: { type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]', maxLength: 2048, description: 'Required for a link (absolute http or https URL), refused otherwise' },
     data: { type: 'object', description: 'Required for a record, refused otherwise' },
   },
 };
