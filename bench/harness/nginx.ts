@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sleep } from './stats';
@@ -18,8 +18,10 @@ export function ensureNginx(log: (line: string) => void): void {
   if (!existsSync(NGINX)) throw new Error('apt-get install nginx did not provide /usr/sbin/nginx');
 }
 
+/** `nginx version: nginx/1.22.1` (nginx -v writes to stderr). */
 export function nginxVersion(): string {
-  return execFileSync(NGINX, ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim() || 'nginx';
+  const { stdout, stderr } = spawnSync(NGINX, ['-v'], { encoding: 'utf8' });
+  return `${stderr}${stdout}`.trim() || 'nginx';
 }
 
 /**
