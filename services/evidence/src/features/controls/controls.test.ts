@@ -135,6 +135,8 @@ describe('controls and their versions', () => {
     expect(new Set(seen).size).toBe(seen.length);
     await kit.http().get('/api/evidence/controls').query({ limit: 0 }).set('Authorization', kit.auth.writer).expect(400);
     await kit.http().get('/api/evidence/controls').query({ cursor: '!!!' }).set('Authorization', kit.auth.writer).expect(400);
+    const forged = Buffer.from(JSON.stringify({ k: '\u0000' })).toString('base64url');
+    await kit.http().get('/api/evidence/controls').query({ cursor: forged }).set('Authorization', kit.auth.writer).expect(400);
   });
 
   it('documents every controls operation in the OpenAPI document', async () => {

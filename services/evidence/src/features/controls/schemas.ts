@@ -1,6 +1,9 @@
 import { NO_NUL } from '../runs/schemas';
 
 /** JSON Schemas (2020-12) of the controls API: requests and responses, one source for validation and OpenAPI. */
+/** A control key, e.g. AC-2: letters, digits and . _ : - (up to 64). */
+export const KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$';
+
 export const FREQUENCIES = ['continuous', 'daily', 'weekly', 'monthly', 'quarterly', 'annual', 'ad_hoc'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
@@ -21,7 +24,7 @@ export const createControlRequestSchema = {
   additionalProperties: false,
   required: ['key', 'title'],
   properties: {
-    key: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$', description: 'Unique (case-insensitive), e.g. AC-2' },
+    key: { type: 'string', pattern: KEY_PATTERN, description: 'Unique (case-insensitive), e.g. AC-2' },
     ...definitionProperties,
   },
 };

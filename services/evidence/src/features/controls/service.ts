@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { recordChange } from '../runs/record-change';
-import type { Control, ControlDefinition, ControlVersion, CreateControlRequest, CreateVersionRequest, ListControlsQuery } from './schemas';
+import { KEY_PATTERN, type Control, type ControlDefinition, type ControlVersion, type CreateControlRequest, type CreateVersionRequest, type ListControlsQuery } from './schemas';
 import { controlsStore, definitionOf } from './store';
 
 export interface ControlsDeps {
@@ -16,7 +16,7 @@ function encodeCursor(key: string): string {
 function decodeCursor(cursor: string): string {
   try {
     const { k } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { k?: unknown };
-    if (typeof k === 'string') return k;
+    if (typeof k === 'string' && new RegExp(KEY_PATTERN).test(k)) return k;
   } catch {
     // fall through
   }
