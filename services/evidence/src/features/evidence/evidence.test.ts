@@ -73,7 +73,10 @@ describe('evidence', () => {
     });
 
     it('415 for a body that is neither JSON nor multipart', async () => {
-      await expectNothingLeft(() => kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', kit.auth.writer).set('Content-Type', 'text/plain').send('a note').expect(415));
+      const response = await expectNothingLeft(() =>
+        kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', kit.auth.writer).set('Content-Type', 'text/plain').send('a note').expect(415),
+      );
+      expect(response.body.detail).toMatch(/application\/json or multipart\/form-data/);
     });
 
     it.each([

@@ -73,6 +73,7 @@ export function evidenceRoutes(deps: ServiceDeps, options: { exchange: string; m
     requireScope('evidence:write'),
     (req: Request<{ id: string }>, res: Response, next: NextFunction) => {
       if (req.is('multipart/form-data')) return addFile(req, res).catch(next);
+      if (!req.is(['application/json', 'application/*+json'])) return next(problems.unsupportedMediaType('Content-Type must be application/json or multipart/form-data'));
       jsonBody(req, res, (error?: unknown) => (error ? next(error) : addJson(req, res).catch(next)));
     },
   );
