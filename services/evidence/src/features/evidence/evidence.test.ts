@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, existsSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
+import { eventually } from '@platform/testing';
 import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../runs/workflow-test-kit';
 
 const MAX_BYTES = 64 * 1024;
@@ -130,6 +132,24 @@ describe('evidence', () => {
         await upload(runId, Buffer.alloc(0), 'empty.txt', 'text/plain').expect(400);
         await kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', kit.auth.writer).set('Content-Type', 'multipart/form-data').send('garbage').expect(400);
       });
+    });
+
+    it('leaves nothing behind when the client goes away in the middle of a file', async () => {
+      const [{ count: rowsBefore }] = await kit.db('evidence_items').count({ count: '*' });
+      const boundary = 'xBOUNDARYx';
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.txt"\r\nContent-Type: text/plain\r\n\r\n`;
+      const socket = connect(kit.service.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST /api/evidence/runs/${runId}/evidence HTTP/1.1\r\nHost: x\r\nAuthorization: ${kit.auth.writer}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${MAX_BYTES}\r\n\r\n${head}${'a'.repeat(20000)}`,
+      );
+      await eventually(async () => tempFiles().length > 0 || undefined, 5000);
+      socket.destroy();
+      await eventually(async () => tempFiles().length === 0, 5000);
+      const [{ count: rowsAfter }] = await kit.db('evidence_items').count({ count: '*' });
+      expect(rowsAfter).toBe(rowsBefore);
+      await kit.http().get('/healthz').expect(200);
     });
 
     it('422 when supersedes names evidence of another run or no evidence at all', async () => {
