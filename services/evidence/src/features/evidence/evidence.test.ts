@@ -152,6 +152,21 @@ describe('evidence', () => {
       await kit.http().get('/healthz').expect(200);
     });
 
+    it('400 for a body that ends in the middle of the file part, and the process stays up', async () => {
+      await expectNothingLeft(async () => {
+        const truncated = `--XX\r\nContent-Disposition: form-data; name="title"\r\n\r\nhalf\r\n--XX\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 abc`;
+        const response = await kit
+          .http()
+          .post(`/api/evidence/runs/${runId}/evidence`)
+          .set('Authorization', kit.auth.writer)
+          .set('Content-Type', 'multipart/form-data; boundary=XX')
+          .send(truncated)
+          .expect(400);
+        expect(response.body.detail).toMatch(/ended before the file was complete|malformed/);
+      });
+      await kit.http().get('/healthz').expect(200);
+    });
+
     it('422 when supersedes names evidence of another run or no evidence at all', async () => {
       const other = await createRun(kit, versionId);
       const foreign = await addJson(other.run_id, { kind: 'note', title: 'elsewhere' }).expect(201);

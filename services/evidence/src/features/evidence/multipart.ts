@@ -123,6 +123,8 @@ export function receiveMultipart(req: Request, options: { maxBytes: number; temp
         return fail(problems.badRequest(`Unexpected file part ${name}; the file goes in the part named file`, [{ pointer: `/${name}`, message: 'is not an accepted field' }]));
       }
       const inspector = new ByteInspector();
+      // Listen at once: a body that ends mid-file errors this stream before the pipeline below is attached.
+      stream.on('error', () => fail(problems.badRequest('The multipart/form-data body ended before the file was complete')));
       stream.on('limit', () => fail(problems.payloadTooLarge(`The file exceeds the ${options.maxBytes}-byte limit`)));
       received = options.tempPath().then(async (target) => {
         // Refused before the first byte was written (e.g. over the limit while buffered): write nothing.
