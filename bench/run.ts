@@ -15,7 +15,7 @@
  * --out=<file> (default bench/results.json).
  */
 
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deleteTopology, startStack, type Stack } from '@platform/testing';
@@ -145,7 +145,8 @@ async function main(): Promise<number> {
       log(`${label} done in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${scenario.keys.map((k) => `${k}=${results[scenario.name][k]}`).join(' ')}`);
     } catch (error) {
       results[scenario.name].error = error instanceof Error ? error.message.slice(0, 500) : String(error);
-      fail(label, error);
+      const gone = stack ? (['gateway', 'claims', 'evidence'] as const).filter((name) => !existsSync(`/proc/${stack![name].pid()}`)) : [];
+      fail(label, gone.length ? new Error(`${(error as Error).message} — the ${gone.join(' and ')} process exited meanwhile:\n${gone.map((name) => stack![name].output().slice(-1500)).join('\n')}`) : error);
     }
   }
 
