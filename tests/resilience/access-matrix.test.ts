@@ -34,6 +34,14 @@ const CONTRACT_PUBLIC: Record<string, 'public' | 'claimant'> = {
   'POST /api/claims/public/claims/{}/attachments': 'claimant',
 };
 
+const SETTLEMENT_UPDATE = {
+  channel: 'email',
+  stage: 'settlement',
+  what_happened: 'We agreed the settlement amount.',
+  what_happens_next: 'Payment is sent within five days.',
+  what_we_need_from_you: null,
+};
+
 const keyOf = (operation: Operation) => `${operation.method} ${operation.path.replace(/\{\w+\}/g, '{}')}`;
 
 function base64url(value: object): string {
@@ -129,7 +137,8 @@ describe('access matrix', () => {
           let body: string | undefined;
           if (operation.method !== 'GET') {
             headers['content-type'] = 'application/json';
-            body = '{}';
+            // claims:decide grants status updates into settlement (CONTRACT §2): ask for exactly that
+            body = key === 'POST /api/claims/claims/{}/status-updates' && credential.scope === 'claims:decide' ? JSON.stringify(SETTLEMENT_UPDATE) : '{}';
           }
           let actual: number | string;
           try {
