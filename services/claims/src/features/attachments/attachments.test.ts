@@ -35,6 +35,8 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
     t = await startClaimsTestService({ ATTACHMENT_MAX_BYTES: String(MAX_BYTES) });
     claim = await fileClaim(t.url);
     other = await fileClaim(t.url);
+    // The intake events are published asynchronously; wait for them so they are not counted against a rejection.
+    await t.events.waitFor((events) => events.filter((e) => e.routingKey === 'claim.created').length === 2);
   });
   afterAll(async () => {
     await t?.stop();
