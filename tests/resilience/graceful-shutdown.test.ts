@@ -95,7 +95,7 @@ describe('graceful shutdown', () => {
     writeFigures({
       scenario: 'graceful-shutdown',
       title: 'Graceful shutdown (SIGTERM)',
-      load: `${records.length} intake + upload requests directly at the claims service at ${rate}/s; /readyz polled back to back`,
+      load: `${records.length} intake + upload requests directly at the claims service at ${rate}/s on kept-alive connections, for 30 s after the signal; /readyz polled every 100 ms`,
       faults: `SIGTERM under load; drained and exited in ${exitedAt - signalledAt} ms with code ${exitCode}`,
       badInputsTried: 0,
       recordsLost: audit.lost.length + pending,
