@@ -1,4 +1,4 @@
-import { claimSchema } from '../claims/claim-schemas';
+import { claimSchema, timelineEntrySchema } from '../claims/claim-schemas';
 import { escalationSchema } from '../escalations/escalation-schemas';
 import { triageResultSchema } from '../triage/triage-schemas';
 
@@ -36,22 +36,7 @@ export const adjusterKitSchema = {
     claim: claimSchema,
     triage: nullable(triageResultSchema),
     escalation: nullable(escalationSchema),
-    timeline: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['audit_id', 'action', 'actor', 'reason', 'data', 'occurred_at'],
-        properties: {
-          audit_id: { type: 'string', format: 'uuid' },
-          action: { type: 'string' },
-          actor: { type: 'string' },
-          reason: { type: ['string', 'null'] },
-          data: { type: 'object' },
-          occurred_at: { type: 'string', format: 'date-time' },
-        },
-      },
-    },
+    timeline: { type: 'array', items: timelineEntrySchema },
     attachments: { type: 'array', items: kitAttachmentSchema },
     documents_checklist: {
       type: 'array',

@@ -5,7 +5,7 @@ import { noBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { listAttachments } from '../attachments/attachment-store';
 import { listStatusUpdates } from '../status-updates/status-update';
-import { claimSchema, storedStatusUpdateSchema } from './claim-schemas';
+import { claimSchema, storedStatusUpdateSchema, timelineEntrySchema } from './claim-schemas';
 import { findClaim, listClaimAudit, withoutTokenHash } from './claim-store';
 
 /**
@@ -30,20 +30,6 @@ const attachmentSchema = {
     document_type: { type: 'string' },
     description: { type: ['string', 'null'] },
     received_at: { type: 'string', format: 'date-time' },
-  },
-} as const;
-
-const timelineEntrySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['audit_id', 'action', 'actor', 'reason', 'data', 'occurred_at'],
-  properties: {
-    audit_id: { type: 'string', format: 'uuid' },
-    action: { type: 'string' },
-    actor: { type: 'string' },
-    reason: { type: ['string', 'null'] },
-    data: { type: 'object' },
-    occurred_at: { type: 'string', format: 'date-time' },
   },
 } as const;
 

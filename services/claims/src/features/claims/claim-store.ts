@@ -14,9 +14,8 @@ export interface LossLocation {
   country?: string;
 }
 
-/** A claim as the service works with it (the internal view; never handed to a claimant whole). */
-export interface Claim {
-  claim_id: string;
+/** What the claimant reported, normalised: the same in a new claim and a stored one. */
+interface ReportedClaim {
   claim_number: string;
   policy_number: string;
   claimant: { name: string; email: string | null; phone: string | null };
@@ -26,9 +25,14 @@ export interface Claim {
   estimated_amount: { amount: string; currency: string } | null;
   preferred_channel: Channel;
   language: string;
+  required_documents: RequiredDocument[];
+}
+
+/** A claim as the service works with it (the internal view; never handed to a claimant whole). */
+export interface Claim extends ReportedClaim {
+  claim_id: string;
   stage: ClaimStage;
   queue: string | null;
-  required_documents: RequiredDocument[];
   received_at: string;
   acknowledge_by: string;
   acknowledged_at: string | null;
@@ -131,19 +135,9 @@ export async function allocateClaimNumber(db: Knex, year: number): Promise<strin
   return `CLM-${year}-${String(rows[0].last_value).padStart(6, '0')}`;
 }
 
-export interface NewClaim {
+export interface NewClaim extends ReportedClaim {
   id: string;
-  claim_number: string;
-  policy_number: string;
-  claimant: { name: string; email: string | null; phone: string | null };
-  loss: { date: string; type: LossType; description: string; location: LossLocation | null };
-  injuries: boolean | null;
-  police_report_number: string | null;
-  estimated_amount: { amount: string; currency: string } | null;
-  preferred_channel: Channel;
-  language: string;
   access_token_hash: string;
-  required_documents: RequiredDocument[];
   received_at: Date;
   acknowledge_by: Date;
   acknowledged_at: Date | null;
