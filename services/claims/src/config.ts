@@ -1,4 +1,4 @@
-import { variable } from '@platform/config';
+import { ConfigError, variable } from '@platform/config';
 import { readServiceConfig } from '@platform/runtime';
 
 export const claimsVariables = {
@@ -19,5 +19,10 @@ export const claimsVariables = {
 export type ClaimsConfig = ReturnType<typeof readClaimsConfig>;
 
 export function readClaimsConfig(env: NodeJS.ProcessEnv = process.env) {
-  return readServiceConfig(claimsVariables, env);
+  const config = readServiceConfig(claimsVariables, env);
+  // Links in status updates reach claimants: the contract requires https for them, so production must serve https.
+  if (config.NODE_ENV === 'production' && !config.PUBLIC_BASE_URL.startsWith('https://')) {
+    throw new ConfigError('PUBLIC_BASE_URL must be an https URL in production (it is used in links sent to claimants)');
+  }
+  return config;
 }

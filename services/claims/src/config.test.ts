@@ -1,0 +1,27 @@
+import { ConfigError } from '@platform/config';
+import { readClaimsConfig } from './config';
+
+const production = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://claims@db/claims',
+  AMQP_URL: 'amqp://broker',
+  AUTH_JWT_SECRET: 'a-production-secret-of-enough-length-0123',
+};
+
+describe('claims configuration', () => {
+  it('refuses embedded defaults in production, naming the variable', () => {
+    expect(() => readClaimsConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL must be set in production/);
+    expect(() => readClaimsConfig({ ...production, AMQP_URL: undefined })).toThrow(/AMQP_URL must be set in production/);
+  });
+
+  it('refuses plain-http claimant links in production', () => {
+    expect(() => readClaimsConfig(production)).toThrow(ConfigError);
+    expect(() => readClaimsConfig(production)).toThrow(/PUBLIC_BASE_URL must be an https URL/);
+    expect(readClaimsConfig({ ...production, PUBLIC_BASE_URL: 'https://claims.example.com' }).PUBLIC_BASE_URL).toBe('https://claims.example.com');
+  });
+
+  it('runs on embedded defaults outside production', () => {
+    const config = readClaimsConfig({});
+    expect(config).toMatchObject({ PORT: 3001, DATA_DIR: './data', DATABASE_URL: undefined, AMQP_URL: undefined, ATTACHMENT_MAX_BYTES: 25 * 1024 * 1024 });
+  });
+});
