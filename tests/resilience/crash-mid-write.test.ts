@@ -74,7 +74,7 @@ describe('crash in the middle of writes', () => {
       badInputsTried: 0,
       recordsLost: lostClaims.length + lostUploads.length + halfWritten.length + missingFiles.length + audit.lost.length + pending,
       duplicatesApplied: audit.duplicated.length,
-      unexpectedStatuses: bad.length,
+      unexpectedStatuses: bad.length + orphans.length,
       durationSeconds: (Date.now() - started) / 1000,
       // orphaned files are neither a lost record nor a status: they fail the scenario on their own
       passed: bad.length === 0 && lostClaims.length + lostUploads.length + halfWritten.length + missingFiles.length + orphans.length + pending === 0 && audit.lost.length + audit.duplicated.length === 0,

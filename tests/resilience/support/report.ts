@@ -22,7 +22,7 @@ function table(figures: ScenarioFigures): string {
     ['Bad inputs tried', figures.badInputsTried],
     ['Records lost', figures.recordsLost],
     ['Duplicates applied', figures.duplicatesApplied],
-    ['Unexpected statuses', figures.unexpectedStatuses],
+    ['Unexpected statuses / outcomes', figures.unexpectedStatuses],
     ['Duration', `${figures.durationSeconds.toFixed(1)} s`],
     ['Run', `${figures.ranAt}${figures.ci ? ' (CI)' : ' (local)'}`],
   ];
@@ -67,8 +67,9 @@ and \`tests/resilience/support/report.ts\` (run after each scenario, or by hand 
 \`npx tsx tests/resilience/support/report.ts\`) renders it. The findings section between the markers is kept
 across renders.
 
-A scenario passes only with **0 records lost, 0 duplicates applied and 0 unexpected statuses**; any loss,
-duplicate or 5xx fails the run loudly (nothing is skipped).
+A scenario passes only with **0 records lost, 0 duplicates applied and 0 unexpected statuses or outcomes**
+(an outcome: an orphaned file, a process that crashed, a shutdown that needed the force-exit, a rejected
+request that changed rows); any loss, duplicate or 5xx fails the run loudly (nothing is skipped).
 
 ## How to run
 
