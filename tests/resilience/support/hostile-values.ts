@@ -94,6 +94,9 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 
 export const nastyString = fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ unit: 'binary', maxLength: 300 }), hugeString);
 
+/** Hostile strings short enough for a URL or a header (a huge one is refused by Node's 16 KiB head limit anyway). */
+export const nastyShortString = fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ unit: 'binary', maxLength: 300 }), fc.constant('q'.repeat(20000)));
+
 /** Raw body texts that are not (quite) JSON. */
 export function rawBodyMutations(valid: string): fc.Arbitrary<string | Buffer> {
   return fc.oneof(
