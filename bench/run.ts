@@ -98,7 +98,15 @@ async function main(): Promise<number> {
 
   log(`mode ${params.mode}${only ? `, only ${only.join(',')}` : ''}${profile ? ', profiling' : ''}`);
   const wants = (group: string) => !only || only.includes(group);
-  if (wants('gateway')) ensureNginx(log);
+  let nginxReady = false;
+  if (wants('gateway')) {
+    try {
+      ensureNginx(log);
+      nginxReady = true;
+    } catch (error) {
+      fail('nginx', error);
+    }
+  }
   const load = new LoadGenerator();
   const processEnv: Record<string, string> = profile
     ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'harness/cpu-profiler.js')}`, BENCH_CPU_PROFILE_DIR: profileDir }
@@ -136,6 +144,7 @@ async function main(): Promise<number> {
   for (const { group, scenario, needsStack } of scenarios) {
     if (!wants(group)) continue;
     if (needsStack && !stack) continue;
+    if (scenario === proxyScenario && !nginxReady) continue;
     const label = `${scenario.name}:${scenario.keys.join(',')}`;
     log(`${label} …`);
     const t0 = Date.now();
