@@ -30,11 +30,14 @@ async function main() {
   console.log(
     `ready: gateway http://localhost:${gateway.port} (docs /docs) · claims http://localhost:${claims.port} · evidence http://localhost:${evidence.port} · ${mode}`,
   );
-  exitOnSignals(async () => {
-    await gateway.close();
-    await Promise.all([claims.close(), evidence.close()]);
-    await sharedBus?.close();
-  });
+  exitOnSignals(
+    async () => {
+      await gateway.close();
+      await Promise.all([claims.close(), evidence.close()]);
+      await sharedBus?.close();
+    },
+    { draining: [gateway.lifecycle, claims.deps.lifecycle, evidence.deps.lifecycle], graceMs: claimsConfig.SHUTDOWN_GRACE_MS },
+  );
 }
 
 main().catch((error) => {

@@ -14,6 +14,7 @@ export const gatewayVariables = {
   AUTH_ISSUER: variable.string('Expected `iss` of internal JWTs, checked when set'),
   AUTH_AUDIENCE: variable.string('Expected `aud` of internal JWTs, checked when set'),
   NODE_ENV: variable.string('`production` refuses the development secret', 'development'),
+  SHUTDOWN_GRACE_MS: variable.int('After SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes', 3000, 0, 60000),
 };
 
 export type GatewayConfig = ReturnType<typeof readGatewayConfig>;

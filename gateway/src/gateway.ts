@@ -128,13 +128,14 @@ export function createGateway(config: GatewayConfig): Gateway {
 }
 
 /** Listens on PORT/HOST; close() reports not-ready, lets in-flight requests finish, then releases upstreams. */
-export async function startGateway(config: GatewayConfig): Promise<RunningServer> {
+export async function startGateway(config: GatewayConfig): Promise<RunningServer & { lifecycle: Lifecycle }> {
   const gateway = createGateway(config);
   const server = await listen(gateway.app, config.PORT, config.HOST);
   createLogger('gateway').info({ port: server.port, claims: config.CLAIMS_URL, evidence: config.EVIDENCE_URL }, 'gateway listening');
   let closing: Promise<void> | undefined;
   return {
     ...server,
+    lifecycle: gateway.lifecycle,
     close: () =>
       (closing ??= (async () => {
         gateway.lifecycle.draining = true;

@@ -6,7 +6,7 @@ import { startGateway } from './gateway';
 async function main() {
   const config = readGatewayConfig();
   const gateway = await startGateway(config);
-  exitOnSignals(gateway.close, createLogger('gateway'));
+  exitOnSignals(gateway.close, { logger: createLogger('gateway'), draining: [gateway.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS });
 }
 
 main().catch((error) => {

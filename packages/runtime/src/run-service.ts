@@ -128,23 +128,38 @@ export async function runService(definition: ServiceDefinition, config: CommonSe
   };
 }
 
-/** For a process entry point: SIGTERM and SIGINT close the service gracefully, then exit. */
-export function exitOnSignals(close: () => Promise<void>, logger?: Logger): void {
+export interface SignalOptions {
+  logger?: Logger;
+  /** Lifecycles that report not-ready (503 on /readyz) as soon as the signal arrives. */
+  draining?: Lifecycle[];
+  /** How long to keep serving while not ready, so load balancers stop sending before the server closes. */
+  graceMs?: number;
+}
+
+/**
+ * For a process entry point: on SIGTERM or SIGINT, report not-ready at once, keep serving for the grace
+ * period, then close gracefully (in-flight requests finish) and exit.
+ */
+export function exitOnSignals(close: () => Promise<void>, options: SignalOptions = {}): void {
+  const { logger, draining = [], graceMs = 0 } = options;
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      logger?.info({ signal }, 'shutting down');
-      const force = setTimeout(() => process.exit(1), 25000);
+      for (const lifecycle of draining) lifecycle.draining = true;
+      logger?.info({ signal, grace_ms: graceMs }, 'shutting down: not ready, draining');
+      const force = setTimeout(() => process.exit(1), graceMs + 25000);
       force.unref();
-      close().then(
-        () => process.exit(0),
-        (error) => {
-          logger?.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
+      new Promise((resolve) => setTimeout(resolve, graceMs))
+        .then(close)
+        .then(
+          () => process.exit(0),
+          (error) => {
+            logger?.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
     });
   }
 }

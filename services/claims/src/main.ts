@@ -5,7 +5,7 @@ import { claimsService } from './service';
 async function main() {
   const config = readClaimsConfig();
   const service = await runService(claimsService(config), config);
-  exitOnSignals(service.close, service.deps.logger);
+  exitOnSignals(service.close, { logger: service.deps.logger, draining: [service.deps.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS });
 }
 
 main().catch((error) => {

@@ -5,7 +5,7 @@ import { evidenceService } from './service';
 async function main() {
   const config = readEvidenceConfig();
   const service = await runService(evidenceService(config), config);
-  exitOnSignals(service.close, service.deps.logger);
+  exitOnSignals(service.close, { logger: service.deps.logger, draining: [service.deps.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS });
 }
 
 main().catch((error) => {
