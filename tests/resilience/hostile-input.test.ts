@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { bearer } from '@platform/testing';
 import { createDatabase, type Knex } from '@platform/db';
 import { concretePath, createFixtures, type Fixtures } from './support/fixtures';
-import { hostileValue, nastyShortString, rawBodyMutations } from './support/hostile-values';
+import { nastyShortString, rawBodyMutations } from './support/hostile-values';
 import { ALL_SCOPES, fetchOperations, type Operation } from './support/openapi';
 import { claimBody, multipart, uniquePng } from './support/payloads';
 import { rawRequest, sendRaw, type RawResponse } from './support/raw-http';
