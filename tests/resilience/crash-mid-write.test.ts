@@ -24,7 +24,7 @@ describe('crash in the middle of writes', () => {
     const started = Date.now();
     const rate = Math.max(10, loadRate());
     const before = filesUnder(stack!.dataDir);
-    const load = startLoad({ target: stack!.claims.url, mode: 'intake+upload', rate, maxRequests: rate * 30, maxSeconds: 18, requestTimeoutMs: 15000 });
+    const load = startLoad({ target: stack!.claims.url, mode: 'intake+upload', rate, maxRequests: rate * 30, maxSeconds: 18, requestTimeoutMs: 15000, uploadBytes: 512 * 1024 });
     await sleep(5000);
     const killedAt = Date.now();
     await killHard(stack!.claims);
@@ -69,7 +69,7 @@ describe('crash in the middle of writes', () => {
     writeFigures({
       scenario: 'crash-mid-write',
       title: 'Crash in the middle (kill -9)',
-      load: `${records.length} requests (${createdIds.length} claims created, ${uploadsOk.length} uploads stored) directly at the claims service at ${rate}/s`,
+      load: `${records.length} requests (${createdIds.length} claims created, ${uploadsOk.length} uploads stored) directly at the claims service at ${rate}/s, 0.5 MiB files`,
       faults: `claims process SIGKILLed during the burst, restarted ${((restartedAt - killedAt) / 1000).toFixed(1)} s later`,
       badInputsTried: 0,
       recordsLost: lostClaims.length + lostUploads.length + halfWritten.length + missingFiles.length + audit.lost.length + pending,

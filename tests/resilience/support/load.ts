@@ -21,6 +21,8 @@ export interface LoadSpec {
   maxSeconds: number;
   internalToken?: string;
   requestTimeoutMs?: number;
+  /** Extra bytes per uploaded file (bigger files keep uploads in flight longer). */
+  uploadBytes?: number;
 }
 
 export interface LoadRecord {
@@ -110,7 +112,7 @@ async function intake(i: number): Promise<KnownClaim | undefined> {
 async function upload(i: number, claim: KnownClaim): Promise<void> {
   const { body, contentType } = multipart([
     { name: 'document_type', data: 'other' },
-    { name: 'file', filename: `photo-${i}.png`, contentType: 'image/png', data: uniquePng() },
+    { name: 'file', filename: `photo-${i}.png`, contentType: 'image/png', data: uniquePng(spec.uploadBytes ?? 0) },
   ]);
   await timed(i, 'upload', () =>
     fetch(`${spec.target}/api/claims/public/claims/${claim.id}/attachments`, { method: 'POST', headers: { authorization: `Bearer ${claim.token}`, 'content-type': contentType }, body, signal: signal() }),

@@ -42,8 +42,8 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-/** A real 1×1 PNG whose bytes are unique (a random tEXt chunk), so every upload is new content. */
-export function uniquePng(): Buffer {
+/** A real 1×1 PNG whose bytes are unique (a random tEXt chunk), so every upload is new content; `padBytes` makes it bigger. */
+export function uniquePng(padBytes = 0): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(1, 0);
   header.writeUInt32BE(1, 4);
@@ -52,7 +52,7 @@ export function uniquePng(): Buffer {
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
-    chunk('tEXt', Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.from(randomBytes(16).toString('hex'))])),
+    chunk('tEXt', Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.from(randomBytes(16).toString('hex')), Buffer.alloc(padBytes, 0x61)])),
     chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
     chunk('IEND', Buffer.alloc(0)),
   ]);

@@ -47,7 +47,7 @@ function existingFindings(): string | undefined {
 export function renderReliability(): string {
   const figures = readAllFigures().sort((a, b) => rank(a.scenario) - rank(b.scenario));
   const summary = [
-    '| Scenario | Result | Load held | Faults injected | Bad inputs tried | Records lost | Duplicates applied | Unexpected statuses |',
+    '| Scenario | Result | Load held | Faults injected | Bad inputs tried | Records lost | Duplicates applied | Unexpected statuses / outcomes |',
     '|---|---|---|---|---|---|---|---|',
     ...figures.map((f) =>
       `| ${cell(f.title)} | ${f.passed ? 'passed' : '**FAILED**'} | ${cell(f.load)} | ${cell(f.faults)} | ${f.badInputsTried} | ${f.recordsLost} | ${f.duplicatesApplied} | ${f.unexpectedStatuses} |`,
