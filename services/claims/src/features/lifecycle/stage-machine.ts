@@ -10,6 +10,7 @@ export const STAGES = ['intake', 'triage', 'assigned', 'waiting_on_customer', 'i
 export type Stage = (typeof STAGES)[number];
 
 export const DECIDE_SCOPE = 'claims:decide';
+export const WRITE_SCOPE = 'claims:write';
 
 const WORK_STAGES: readonly Stage[] = ['inspection', 'estimate', 'waiting_on_customer'];
 /** Where a reopened claim may go back to: anywhere an adjuster works on it. */

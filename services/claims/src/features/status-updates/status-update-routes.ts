@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireScope } from '@platform/auth';
+import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
 import { assertValid, jsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
@@ -10,8 +10,8 @@ import { statusUpdateService } from './status-update-service';
 export type DeliveryKick = () => void;
 
 /**
- * POST /api/claims/claims/{id}/status-updates (claims:write; claims:decide for settlement, closed and
- * reopening) and GET …/status-updates/{update_id} (claims:read), where the Location points.
+ * POST /api/claims/claims/{id}/status-updates (claims:write; claims:decide, which alone suffices, for settlement,
+ * closed and reopening) and GET …/status-updates/{update_id} (claims:read), where the Location points.
  */
 export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDelivery: DeliveryKick): Router {
   const router = Router();
@@ -27,18 +27,18 @@ export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDeli
       '→ settlement → closed`; the same stage is a progress update; anything else is 409, as is any update to a closed claim ' +
       'other than reopening it (into assigned, inspection, estimate, waiting_on_customer or settlement), and leaving `triage` ' +
       'or closing while an escalation is open (only its decision routes the claim; the problem names `escalation_id`). Moving into ' +
-      '`settlement` or `closed`, a progress update in `settlement`, and reopening need `claims:decide` (403 without). ' +
+      '`settlement` or `closed`, a progress update in `settlement`, and reopening need `claims:decide`, which suffices alone for them (403 without); every other update needs `claims:write`. ' +
       'An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim\'s promise ' +
       '(`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel ' +
       '(portal: delivered by being stored) and publishes `claim.status_updated`.',
     tags: ['status updates'],
-    security: { scope: 'claims:write' },
+    security: { anyScope: ['claims:write', 'claims:decide'] },
     requestBody: { contentType: 'application/json', schema: statusUpdateRequestSchema },
     responses: {
       201: { description: 'The stored StatusUpdate: exactly its thirteen fields', schema: statusUpdateSchema, headers: { Location: 'The status update' } },
       400: { description: 'Malformed JSON, a schema violation, adequacy fields sent, a past or impossible date, a bad language tag' },
       401: { description: 'No credentials, or credentials that do not verify' },
-      403: { description: 'The caller lacks claims:write, or claims:decide for settlement, closing or reopening' },
+      403: { description: 'The caller lacks claims:decide for settlement, closing or reopening, or claims:write for any other stage' },
       404: { description: 'No such claim' },
       409: { description: 'The lifecycle forbids the stage (including any non-reopening update to a closed claim), or the claim would leave triage or close while an escalation is open' },
       415: { description: 'Content-Type is not application/json' },
@@ -46,7 +46,7 @@ export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDeli
       503: { description: 'The database is unavailable' },
     },
   });
-  router.post('/api/claims/claims/:id/status-updates', authenticate(deps.verifyToken), requireScope('claims:write'), jsonBody, async (req: Request, res: Response) => {
+  router.post('/api/claims/claims/:id/status-updates', authenticate(deps.verifyToken), requireAnyScope('claims:write', 'claims:decide'), jsonBody, async (req: Request, res: Response) => {
     const body = assertValid<StatusUpdateRequest>(statusUpdateRequestSchema, req.body);
     const principal = principalOf(req);
     const stored = await updates.transactional((service) => service.post(String(req.params.id), body, principal));

@@ -4,7 +4,7 @@ import { queueDelivery } from '../delivery/delivery-store';
 import { findOpenEscalation } from '../escalations/escalation-store';
 import { recordClaimChange } from '../lifecycle/claim-change';
 import { lockClaim, readClaim, updateClaimState } from '../lifecycle/claim-state';
-import { DECIDE_SCOPE, judgeTransition } from '../lifecycle/stage-machine';
+import { DECIDE_SCOPE, WRITE_SCOPE, judgeTransition } from '../lifecycle/stage-machine';
 import {
   insertStatusUpdate,
   isTodayOrLater,
@@ -58,6 +58,10 @@ export function statusUpdateService(exchange: string) {
       if (verdict.needsDecide && !caller.scopes.has(DECIDE_SCOPE)) {
         const what = verdict.kind === 'reopen' ? 'Reopening a closed claim' : `Moving a claim into ${request.stage}`;
         throw problems.forbidden(`${what} requires the ${DECIDE_SCOPE} scope`);
+      }
+      // claims:decide grants settlement, closing and reopening on its own (CONTRACT §2); every other update needs claims:write.
+      if (!verdict.needsDecide && !caller.scopes.has(WRITE_SCOPE)) {
+        throw problems.forbidden(`A status update into ${request.stage} requires the ${WRITE_SCOPE} scope`);
       }
       const leavesTriage = claim.stage === 'triage' && request.stage !== 'triage';
       if (leavesTriage || (request.stage === 'closed' && claim.stage !== 'closed')) {

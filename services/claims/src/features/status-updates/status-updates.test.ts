@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { compile } from '@platform/http';
-import { eventually } from '@platform/testing';
+import { bearer, eventually } from '@platform/testing';
 import { startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
 import { as, daysAgo, daysAhead, insertTestClaim, type TestClaimFields } from '../lifecycle/workflow-fixtures';
 import { DELIVERY_MAX_ATTEMPTS } from '../delivery/delivery-worker';
@@ -200,6 +200,17 @@ describe('status updates, deliveries and the overdue sweep', () => {
     expect(await stageOf(claim.claim_id)).toBe('inspection');
     await t.events.waitFor(() => eventsOf('claim.status_updated', claim.claim_id).length >= 3);
     expect(eventsOf('claim.status_updated', claim.claim_id).map((e) => e.body.data.transition)).toEqual(['advance', 'advance', 'reopen']);
+  });
+
+  it('lets a caller holding only claims:decide settle and close, but not post other updates (403 without claims:write)', async () => {
+    const onlyDecide = await bearer('claims:decide', 'lead-only-decide');
+    const claim = await newClaim({ stage: 'estimate' });
+    const inspection = await post(claim.claim_id, update({ stage: 'inspection' }), onlyDecide);
+    expect(inspection.status).toBe(403);
+    expect(inspection.body.detail).toMatch(/claims:write/);
+    expect((await post(claim.claim_id, update({ stage: 'settlement' }), onlyDecide)).status).toBe(201);
+    expect((await post(claim.claim_id, update({ stage: 'closed', expected_next_update_by: null }), onlyDecide)).status).toBe(201);
+    expect(await stageOf(claim.claim_id)).toBe('closed');
   });
 
   it('publishes claim.status_updated once per update, without personal data', async () => {
