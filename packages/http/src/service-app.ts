@@ -26,6 +26,8 @@ export interface ServiceAppOptions {
 }
 
 const READINESS_TIMEOUT_MS = 2000;
+/** How long close() lets in-flight requests run before it cuts their connections. */
+const CLOSE_DEADLINE_MS = 15000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -112,7 +114,16 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Ru
         url: `http://127.0.0.1:${actual}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
+            // Stop accepting; answer what is in flight with `Connection: close`; drop keep-alive sockets as they
+            // go idle; after the deadline, close whatever is left.
+            server.on('request', (_req, res) => res.setHeader('Connection', 'close'));
+            const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+            const deadline = setTimeout(() => server.closeAllConnections(), CLOSE_DEADLINE_MS);
+            server.close(() => {
+              clearInterval(idleSweep);
+              clearTimeout(deadline);
+              done();
+            });
             server.closeIdleConnections();
           }),
       });

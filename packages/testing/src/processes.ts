@@ -66,7 +66,8 @@ export function managedProcess(name: string, entry: string, env: Record<string, 
     pid: () => child?.pid,
     output: () => log,
     async start() {
-      child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [entry], {
+      // node itself, with tsx as a loader: one process, so a signal reaches the service and not a launcher.
+      child = spawn(process.execPath, ['--import', 'tsx', entry], {
         cwd: ROOT,
         env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,6 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import path from 'node:path';
 import request from 'supertest';
 import { runService, type RunningService } from '@platform/runtime';
 import { testServiceEnv, uniqueName } from '@platform/testing';
@@ -9,10 +11,14 @@ import { claimsService } from './service';
 describe('claims service skeleton', () => {
   let service: RunningService;
   let cleanup: () => Promise<void>;
+  let abandonedUpload: string;
 
   beforeAll(async () => {
     const testEnv = await testServiceEnv('claims', claimsMigrations);
     cleanup = testEnv.cleanup;
+    abandonedUpload = path.join(testEnv.dataDir, 'claims', 'attachments', '.incoming-left-by-a-killed-process');
+    mkdirSync(path.dirname(abandonedUpload), { recursive: true });
+    writeFileSync(abandonedUpload, 'half a file');
     const config = readClaimsConfig({ ...testEnv.env, CLAIMS_EXCHANGE: uniqueName('claims') });
     service = await runService(claimsService(config), config);
   });
@@ -29,6 +35,11 @@ describe('claims service skeleton', () => {
     expect(doc.body.openapi).toBe('3.1.0');
     const metrics = await request(service.url).get('/metrics').expect(200);
     expect(metrics.text).toContain('http_requests_total');
+  });
+
+  it('removes temporary upload files a killed process left behind before it accepts uploads', () => {
+    expect(existsSync(abandonedUpload)).toBe(false);
+    expect(existsSync(path.dirname(abandonedUpload))).toBe(true);
   });
 
   it('answers unknown paths with a problem+json 404', async () => {

@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '@platform/runtime';
 import type { ClaimsConfig } from './config';
 import { attachmentRoutes } from './features/attachments/attachment-routes';
+import { removeAbandonedUploads } from './features/attachments/attachment-storage';
 import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
 import { claimFileRoutes } from './features/claims/claim-file-routes';
 import { claimsListRoutes } from './features/claims-list/claims-list-routes';
@@ -38,6 +39,8 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(adjusterKitRouter(deps, config.CLAIMS_EXCHANGE));
     },
     async startBackground(deps) {
+      const abandoned = await removeAbandonedUploads(deps.dataDir);
+      if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
       // claims workflow: the delivery worker and the overdue sweep
       const deliveryWorker = delivery.start(deps);

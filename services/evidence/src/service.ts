@@ -8,6 +8,7 @@ import { evidenceRoutes } from './features/evidence/routes';
 import { runsRoutes } from './features/runs/routes';
 import { startClaimEventConsumer } from './features/claim-events';
 import { evidenceMigrations } from './migrations';
+import { EvidenceFileStore } from './features/evidence/file-store';
 
 /** The evidence service: controls, runs, evidence, approvals, binders and the verifiable audit log. */
 export function evidenceService(config: EvidenceConfig): ServiceDefinition {
@@ -30,6 +31,8 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
       app.use('/api/evidence', bindersRoutes(deps, { exchange, publicBaseUrl: config.PUBLIC_BASE_URL, auditKey: auditPublicKey(config.AUDIT_SIGNING_KEY, deps) }));
     },
     async startBackground(deps) {
+      const abandoned = await new EvidenceFileStore(deps.dataDir).removeAbandonedUploads();
+      if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
       // Consumers stop first on shutdown, then the checkpointer signs what they appended.
       const claimEvents = await startClaimEventConsumer(deps, config);
       const checkpointer = await auditLog.startBackground(deps);

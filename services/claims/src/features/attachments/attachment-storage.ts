@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { access, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -18,6 +18,20 @@ export function attachmentsRoot(dataDir: string): string {
 export function storedFilePath(dataDir: string, sha256: string): string {
   if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('not a SHA-256 hex digest');
   return path.join(attachmentsRoot(dataDir), sha256.slice(0, 2), sha256);
+}
+
+const TEMP_PREFIX = '.incoming-';
+
+/**
+ * Removes temporary files a killed process left behind. Run at start, before the server accepts uploads:
+ * DATA_DIR belongs to one instance, so no temporary file can be in use then.
+ */
+export async function removeAbandonedUploads(dataDir: string): Promise<number> {
+  const root = attachmentsRoot(dataDir);
+  const names = await readdir(root).catch(() => [] as string[]);
+  const abandoned = names.filter((name) => name.startsWith(TEMP_PREFIX));
+  await Promise.all(abandoned.map((name) => unlink(path.join(root, name)).catch(() => undefined)));
+  return abandoned.length;
 }
 
 /** Bytes file-type needs to recognise every accepted format. */
@@ -38,7 +52,7 @@ export interface SpooledFile {
 export async function spoolToTempFile(source: NodeJS.ReadableStream, dataDir: string): Promise<SpooledFile> {
   const root = attachmentsRoot(dataDir);
   await mkdir(root, { recursive: true });
-  const tempPath = path.join(root, `.incoming-${randomUUID()}`);
+  const tempPath = path.join(root, `${TEMP_PREFIX}${randomUUID()}`);
   const handle = await open(tempPath, 'wx', 0o600);
   const hash = createHash('sha256');
   const headChunks: Buffer[] = [];

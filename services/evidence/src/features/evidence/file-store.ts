@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 async function fsync(target: string): Promise<void> {
@@ -32,6 +32,16 @@ export class EvidenceFileStore {
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'evidence', 'files');
     this.tmpDir = path.join(dataDir, 'evidence', 'tmp');
+  }
+
+  /**
+   * Removes temporary files a killed process left behind. Run at start, before the server accepts uploads:
+   * DATA_DIR belongs to one instance, so no temporary file can be in use then.
+   */
+  async removeAbandonedUploads(): Promise<number> {
+    const names = await readdir(this.tmpDir).catch(() => [] as string[]);
+    await Promise.all(names.map((name) => rm(path.join(this.tmpDir, name), { force: true })));
+    return names.length;
   }
 
   async tempPath(): Promise<string> {
