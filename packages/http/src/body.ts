@@ -5,6 +5,35 @@ export const JSON_LIMIT_BYTES = 1024 * 1024;
 
 const parseJson = express.json({ limit: JSON_LIMIT_BYTES, strict: false, type: () => true });
 
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+// eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL text cannot hold
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const storable = (text: string) => !UNSTORABLE.test(text);
+
+/**
+ * The JSON Pointer of the first string (value or key) that PostgreSQL cannot store — a NUL character, or a
+ * lone surrogate that JSON allows as an escape but UTF-8 cannot encode — or undefined when there is none.
+ */
+export function findUnstorableText(value: unknown, pointer = ''): string | undefined {
+  if (typeof value === 'string') return storable(value) ? undefined : pointer;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const found = findUnstorableText(value[index], `${pointer}/${index}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const at = `${pointer}/${escapePointer(key)}`;
+      if (!storable(key)) return at;
+      const found = findUnstorableText(item, at);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
 /**
  * For routes that take JSON: anything but `application/json` (or `+json`) is 415, an empty body is
  * 400, over 1 MiB is 413, and what arrives is parsed into `req.body`.
@@ -17,6 +46,12 @@ export function jsonBody(req: Request, res: Response, next: NextFunction): void 
   parseJson(req, res, (error?: unknown) => {
     if (error) return next(error);
     if (req.body === undefined) return next(problems.badRequest('The body is empty; a JSON object is required'));
+    const unstorable = findUnstorableText(req.body);
+    if (unstorable !== undefined) {
+      return next(problems.badRequest(`${unstorable || 'the body'} holds text that cannot be stored: a NUL character or a lone UTF-16 surrogate`, [
+        { pointer: unstorable || '/', message: 'must be well-formed Unicode text without NUL characters' },
+      ]));
+    }
     next();
   });
 }

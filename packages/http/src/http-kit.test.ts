@@ -158,6 +158,21 @@ describe('http kit', () => {
       await request(app).post('/items').set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify({ name: 'x', email: 'a@b.co' })).expect(201);
     });
 
+    it.each([
+      ['a lone high surrogate in a value', '{"name":"x\\ud800","email":"a@b.co"}', '/name'],
+      ['a lone low surrogate in a nested value', '{"name":"x","email":"a@b.co","tags":["ok","\\udc00y"]}', '/tags/1'],
+      ['a NUL character', '{"name":"x\\u0000y","email":"a@b.co"}', '/name'],
+      ['a lone surrogate in a key', '{"name":"x","email":"a@b.co","\\ud83d":1}', '/\ud83d'],
+    ])('refuses text PostgreSQL cannot store with 400 naming its pointer: %s', async (_what, body, pointer) => {
+      const response = await request(app).post('/items').set('Content-Type', 'application/json').send(body).expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body.errors).toEqual([{ pointer, message: 'must be well-formed Unicode text without NUL characters' }]);
+    });
+
+    it('accepts well-formed text outside the Basic Multilingual Plane', async () => {
+      await request(app).post('/items').set('Content-Type', 'application/json').send(JSON.stringify({ name: 'Zoë 🚗 \ud83d\ude97', email: 'a@b.co' })).expect(201);
+    });
+
     it('refuses an empty JSON body with 400', async () => {
       const response = await request(app).post('/items').set('Content-Type', 'application/json').send('').expect(400);
       expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
