@@ -13,22 +13,22 @@ const storable = (text: string) => !UNSTORABLE.test(text);
 /**
  * The JSON Pointer of the first string (value or key) that PostgreSQL cannot store — a NUL character, or a
  * lone surrogate that JSON allows as an escape but UTF-8 cannot encode — or undefined when there is none.
+ * Iterative, so a hostile, deeply nested body cannot overflow the stack.
  */
-export function findUnstorableText(value: unknown, pointer = ''): string | undefined {
-  if (typeof value === 'string') return storable(value) ? undefined : pointer;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) {
-      const found = findUnstorableText(value[index], `${pointer}/${index}`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const at = `${pointer}/${escapePointer(key)}`;
-      if (!storable(key)) return at;
-      const found = findUnstorableText(item, at);
-      if (found !== undefined) return found;
+export function findUnstorableText(value: unknown): string | undefined {
+  const pending: { value: unknown; pointer: string }[] = [{ value, pointer: '' }];
+  while (pending.length > 0) {
+    const { value: current, pointer } = pending.pop()!;
+    if (typeof current === 'string') {
+      if (!storable(current)) return pointer;
+    } else if (current && typeof current === 'object') {
+      const entries = Array.isArray(current) ? current.map((item, index) => [String(index), item] as const) : Object.entries(current);
+      for (let index = entries.length - 1; index >= 0; index -= 1) {
+        const [key, item] = entries[index];
+        const at = `${pointer}/${escapePointer(key)}`;
+        if (!storable(key)) return at;
+        pending.push({ value: item, pointer: at });
+      }
     }
   }
   return undefined;

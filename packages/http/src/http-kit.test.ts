@@ -169,6 +169,13 @@ describe('http kit', () => {
       expect(response.body.errors).toEqual([{ pointer, message: 'must be well-formed Unicode text without NUL characters' }]);
     });
 
+    it('survives a deeply nested body (no stack overflow while checking its text)', async () => {
+      const deep = `${'['.repeat(200000)}${']'.repeat(200000)}`;
+      const response = await request(app).post('/items').set('Content-Type', 'application/json').send(deep);
+      expect(response.status).toBe(400);
+      await request(app).post('/items').set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x', email: 'a@b.co' })).expect(201);
+    });
+
     it('accepts well-formed text outside the Basic Multilingual Plane', async () => {
       await request(app).post('/items').set('Content-Type', 'application/json').send(JSON.stringify({ name: 'Zoë 🚗 \ud83d\ude97', email: 'a@b.co' })).expect(201);
     });
