@@ -16,7 +16,7 @@ export interface IntakeRequest {
 
 /**
  * First notice of loss. Checked after the schema (`checkIntakeFacts` in intake-service.ts): `loss.date`
- * is not in the future, the claimant has an email or a phone, `language` is a valid BCP 47 tag, and `preferred_channel` (default `email`)
+ * is not in the future, the claimant has an email or a phone, `language` is a valid BCP 47 tag, and `preferred_channel` (default `email`, or `sms` when only a phone is given)
  * has its contact: `email` needs `claimant.email`, `sms` needs `claimant.phone`.
  */
 export const intakeRequestSchema = {
@@ -57,7 +57,7 @@ export const intakeRequestSchema = {
         currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217' },
       },
     },
-    preferred_channel: { enum: [...CHANNELS], default: 'email' },
+    preferred_channel: { enum: [...CHANNELS], description: 'Default: `email` when claimant.email is given, otherwise `sms`' },
     language: { type: 'string', maxLength: 35, pattern: LANGUAGE_TAG_PATTERN, default: 'en', description: 'BCP 47' },
   },
 } as const;

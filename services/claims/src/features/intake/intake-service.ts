@@ -45,13 +45,18 @@ export interface IntakeResponseBody {
 
 const dateOnly = (date: Date) => date.toISOString().slice(0, 10);
 
+/** Without a stated preference: email when the claimant gave one, otherwise SMS to the phone they gave. */
+export function preferredChannelOf(request: IntakeRequest) {
+  return request.preferred_channel ?? (request.claimant.email !== undefined ? 'email' : 'sms');
+}
+
 /** Checks what the schema cannot: the loss date is real and not in the future; an email or a phone; the channel has its contact; the language tag is valid. */
 export function checkIntakeFacts(request: IntakeRequest, now: Date): { language: string } {
   const errors: { pointer: string; message: string }[] = [];
   const latestToday = dateOnly(new Date(now.getTime() + LATEST_UTC_OFFSET_HOURS * HOUR_MS));
   if (!isCalendarDate(request.loss.date)) errors.push({ pointer: '/loss/date', message: 'must be a calendar date (YYYY-MM-DD)' });
   else if (request.loss.date > latestToday) errors.push({ pointer: '/loss/date', message: 'must not be in the future' });
-  const channel = request.preferred_channel ?? 'email';
+  const channel = preferredChannelOf(request);
   if (request.claimant.email === undefined && request.claimant.phone === undefined) errors.push({ pointer: '/claimant', message: 'needs an email or a phone' });
   if (channel === 'email' && request.claimant.email === undefined) errors.push({ pointer: '/claimant/email', message: 'is required for the email channel' });
   if (channel === 'sms' && request.claimant.phone === undefined) errors.push({ pointer: '/claimant/phone', message: 'is required for the sms channel' });
@@ -96,7 +101,7 @@ export function intakeService(settings: IntakeSettings) {
       const requiredDocuments = requiredDocumentsFor(request.loss.type, request.injuries ?? null);
       const firstContactDue = new Date(now.getTime() + SERVICE_LEVELS.firstContactWithinHours * HOUR_MS);
       const expectedNextUpdateBy = dateOnly(new Date(now.getTime() + SERVICE_LEVELS.firstUpdateWithinDays * 24 * HOUR_MS));
-      const preferredChannel = request.preferred_channel ?? 'email';
+      const preferredChannel = preferredChannelOf(request);
 
       await insertClaim(db, {
         id: claimId,

@@ -87,12 +87,10 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       await expectRejected(() => post(fnolBody({ claimant: { name: 'Ana Ruiz' }, preferred_channel: 'portal' })), 400);
     });
 
-    it('a preferred channel without its contact with 400 (sms needs a phone; email, the default, needs an email)', async () => {
+    it('a preferred channel without its contact with 400 (sms needs a phone; email needs an email)', async () => {
       const sms = await expectRejected(() => post(fnolBody({ claimant: { name: 'Ana', email: 'ana@example.com' }, preferred_channel: 'sms' })), 400);
       expect(sms.errors).toContainEqual({ pointer: '/claimant/phone', message: 'is required for the sms channel' });
-      const byDefault = fnolBody({ claimant: { name: 'Ana', phone: '+14155550100' } });
-      delete byDefault.preferred_channel;
-      const email = await expectRejected(() => post(byDefault), 400);
+      const email = await expectRejected(() => post(fnolBody({ claimant: { name: 'Ana', phone: '+14155550100' }, preferred_channel: 'email' })), 400);
       expect(email.errors).toContainEqual({ pointer: '/claimant/email', message: 'is required for the email channel' });
     });
 
@@ -157,6 +155,15 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       const { body } = await post(fnolBody({ claimant: { name: 'Bo', phone: '+447700900123' }, preferred_channel: 'sms', injuries: true })).expect(201);
       expect(body.status.channel).toBe('sms');
       expect(body.required_documents.map((d: { type: string }) => d.type)).toContain('medical_report');
+    });
+
+    it('reaches a claimant who gave only a phone by SMS when no channel is stated, and one who gave an email by email', async () => {
+      const phoneOnly = fnolBody({ claimant: { name: 'Cy', phone: '+447700900124' } });
+      delete phoneOnly.preferred_channel;
+      expect((await post(phoneOnly).expect(201)).body.status.channel).toBe('sms');
+      const withEmail = fnolBody();
+      delete withEmail.preferred_channel;
+      expect((await post(withEmail).expect(201)).body.status.channel).toBe('email');
     });
 
     it('hands out claim numbers in order within the year', async () => {
