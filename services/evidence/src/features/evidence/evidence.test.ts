@@ -218,14 +218,14 @@ describe('evidence', () => {
     const record = await addJson(run.run_id, { kind: 'record', title: 'Export', data: { users: 3, b: [1, { z: 1, a: 2 }] }, collected_at: `${run.period_end}T23:59:59.999Z` }).expect(201);
     expect(record.body.out_of_period).toBe(false);
     const late = await addJson(run.run_id, { kind: 'note', title: 'Late', collected_at: '2030-01-01T00:00:00+02:00' }).expect(201);
-    await addJson(run.run_id, { kind: 'record', title: 'Odd data', data: { raw: 'a\u0000b' } }).expect(201);
+    const unstorable = await addJson(run.run_id, { kind: 'record', title: 'Odd data', data: { raw: 'a\u0000b' } }).expect(400);
+    expect(unstorable.body.errors).toEqual([{ pointer: '/data/raw', message: 'must be well-formed Unicode text without NUL characters' }]);
     expect(late.body.out_of_period).toBe(true);
     const read = await kit.http().get(`/api/evidence/runs/${run.run_id}`).set('Authorization', kit.auth.examiner).expect(200);
     expect(read.body.evidence.map((e: { title: string; out_of_period: boolean }) => [e.title, e.out_of_period])).toEqual([
       ['Ticket', true],
       ['Export', false],
       ['Late', true],
-      ['Odd data', false],
     ]);
   });
 
