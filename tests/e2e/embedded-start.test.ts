@@ -36,6 +36,36 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     expect(records.map((record) => record.action)).toEqual(['claim.created']);
   });
 
+  it('builds an evidence binder and streams its zip on PGlite', async () => {
+    const writer = await bearer('evidence:write', 'writer', { secret: SECRET });
+    const examiner = await bearer('audit:read', 'examiner', { secret: SECRET });
+    const api = () => request(platform.gatewayUrl);
+    const control = await api().post('/api/evidence/controls').set('Authorization', writer).send({ key: 'EMB-1', title: 'Backups' }).expect(201);
+    const run = await api()
+      .post('/api/evidence/runs')
+      .set('Authorization', writer)
+      .send({ control_version_id: control.body.current_version.control_version_id, period_start: '2026-10-01', period_end: '2026-10-31' })
+      .expect(201);
+    for (const title of ['Restore log', 'Second restore']) {
+      await api().post(`/api/evidence/runs/${run.body.run_id}/evidence`).set('Authorization', writer).send({ kind: 'note', title }).expect(201);
+    }
+    const binder = await api().post(`/api/evidence/binders/run/${run.body.run_id}`).set('Authorization', writer).expect(201);
+    expect(binder.body.manifest.evidence.map((item: { title: string }) => item.title)).toEqual(['Restore log', 'Second restore']);
+    const zip = await api()
+      .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
+      .set('Authorization', examiner)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    const bytes = zip.body as Buffer;
+    expect(bytes.subarray(0, 2).toString()).toBe('PK');
+    for (const name of ['manifest.json', 'audit.jsonl', 'index.html', 'SHA256SUMS']) expect(bytes.includes(Buffer.from(name))).toBe(true);
+  });
+
   it('exits cleanly on SIGTERM', async () => {
     const code = await platform.stop();
     expect(code).toBe(0);

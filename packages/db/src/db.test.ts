@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
 import { appendOnlySql, createDatabase, isEmbedded, migrate, type Database, type Migration } from './database';
+import { inBatches } from './cursor';
 import { withTransactional } from './transactional';
 
 function countingMigrations(calls: Record<string, number>): Migration[] {
@@ -149,6 +150,38 @@ describe('on PostgreSQL', () => {
         expect(await service.count('in-flight')).toBe(0);
       });
       expect(await service.count('in-flight')).toBe(1);
+    });
+  });
+  describe('inBatches', () => {
+    const names = Array.from({ length: 25 }, (_, i) => `batch-${String(i).padStart(2, '0')}`);
+    beforeAll(async () => {
+      await db('accounts').insert(names.map((name) => ({ id: randomUUID(), name })));
+    });
+    const query = (handle: Database) => handle('accounts').where('name', 'like', 'batch-%').orderBy('name').select('name');
+
+    it('yields every row once, in order, a batch of the given size at a time', async () => {
+      const batches = await db.transaction(async (trx) => {
+        const seen: string[][] = [];
+        for await (const batch of inBatches<{ name: string }>(trx, query(trx), 10)) seen.push(batch.map((row) => row.name));
+        return seen;
+      });
+      expect(batches.map((batch) => batch.length)).toEqual([10, 10, 5]);
+      expect(batches.flat()).toEqual(names);
+    });
+
+    it('leaves the transaction usable when the reader stops early', async () => {
+      const count = await db.transaction(async (trx) => {
+        for await (const batch of inBatches<{ name: string }>(trx, query(trx), 4)) {
+          expect(batch).toHaveLength(4);
+          break;
+        }
+        return Number((await trx('accounts').where('name', 'like', 'batch-%').count({ n: '*' }))[0].n);
+      });
+      expect(count).toBe(25);
+    });
+
+    it('refuses to run outside a transaction', async () => {
+      await expect(inBatches(db, query(db), 10).next()).rejects.toThrow(/needs a transaction/);
     });
   });
 });

@@ -1,3 +1,4 @@
 export * from './database';
 export * from './transactional';
 export type { Knex } from 'knex';
+export * from './cursor';

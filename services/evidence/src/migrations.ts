@@ -1,6 +1,6 @@
 import type { Migration } from '@platform/db';
 import { auditLogMigration } from './features/audit/audit-migration';
-import { bindersMigration } from './features/binders/migration';
+import { binderPartsMigration, bindersMigration } from './features/binders/migration';
 import { controlsMigration } from './features/controls/migration';
 import { evidenceMigration } from './features/evidence/migration';
 import { runsMigration } from './features/runs/migration';
@@ -12,4 +12,5 @@ export const evidenceMigrations: Migration[] = [
   runsMigration,
   evidenceMigration,
   bindersMigration,
+  binderPartsMigration,
 ];

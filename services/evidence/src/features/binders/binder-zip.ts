@@ -1,55 +1,57 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
+import { PassThrough, Readable } from 'node:stream';
 import type { Archiver, ArchiverOptions } from 'archiver';
-import { canonicalJson } from '../audit';
-import type { Manifest } from './manifest';
+import { canonicalJson, type AuditRecord } from '../audit';
+import type { Manifest, ManifestCheckpoint, ManifestEvidence } from './manifest';
+import type { BinderRecord } from './store';
 
 // archiver 7 at runtime (CommonJS, a factory function); @types/archiver describes 8's classes.
 const archiver = require('archiver') as (format: 'zip', options?: ArchiverOptions) => Archiver;
 
-export interface BinderRecord {
-  binder_id: string;
-  run_id: string;
-  final: boolean;
-  sha256: string;
-  created_at: string;
-  manifest_json: string;
+/** The manifest without its two large arrays (what the index and VERIFY.md are written from). */
+export type BinderHead = Omit<Manifest, 'evidence' | 'audit'> & { audit: { checkpoint: ManifestCheckpoint | null } };
+
+export interface EvidenceEntry {
+  item: ManifestEvidence;
+  /** The stored canonical JSON of an item that is not a file; a file is read from `filePath`. */
+  content_json?: string | null;
 }
 
-/** One entry of the zip: small ones as bytes, evidence files by their stored path (their hash is known). */
-export interface ZipEntry {
-  path: string;
-  sha256: string;
-  bytes?: Buffer;
-  /** A stored file, opened only when the archive reaches it (one open file at a time). */
-  file?: string;
+/** Everything a binder's zip is written from, read a page at a time while it streams. */
+export interface BinderContents {
+  binder: BinderRecord;
+  head: BinderHead;
+  evidenceCount: number;
+  auditCount: number;
+  firstAuditSeq: number | undefined;
+  manifestChunks(): AsyncIterable<string>;
+  evidence(options: { content: boolean }): AsyncIterable<EvidenceEntry[]>;
+  auditRecords(): AsyncIterable<AuditRecord[]>;
+  filePath(sha256: string): string;
 }
-
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const entry = (path: string, bytes: Buffer | string): ZipEntry => {
-  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes, 'utf8');
-  return { path, bytes: buffer, sha256: sha256(buffer) };
-};
 
 function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
-function indexHtml(binder: BinderRecord, manifest: Manifest): string {
-  const { control, run } = manifest;
-  const rows = manifest.evidence
-    .map(
-      (item) => `<tr><td>${escapeHtml(item.title)}</td><td>${escapeHtml(item.kind)}</td><td>${escapeHtml(item.collected_at ?? '')}${item.out_of_period ? ' <strong>(outside the run period)</strong>' : ''}</td>` +
-        `<td>${escapeHtml(item.submitted_by)}<br>${escapeHtml(item.submitted_at)}</td><td>${item.superseded_by ? `superseded by ${escapeHtml(item.superseded_by)}` : 'current'}${item.supersedes ? `<br>corrects ${escapeHtml(item.supersedes)}` : ''}</td>` +
-        `<td><a href="${escapeHtml(item.path)}">${escapeHtml(item.path)}</a><br><code>${escapeHtml(item.sha256)}</code></td></tr>`,
-    )
-    .join('\n');
-  const decisions = manifest.decisions.map((d) => `<li><strong>${escapeHtml(d.decision)}</strong> by ${escapeHtml(d.decided_by)} at ${escapeHtml(d.decided_at)}: ${escapeHtml(d.rationale)}</li>`).join('\n');
-  const checkpoint = manifest.audit.checkpoint;
-  return `<!doctype html>
+function indexRow(item: ManifestEvidence): string {
+  return (
+    `<tr><td>${escapeHtml(item.title)}</td><td>${escapeHtml(item.kind)}</td><td>${escapeHtml(item.collected_at ?? '')}${item.out_of_period ? ' <strong>(outside the run period)</strong>' : ''}</td>` +
+    `<td>${escapeHtml(item.submitted_by)}<br>${escapeHtml(item.submitted_at)}</td><td>${item.superseded_by ? `superseded by ${escapeHtml(item.superseded_by)}` : 'current'}${item.supersedes ? `<br>corrects ${escapeHtml(item.supersedes)}` : ''}</td>` +
+    `<td><a href="${escapeHtml(item.path)}">${escapeHtml(item.path)}</a><br><code>${escapeHtml(item.sha256)}</code></td></tr>\n`
+  );
+}
+
+async function* indexHtml(contents: BinderContents): AsyncGenerator<string> {
+  const { binder, head } = contents;
+  const { control, run } = head;
+  yield `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Evidence binder ${escapeHtml(control.key)} ${escapeHtml(run.period_start)}..${escapeHtml(run.period_end)}</title>
 <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:.3em;vertical-align:top;text-align:left}code{font-size:.85em}</style></head>
 <body>
-<h1>${manifest.final ? 'Final' : 'Draft'} evidence binder</h1>
+<h1>${head.final ? 'Final' : 'Draft'} evidence binder</h1>
 <p>Binder ${escapeHtml(binder.binder_id)}, built ${escapeHtml(binder.created_at)}. Manifest SHA-256: <code>${escapeHtml(binder.sha256)}</code>. See VERIFY.md to check every hash.</p>
 <h2>Control ${escapeHtml(control.key)} (version ${escapeHtml(control.version)}): ${escapeHtml(control.title)}</h2>
 <p>${escapeHtml(control.description ?? '')}</p>
@@ -58,23 +60,51 @@ function indexHtml(binder: BinderRecord, manifest: Manifest): string {
 <ul>${control.evidence_requirements.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>
 <h2>Run ${escapeHtml(run.run_id)}</h2>
 <p>Period ${escapeHtml(run.period_start)} to ${escapeHtml(run.period_end)}; status <strong>${escapeHtml(run.status)}</strong>; opened by ${escapeHtml(run.created_by)} at ${escapeHtml(run.created_at)}${run.submitted_by ? `; submitted by ${escapeHtml(run.submitted_by)} at ${escapeHtml(run.submitted_at)}` : ''}.</p>
-<h2>Evidence (${manifest.evidence.length})</h2>
+<h2>Evidence (${contents.evidenceCount})</h2>
 <table><tr><th>Title</th><th>Kind</th><th>Collected</th><th>Submitted</th><th>Status</th><th>File and SHA-256</th></tr>
-${rows}
-</table>
+`;
+  for await (const page of contents.evidence({ content: false })) yield page.map((entry) => indexRow(entry.item)).join('');
+  const decisions = head.decisions.map((d) => `<li><strong>${escapeHtml(d.decision)}</strong> by ${escapeHtml(d.decided_by)} at ${escapeHtml(d.decided_at)}: ${escapeHtml(d.rationale)}</li>`).join('\n');
+  const checkpoint = head.audit.checkpoint;
+  yield `</table>
 <h2>Decisions</h2>
 <ul>${decisions || '<li>None yet</li>'}</ul>
 <h2>Audit trail</h2>
-<p>${manifest.audit.records.length} audit records in audit.jsonl. ${checkpoint ? `Anchored by the signed checkpoint at seq ${escapeHtml(checkpoint.seq)} (key ${escapeHtml(checkpoint.key_id)}, signed ${escapeHtml(checkpoint.signed_at)}).` : 'No signed checkpoint covered these records yet when the binder was built.'}</p>
+<p>${contents.auditCount} audit records in audit.jsonl. ${checkpoint ? `Anchored by the signed checkpoint at seq ${escapeHtml(checkpoint.seq)} (key ${escapeHtml(checkpoint.key_id)}, signed ${escapeHtml(checkpoint.signed_at)}).` : 'No signed checkpoint covered these records yet when the binder was built.'}</p>
 </body></html>
 `;
 }
 
-function verifyMd(binder: BinderRecord, manifest: Manifest, hasKey: boolean): string {
-  const checkpoint = manifest.audit.checkpoint;
+async function* auditJsonl(contents: BinderContents): AsyncGenerator<string> {
+  for await (const page of contents.auditRecords()) yield page.map((record) => `${canonicalJson(record)}\n`).join('');
+}
+
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+/** A text source as a byte stream that hashes what passes through; the digest is ready at its end. */
+function hashedText(source: AsyncIterable<string>): { stream: Readable; digest: () => string } {
+  const hash = createHash('sha256');
+  let digest = '';
+  const stream = Readable.from(source, { objectMode: false }).pipe(
+    new PassThrough({
+      transform(chunk: Buffer, _encoding, callback) {
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+      flush(callback) {
+        digest = hash.digest('hex');
+        callback();
+      },
+    }),
+  );
+  return { stream, digest: () => digest };
+}
+
+function verifyMd(binder: BinderRecord, head: BinderHead, firstAuditSeq: number | undefined, hasKey: boolean): string {
+  const checkpoint = head.audit.checkpoint;
   return `# Verifying this binder offline
 
-Binder \`${binder.binder_id}\` of run \`${binder.run_id}\`, built ${binder.created_at} (${manifest.final ? 'final: the run is approved' : 'draft: the run is not approved'}).
+Binder \`${binder.binder_id}\` of run \`${binder.run_id}\`, built ${binder.created_at} (${head.final ? 'final: the run is approved' : 'draft: the run is not approved'}).
 
 ## 1. Every file
 
@@ -124,43 +154,73 @@ the raw Ed25519 signature${hasKey ? ' and `audit-public-key.pem` the public key'
 
 It prints \`Signature Verified Successfully\`.${hasKey ? ' Compare the key with the one the service publishes at `GET /api/evidence/audit/public-key` (or one you pinned) before trusting it.' : ' The signing key has since been rotated: fetch the public key with id `' + checkpoint.key_id + '` from the operator.'}
 The records between the run's last record and seq ${checkpoint.seq} belong to other work; to check the chain
-between them online, call \`GET /api/evidence/audit/verify?from_seq=${manifest.audit.records[0]?.seq ?? 1}&to_seq=${checkpoint.seq}\`.` : 'No signed checkpoint covered these records when the binder was built (checkpoints are taken periodically). Build the binder again later to include one, or verify online with `GET /api/evidence/audit/verify`.'}
+between them online, call \`GET /api/evidence/audit/verify?from_seq=${firstAuditSeq ?? 1}&to_seq=${checkpoint.seq}\`.` : 'No signed checkpoint covered these records when the binder was built (checkpoints are taken periodically). Build the binder again later to include one, or verify online with `GET /api/evidence/audit/verify`.'}
 `;
 }
 
 /**
- * Everything the zip holds, with each file's SHA-256, and the SHA256SUMS over them. `evidenceBytes`
- * gives the bytes of an evidence path (a stored file, or canonical JSON).
+ * Writes the binder's zip into `archive` one entry at a time, each only when the one before it has
+ * been taken by the reader: memory holds a page of parts and one entry's buffers, however large the
+ * run. SHA256SUMS comes last, listing every entry before it: stored bytes (manifest, evidence files)
+ * under the hash recorded for them, so damage on disk shows up offline; generated ones under the hash
+ * of the bytes written.
  */
-export function binderEntries(binder: BinderRecord, manifest: Manifest, evidenceBytes: (path: string) => ZipEntry): ZipEntry[] {
-  const entries: ZipEntry[] = [entry('manifest.json', binder.manifest_json)];
-  const seen = new Set<string>();
-  for (const item of manifest.evidence) {
-    if (seen.has(item.path)) continue;
-    seen.add(item.path);
-    entries.push(evidenceBytes(item.path));
+async function writeEntries(archive: Archiver, contents: BinderContents, date: Date, signal: AbortSignal): Promise<void> {
+  const sums: string[] = [];
+  const add = async (name: string, source: Buffer | Readable, hash: string | (() => string)) => {
+    archive.append(source, { name, date });
+    await once(archive, 'entry', { signal });
+    sums.push(`${typeof hash === 'string' ? hash : hash()}  ${name}\n`);
+  };
+  const text = (value: string) => Buffer.from(value, 'utf8');
+
+  await add('manifest.json', Readable.from(contents.manifestChunks(), { objectMode: false }), contents.binder.sha256);
+  const written = new Set<string>();
+  for await (const page of contents.evidence({ content: true })) {
+    for (const { item, content_json } of page) {
+      if (written.has(item.path)) continue;
+      written.add(item.path);
+      await add(item.path, item.kind === 'file' ? createReadStream(contents.filePath(item.sha256)) : text(content_json as string), item.sha256);
+    }
   }
-  entries.push(entry('audit.jsonl', manifest.audit.records.map((record) => `${canonicalJson(record)}\n`).join('')));
-  const checkpoint = manifest.audit.checkpoint;
+  const audit = hashedText(auditJsonl(contents));
+  await add('audit.jsonl', audit.stream, audit.digest);
+  const checkpoint = contents.head.audit.checkpoint;
   const hasKey = Boolean(checkpoint?.public_key_pem);
   if (checkpoint) {
-    entries.push(entry('checkpoint-message.bin', checkpoint.message));
-    entries.push(entry('checkpoint.sig', Buffer.from(checkpoint.signature, 'base64')));
-    if (hasKey) entries.push(entry('audit-public-key.pem', checkpoint.public_key_pem as string));
+    await add('checkpoint-message.bin', text(checkpoint.message), sha256(checkpoint.message));
+    const signature = Buffer.from(checkpoint.signature, 'base64');
+    await add('checkpoint.sig', signature, sha256(signature));
+    if (hasKey) await add('audit-public-key.pem', text(checkpoint.public_key_pem as string), sha256(checkpoint.public_key_pem as string));
   }
-  entries.push(entry('index.html', indexHtml(binder, manifest)));
-  entries.push(entry('VERIFY.md', verifyMd(binder, manifest, hasKey)));
-  entries.push(entry('SHA256SUMS', entries.map((e) => `${e.sha256}  ${e.path}\n`).join('')));
-  return entries;
+  const index = hashedText(indexHtml(contents));
+  await add('index.html', index.stream, index.digest);
+  const verify = verifyMd(contents.binder, contents.head, contents.firstAuditSeq, hasKey);
+  await add('VERIFY.md', text(verify), sha256(verify));
+  archive.append(text(sums.join('')), { name: 'SHA256SUMS', date });
+  await archive.finalize();
 }
 
-/** Streams the zip: the caller pipes it to the response. Files are read from disk as they are written. */
-export function streamZip(entries: ZipEntry[], date: Date): Archiver {
+/**
+ * Streams a binder's zip: the caller pipes the result to the response, and aborts it (or the reader
+ * goes away) to stop reading the database and files. Failures arrive as the archive's `error`.
+ */
+export function streamZip(contents: BinderContents): { archive: Archiver; abort: () => void } {
   const archive = archiver('zip', { zlib: { level: 6 } });
-  for (const item of entries) {
-    if (item.bytes) archive.append(item.bytes, { name: item.path, date });
-    else archive.file(item.file as string, { name: item.path, date });
-  }
-  void archive.finalize();
-  return archive;
+  const stop = new AbortController();
+  let archiveFailed = false;
+  archive.once('error', () => {
+    archiveFailed = true;
+  });
+  writeEntries(archive, contents, new Date(contents.binder.created_at), stop.signal).catch((error: unknown) => {
+    // A reader gone away is not a failure; an error the archive already reported is not reported twice.
+    if (!stop.signal.aborted && !archiveFailed) archive.emit('error', error);
+  });
+  return {
+    archive,
+    abort: () => {
+      stop.abort();
+      archive.abort();
+    },
+  };
 }

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Response } from 'supertest';
 import yauzl from 'yauzl';
+import { canonicalJson } from '../audit';
 import { takeCheckpoint } from '../audit/audit-checkpoints';
 import { createCheckpointSigner, parseSigningKey } from '../audit/checkpoint-signer';
 import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../runs/workflow-test-kit';
@@ -158,6 +160,7 @@ describe('binders', () => {
     const stored = await kit.db('evidence_binders').whereIn('binder_id', [first.binder_id, second.binder_id]).select('manifest_json', 'sha256');
     expect(stored[0].manifest_json).toBe(stored[1].manifest_json);
     expect(sha256(stored[0].manifest_json)).toBe(first.sha256);
+    expect(canonicalJson(JSON.parse(stored[0].manifest_json))).toBe(stored[0].manifest_json);
 
     await kit.http().post(`/api/evidence/runs/${run.run_id}/evidence`).set('Authorization', kit.auth.writer).send({ kind: 'note', title: 'One more' }).expect(201);
     const changed = (await build(run.run_id).expect(201)).body;
@@ -255,6 +258,44 @@ describe('binders', () => {
     execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: dir, stdio: 'pipe' });
     expect(readFileSync(path.join(dir, 'VERIFY.md'), 'utf8')).toMatch(/No signed checkpoint covered/);
   });
+
+  it('streams a run larger than one page of every part: every item, record and index row once, in order', async () => {
+    const run = await createRun(kit, versionId);
+    const items = 520; // more than one page of evidence (500) and of audit records (500)
+    for (let start = 0; start < items; start += 20) {
+      await Promise.all(
+        Array.from({ length: Math.min(20, items - start) }, (_, i) =>
+          kit.http().post(`/api/evidence/runs/${run.run_id}/evidence`).set('Authorization', kit.auth.writer).send({ kind: 'record', title: `Export ${start + i}`, data: { row: start + i } }).expect(201),
+        ),
+      );
+    }
+    const binder = (await build(run.run_id).expect(201)).body;
+    expect(binder.manifest.evidence).toHaveLength(items);
+
+    // A reader that leaves after the first bytes stops the zip; the next download is whole.
+    const zipUrl = new URL(new URL(binder.download_url).pathname, kit.service.url);
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(zipUrl, { headers: { Authorization: kit.auth.examiner } }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (error: Error & { code?: string }) => (error.code === 'ECONNRESET' ? resolve() : reject(error)));
+    });
+    const { dir, names } = await unzip((await download(binder).expect(200)).body as Buffer);
+    dirs.push(dir);
+    expect(names.filter((name) => name.startsWith('evidence/'))).toEqual(binder.manifest.evidence.map((item: { path: string }) => item.path));
+    execFileSync('sha256sum', ['-c', '--quiet', 'SHA256SUMS'], { cwd: dir, stdio: 'pipe' });
+    expect(readFileSync(path.join(dir, 'manifest.json'), 'utf8')).toBe(canonicalJson(binder.manifest));
+    const audit = readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n');
+    expect(audit).toEqual(binder.manifest.audit.records.map((record: object) => canonicalJson(record)));
+    expect(audit).toHaveLength(items + 1);
+    const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
+    expect(html).toContain(`Evidence (${items})`);
+    expect(html.match(/<tr><td>Export \d+<\/td>/g)).toHaveLength(items);
+    expect(html).toContain(`${items + 1} audit records in audit.jsonl`);
+  }, 60000);
 
   it('documents every binder operation in the OpenAPI document', async () => {
     const doc = await kit.http().get('/openapi.json').expect(200);

@@ -1,15 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
-import { checkpointMessage, listAuditRecords, type AuditRecord } from '../audit';
+import { canonicalJson, checkpointMessage, listAuditRecords, type AuditRecord } from '../audit';
 import { listCheckpoints } from '../audit/audit-store';
 import { controlsStore } from '../controls/store';
 import type { ControlVersion } from '../controls/schemas';
 import { evidenceStore } from '../evidence/store';
-import type { EvidenceKind } from '../evidence/schemas';
+import type { EvidenceItem, EvidenceKind } from '../evidence/schemas';
 import type { Decision, RunState } from '../runs/schemas';
 import { runsStore } from '../runs/store';
 
 export const MANIFEST_FORMAT = 'claims-platform/evidence-binder/1';
 const AUDIT_PAGE = 500;
+const EVIDENCE_BATCH = 500;
 
 export interface ManifestEvidence {
   evidence_id: string;
@@ -72,57 +74,81 @@ function evidencePath(item: { sha256: string; kind: EvidenceKind; file_name: str
   return `evidence/${item.sha256}-${name}`;
 }
 
-async function runAuditRecords(db: Knex, runId: string): Promise<AuditRecord[]> {
-  const records: AuditRecord[] = [];
+/** The run's audit records as canonical JSON, oldest first, a page at a time (each record is also a line of audit.jsonl). */
+async function runAuditRecordsJson(db: Knex, runId: string): Promise<{ records: string[]; firstSeq?: number; lastSeq?: number }> {
+  const records: string[] = [];
+  let firstSeq: number | undefined;
+  let lastSeq: number | undefined;
   for (;;) {
-    const page = await listAuditRecords(db, { entity_id: runId, limit: AUDIT_PAGE, after_seq: records.at(-1)?.seq });
-    records.push(...page);
-    if (page.length < AUDIT_PAGE) return records;
+    const page = await listAuditRecords(db, { entity_id: runId, limit: AUDIT_PAGE, after_seq: lastSeq });
+    for (const record of page) records.push(canonicalJson(record));
+    firstSeq ??= page[0]?.seq;
+    lastSeq = page.at(-1)?.seq ?? lastSeq;
+    if (page.length < AUDIT_PAGE) return { records, firstSeq, lastSeq };
   }
+}
+
+function manifestEvidence(item: EvidenceItem): ManifestEvidence {
+  return {
+    evidence_id: item.evidence_id,
+    kind: item.kind,
+    title: item.title,
+    description: item.description,
+    url: item.url,
+    source: item.source,
+    collected_at: item.collected_at,
+    out_of_period: item.out_of_period,
+    supersedes: item.supersedes,
+    superseded_by: item.superseded_by,
+    sha256: item.sha256,
+    size_bytes: item.size_bytes,
+    content_type: item.content_type,
+    file_name: item.file_name,
+    submitted_by: item.submitted_by,
+    submitted_at: item.submitted_at,
+    path: evidencePath(item),
+  };
+}
+
+export interface BuiltManifest {
+  /** The manifest as RFC 8785 canonical JSON: the bytes that are hashed, stored and put in the zip. */
+  json: string;
+  final: boolean;
+  evidenceCount: number;
 }
 
 /**
  * Builds the manifest of a run on the caller's transaction (the run row locked, so it is one
  * consistent state). The checkpoint is the first one covering the run's last record: once it exists
  * it never changes, unlike the newest one.
+ *
+ * Evidence and audit records are read a batch at a time and kept only as their canonical JSON, so a
+ * run with tens of thousands of items never exists as one tree of objects. The result is the same text
+ * as canonicalising the whole `Manifest` at once: the small members are canonicalised together with
+ * a placeholder for each large array, and the arrays' canonical elements are put in its place.
  */
-export async function buildManifest(db: Knex, runId: string, auditKey: AuditKey | undefined): Promise<Manifest | undefined> {
+export async function buildManifest(db: Knex, runId: string, auditKey: AuditKey | undefined): Promise<BuiltManifest | undefined> {
   const run = await runsStore(db).find(runId, { lock: true });
   if (!run) return undefined;
   const control = await controlsStore(db).findVersion(run.control_version_id);
-  const items = await evidenceStore(db).listForRun(runId);
+  const evidence: string[] = [];
+  for await (const batch of evidenceStore(db).listForRunInBatches(runId, EVIDENCE_BATCH)) {
+    for (const item of batch) evidence.push(canonicalJson(manifestEvidence(item)));
+  }
   const decisions = await runsStore(db).decisions(runId);
-  const records = await runAuditRecords(db, runId);
-  const lastSeq = records.at(-1)?.seq;
-  const [checkpoint] = lastSeq === undefined ? [] : await listCheckpoints(db, { after_seq: lastSeq - 1, limit: 1 });
+  const audit = await runAuditRecordsJson(db, runId);
+  const [checkpoint] = audit.lastSeq === undefined ? [] : await listCheckpoints(db, { after_seq: audit.lastSeq - 1, limit: 1 });
   const { control_id: _c, control_key: _k, control_version: _v, ...runFields } = run;
-  return {
+  const placeholder = { evidence: `evidence-${randomUUID()}`, records: `records-${randomUUID()}` };
+  const skeleton: Omit<Manifest, 'evidence' | 'audit'> & { evidence: string; audit: { records: string; checkpoint: ManifestCheckpoint | null } } = {
     format: MANIFEST_FORMAT,
     control: control as Manifest['control'],
     run: runFields,
     final: run.status === 'approved',
-    evidence: items.map((item) => ({
-      evidence_id: item.evidence_id,
-      kind: item.kind,
-      title: item.title,
-      description: item.description,
-      url: item.url,
-      source: item.source,
-      collected_at: item.collected_at,
-      out_of_period: item.out_of_period,
-      supersedes: item.supersedes,
-      superseded_by: item.superseded_by,
-      sha256: item.sha256,
-      size_bytes: item.size_bytes,
-      content_type: item.content_type,
-      file_name: item.file_name,
-      submitted_by: item.submitted_by,
-      submitted_at: item.submitted_at,
-      path: evidencePath(item),
-    })),
+    evidence: placeholder.evidence,
     decisions: decisions.map(({ run_id: _r, ...decision }) => decision),
     audit: {
-      records,
+      records: placeholder.records,
       checkpoint: checkpoint
         ? {
             seq: checkpoint.seq,
@@ -136,4 +162,8 @@ export async function buildManifest(db: Knex, runId: string, auditKey: AuditKey 
         : null,
     },
   };
+  const json = canonicalJson(skeleton)
+    .replace(`"${placeholder.evidence}"`, () => `[${evidence.join(',')}]`)
+    .replace(`"${placeholder.records}"`, () => `[${audit.records.join(',')}]`);
+  return { json, final: skeleton.final, evidenceCount: evidence.length };
 }

@@ -18,3 +18,38 @@ export const bindersMigration: Migration = {
       ${appendOnlySql('evidence_binders')}`);
   },
 };
+
+/**
+ * Splits stored manifests into their parts, one row each, so a binder's zip is streamed a page at a
+ * time instead of parsing its whole manifest: `head` (the manifest without its two large arrays),
+ * `evidence` (each item, in order) and `audit` (each audit record, in order). PostgreSQL derives them
+ * from `manifest_json` itself, so they can never say anything the hashed manifest does not.
+ */
+export function splitManifestsSql(binderFilter: string): string {
+  return `
+    INSERT INTO evidence_binder_parts (binder_id, section, ordinal, item)
+    SELECT b.binder_id, parts.section, items.ordinal, items.item
+    FROM (SELECT binder_id, manifest_json::jsonb AS manifest FROM evidence_binders WHERE ${binderFilter}) b
+    CROSS JOIN LATERAL (VALUES
+      ('head', jsonb_build_array((b.manifest - 'evidence') #- '{audit,records}')),
+      ('evidence', b.manifest -> 'evidence'),
+      ('audit', b.manifest -> 'audit' -> 'records')
+    ) AS parts (section, items)
+    CROSS JOIN LATERAL jsonb_array_elements(parts.items) WITH ORDINALITY AS items (item, ordinal)`;
+}
+
+export const binderPartsMigration: Migration = {
+  name: '0006_evidence_binder_parts',
+  async up(db) {
+    await db.raw(`
+      CREATE TABLE evidence_binder_parts (
+        binder_id uuid NOT NULL REFERENCES evidence_binders (binder_id),
+        section text NOT NULL CHECK (section IN ('head', 'evidence', 'audit')),
+        ordinal integer NOT NULL CHECK (ordinal > 0),
+        item jsonb NOT NULL,
+        PRIMARY KEY (binder_id, section, ordinal)
+      );
+      ${splitManifestsSql('true')};
+      ${appendOnlySql('evidence_binder_parts')}`);
+  },
+};

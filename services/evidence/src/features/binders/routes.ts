@@ -39,7 +39,7 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
   router.post('/binders/run/:id', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res: Response) => {
     const runId = assertUuidPath(req.params.id, 'run');
     const binder = await service.transactional((s) => s.build(runId, principalOf(req).sub));
-    res.status(201).location(`${req.baseUrl}/binders/${binder.binder_id}`).json(binder);
+    res.status(201).location(`${req.baseUrl}/binders/${binder.binderId}`).type('application/json').send(binder.json);
   });
   deps.openapi.operation('post', '/binders/run/{id}', {
     summary: 'Build an examiner-ready binder of a run (a new immutable binder each time)',
@@ -49,7 +49,7 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
   });
 
   router.get('/binders/:binderId', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
-    res.json(await service.get(assertUuidPath(req.params.binderId, 'binder')));
+    res.type('application/json').send(await service.get(assertUuidPath(req.params.binderId, 'binder')));
   });
   deps.openapi.operation('get', '/binders/{binderId}', {
     summary: 'Read a binder',
@@ -60,18 +60,19 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
   });
 
   router.get('/binders/:binderId/download', auth, requireScope('audit:read'), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
-    const { binder, entries } = await service.zipEntries(assertUuidPath(req.params.binderId, 'binder'));
+    const contents = await service.zipContents(assertUuidPath(req.params.binderId, 'binder'));
+    const { binder } = contents;
     res.status(200);
     res.setHeader('Content-Type', 'application/zip');
     res.setHeader('Content-Disposition', `attachment; filename="binder-${binder.binder_id}.zip"`);
-    const archive = streamZip(entries, new Date(binder.created_at));
+    const { archive, abort } = streamZip(contents);
     archive.on('error', (error) => {
       deps.logger.error({ err: error, binder_id: binder.binder_id }, 'binder zip failed while streaming');
       res.destroy(error);
     });
-    // A client that goes away mid-download must not leave the archive holding open evidence files.
+    // A client that goes away mid-download must not leave the archive reading the database and files.
     res.on('close', () => {
-      if (!res.writableFinished) archive.abort();
+      if (!res.writableFinished) abort();
     });
     archive.pipe(res);
   });

@@ -1,13 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { canonicalJson } from '../audit';
-import { evidenceStore } from '../evidence/store';
+import type { AuditRecord } from '../audit';
 import type { EvidenceFileStore } from '../evidence/file-store';
 import { recordChange } from '../runs/record-change';
-import { binderEntries, type BinderRecord, type ZipEntry } from './binder-zip';
-import { buildManifest, type AuditKey, type Manifest } from './manifest';
-import { bindersStore } from './store';
+import type { BinderContents, BinderHead, EvidenceEntry } from './binder-zip';
+import { buildManifest, type AuditKey, type ManifestEvidence } from './manifest';
+import { bindersStore, type BinderPart, type BinderRecord, type BinderSection } from './store';
 
 export interface BindersDeps {
   exchange: string;
@@ -16,28 +15,22 @@ export interface BindersDeps {
   auditKey: () => AuditKey | undefined;
 }
 
-export interface Binder {
-  binder_id: string;
-  run_id: string;
-  final: boolean;
-  created_at: string;
-  sha256: string;
-  manifest: Manifest;
-  download_url: string;
+const PAGE = { evidenceWithContent: 32, evidence: 500, audit: 500, files: 1000 };
+
+/**
+ * The contract's binder representation as JSON text. The manifest goes in as the stored canonical
+ * text, never parsed and serialised again: for a large run it is megabytes.
+ */
+function binderJson(record: BinderRecord, manifestJson: string, publicBaseUrl: string): string {
+  const { binder_id, run_id, final, created_at, sha256 } = record;
+  const downloadUrl = `${publicBaseUrl.replace(/\/+$/, '')}/api/evidence/binders/${binder_id}/download`;
+  const head = JSON.stringify({ binder_id, run_id, final, created_at, sha256 });
+  return `${head.slice(0, -1)},"manifest":${manifestJson},"download_url":${JSON.stringify(downloadUrl)}}`;
 }
 
 /** Examiner-ready binders of runs: built from the run's state, stored immutable, packaged as a zip. */
 export const bindersService = (deps: BindersDeps) => (db: Knex) => {
   const binders = bindersStore(db);
-  const present = (record: BinderRecord): Binder => ({
-    binder_id: record.binder_id,
-    run_id: record.run_id,
-    final: record.final,
-    created_at: record.created_at,
-    sha256: record.sha256,
-    manifest: JSON.parse(record.manifest_json) as Manifest,
-    download_url: `${deps.publicBaseUrl.replace(/\/+$/, '')}/api/evidence/binders/${record.binder_id}/download`,
-  });
 
   async function find(binderId: string): Promise<BinderRecord> {
     const record = await binders.find(binderId);
@@ -45,42 +38,69 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
     return record;
   }
 
+  async function* pages<Item>(binderId: string, section: BinderSection, size: number, options = { content: false }): AsyncGenerator<BinderPart<Item>[]> {
+    for (let after = 0; ; ) {
+      const page = await binders.parts<Item>(binderId, section, after, size, options);
+      if (page.length > 0) yield page;
+      if (page.length < size) return;
+      after = page[page.length - 1].ordinal;
+    }
+  }
+
   return {
-    async build(runId: string, actor: string): Promise<Binder> {
+    /** Builds and stores a binder; returns it as the contract's JSON text. */
+    async build(runId: string, actor: string): Promise<{ binderId: string; json: string }> {
       const manifest = await buildManifest(db, runId, deps.auditKey());
       if (!manifest) throw problems.notFound(`No run ${runId}`);
-      const manifestJson = canonicalJson(manifest);
-      const sha256 = createHash('sha256').update(manifestJson, 'utf8').digest('hex');
+      const sha256 = createHash('sha256').update(manifest.json, 'utf8').digest('hex');
       const binderId = randomUUID();
-      const record = await binders.insert({ binder_id: binderId, run_id: runId, final: manifest.final, sha256, manifest_json: manifestJson, created_by: actor });
+      const record = await binders.insert({ binder_id: binderId, run_id: runId, final: manifest.final, sha256, manifest_json: manifest.json, created_by: actor });
       await recordChange(db, deps.exchange, {
         type: 'evidence.binder_built',
         entity_type: 'binder',
         entity_id: binderId,
         actor,
-        data: { binder_id: binderId, run_id: runId, final: manifest.final, sha256, evidence_count: manifest.evidence.length },
+        data: { binder_id: binderId, run_id: runId, final: manifest.final, sha256, evidence_count: manifest.evidenceCount },
       });
-      return present(record);
+      return { binderId, json: binderJson(record, manifest.json, deps.publicBaseUrl) };
     },
 
-    get: async (binderId: string): Promise<Binder> => present(await find(binderId)),
+    /** A binder as the contract's JSON text. */
+    async get(binderId: string): Promise<string> {
+      const record = await find(binderId);
+      return binderJson(record, await binders.manifestJson(binderId), deps.publicBaseUrl);
+    },
 
-    /** What the zip holds, checked before the first byte is sent (a missing file is an error, not a broken zip). */
-    async zipEntries(binderId: string): Promise<{ binder: BinderRecord; entries: ZipEntry[] }> {
+    /** What the zip is written from, checked before the first byte is sent (a missing file is an error, not a broken zip). */
+    async zipContents(binderId: string): Promise<BinderContents> {
       const binder = await find(binderId);
-      const manifest = JSON.parse(binder.manifest_json) as Manifest;
-      const byPath = new Map(manifest.evidence.map((item) => [item.path, item]));
-      const stored = new Map((await evidenceStore(db).listForRun(binder.run_id)).map((item) => [item.evidence_id, item]));
-      for (const item of manifest.evidence) {
-        if (item.kind === 'file' && !(await deps.files.has(item.sha256))) throw new Error(`evidence file ${item.sha256} of binder ${binderId} is missing from storage`);
+      for (let after = 0; ; ) {
+        const files = await binders.fileHashes(binderId, after, PAGE.files);
+        for (const file of files) {
+          if (!(await deps.files.has(file.sha256))) throw new Error(`evidence file ${file.sha256} of binder ${binderId} is missing from storage`);
+        }
+        if (files.length < PAGE.files) break;
+        after = files[files.length - 1].ordinal;
       }
-      const entries = binderEntries(binder, manifest, (path) => {
-        const item = byPath.get(path) as Manifest['evidence'][number];
-        if (item.kind === 'file') return { path, sha256: item.sha256, file: deps.files.pathOf(item.sha256) };
-        const bytes = Buffer.from(stored.get(item.evidence_id)?.content_json as string, 'utf8');
-        return { path, sha256: item.sha256, bytes };
-      });
-      return { binder, entries };
+      const [head] = await binders.parts<BinderHead>(binderId, 'head', 0, 1);
+      const counts = await binders.sectionCounts(binderId);
+      const [firstRecord] = await binders.parts<AuditRecord>(binderId, 'audit', 0, 1);
+      return {
+        binder,
+        head: head.item,
+        evidenceCount: counts.evidence,
+        auditCount: counts.audit,
+        firstAuditSeq: firstRecord?.item.seq,
+        manifestChunks: () => binders.manifestChunks(binderId),
+        evidence: async function* ({ content }): AsyncGenerator<EvidenceEntry[]> {
+          const size = content ? PAGE.evidenceWithContent : PAGE.evidence;
+          for await (const page of pages<ManifestEvidence>(binderId, 'evidence', size, { content })) yield page.map(({ item, content_json }) => ({ item, content_json }));
+        },
+        auditRecords: async function* (): AsyncGenerator<AuditRecord[]> {
+          for await (const page of pages<AuditRecord>(binderId, 'audit', PAGE.audit)) yield page.map((part) => part.item);
+        },
+        filePath: (sha256) => deps.files.pathOf(sha256),
+      };
     },
   };
 };

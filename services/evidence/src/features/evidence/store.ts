@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/db';
+import { inBatches, type Knex } from '@platform/db';
 import type { Evidence, EvidenceItem, EvidenceKind, StoredEvidence } from './schemas';
 
 export interface NewEvidence {
@@ -27,6 +27,10 @@ interface EvidenceRow extends Omit<StoredEvidence, 'size_bytes' | 'submitted_at'
 }
 
 function toStored(row: EvidenceRow): StoredEvidence {
+  return { ...toItem(row), content_json: row.content_json };
+}
+
+function toItem(row: Omit<EvidenceRow, 'content_json'>): EvidenceItem {
   return {
     evidence_id: row.evidence_id,
     run_id: row.run_id,
@@ -45,7 +49,6 @@ function toStored(row: EvidenceRow): StoredEvidence {
     source: row.source,
     file_name: row.file_name,
     superseded_by: row.superseded_by ?? null,
-    content_json: row.content_json,
   };
 }
 
@@ -55,33 +58,44 @@ export function evidenceReceipt(item: StoredEvidence): Evidence {
   return { evidence_id, run_id, kind, title, sha256, size_bytes, content_type, submitted_by, submitted_at, out_of_period, supersedes, collected_at };
 }
 
-export function evidenceListItem(item: StoredEvidence): EvidenceItem {
-  const { content_json: _content, ...rest } = item;
-  return rest;
-}
+/** Every column but the JSON content, which lists and manifests do not need (a record may be up to 1 MiB). */
+const ITEM_COLUMNS = ['evidence_id', 'run_id', 'kind', 'title', 'description', 'url', 'source', 'collected_at', 'out_of_period', 'supersedes', 'sha256', 'size_bytes', 'content_type', 'file_name', 'submitted_by', 'submitted_at'];
 
-function withSupersededBy(db: Knex) {
+function withSupersededBy(db: Knex, options: { content: boolean }) {
   return db('evidence_items as e')
     .leftJoin('evidence_items as s', 's.supersedes', 'e.evidence_id')
-    .select('e.*', 's.evidence_id as superseded_by');
+    .select(...(options.content ? ['e.*'] : ITEM_COLUMNS.map((column) => `e.${column}`)), 's.evidence_id as superseded_by');
 }
+
+const inSubmissionOrder = [{ column: 'e.submitted_at' }, { column: 'e.evidence_id' }];
 
 export function evidenceStore(db: Knex) {
   return {
     async insert(item: NewEvidence): Promise<StoredEvidence> {
       await db('evidence_items').insert(item);
-      return toStored(await withSupersededBy(db).where('e.evidence_id', item.evidence_id).first());
+      return toStored(await withSupersededBy(db, { content: true }).where('e.evidence_id', item.evidence_id).first());
     },
 
     async find(evidenceId: string): Promise<StoredEvidence | undefined> {
-      const row = await withSupersededBy(db).where('e.evidence_id', evidenceId).first();
+      const row = await withSupersededBy(db, { content: true }).where('e.evidence_id', evidenceId).first();
       return row ? toStored(row) : undefined;
     },
 
     /** Every item of the run, in the order it was submitted. */
-    async listForRun(runId: string): Promise<StoredEvidence[]> {
-      const rows: EvidenceRow[] = await withSupersededBy(db).where('e.run_id', runId).orderBy([{ column: 'e.submitted_at' }, { column: 'e.evidence_id' }]);
-      return rows.map(toStored);
+    async listForRun(runId: string): Promise<EvidenceItem[]> {
+      const rows: EvidenceRow[] = await withSupersededBy(db, { content: false }).where('e.run_id', runId).orderBy(inSubmissionOrder);
+      return rows.map(toItem);
+    },
+
+    /** The same items a batch at a time, for runs too large to hold at once (on a transaction). */
+    async *listForRunInBatches(runId: string, batchSize: number): AsyncGenerator<EvidenceItem[]> {
+      const query = withSupersededBy(db, { content: false }).where('e.run_id', runId).orderBy(inSubmissionOrder);
+      for await (const rows of inBatches<EvidenceRow>(db, query, batchSize)) yield rows.map(toItem);
+    },
+
+    async countForRun(runId: string): Promise<number> {
+      const [row] = await db('evidence_items').where({ run_id: runId }).count({ n: '*' });
+      return Number(row.n);
     },
 
     async contributors(runId: string): Promise<string[]> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { controlsStore } from '../controls/store';
-import { evidenceListItem, evidenceStore } from '../evidence/store';
+import { evidenceStore } from '../evidence/store';
 import type { EvidenceItem } from '../evidence/schemas';
 import { recordChange } from './record-change';
 import type { CreateRunRequest, Decision, DecisionRequest, Run, RunState } from './schemas';
@@ -53,14 +53,14 @@ export const runsService = (deps: RunsDeps) => (db: Knex) => {
       const run = await runs.find(runId);
       if (!run) throw problems.notFound(`No run ${runId}`);
       const items = await evidence.listForRun(runId);
-      return { ...run, evidence: items.map(evidenceListItem), decisions: await runs.decisions(runId) };
+      return { ...run, evidence: items, decisions: await runs.decisions(runId) };
     },
 
     async submit(runId: string, actor: string): Promise<RunState> {
       const run = await lockedRun(runId);
       if (run.status !== 'open') throw problems.conflict(`Run ${runId} is ${run.status}; only an open run can be submitted`);
       await runs.transition(runId, 'open', 'in_review', { submitted_by: actor, submitted_at: db.raw('clock_timestamp()') });
-      const evidenceCount = (await evidence.listForRun(runId)).length;
+      const evidenceCount = await evidence.countForRun(runId);
       await recordChange(db, deps.exchange, {
         type: 'evidence.run_submitted',
         entity_type: 'run',

@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+
+/**
+ * Reads a query's rows a batch at a time through a server-side cursor: memory holds one batch however
+ * many rows match, and every batch comes from the same snapshot (no OFFSET rescans, no keyset on
+ * timestamps that JavaScript would round). A cursor lives inside a transaction, so `trx` must be one.
+ */
+export async function* inBatches<Row>(trx: Knex, query: Knex.QueryBuilder, batchSize: number): AsyncGenerator<Row[]> {
+  if (!trx.isTransaction) throw new Error('inBatches needs a transaction: a cursor lives inside one');
+  const cursor = `batches_${randomUUID().replace(/-/g, '')}`;
+  const { sql, bindings } = query.toSQL();
+  await trx.raw(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${sql}`, bindings);
+  let closed = false;
+  try {
+    for (;;) {
+      const { rows } = (await trx.raw(`FETCH FORWARD ${Number(batchSize)} FROM ${cursor}`)) as { rows: Row[] };
+      if (rows.length > 0) yield rows;
+      if (rows.length < batchSize) break;
+    }
+    await trx.raw(`CLOSE ${cursor}`);
+    closed = true;
+  } finally {
+    // Left early (the consumer stopped, or a query failed): the cursor ends with its transaction anyway;
+    // closing it here only frees it sooner, and must not hide the error that got us here.
+    if (!closed) await trx.raw(`CLOSE ${cursor}`).catch(() => undefined);
+  }
+}
