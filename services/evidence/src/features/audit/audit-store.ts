@@ -103,16 +103,19 @@ export interface AuditRecordFilter {
   source?: AuditSource;
   action?: string;
   after_seq?: number;
+  to_seq?: number;
   limit: number;
+  newest_first?: boolean;
 }
 
-/** Records oldest first after `after_seq`, filtered. */
+/** Records oldest first (or newest first) after `after_seq` and up to `to_seq`, filtered. */
 export async function listAuditRecords(db: Knex, filter: AuditRecordFilter): Promise<AuditRecord[]> {
-  const query = db('audit_log').orderBy('seq', 'asc').limit(filter.limit);
+  const query = db('audit_log').orderBy('seq', filter.newest_first ? 'desc' : 'asc').limit(filter.limit);
   if (filter.entity_id !== undefined) query.where('entity_id', filter.entity_id);
   if (filter.source !== undefined) query.where('source', filter.source);
   if (filter.action !== undefined) query.where('action', filter.action);
   if (filter.after_seq !== undefined) query.where('seq', '>', filter.after_seq);
+  if (filter.to_seq !== undefined) query.where('seq', '<=', filter.to_seq);
   return (await query).map(toAuditRecord);
 }
 

@@ -271,6 +271,9 @@ describe('binders', () => {
     }
     const binder = (await build(run.run_id).expect(201)).body;
     expect(binder.manifest.evidence).toHaveLength(items);
+    const chunks = await kit.db('evidence_binder_manifest_chunks').where({ binder_id: binder.binder_id }).orderBy('n').pluck('chunk');
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join('')).toBe((await kit.db('evidence_binders').where({ binder_id: binder.binder_id }).first('manifest_json')).manifest_json);
 
     // A reader that leaves after the first bytes stops the zip; the next download is whole.
     const zipUrl = new URL(new URL(binder.download_url).pathname, kit.service.url);

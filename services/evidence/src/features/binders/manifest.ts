@@ -74,20 +74,6 @@ function evidencePath(item: { sha256: string; kind: EvidenceKind; file_name: str
   return `evidence/${item.sha256}-${name}`;
 }
 
-/** The run's audit records as canonical JSON, oldest first, a page at a time (each record is also a line of audit.jsonl). */
-async function runAuditRecordsJson(db: Knex, runId: string): Promise<{ records: string[]; firstSeq?: number; lastSeq?: number }> {
-  const records: string[] = [];
-  let firstSeq: number | undefined;
-  let lastSeq: number | undefined;
-  for (;;) {
-    const page = await listAuditRecords(db, { entity_id: runId, limit: AUDIT_PAGE, after_seq: lastSeq });
-    for (const record of page) records.push(canonicalJson(record));
-    firstSeq ??= page[0]?.seq;
-    lastSeq = page.at(-1)?.seq ?? lastSeq;
-    if (page.length < AUDIT_PAGE) return { records, firstSeq, lastSeq };
-  }
-}
-
 function manifestEvidence(item: EvidenceItem): ManifestEvidence {
   return {
     evidence_id: item.evidence_id,
@@ -110,45 +96,44 @@ function manifestEvidence(item: EvidenceItem): ManifestEvidence {
   };
 }
 
-export interface BuiltManifest {
-  /** The manifest as RFC 8785 canonical JSON: the bytes that are hashed, stored and put in the zip. */
-  json: string;
+export interface WrittenManifest {
   final: boolean;
   evidenceCount: number;
 }
 
+/** Where the manifest's canonical text goes, piece by piece, in order. */
+export type ManifestSink = (text: string) => Promise<void>;
+
 /**
- * Builds the manifest of a run on the caller's transaction (the run row locked, so it is one
- * consistent state). The checkpoint is the first one covering the run's last record: once it exists
- * it never changes, unlike the newest one.
+ * Writes the manifest of a run, as RFC 8785 canonical JSON, into `sink`, on the caller's transaction
+ * (the run row locked, so it is one consistent state). The checkpoint is the first one covering the
+ * run's last record: once it exists it never changes, unlike the newest one.
  *
- * Evidence and audit records are read a batch at a time and kept only as their canonical JSON, so a
- * run with tens of thousands of items never exists as one tree of objects. The result is the same text
- * as canonicalising the whole `Manifest` at once: the small members are canonicalised together with
- * a placeholder for each large array, and the arrays' canonical elements are put in its place.
+ * A run may hold tens of thousands of items, so the manifest never exists whole here: audit records
+ * are read a page at a time (keyset on seq) and evidence through a cursor, each written out as its
+ * canonical JSON and dropped. The small members are canonicalised together with a placeholder for each
+ * of the two arrays, and the arrays' elements are written in the placeholders' places: the same text
+ * as canonicalising the whole `Manifest` at once.
  */
-export async function buildManifest(db: Knex, runId: string, auditKey: AuditKey | undefined): Promise<BuiltManifest | undefined> {
+export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey | undefined, sink: ManifestSink): Promise<WrittenManifest | undefined> {
   const run = await runsStore(db).find(runId, { lock: true });
   if (!run) return undefined;
   const control = await controlsStore(db).findVersion(run.control_version_id);
-  const evidence: string[] = [];
-  for await (const batch of evidenceStore(db).listForRunInBatches(runId, EVIDENCE_BATCH)) {
-    for (const item of batch) evidence.push(canonicalJson(manifestEvidence(item)));
-  }
   const decisions = await runsStore(db).decisions(runId);
-  const audit = await runAuditRecordsJson(db, runId);
-  const [checkpoint] = audit.lastSeq === undefined ? [] : await listCheckpoints(db, { after_seq: audit.lastSeq - 1, limit: 1 });
+  const [lastRecord] = await listAuditRecords(db, { entity_id: runId, limit: 1, newest_first: true });
+  const lastSeq = lastRecord?.seq;
+  const [checkpoint] = lastSeq === undefined ? [] : await listCheckpoints(db, { after_seq: lastSeq - 1, limit: 1 });
   const { control_id: _c, control_key: _k, control_version: _v, ...runFields } = run;
-  const placeholder = { evidence: `evidence-${randomUUID()}`, records: `records-${randomUUID()}` };
+  const placeholder = { evidence: `"evidence-${randomUUID()}"`, records: `"records-${randomUUID()}"` };
   const skeleton: Omit<Manifest, 'evidence' | 'audit'> & { evidence: string; audit: { records: string; checkpoint: ManifestCheckpoint | null } } = {
     format: MANIFEST_FORMAT,
     control: control as Manifest['control'],
     run: runFields,
     final: run.status === 'approved',
-    evidence: placeholder.evidence,
+    evidence: placeholder.evidence.slice(1, -1),
     decisions: decisions.map(({ run_id: _r, ...decision }) => decision),
     audit: {
-      records: placeholder.records,
+      records: placeholder.records.slice(1, -1),
       checkpoint: checkpoint
         ? {
             seq: checkpoint.seq,
@@ -162,8 +147,23 @@ export async function buildManifest(db: Knex, runId: string, auditKey: AuditKey 
         : null,
     },
   };
-  const json = canonicalJson(skeleton)
-    .replace(`"${placeholder.evidence}"`, () => `[${evidence.join(',')}]`)
-    .replace(`"${placeholder.records}"`, () => `[${audit.records.join(',')}]`);
-  return { json, final: skeleton.final, evidenceCount: evidence.length };
+  // Canonical key order puts audit.records before evidence.
+  const [beforeRecords, afterRecords] = canonicalJson(skeleton).split(placeholder.records);
+  const [betweenArrays, afterEvidence] = afterRecords.split(placeholder.evidence);
+
+  await sink(`${beforeRecords}[`);
+  for (let after: number | undefined, first = true; lastSeq !== undefined; first = false) {
+    const page = await listAuditRecords(db, { entity_id: runId, limit: AUDIT_PAGE, after_seq: after, to_seq: lastSeq });
+    if (page.length > 0) await sink((first ? '' : ',') + page.map((record) => canonicalJson(record)).join(','));
+    if (page.length < AUDIT_PAGE) break;
+    after = page[page.length - 1].seq;
+  }
+  await sink(`]${betweenArrays}[`);
+  let evidenceCount = 0;
+  for await (const batch of evidenceStore(db).listForRunInBatches(runId, EVIDENCE_BATCH)) {
+    await sink((evidenceCount === 0 ? '' : ',') + batch.map((item) => canonicalJson(manifestEvidence(item))).join(','));
+    evidenceCount += batch.length;
+  }
+  await sink(`]${afterEvidence}`);
+  return { final: skeleton.final, evidenceCount };
 }

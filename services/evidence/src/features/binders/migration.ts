@@ -38,10 +38,24 @@ export function splitManifestsSql(binderFilter: string): string {
     CROSS JOIN LATERAL jsonb_array_elements(parts.items) WITH ORDINALITY AS items (item, ordinal)`;
 }
 
+/**
+ * A binder's manifest is also kept as its exact text in chunks of about 256 K characters, written as it is
+ * built and read back a chunk at a time (a `substr` of the one large column would decompress all of it
+ * for every chunk). The binder row's `manifest_json` is made from them by PostgreSQL; the foreign key
+ * is checked at commit because the chunks come first.
+ */
 export const binderPartsMigration: Migration = {
   name: '0006_evidence_binder_parts',
   async up(db) {
     await db.raw(`
+      CREATE TABLE evidence_binder_manifest_chunks (
+        binder_id uuid NOT NULL REFERENCES evidence_binders (binder_id) DEFERRABLE INITIALLY DEFERRED,
+        n integer NOT NULL CHECK (n > 0),
+        chunk text NOT NULL,
+        PRIMARY KEY (binder_id, n)
+      );
+      INSERT INTO evidence_binder_manifest_chunks (binder_id, n, chunk) SELECT binder_id, 1, manifest_json FROM evidence_binders;
+      ${appendOnlySql('evidence_binder_manifest_chunks')}
       CREATE TABLE evidence_binder_parts (
         binder_id uuid NOT NULL REFERENCES evidence_binders (binder_id),
         section text NOT NULL CHECK (section IN ('head', 'evidence', 'audit')),

@@ -1,10 +1,12 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { EvidenceFileStore } from '../evidence/file-store';
 import { READ_SCOPES, assertUuidPath } from '../runs/access';
-import { streamZip } from './binder-zip';
+import { coalesce, streamZip } from './binder-zip';
 import type { AuditKey } from './manifest';
 import { createBindersService } from './service';
 
@@ -30,6 +32,17 @@ const binderSchema = {
   },
 };
 
+/** Streams JSON text given in pieces (a binder's manifest can be megabytes), honouring backpressure. */
+async function sendJsonText(res: Response, pieces: AsyncIterable<string>): Promise<void> {
+  res.type('application/json');
+  try {
+    await pipeline(Readable.from(pieces, { objectMode: false }), res);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return; // the client left; nothing to report
+    throw error;
+  }
+}
+
 export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; publicBaseUrl: string; auditKey: () => AuditKey | undefined }): Router {
   const files = new EvidenceFileStore(deps.dataDir);
   const service = createBindersService({ ...options, files }, deps.db);
@@ -39,7 +52,8 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
   router.post('/binders/run/:id', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res: Response) => {
     const runId = assertUuidPath(req.params.id, 'run');
     const binder = await service.transactional((s) => s.build(runId, principalOf(req).sub));
-    res.status(201).location(`${req.baseUrl}/binders/${binder.binderId}`).type('application/json').send(binder.json);
+    res.status(201).location(`${req.baseUrl}/binders/${binder.binder_id}`);
+    await sendJsonText(res, service.json(binder));
   });
   deps.openapi.operation('post', '/binders/run/{id}', {
     summary: 'Build an examiner-ready binder of a run (a new immutable binder each time)',
@@ -49,7 +63,8 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
   });
 
   router.get('/binders/:binderId', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
-    res.type('application/json').send(await service.get(assertUuidPath(req.params.binderId, 'binder')));
+    const binder = await service.find(assertUuidPath(req.params.binderId, 'binder'));
+    await sendJsonText(res, service.json(binder));
   });
   deps.openapi.operation('get', '/binders/{binderId}', {
     summary: 'Read a binder',
@@ -74,7 +89,7 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
     res.on('close', () => {
       if (!res.writableFinished) abort();
     });
-    archive.pipe(res);
+    archive.pipe(coalesce()).pipe(res);
   });
   deps.openapi.operation('get', '/binders/{binderId}/download', {
     summary: 'Download a binder as a zip (streamed)',

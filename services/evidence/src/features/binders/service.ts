@@ -1,11 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { AuditRecord } from '../audit';
 import type { EvidenceFileStore } from '../evidence/file-store';
 import { recordChange } from '../runs/record-change';
 import type { BinderContents, BinderHead, EvidenceEntry } from './binder-zip';
-import { buildManifest, type AuditKey, type ManifestEvidence } from './manifest';
+import { writeManifest, type AuditKey, type ManifestEvidence } from './manifest';
 import { bindersStore, type BinderPart, type BinderRecord, type BinderSection } from './store';
 
 export interface BindersDeps {
@@ -18,14 +18,16 @@ export interface BindersDeps {
 const PAGE = { evidenceWithContent: 32, evidence: 500, audit: 500, files: 1000 };
 
 /**
- * The contract's binder representation as JSON text. The manifest goes in as the stored canonical
- * text, never parsed and serialised again: for a large run it is megabytes.
+ * The contract's binder representation as JSON text, in pieces. The manifest goes in as the stored
+ * canonical text, read a chunk at a time and never parsed and serialised again: for a large run it
+ * is megabytes.
  */
-function binderJson(record: BinderRecord, manifestJson: string, publicBaseUrl: string): string {
+async function* binderJson(record: BinderRecord, manifestChunks: AsyncIterable<string>, publicBaseUrl: string): AsyncGenerator<string> {
   const { binder_id, run_id, final, created_at, sha256 } = record;
   const downloadUrl = `${publicBaseUrl.replace(/\/+$/, '')}/api/evidence/binders/${binder_id}/download`;
-  const head = JSON.stringify({ binder_id, run_id, final, created_at, sha256 });
-  return `${head.slice(0, -1)},"manifest":${manifestJson},"download_url":${JSON.stringify(downloadUrl)}}`;
+  yield `${JSON.stringify({ binder_id, run_id, final, created_at, sha256 }).slice(0, -1)},"manifest":`;
+  yield* manifestChunks;
+  yield `,"download_url":${JSON.stringify(downloadUrl)}}`;
 }
 
 /** Examiner-ready binders of runs: built from the run's state, stored immutable, packaged as a zip. */
@@ -48,13 +50,14 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
   }
 
   return {
-    /** Builds and stores a binder; returns it as the contract's JSON text. */
-    async build(runId: string, actor: string): Promise<{ binderId: string; json: string }> {
-      const manifest = await buildManifest(db, runId, deps.auditKey());
-      if (!manifest) throw problems.notFound(`No run ${runId}`);
-      const sha256 = createHash('sha256').update(manifest.json, 'utf8').digest('hex');
+    /** Builds and stores a binder (on a transaction). */
+    async build(runId: string, actor: string): Promise<BinderRecord> {
       const binderId = randomUUID();
-      const record = await binders.insert({ binder_id: binderId, run_id: runId, final: manifest.final, sha256, manifest_json: manifest.json, created_by: actor });
+      const writer = binders.manifestWriter(binderId);
+      const manifest = await writeManifest(db, runId, deps.auditKey(), writer.write);
+      if (!manifest) throw problems.notFound(`No run ${runId}`);
+      const sha256 = await writer.finish();
+      const record = await binders.insert({ binder_id: binderId, run_id: runId, final: manifest.final, sha256, created_by: actor });
       await recordChange(db, deps.exchange, {
         type: 'evidence.binder_built',
         entity_type: 'binder',
@@ -62,14 +65,13 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
         actor,
         data: { binder_id: binderId, run_id: runId, final: manifest.final, sha256, evidence_count: manifest.evidenceCount },
       });
-      return { binderId, json: binderJson(record, manifest.json, deps.publicBaseUrl) };
+      return record;
     },
 
-    /** A binder as the contract's JSON text. */
-    async get(binderId: string): Promise<string> {
-      const record = await find(binderId);
-      return binderJson(record, await binders.manifestJson(binderId), deps.publicBaseUrl);
-    },
+    find,
+
+    /** A stored binder as the contract's JSON text, a piece at a time. */
+    json: (record: BinderRecord): AsyncGenerator<string> => binderJson(record, binders.manifestChunks(record.binder_id), deps.publicBaseUrl),
 
     /** What the zip is written from, checked before the first byte is sent (a missing file is an error, not a broken zip). */
     async zipContents(binderId: string): Promise<BinderContents> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import type { EvidenceKind } from '../evidence/schemas';
 import { splitManifestsSql } from './migration';
@@ -21,17 +22,60 @@ export interface BinderPart<Item> {
 }
 
 const RECORD_COLUMNS = ['binder_id', 'run_id', 'final', 'sha256', 'created_at'];
-const MANIFEST_CHUNK_CHARS = 1 << 20;
+const MANIFEST_CHUNK_CHARS = 1 << 18;
+
+/**
+ * A manifest on its way into PostgreSQL: pieces are gathered into chunks of about 1 M characters, each
+ * stored as it fills and hashed as it goes; PostgreSQL then joins the chunks into the binder's row. No
+ * message, buffer or string of the whole manifest is ever made here, however large the run.
+ */
+export interface ManifestWriter {
+  write(text: string): Promise<void>;
+  /** SHA-256 of everything written, hex; ends the writing. */
+  finish(): Promise<string>;
+}
 
 const toRecord = (row: Omit<BinderRecord, 'created_at'> & { created_at: Date }): BinderRecord => ({ ...row, created_at: row.created_at.toISOString() });
 
 export function bindersStore(db: Knex) {
   return {
-    /** Stores the binder and its manifest split into parts (see `splitManifestsSql`). */
-    async insert(binder: Omit<BinderRecord, 'created_at'> & { manifest_json: string; created_by: string }): Promise<BinderRecord> {
-      const [row] = await db('evidence_binders').insert(binder).returning(RECORD_COLUMNS);
+    /** Starts writing the manifest of a binder about to be inserted (on a transaction: see the migration). */
+    manifestWriter(binderId: string): ManifestWriter {
+      const hash = createHash('sha256');
+      let pieces: string[] = [];
+      let length = 0;
+      let chunks = 0;
+      const flush = async () => {
+        if (pieces.length === 0) return;
+        const chunk = pieces.join('');
+        pieces = [];
+        length = 0;
+        hash.update(chunk, 'utf8');
+        await db('evidence_binder_manifest_chunks').insert({ binder_id: binderId, n: ++chunks, chunk });
+      };
+      return {
+        async write(text) {
+          pieces.push(text);
+          length += text.length;
+          if (length >= MANIFEST_CHUNK_CHARS) await flush();
+        },
+        async finish() {
+          await flush();
+          return hash.digest('hex');
+        },
+      };
+    },
+
+    /** Stores the binder, its manifest joined from the written chunks, and split into parts (see `splitManifestsSql`). */
+    async insert(binder: Omit<BinderRecord, 'created_at'> & { created_by: string }): Promise<BinderRecord> {
+      const { rows } = (await db.raw(
+        `INSERT INTO evidence_binders (binder_id, run_id, final, sha256, created_by, manifest_json)
+         SELECT ?, ?, ?, ?, ?, string_agg(chunk, '' ORDER BY n) FROM evidence_binder_manifest_chunks WHERE binder_id = ?
+         RETURNING ${RECORD_COLUMNS.join(', ')}`,
+        [binder.binder_id, binder.run_id, binder.final, binder.sha256, binder.created_by, binder.binder_id],
+      )) as { rows: (Omit<BinderRecord, 'created_at'> & { created_at: Date })[] };
       await db.raw(splitManifestsSql('binder_id = ?'), [binder.binder_id]);
-      return toRecord(row);
+      return toRecord(rows[0]);
     },
 
     async find(binderId: string): Promise<BinderRecord | undefined> {
@@ -39,17 +83,12 @@ export function bindersStore(db: Knex) {
       return row ? toRecord(row) : undefined;
     },
 
-    async manifestJson(binderId: string): Promise<string> {
-      const row = await db('evidence_binders').where({ binder_id: binderId }).first('manifest_json');
-      return row.manifest_json;
-    },
-
-    /** The stored manifest text a chunk at a time (for the zip, which must not hold it whole). */
+    /** The stored manifest text a chunk at a time (for responses and the zip, which must not hold it whole). */
     async *manifestChunks(binderId: string): AsyncGenerator<string> {
-      for (let start = 1; ; start += MANIFEST_CHUNK_CHARS) {
-        const [row] = await db('evidence_binders').where({ binder_id: binderId }).select(db.raw('substr(manifest_json, ?, ?) AS chunk', [start, MANIFEST_CHUNK_CHARS]));
-        if (row.chunk) yield row.chunk;
-        if (row.chunk.length < MANIFEST_CHUNK_CHARS) return;
+      for (let n = 1; ; n++) {
+        const row = await db('evidence_binder_manifest_chunks').where({ binder_id: binderId, n }).first('chunk');
+        if (!row) return;
+        yield row.chunk;
       }
     },
 
