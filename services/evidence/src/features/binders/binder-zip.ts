@@ -63,7 +63,7 @@ async function* indexHtml(contents: BinderContents): AsyncGenerator<string> {
 <h2>Evidence (${contents.evidenceCount})</h2>
 <table><tr><th>Title</th><th>Kind</th><th>Collected</th><th>Submitted</th><th>Status</th><th>File and SHA-256</th></tr>
 `;
-  for await (const page of contents.evidence({ content: false })) yield page.map((entry) => indexRow(entry.item)).join('');
+  yield* gathered(contents.evidence({ content: false }), (entry) => indexRow(entry.item));
   const decisions = head.decisions.map((d) => `<li><strong>${escapeHtml(d.decision)}</strong> by ${escapeHtml(d.decided_by)} at ${escapeHtml(d.decided_at)}: ${escapeHtml(d.rationale)}</li>`).join('\n');
   const checkpoint = head.audit.checkpoint;
   yield `</table>
@@ -75,8 +75,24 @@ async function* indexHtml(contents: BinderContents): AsyncGenerator<string> {
 `;
 }
 
-async function* auditJsonl(contents: BinderContents): AsyncGenerator<string> {
-  for await (const page of contents.auditRecords()) yield page.map((record) => `${canonicalJson(record)}\n`).join('');
+const auditJsonl = (contents: BinderContents) => gathered(contents.auditRecords(), (record) => `${canonicalJson(record)}\n`);
+
+/**
+ * Pages of items as text pieces of about 32 K characters: a whole page as one string would be large
+ * enough for V8's large-object space, which only a full collection frees (memory would climb per zip).
+ */
+async function* gathered<Item>(pages: AsyncIterable<Item[]>, text: (item: Item) => string, size = 32 * 1024): AsyncGenerator<string> {
+  let pending = '';
+  for await (const page of pages) {
+    for (const item of page) {
+      pending += text(item);
+      if (pending.length >= size) {
+        yield pending;
+        pending = '';
+      }
+    }
+  }
+  if (pending) yield pending;
 }
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');

@@ -154,15 +154,14 @@ export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey 
   await sink(`${beforeRecords}[`);
   for (let after: number | undefined, first = true; lastSeq !== undefined; first = false) {
     const page = await listAuditRecords(db, { entity_id: runId, limit: AUDIT_PAGE, after_seq: after, to_seq: lastSeq });
-    if (page.length > 0) await sink((first ? '' : ',') + page.map((record) => canonicalJson(record)).join(','));
+    for (const [i, record] of page.entries()) await sink((first && i === 0 ? '' : ',') + canonicalJson(record));
     if (page.length < AUDIT_PAGE) break;
     after = page[page.length - 1].seq;
   }
   await sink(`]${betweenArrays}[`);
   let evidenceCount = 0;
   for await (const batch of evidenceStore(db).listForRunInBatches(runId, EVIDENCE_BATCH)) {
-    await sink((evidenceCount === 0 ? '' : ',') + batch.map((item) => canonicalJson(manifestEvidence(item))).join(','));
-    evidenceCount += batch.length;
+    for (const item of batch) await sink((evidenceCount++ === 0 ? '' : ',') + canonicalJson(manifestEvidence(item)));
   }
   await sink(`]${afterEvidence}`);
   return { final: skeleton.final, evidenceCount };

@@ -39,7 +39,7 @@ export function splitManifestsSql(binderFilter: string): string {
 }
 
 /**
- * A binder's manifest is also kept as its exact text in chunks of about 256 K characters, written as it is
+ * A binder's manifest is also kept as its exact text in chunks of about 64 K characters, written as it is
  * built and read back a chunk at a time (a `substr` of the one large column would decompress all of it
  * for every chunk). The binder row's `manifest_json` is made from them by PostgreSQL; the foreign key
  * is checked at commit because the chunks come first.

@@ -22,7 +22,9 @@ export interface BinderPart<Item> {
 }
 
 const RECORD_COLUMNS = ['binder_id', 'run_id', 'final', 'sha256', 'created_at'];
-const MANIFEST_CHUNK_CHARS = 1 << 18;
+// Under V8's large-object size (128 KiB): larger strings go to a space that only a full collection frees.
+const MANIFEST_CHUNK_CHARS = 1 << 16;
+const MANIFEST_CHUNKS_PER_READ = 16;
 
 /**
  * A manifest on its way into PostgreSQL: pieces are gathered into chunks of about 1 M characters, each
@@ -85,10 +87,16 @@ export function bindersStore(db: Knex) {
 
     /** The stored manifest text a chunk at a time (for responses and the zip, which must not hold it whole). */
     async *manifestChunks(binderId: string): AsyncGenerator<string> {
-      for (let n = 1; ; n++) {
-        const row = await db('evidence_binder_manifest_chunks').where({ binder_id: binderId, n }).first('chunk');
-        if (!row) return;
-        yield row.chunk;
+      for (let after = 0; ; ) {
+        const rows: { n: number; chunk: string }[] = await db('evidence_binder_manifest_chunks')
+          .where({ binder_id: binderId })
+          .andWhere('n', '>', after)
+          .orderBy('n')
+          .limit(MANIFEST_CHUNKS_PER_READ)
+          .select('n', 'chunk');
+        for (const row of rows) yield row.chunk;
+        if (rows.length < MANIFEST_CHUNKS_PER_READ) return;
+        after = rows[rows.length - 1].n;
       }
     },
 
