@@ -26,3 +26,20 @@ export async function* inBatches<Row>(trx: Knex, query: Knex.QueryBuilder, batch
     if (!closed) await trx.raw(`CLOSE ${cursor}`).catch(() => undefined);
   }
 }
+
+/**
+ * Walks a keyset-paginated query a page at a time: `fetchAfter(key)` returns up to `pageSize` items
+ * after `key` in key order, and the walk ends at a short page. The next page is requested before the
+ * current one is handed out, so the database reads it while the caller works; memory holds at most two
+ * pages. Empty pages are not yielded.
+ */
+export async function* keysetPages<Item, Key>(fetchAfter: (key: Key) => Promise<Item[]>, keyOf: (item: Item) => Key, startAfter: Key, pageSize: number): AsyncGenerator<Item[]> {
+  let page = await fetchAfter(startAfter);
+  for (;;) {
+    const next = page.length < pageSize ? undefined : fetchAfter(keyOf(page[page.length - 1]));
+    next?.catch(() => undefined); // a failure surfaces where the page is awaited, not as an unhandled rejection
+    if (page.length > 0) yield page;
+    if (!next) return;
+    page = await next;
+  }
+}

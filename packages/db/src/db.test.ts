@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
 import { appendOnlySql, createDatabase, isEmbedded, migrate, type Database, type Migration } from './database';
-import { inBatches } from './cursor';
+import { inBatches, keysetPages } from './cursor';
 import { withTransactional } from './transactional';
 
 function countingMigrations(calls: Record<string, number>): Migration[] {
@@ -183,5 +183,38 @@ describe('on PostgreSQL', () => {
     it('refuses to run outside a transaction', async () => {
       await expect(inBatches(db, query(db), 10).next()).rejects.toThrow(/needs a transaction/);
     });
+  });
+});
+
+describe('keysetPages', () => {
+  const numbers = Array.from({ length: 7 }, (_, i) => i + 1);
+  const fetchAfter = (calls: number[]) => async (after: number) => {
+    calls.push(after);
+    return numbers.filter((n) => n > after).slice(0, 3);
+  };
+
+  it('yields every page in key order and stops at a short page', async () => {
+    const calls: number[] = [];
+    const pages: number[][] = [];
+    for await (const page of keysetPages(fetchAfter(calls), (n) => n, 0, 3)) pages.push(page);
+    expect(pages).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+    expect(calls).toEqual([0, 3, 6]);
+  });
+
+  it('requests the next page before handing out the current one, but not after a short page', async () => {
+    const calls: number[] = [];
+    const full = keysetPages(fetchAfter(calls), (n) => n, 0, 3);
+    expect((await full.next()).value).toEqual([1, 2, 3]);
+    expect(calls).toEqual([0, 3]);
+    const shortCalls: number[] = [];
+    const short = keysetPages(fetchAfter(shortCalls), (n) => n, 3, 4);
+    expect((await short.next()).value).toEqual([4, 5, 6]);
+    expect(shortCalls).toEqual([3]);
+  });
+
+  it('yields no empty page when the last full page was the end', async () => {
+    const pages: number[][] = [];
+    for await (const page of keysetPages(async (after: number) => numbers.filter((n) => n > after), (n) => n, 0, 7)) pages.push(page);
+    expect(pages).toEqual([numbers]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/db';
+import { keysetPages, type Knex } from '@platform/db';
 import { GENESIS_HASH, chainTimestamp, recordHash } from './audit-chain';
 import { auditRecordAt, auditRecordsPage, listCheckpoints, type AuditCheckpoint } from './audit-store';
 import type { CheckpointSigner } from './checkpoint-signer';
@@ -24,20 +24,9 @@ export interface VerifyOptions {
   pageSize: number;
 }
 
-/**
- * Walks items in seq order one page at a time (keyset: seq > the last one seen). The next page is
- * requested before this one is handed out, so the database reads it while the caller hashes; memory
- * holds at most two pages (see docs/BENCHMARKS.md, audit verify).
- */
+/** Items in seq order, a page at a time (keyset: seq > the last one seen; the next page read ahead). */
 async function* keysetWalk<T extends { seq: number }>(fetchAfter: (afterSeq: number) => Promise<T[]>, startAfter: number, pageSize: number): AsyncGenerator<T> {
-  let page = await fetchAfter(startAfter);
-  for (;;) {
-    const next = page.length < pageSize ? undefined : fetchAfter(page[page.length - 1].seq);
-    next?.catch(() => undefined); // a failure surfaces where the page is awaited, not as an unhandled rejection
-    yield* page;
-    if (!next) return;
-    page = await next;
-  }
+  for await (const page of keysetPages(fetchAfter, (item) => item.seq, startAfter, pageSize)) yield* page;
 }
 
 /**

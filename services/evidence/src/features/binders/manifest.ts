@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from '@platform/db';
+import { keysetPages, type Knex } from '@platform/db';
 import { canonicalJson, checkpointMessage, listAuditRecords, type AuditRecord } from '../audit';
 import { listCheckpoints } from '../audit/audit-store';
 import { controlsStore } from '../controls/store';
@@ -96,6 +96,13 @@ function manifestEvidence(item: EvidenceItem): ManifestEvidence {
   };
 }
 
+/** Writes the elements of one JSON array into `sink`, commas between them; counts them. */
+function arrayElements(sink: ManifestSink): ((text: string) => Promise<void>) & { count: () => number } {
+  let written = 0;
+  const write = (text: string) => sink((written++ === 0 ? '' : ',') + text);
+  return Object.assign(write, { count: () => written });
+}
+
 export interface WrittenManifest {
   final: boolean;
   evidenceCount: number;
@@ -124,16 +131,16 @@ export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey 
   const lastSeq = lastRecord?.seq;
   const [checkpoint] = lastSeq === undefined ? [] : await listCheckpoints(db, { after_seq: lastSeq - 1, limit: 1 });
   const { control_id: _c, control_key: _k, control_version: _v, ...runFields } = run;
-  const placeholder = { evidence: `"evidence-${randomUUID()}"`, records: `"records-${randomUUID()}"` };
+  const placeholder = { evidence: `evidence-${randomUUID()}`, records: `records-${randomUUID()}` };
   const skeleton: Omit<Manifest, 'evidence' | 'audit'> & { evidence: string; audit: { records: string; checkpoint: ManifestCheckpoint | null } } = {
     format: MANIFEST_FORMAT,
     control: control as Manifest['control'],
     run: runFields,
     final: run.status === 'approved',
-    evidence: placeholder.evidence.slice(1, -1),
+    evidence: placeholder.evidence,
     decisions: decisions.map(({ run_id: _r, ...decision }) => decision),
     audit: {
-      records: placeholder.records.slice(1, -1),
+      records: placeholder.records,
       checkpoint: checkpoint
         ? {
             seq: checkpoint.seq,
@@ -148,21 +155,20 @@ export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey 
     },
   };
   // Canonical key order puts audit.records before evidence.
-  const [beforeRecords, afterRecords] = canonicalJson(skeleton).split(placeholder.records);
-  const [betweenArrays, afterEvidence] = afterRecords.split(placeholder.evidence);
+  const [beforeRecords, afterRecords] = canonicalJson(skeleton).split(`"${placeholder.records}"`);
+  const [betweenArrays, afterEvidence] = afterRecords.split(`"${placeholder.evidence}"`);
 
   await sink(`${beforeRecords}[`);
-  for (let after: number | undefined, first = true; lastSeq !== undefined; first = false) {
-    const page = await listAuditRecords(db, { entity_id: runId, limit: AUDIT_PAGE, after_seq: after, to_seq: lastSeq });
-    for (const [i, record] of page.entries()) await sink((first && i === 0 ? '' : ',') + canonicalJson(record));
-    if (page.length < AUDIT_PAGE) break;
-    after = page[page.length - 1].seq;
+  const record = arrayElements(sink);
+  if (lastSeq !== undefined) {
+    const pages = keysetPages((after: number) => listAuditRecords(db, { entity_id: runId, limit: AUDIT_PAGE, after_seq: after, to_seq: lastSeq }), (item) => item.seq, 0, AUDIT_PAGE);
+    for await (const page of pages) for (const item of page) await record(canonicalJson(item));
   }
   await sink(`]${betweenArrays}[`);
-  let evidenceCount = 0;
+  const evidence = arrayElements(sink);
   for await (const batch of evidenceStore(db).listForRunInBatches(runId, EVIDENCE_BATCH)) {
-    for (const item of batch) await sink((evidenceCount++ === 0 ? '' : ',') + canonicalJson(manifestEvidence(item)));
+    for (const item of batch) await evidence(canonicalJson(manifestEvidence(item)));
   }
   await sink(`]${afterEvidence}`);
-  return { final: skeleton.final, evidenceCount };
+  return { final: skeleton.final, evidenceCount: evidence.count() };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { withTransactional, type Knex } from '@platform/db';
+import { keysetPages, withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { AuditRecord } from '../audit';
 import type { EvidenceFileStore } from '../evidence/file-store';
@@ -40,14 +40,8 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
     return record;
   }
 
-  async function* pages<Item>(binderId: string, section: BinderSection, size: number, options = { content: false }): AsyncGenerator<BinderPart<Item>[]> {
-    for (let after = 0; ; ) {
-      const page = await binders.parts<Item>(binderId, section, after, size, options);
-      if (page.length > 0) yield page;
-      if (page.length < size) return;
-      after = page[page.length - 1].ordinal;
-    }
-  }
+  const pages = <Item>(binderId: string, section: BinderSection, size: number, options = { content: false }): AsyncGenerator<BinderPart<Item>[]> =>
+    keysetPages((after: number) => binders.parts<Item>(binderId, section, after, size, options), (part) => part.ordinal, 0, size);
 
   return {
     /** Builds and stores a binder (on a transaction). */
@@ -76,13 +70,10 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
     /** What the zip is written from, checked before the first byte is sent (a missing file is an error, not a broken zip). */
     async zipContents(binderId: string): Promise<BinderContents> {
       const binder = await find(binderId);
-      for (let after = 0; ; ) {
-        const files = await binders.fileHashes(binderId, after, PAGE.files);
+      for await (const files of keysetPages((after: number) => binders.fileHashes(binderId, after, PAGE.files), (file) => file.ordinal, 0, PAGE.files)) {
         for (const file of files) {
           if (!(await deps.files.has(file.sha256))) throw new Error(`evidence file ${file.sha256} of binder ${binderId} is missing from storage`);
         }
-        if (files.length < PAGE.files) break;
-        after = files[files.length - 1].ordinal;
       }
       const [head] = await binders.parts<BinderHead>(binderId, 'head', 0, 1);
       const counts = await binders.sectionCounts(binderId);
@@ -96,7 +87,7 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
         manifestChunks: () => binders.manifestChunks(binderId),
         evidence: async function* ({ content }): AsyncGenerator<EvidenceEntry[]> {
           const size = content ? PAGE.evidenceWithContent : PAGE.evidence;
-          for await (const page of pages<ManifestEvidence>(binderId, 'evidence', size, { content })) yield page.map(({ item, content_json }) => ({ item, content_json }));
+          yield* pages<ManifestEvidence>(binderId, 'evidence', size, { content });
         },
         auditRecords: async function* (): AsyncGenerator<AuditRecord[]> {
           for await (const page of pages<AuditRecord>(binderId, 'audit', PAGE.audit)) yield page.map((part) => part.item);

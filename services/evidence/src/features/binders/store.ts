@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Knex } from '@platform/db';
+import { keysetPages, type Knex } from '@platform/db';
 import type { EvidenceKind } from '../evidence/schemas';
 import { splitManifestsSql } from './migration';
 
@@ -87,16 +87,10 @@ export function bindersStore(db: Knex) {
 
     /** The stored manifest text a chunk at a time (for responses and the zip, which must not hold it whole). */
     async *manifestChunks(binderId: string): AsyncGenerator<string> {
-      for (let after = 0; ; ) {
-        const rows: { n: number; chunk: string }[] = await db('evidence_binder_manifest_chunks')
-          .where({ binder_id: binderId })
-          .andWhere('n', '>', after)
-          .orderBy('n')
-          .limit(MANIFEST_CHUNKS_PER_READ)
-          .select('n', 'chunk');
+      const read = (after: number): Promise<{ n: number; chunk: string }[]> =>
+        db('evidence_binder_manifest_chunks').where({ binder_id: binderId }).andWhere('n', '>', after).orderBy('n').limit(MANIFEST_CHUNKS_PER_READ).select('n', 'chunk');
+      for await (const rows of keysetPages(read, (row) => row.n, 0, MANIFEST_CHUNKS_PER_READ)) {
         for (const row of rows) yield row.chunk;
-        if (rows.length < MANIFEST_CHUNKS_PER_READ) return;
-        after = rows[rows.length - 1].n;
       }
     },
 
