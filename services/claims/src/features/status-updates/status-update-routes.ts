@@ -4,6 +4,7 @@ import { withTransactional } from '@platform/db';
 import { assertValid, jsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { statusUpdateRequestSchema, statusUpdateSchema, type StatusUpdateRequest } from './status-update';
+import { DECIDE_SCOPE, WRITE_SCOPE } from '../lifecycle/stage-machine';
 import { statusUpdateService } from './status-update-service';
 
 /** Called once a status update has committed, so the delivery worker looks at the queue at once. */
@@ -32,7 +33,7 @@ export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDeli
       '(`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel ' +
       '(portal: delivered by being stored) and publishes `claim.status_updated`.',
     tags: ['status updates'],
-    security: { anyScope: ['claims:write', 'claims:decide'] },
+    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
     requestBody: { contentType: 'application/json', schema: statusUpdateRequestSchema },
     responses: {
       201: { description: 'The stored StatusUpdate: exactly its thirteen fields', schema: statusUpdateSchema, headers: { Location: 'The status update' } },
@@ -46,7 +47,7 @@ export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDeli
       503: { description: 'The database is unavailable' },
     },
   });
-  router.post('/api/claims/claims/:id/status-updates', authenticate(deps.verifyToken), requireAnyScope('claims:write', 'claims:decide'), jsonBody, async (req: Request, res: Response) => {
+  router.post('/api/claims/claims/:id/status-updates', authenticate(deps.verifyToken), requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE), jsonBody, async (req: Request, res: Response) => {
     const body = assertValid<StatusUpdateRequest>(statusUpdateRequestSchema, req.body);
     const principal = principalOf(req);
     const stored = await updates.transactional((service) => service.post(String(req.params.id), body, principal));
