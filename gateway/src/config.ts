@@ -1,3 +1,4 @@
+import { authVariables } from '@platform/auth';
 import { readConfig, variable } from '@platform/config';
 
 export const gatewayVariables = {
@@ -9,10 +10,7 @@ export const gatewayVariables = {
   PUBLIC_RATE_LIMIT: variable.int('Public write requests per minute per client address; 0 turns the limit off', 60, 0),
   TRUST_PROXY: variable.string('Express trust proxy setting, for client addresses behind a load balancer', 'loopback'),
   UPSTREAM_TIMEOUT_MS: variable.int('How long the gateway waits for a service before answering 504', 30000, 100),
-  AUTH_JWT_SECRET: variable.string('HS256 secret for internal JWTs; a documented development default is used outside production'),
-  AUTH_JWKS_URL: variable.url('JWKS of the OIDC provider (RS256/ES256)', ['https', 'http']),
-  AUTH_ISSUER: variable.string('Expected `iss` of internal JWTs, checked when set'),
-  AUTH_AUDIENCE: variable.string('Expected `aud` of internal JWTs, checked when set'),
+  ...authVariables,
   NODE_ENV: variable.string('`production` refuses the development secret', 'development'),
   SHUTDOWN_GRACE_MS: variable.int('After SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes', 3000, 0, 60000),
 };

@@ -88,6 +88,56 @@ describe('HS256 verification', () => {
     expect((await rejection(verify(garbage))).status).toBe(401);
   });
 
+  const signed = (claims: { iat?: number; exp?: number; nbf?: number }) => {
+    let jwt = new SignJWT({ scope: 'claims:read' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice');
+    if (claims.iat !== undefined) jwt = jwt.setIssuedAt(claims.iat);
+    if (claims.exp !== undefined) jwt = jwt.setExpirationTime(claims.exp);
+    if (claims.nbf !== undefined) jwt = jwt.setNotBefore(claims.nbf);
+    return jwt.sign(new TextEncoder().encode(SECRET));
+  };
+
+  it.each([
+    ['issued a year ahead', { iat: now() + 365 * 86400, exp: now() + 365 * 86400 + 600 }],
+    ['expiring in 1e30 seconds', { iat: now(), exp: 1e30 }],
+    ['living 25 hours (over the 24 h default)', { iat: now(), exp: now() + 25 * 3600 }],
+    ['without iat', { exp: now() + 600 }],
+    ['not valid before two minutes from now', { iat: now(), nbf: now() + 120, exp: now() + 600 }],
+  ])('refuses a token %s with 401', async (_what, claims) => {
+    expect((await rejection(verify(await signed(claims)))).status).toBe(401);
+  });
+
+  it('allows a minute of clock skew on iat, nbf and exp', async () => {
+    expect((await verify(await signed({ iat: now() + 50, nbf: now() + 50, exp: now() + 600 }))).sub).toBe('alice');
+    expect((await verify(await signed({ iat: now() - 600, exp: now() - 50 }))).sub).toBe('alice');
+  });
+
+  it('takes the longest lifetime from AUTH_MAX_TOKEN_LIFETIME_S', async () => {
+    const strict = createJwtVerifier({ AUTH_JWT_SECRET: SECRET, AUTH_MAX_TOKEN_LIFETIME_S: 3600 }, 'test');
+    expect((await strict(await signed({ iat: now(), exp: now() + 3600 }))).sub).toBe('alice');
+    expect((await rejection(strict(await signed({ iat: now(), exp: now() + 3601 })))).status).toBe(401);
+  });
+
+  it('accepts what `pnpm token` issues by default (8 h)', async () => {
+    expect((await verify(await signDevToken({ sub: 'alice', scope: 'claims:read', secret: SECRET, expiresIn: '8h' }))).sub).toBe('alice');
+  });
+
+  it.each([
+    ['padding after the signature', (parts: string[]) => [parts[0], parts[1], `${parts[2]}==`]],
+    ['padding after the payload', (parts: string[]) => [parts[0], `${parts[1]}=`, parts[2]]],
+    ['a non-alphabet character in the header', (parts: string[]) => [`${parts[0]}!`, parts[1], parts[2]]],
+    ['base64 instead of base64url in the signature', (parts: string[]) => [parts[0], parts[1], Buffer.from(parts[2], 'base64url').toString('base64')]],
+    ['whitespace inside the payload', (parts: string[]) => [parts[0], `${parts[1].slice(0, 4)} ${parts[1].slice(4)}`, parts[2]]],
+  ])('refuses a token with %s, though its bytes verify', async (_what, alter) => {
+    let token = await signDevToken({ sub: 'alice', scope: 'claims:read', secret: SECRET });
+    // A signature with '+' or '/' makes the base64 case meaningful; sign again until one appears.
+    while (!/[+/]/.test(Buffer.from(token.split('.')[2], 'base64url').toString('base64'))) {
+      token = await signDevToken({ sub: `alice${Math.random()}`, scope: 'claims:read', secret: SECRET });
+    }
+    const altered = alter(token.split('.')).join('.');
+    expect(altered).not.toBe(token);
+    expect((await rejection(verify(altered))).status).toBe(401);
+  });
+
   it('falls back to the documented development secret outside production', async () => {
     const devVerify = createJwtVerifier({}, 'development');
     const token = await signDevToken({ sub: 'dev', scope: 'claims:read' });
@@ -155,7 +205,7 @@ describe('JWKS verification', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const rs256 = (key: KeyLike, kid = 'k1') =>
-    new SignJWT({ scope: 'audit:read' }).setProtectedHeader({ alg: 'RS256', kid }).setSubject('auditor').setIssuer('https://idp.example').setAudience('claims-platform').setExpirationTime('5m').sign(key);
+    new SignJWT({ scope: 'audit:read' }).setProtectedHeader({ alg: 'RS256', kid }).setSubject('auditor').setIssuedAt().setIssuer('https://idp.example').setAudience('claims-platform').setExpirationTime('5m').sign(key);
 
   it('verifies an RS256 token with a key from the JWKS', async () => {
     const verify = createJwtVerifier({ AUTH_JWKS_URL: jwksUrl, AUTH_ISSUER: 'https://idp.example', AUTH_AUDIENCE: 'claims-platform' }, 'production');
@@ -270,6 +320,9 @@ describe('claimant access tokens', () => {
     expect(accessTokenMatches(token, stored)).toBe(true);
     expect(accessTokenMatches(generateAccessToken(), stored)).toBe(false);
     expect(accessTokenMatches(`${token}x`, stored)).toBe(false);
+    expect(accessTokenMatches(`${token}=`, stored)).toBe(false);
+    expect(accessTokenMatches(`${token}==`, stored)).toBe(false);
+    expect(accessTokenMatches(` ${token}`, stored)).toBe(false);
     expect(accessTokenMatches('', stored)).toBe(false);
     expect(accessTokenMatches(token, 'not-hex')).toBe(false);
     expect(accessTokenMatches(token, '')).toBe(false);

@@ -1,3 +1,4 @@
 export * from './jwt';
 export * from './middleware';
 export * from './claimant-token';
+export * from './auth-variables';

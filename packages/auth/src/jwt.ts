@@ -14,20 +14,47 @@ export interface AuthSettings {
   AUTH_JWKS_URL?: string;
   AUTH_ISSUER?: string;
   AUTH_AUDIENCE?: string;
+  AUTH_MAX_TOKEN_LIFETIME_S?: number;
+}
+
+/** Clocks of the issuer and this process may disagree by this much when `iat`, `nbf` and `exp` are checked. */
+export const CLOCK_SKEW_S = 60;
+export const DEFAULT_MAX_TOKEN_LIFETIME_S = 86400;
+
+/** Strict base64url (RFC 7515 §2): alphabet only, no padding, and the one encoding of its bytes (no stray trailing bits). */
+function isCanonicalBase64url(segment: string): boolean {
+  return /^[A-Za-z0-9_-]*$/.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment;
+}
+
+/** A compact JWS of three strictly encoded segments; jose alone also takes `=` padding and characters outside the alphabet. */
+function isStrictCompactJws(token: string): boolean {
+  const segments = token.split('.');
+  return segments.length === 3 && segments.every(isCanonicalBase64url);
+}
+
+/** `iat` not ahead of this clock, and `exp` no further after `iat` than the longest lifetime allowed. */
+function checkLifetime(payload: JWTPayload, maxLifetime: number): void {
+  const now = Math.floor(Date.now() / 1000);
+  const { iat, exp } = payload as { iat: number; exp: number };
+  if (iat > now + CLOCK_SKEW_S) throw problems.unauthorized('The token was issued in the future');
+  if (exp - iat > maxLifetime) throw problems.unauthorized(`The token lives longer than the ${maxLifetime} s allowed`);
 }
 
 export type VerifyToken = (token: string) => Promise<Principal>;
 
 /**
  * Development uses HS256 with a shared secret (a documented default outside production); production
- * uses an OIDC provider's JWKS. Issuer and audience are checked whenever they are configured.
+ * uses an OIDC provider's JWKS. Issuer and audience are checked whenever they are configured; `iat` is
+ * required, and a token may live no longer than AUTH_MAX_TOKEN_LIFETIME_S.
  */
 export function createJwtVerifier(settings: AuthSettings, nodeEnv = process.env.NODE_ENV): VerifyToken {
   const options = {
     ...(settings.AUTH_ISSUER ? { issuer: settings.AUTH_ISSUER } : {}),
     ...(settings.AUTH_AUDIENCE ? { audience: settings.AUTH_AUDIENCE } : {}),
-    requiredClaims: ['sub', 'exp'],
+    requiredClaims: ['sub', 'exp', 'iat'],
+    clockTolerance: CLOCK_SKEW_S,
   };
+  const maxLifetime = settings.AUTH_MAX_TOKEN_LIFETIME_S ?? DEFAULT_MAX_TOKEN_LIFETIME_S;
   let verify: (token: string) => Promise<{ payload: JWTPayload }>;
   if (settings.AUTH_JWKS_URL) {
     const jwks: JWTVerifyGetKey = createRemoteJWKSet(new URL(settings.AUTH_JWKS_URL));
@@ -41,7 +68,9 @@ export function createJwtVerifier(settings: AuthSettings, nodeEnv = process.env.
   }
   return async (token) => {
     try {
+      if (!isStrictCompactJws(token)) throw problems.unauthorized('The token is not a compact JWS in base64url');
       const { payload } = await verify(token);
+      checkLifetime(payload, maxLifetime);
       if (typeof payload.sub !== 'string' || payload.sub === '') throw problems.unauthorized('The token has no subject');
       const scope = typeof payload.scope === 'string' ? payload.scope : '';
       return { sub: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };

@@ -1,3 +1,4 @@
+import { authVariables } from '@platform/auth';
 import { ConfigError, readConfig, variable, type ConfigOf } from '@platform/config';
 
 /** Variables every service reads. Each service adds its own to these. */
@@ -7,10 +8,7 @@ export const commonServiceVariables = {
   DATABASE_URL: variable.url('PostgreSQL connection string; unset means embedded PGlite under DATA_DIR (not in production)', ['postgres', 'postgresql']),
   AMQP_URL: variable.url('RabbitMQ connection string; unset means the in-process event bus (not in production)', ['amqp', 'amqps']),
   DATA_DIR: variable.string('Where embedded databases, uploaded files and development keys are kept', './data'),
-  AUTH_JWT_SECRET: variable.string('HS256 secret for internal JWTs; a documented development default is used outside production'),
-  AUTH_JWKS_URL: variable.url('JWKS of the OIDC provider (RS256/ES256); takes precedence over AUTH_JWT_SECRET', ['https', 'http']),
-  AUTH_ISSUER: variable.string('Expected `iss` of internal JWTs, checked when set'),
-  AUTH_AUDIENCE: variable.string('Expected `aud` of internal JWTs, checked when set'),
+  ...authVariables,
   NODE_ENV: variable.string('`production` refuses embedded defaults and the development secret', 'development'),
   SHUTDOWN_GRACE_MS: variable.int('After SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes', 3000, 0, 60000),
 };
