@@ -1,2 +1,3 @@
 export * from './service-config';
 export * from './run-service';
+export * from './virus-scanner';

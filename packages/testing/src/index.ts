@@ -5,3 +5,5 @@ export * from './tokens';
 export * from './service-env';
 export * from './processes';
 export * from './tcp-proxy';
+export * from './endless-upload';
+export * from './clamd';
