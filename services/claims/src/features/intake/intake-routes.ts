@@ -3,7 +3,7 @@ import { withTransactional } from '@platform/db';
 import { assertValid, compile, jsonBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { IDEMPOTENCY_KEY_PATTERN, intakeRequestSchema, intakeResponseSchema, type IntakeRequest } from './intake-schemas';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE, intakeRequestSchema, intakeResponseSchema, type IntakeRequest } from './intake-schemas';
 import { intakeService } from './intake-service';
 
 export const INTAKE_PATH = '/api/claims/public/claims';
@@ -25,7 +25,7 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   router.post(INTAKE_PATH, jsonBody, async (req, res) => {
     const idempotencyKey = req.get('idempotency-key');
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
-      throw problems.badRequest('Idempotency-Key must be 1–255 visible ASCII characters', [{ pointer: '/headers/idempotency-key', message: 'must be 1–255 visible ASCII characters' }]);
+      throw problems.badRequest(`Idempotency-Key must carry 128 random bits: ${IDEMPOTENCY_KEY_RULE}`, [{ pointer: '/headers/idempotency-key', message: `must be ${IDEMPOTENCY_KEY_RULE}` }]);
     }
     const request = assertValid<IntakeRequest>(intakeRequestSchema, req.body);
     const answer = await service.transactional((intake) => intake.submit(request, idempotencyKey));
@@ -40,11 +40,11 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       'With an Idempotency-Key, the same key and body answer the same 201 again (header Idempotent-Replayed: true) for IDEMPOTENCY_RETENTION_HOURS; the same key with another body is 422.',
     tags: ['claimant'],
     security: 'public',
-    parameters: [{ name: 'Idempotency-Key', in: 'header', schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source }, description: '1–255 visible ASCII characters' }],
+    parameters: [{ name: 'Idempotency-Key', in: 'header', schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source }, description: `At least 128 random bits: ${IDEMPOTENCY_KEY_RULE}; anything else is 400` }],
     requestBody: { contentType: 'application/json', schema: intakeRequestSchema },
     responses: {
       201: { description: 'The claim was created', schema: intakeResponseSchema, headers: { Location: 'The claimant status URL of the claim' } },
-      400: { description: 'Malformed JSON, schema violation, unknown field, impossible or future loss date, bad Idempotency-Key' },
+      400: { description: 'Malformed JSON, schema violation, unknown field, impossible or future loss date, an Idempotency-Key that is not a UUID or 128 random bits' },
       413: { description: 'The body exceeds 1 MiB' },
       415: { description: 'Content-Type is not application/json' },
       422: { description: 'The Idempotency-Key was used with another body' },

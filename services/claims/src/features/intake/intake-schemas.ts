@@ -77,5 +77,10 @@ export const intakeResponseSchema = {
   },
 } as const;
 
-/** 1–255 visible ASCII characters. */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/**
+ * An Idempotency-Key must carry at least 128 random bits, so that nobody can guess another claimant's key
+ * (and be answered their access token) or take it first (and make their request fail): a UUID, or 22–255
+ * base64url characters — 32 at least when they are all hex digits (22 hex digits are only 88 bits).
+ */
+export const IDEMPOTENCY_KEY_PATTERN = /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(?![0-9a-fA-F]{22,31}$)[A-Za-z0-9_-]{22,255})$/;
+export const IDEMPOTENCY_KEY_RULE = 'a UUID, or 22–255 base64url characters (32 at least if all are hex digits)';

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { hashAccessToken } from '@platform/auth';
 import { eventually } from '@platform/testing';
@@ -110,6 +111,18 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       await expectRejected(() => post(fnolBody(), { 'Idempotency-Key': 'has space' }), 400);
     });
 
+    it.each([
+      ['a short word', 'demo-1'],
+      ['21 base64url characters (126 bits)', randomBytes(16).toString('base64url').slice(0, 21)],
+      ['31 hex digits (124 bits)', randomBytes(16).toString('hex').slice(0, 31)],
+      ['a timestamp', `retry-${Date.now()}`],
+      ['base64 with padding', `${randomBytes(16).toString('base64').replace(/=+$/, '')}==`],
+    ])('an Idempotency-Key that cannot hold 128 random bits (%s) with 400, naming the rule', async (_what, key) => {
+      const body = await expectRejected(() => post(fnolBody(), { 'Idempotency-Key': key }), 400);
+      expect(body.detail).toMatch(/UUID/);
+      expect(body.errors).toEqual([expect.objectContaining({ pointer: '/headers/idempotency-key' })]);
+    });
+
     it('an array or a bare value as the body with 400', async () => {
       await expectRejected(() => request(t.url).post(PATH).set('Content-Type', 'application/json').send('[]'), 400);
       await expectRejected(() => request(t.url).post(PATH).set('Content-Type', 'application/json').send('"x"'), 400);
@@ -197,8 +210,17 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
   });
 
   describe('with an Idempotency-Key', () => {
+    it.each([
+      ['a UUID', () => randomUUID()],
+      ['an upper-case UUID', () => randomUUID().toUpperCase()],
+      ['22 base64url characters (128 bits)', () => randomBytes(16).toString('base64url')],
+      ['32 hex digits', () => randomBytes(16).toString('hex')],
+    ])('accepts %s as the key', async (_what, key) => {
+      await post(fnolBody(), { 'Idempotency-Key': key() }).expect(201);
+    });
+
     it('answers a retry with the same body with the same 201 body and no second claim', async () => {
-      const key = `retry-${Date.now()}`;
+      const key = randomUUID();
       const before = (await countRows(t.db)).claims;
       const first = await post(fnolBody(), { 'Idempotency-Key': key }).expect(201);
       const again = await post(fnolBody(), { 'Idempotency-Key': key }).expect(201);
@@ -212,7 +234,7 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
     });
 
     it('creates exactly one claim under 10 concurrent retries, and publishes one event', async () => {
-      const key = `concurrent-${Date.now()}`;
+      const key = randomUUID();
       const before = (await countRows(t.db)).claims;
       const responses = await Promise.all(Array.from({ length: 10 }, () => post(fnolBody(), { 'Idempotency-Key': key })));
       expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
@@ -227,14 +249,14 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
     });
 
     it('answers the same key with another body with 422 and creates nothing', async () => {
-      const key = `other-body-${Date.now()}`;
+      const key = randomUUID();
       await post(fnolBody(), { 'Idempotency-Key': key }).expect(201);
       const body = await expectRejected(() => post(fnolBody({ policy_number: 'POL-999999' }), { 'Idempotency-Key': key }), 422);
       expect(body.detail).toMatch(/Idempotency-Key/);
     });
 
     it('treats the same JSON written differently as the same body', async () => {
-      const key = `reformatted-${Date.now()}`;
+      const key = randomUUID();
       const first = await post(fnolBody(), { 'Idempotency-Key': key }).expect(201);
       const reordered = Object.fromEntries(Object.entries(fnolBody()).reverse());
       const again = await request(t.url).post(PATH).set('Idempotency-Key', key).set('Content-Type', 'application/json').send(JSON.stringify(reordered, null, 2)).expect(201);
@@ -242,7 +264,7 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
     });
 
     it('forgets a stored answer once it has expired: the key then creates a new claim', async () => {
-      const key = `expired-${Date.now()}`;
+      const key = randomUUID();
       const first = await post(fnolBody(), { 'Idempotency-Key': key }).expect(201);
       await t.db('idempotency_keys').where({ claim_id: first.body.claim_id }).update({ expires_at: new Date(Date.now() - 1000) });
       const again = await post(fnolBody({ policy_number: 'POL-777' }), { 'Idempotency-Key': key }).expect(201);
@@ -250,7 +272,7 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
     });
 
     it('purges stored answers past their retention on a timer, keeping the live ones', async () => {
-      const [expired, live] = [await post(fnolBody(), { 'Idempotency-Key': `purge-old-${Date.now()}` }).expect(201), await post(fnolBody(), { 'Idempotency-Key': `purge-new-${Date.now()}` }).expect(201)];
+      const [expired, live] = [await post(fnolBody(), { 'Idempotency-Key': randomUUID() }).expect(201), await post(fnolBody(), { 'Idempotency-Key': randomUUID() }).expect(201)];
       await t.db('idempotency_keys').where({ claim_id: expired.body.claim_id }).update({ expires_at: new Date(Date.now() - 1000) });
       const logged: unknown[] = [];
       const logger = { info: (...args: unknown[]) => logged.push(args), warn: (...args: unknown[]) => logged.push(args) };
