@@ -45,6 +45,11 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('query parser', 'extended');
   app.use(requestId);
   app.use(observeRequests(options.logger, options.metrics));
+  // API answers carry personal data, a claimant's access token or state that changes under the reader: no cache may keep them.
+  app.use('/api', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'alive' });

@@ -62,6 +62,7 @@ describe('GET /api/claims/claims', () => {
 
   it('lists claims newest first as ClaimSummary items', async () => {
     const response = await list('').expect(200);
+    expect(response.headers['cache-control']).toBe('no-store');
     expect(compile(claimsListResponseSchema)(response.body)).toBe(true);
     expect(response.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([...ids].reverse());
     expect(response.body.items[0]).toMatchObject({ stage: 'intake', policy_number: 'POL-LIST-4', loss_type: 'auto_collision', claimant_name: 'Person 4', queue: null, escalation: null });

@@ -30,6 +30,7 @@ describe('GET /api/claims/claims/{id} (the claim file)', () => {
   it('returns the claim, its status updates, attachments, timeline and triage sections, never the token hash', async () => {
     const response = await read(claim.claim_id);
     expect(response.status).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
     const schema = claimFileSchema([{ properties: claimTriageDetailProperties, load: async () => ({}) }]);
     expect(compile(schema)(response.body)).toBe(true);
     expect(response.body.claim).toMatchObject({

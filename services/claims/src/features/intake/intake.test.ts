@@ -226,6 +226,8 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       const again = await post(fnolBody(), { 'Idempotency-Key': key }).expect(201);
       expect(again.body).toEqual(first.body);
       expect(again.headers.location).toBe(first.headers.location);
+      // Both answers carry the access token: no cache may keep them.
+      expect([first.headers['cache-control'], again.headers['cache-control']]).toEqual(['no-store', 'no-store']);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect((await countRows(t.db)).claims).toBe(before + 1);
       const [row] = await t.db('idempotency_keys').where({ claim_id: first.body.claim_id });

@@ -222,6 +222,7 @@ describe('evidence', () => {
     expect(unstorable.body.errors).toEqual([{ pointer: '/data/raw', message: 'must be well-formed Unicode text without NUL characters' }]);
     expect(late.body.out_of_period).toBe(true);
     const read = await kit.http().get(`/api/evidence/runs/${run.run_id}`).set('Authorization', kit.auth.examiner).expect(200);
+    expect(read.headers['cache-control']).toBe('no-store');
     expect(read.body.evidence.map((e: { title: string; out_of_period: boolean }) => [e.title, e.out_of_period])).toEqual([
       ['Ticket', true],
       ['Export', false],
