@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import { jsonBody, noBody } from './body';
+import { MAX_JSON_DEPTH, jsonBody, noBody } from './body';
 import { createLogger, createMetrics } from './observability';
 import { problems } from './problem';
 import { Lifecycle, createServiceApp, finishApp } from './service-app';
@@ -31,6 +31,8 @@ const querySchema = {
     open: { type: 'boolean' },
     stage: { type: 'array', items: { type: 'string' } },
     q: { type: 'string' },
+    from: { type: 'string', format: 'date-time' },
+    on: { type: 'string', format: 'date' },
   },
 };
 
@@ -50,6 +52,12 @@ function buildApp(readiness: { ok: boolean; hang?: boolean }, lifecycle: Lifecyc
   });
   app.post('/items', jsonBody, (req, res) => {
     res.status(201).json(assertValid(itemSchema, req.body));
+  });
+  app.post('/echo', jsonBody, (req, res) => {
+    res.json(req.body);
+  });
+  app.get('/things/:id', (req, res) => {
+    res.json({ id: req.params.id });
   });
   app.post('/actions/close', noBody, (_req, res) => {
     res.status(204).end();
@@ -190,6 +198,50 @@ describe('http kit', () => {
       await request(app).post('/actions/close').expect(204);
     });
 
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+    it(`accepts nesting up to ${MAX_JSON_DEPTH} levels and refuses one more with 400 naming where`, async () => {
+      await request(app).post('/echo').set('Content-Type', 'application/json').send(nested(MAX_JSON_DEPTH)).expect(200);
+      const response = await request(app).post('/echo').set('Content-Type', 'application/json').send(`{"a":[{"b":${nested(MAX_JSON_DEPTH - 2)}}]}`).expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body.errors).toEqual([{ pointer: `/a/0/b${'/0'.repeat(MAX_JSON_DEPTH - 3)}`, message: `nests deeper than ${MAX_JSON_DEPTH} levels` }]);
+    });
+
+    it('refuses 500,000 nested brackets from the raw text, before JSON.parse ever sees them', async () => {
+      const hostile = '['.repeat(500000);
+      const parse = jest.spyOn(JSON, 'parse');
+      try {
+        const response = await request(app).post('/items').set('Content-Type', 'application/json').send(hostile).expect(400);
+        expect(response.body).toMatchObject({ type: 'https://errors.claims-platform.dev/validation', errors: [{ message: `nests deeper than ${MAX_JSON_DEPTH} levels` }] });
+        expect(parse.mock.calls.some(([text]) => typeof text === 'string' && text.length >= hostile.length)).toBe(false);
+      } finally {
+        parse.mockRestore();
+      }
+    });
+
+    it('does not count brackets inside strings, escaped quotes included', async () => {
+      const name = `"\\${'['.repeat(MAX_JSON_DEPTH * 2)}\\"{{`;
+      const response = await request(app).post('/items').set('Content-Type', 'application/json').send(JSON.stringify({ name, email: 'a@b.co' })).expect(201);
+      expect(response.body.name).toBe(name);
+    });
+
+    it.each([
+      ['a top-level integer', '12345678901234567890', '/'],
+      ['an integer member', '{"n":12345678901234567890}', '/n'],
+      ['a negative integer in an array', '{"a":[1,-9007199254740992]}', '/a/1'],
+      ['an integer after an escaped key', '{"x\\"y":{"k/~":[0,{"m":99999999999999999999999}]}}', '/x"y/k~1~0/1/m'],
+    ])('refuses an integer JSON numbers cannot hold exactly with 400 naming its pointer: %s', async (_what, body, pointer) => {
+      const response = await request(app).post('/echo').set('Content-Type', 'application/json').send(body).expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body.errors).toEqual([{ pointer, message: expect.stringMatching(/^is an integer beyond ±9007199254740991/) }]);
+    });
+
+    it('keeps safe integers, decimals, exponents and digits inside strings as they are', async () => {
+      const body = '{"max":9007199254740991,"min":-9007199254740991,"d":12345678901234567890.5,"e":1e300,"s":"12345678901234567890"}';
+      const response = await request(app).post('/echo').set('Content-Type', 'application/json').send(body).expect(200);
+      expect(response.body).toEqual(JSON.parse(body));
+    });
+
     it('refuses an unsupported charset with 415', async () => {
       await request(app).post('/items').set('Content-Type', 'application/json; charset=latin-9').send('{}').expect(415);
     });
@@ -256,6 +308,53 @@ describe('http kit', () => {
       expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
       expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
       expect(response.body.detail).toMatch(/^Query: /);
+    });
+  });
+
+  describe('timestamps PostgreSQL cannot store', () => {
+    it.each([
+      ['an offset beyond -15:59', 'from=2026-01-01T00:00:00-16:00', '/from'],
+      ['an offset of +20:00', 'from=2026-01-01T00:00:00%2B20:00', '/from'],
+      ['an offset minute of 60', 'from=2026-01-01T00:00:00%2B15:60', '/from'],
+      ['an impossible date in a timestamp', 'from=2026-02-30T00:00:00Z', '/from'],
+      ['year 0000 in a timestamp', 'from=0000-01-01T00:00:00Z', '/from'],
+      ['a leap second', 'from=2026-06-30T23:59:60Z', '/from'],
+      ['a fraction beyond nanoseconds', `from=2026-01-01T00:00:00.${'1'.repeat(10)}Z`, '/from'],
+      ['an impossible date', 'on=2026-02-29', '/on'],
+      ['year 0000', 'on=0000-01-01', '/on'],
+    ])('refuses %s with 400 naming the parameter', async (_what, query, pointer) => {
+      const response = await request(app).get(`/search?${query}`).expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([pointer]);
+    });
+
+    it.each([
+      'from=2026-01-01T00:00:00%2B15:59&on=2024-02-29',
+      'from=2026-01-01T00:00:00-15:59',
+      'from=0001-01-01T00:00:00.123456789Z&on=0001-01-01',
+      'from=9999-12-31t23:59:59z&on=9999-12-31',
+      'from=2026-01-01%2010:00:00%2B05:30',
+    ])('accepts %s', async (query) => {
+      await request(app).get(`/search?${query}`).expect(200);
+    });
+  });
+
+  describe('text PostgreSQL cannot store in the URL', () => {
+    it.each([
+      ['a NUL in a query value', '/search?q=a%00b', '/q'],
+      ['a NUL in a query key', '/search?a%00=1', '/a\u0000'],
+      ['a NUL in a nested query value', '/search?q[x]=%00', '/q/x'],
+    ])('refuses %s with 400 naming it, before any handler runs', async (_what, url, pointer) => {
+      const response = await request(app).get(url).expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body.errors).toEqual([{ pointer, message: 'must be well-formed Unicode text without NUL characters' }]);
+    });
+
+    it('refuses a NUL in a path segment with 400', async () => {
+      const response = await request(app).get('/things/ab%00cd').expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body.detail).toMatch(/path holds text that cannot be stored/);
+      await request(app).get('/things/ab%20cd').expect(200, { id: 'ab cd' });
     });
   });
 

@@ -9,6 +9,7 @@ import { observeRequests } from './observability';
 import type { OpenApiDocument } from './openapi';
 import { problems } from './problem';
 import { requestId } from './request-context';
+import { refuseUnstorableUrl } from './validation';
 
 export type ReadinessCheck = () => Promise<unknown>;
 
@@ -50,6 +51,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  app.use(refuseUnstorableUrl);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'alive' });

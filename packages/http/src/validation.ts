@@ -1,10 +1,43 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { NextFunction, Request, Response } from 'express';
+import { findUnstorableText } from './body';
 import { problems, type FieldError } from './problem';
 
-/** The platform's one ajv instance: JSON Schema 2020-12, every format, all errors reported. */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/** A real calendar date PostgreSQL stores: YYYY-MM-DD, year 0001 to 9999 (PostgreSQL has no year 0000). */
+export function isStorableDate(text: string): boolean {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth;
+}
+
+/**
+ * An RFC 3339 timestamp that PostgreSQL's timestamptz and JavaScript's Date both take as it is: a real
+ * date (year 0001 to 9999), no leap second (neither can represent one), at most nanoseconds, and an offset
+ * of at most ±15:59 (PostgreSQL refuses more, and real offsets stay within ±14:00).
+ */
+export function isStorableDateTime(text: string): boolean {
+  const match = DATE_TIME.exec(text);
+  if (!match) return false;
+  const [date, hour, minute, second, offsetHours = '0', offsetMinutes = '0'] = match.slice(1);
+  return isStorableDate(date) && Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHours) <= 15 && Number(offsetMinutes) <= 59;
+}
+
+/**
+ * The platform's one ajv instance: JSON Schema 2020-12, every format, all errors reported. `date` and
+ * `date-time` are held to what PostgreSQL stores, so a timestamp it would refuse is a 400 naming its
+ * pointer, in every schema, not a failed query.
+ */
 export const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 addFormats(ajv);
+ajv.addFormat('date', isStorableDate);
+ajv.addFormat('date-time', isStorableDateTime);
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -72,4 +105,29 @@ export function parseQuery<T>(schema: object, query: Record<string, unknown>): T
     else coerced[name] = raw;
   }
   return assertValid<T>(schema, coerced, 'Query');
+}
+
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // not percent-decodable: Express refuses it with 400 if a route reads it
+  }
+}
+
+/**
+ * For every route, before any handler: a path segment, query key or query value holding text PostgreSQL
+ * cannot store (a NUL; a lone surrogate, should one arrive) is a 400, as jsonBody does for bodies.
+ */
+export function refuseUnstorableUrl(req: Request, _res: Response, next: NextFunction): void {
+  if (findUnstorableText(req.path.split('/').map(decodedSegment)) !== undefined) {
+    return next(problems.badRequest('The path holds text that cannot be stored: a NUL character or a lone UTF-16 surrogate'));
+  }
+  const pointer = findUnstorableText(req.query);
+  if (pointer !== undefined) {
+    return next(problems.badRequest(`Query: ${pointer.slice(1)} holds text that cannot be stored: a NUL character or a lone UTF-16 surrogate`, [
+      { pointer, message: 'must be well-formed Unicode text without NUL characters' },
+    ]));
+  }
+  next();
 }
