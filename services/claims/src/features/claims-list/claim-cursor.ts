@@ -1,4 +1,4 @@
-import { problems } from '@platform/http';
+import { isStorableDateTime, problems } from '@platform/http';
 import { UUID_PATTERN } from '../claims/claim-store';
 
 /** Keyset position after a claim: its `created_at` (microseconds, UTC) and id, newest first. */
@@ -7,7 +7,8 @@ export interface ClaimCursor {
   id: string;
 }
 
-const TIMESTAMP = /^(?!0000-)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+/** The one form the service issues (microseconds, UTC); whether it is a real instant is isStorableDateTime's to say. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** Opaque to callers: base64url of `{ "c": created_at, "i": id }`. */
 export function encodeCursor(cursor: ClaimCursor): string {
@@ -24,6 +25,6 @@ export function decodeCursor(value: string): ClaimCursor {
     throw invalid();
   }
   const { c, i } = (parsed ?? {}) as { c?: unknown; i?: unknown };
-  if (typeof c !== 'string' || !TIMESTAMP.test(c) || Number.isNaN(Date.parse(c)) || typeof i !== 'string' || !UUID_PATTERN.test(i)) throw invalid();
+  if (typeof c !== 'string' || !TIMESTAMP.test(c) || !isStorableDateTime(c) || typeof i !== 'string' || !UUID_PATTERN.test(i)) throw invalid();
   return { created_at: c, id: i };
 }
