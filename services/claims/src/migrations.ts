@@ -1,5 +1,6 @@
 import type { Migration } from '@platform/db';
 import { adjusterKitsMigration } from './features/adjuster-kits/migrations';
+import { attachmentScansMigration } from './features/attachments/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
 import { deliveriesMigration } from './features/delivery/migrations';
 import { overdueMigration } from './features/overdue/migrations';
@@ -13,4 +14,5 @@ export const claimsMigrations: Migration[] = [
   deliveriesMigration,
   overdueMigration,
   adjusterKitsMigration,
+  attachmentScansMigration,
 ];

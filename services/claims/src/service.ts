@@ -1,5 +1,6 @@
-import type { ServiceDefinition } from '@platform/runtime';
+import { virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { ClaimsConfig } from './config';
+import { startAttachmentRescan } from './features/attachments/attachment-rescan';
 import { attachmentRoutes } from './features/attachments/attachment-routes';
 import { removeAbandonedUploads } from './features/attachments/attachment-storage';
 import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
@@ -19,6 +20,7 @@ import { claimsMigrations } from './migrations';
 /** The claims service: public first notice of loss and claimant status, internal adjuster work. */
 export function claimsService(config: ClaimsConfig): ServiceDefinition {
   const delivery = deliveryFeature(config); // claims workflow
+  const scanner = virusScannerFrom(config);
   return {
     name: 'claims',
     title: 'Claims service',
@@ -29,7 +31,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
     mount(app, deps) {
       app.use(intakeRoutes(deps, config));
       app.use(claimantStatusRoutes(deps));
-      app.use(attachmentRoutes(deps, config));
+      app.use(attachmentRoutes(deps, config, scanner));
       app.use(claimsListRoutes(deps));
       app.use(claimFileRoutes(deps, [{ properties: claimTriageDetailProperties, load: claimTriageDetail }]));
       // claims workflow: triage, escalation decisions, status updates, adjuster kits
@@ -42,12 +44,14 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       const abandoned = await removeAbandonedUploads(deps.dataDir);
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
+      const attachmentRescan = scanner && startAttachmentRescan(deps.db, scanner, { dataDir: deps.dataDir, exchange: config.CLAIMS_EXCHANGE, intervalMs: config.SCAN_RETRY_INTERVAL_MS }, deps.logger);
       // claims workflow: the delivery worker and the overdue sweep
       const deliveryWorker = delivery.start(deps);
       const overdueSweeper = startOverdueSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);
       return {
         async stop() {
           await overdueSweeper.stop();
+          await attachmentRescan?.stop();
           await deliveryWorker.stop();
           idempotencyPurge.stop();
         },

@@ -5,7 +5,7 @@ import { Router, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
 import { noBody, problems } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { assertServable, type ServiceDeps } from '@platform/runtime';
 import { readClaim } from '../lifecycle/claim-state';
 import { adjusterKitSchema } from './adjuster-kit-schemas';
 import { adjusterKitService } from './adjuster-kit-service';
@@ -79,6 +79,7 @@ export function adjusterKitRouter(deps: ServiceDeps, exchange: string): Router {
       200: { description: 'The file', contentType: 'application/octet-stream', schema: { type: 'string', contentEncoding: 'binary' } },
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim, attachment, or stored file' },
+      423: { description: 'The virus scan holds the file back: quarantined (`scan_status: infected`) or not scanned yet (`pending`)' },
       ...common,
     },
   });
@@ -86,6 +87,7 @@ export function adjusterKitRouter(deps: ServiceDeps, exchange: string): Router {
     const claim = await readClaim(deps.db, String(req.params.id));
     const attachment = await findKitAttachment(deps.db, claim.claim_id, String(req.params.attachment_id));
     if (!attachment) throw problems.notFound('No such attachment on this claim');
+    assertServable(attachment.scan_status);
     const file = storedFilePath(deps.dataDir, attachment.sha256);
     const size = await stat(file).then((info) => info.size, () => undefined);
     if (size === undefined) throw problems.notFound('The attachment\'s stored file is missing');

@@ -1,3 +1,4 @@
+import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
 import { claimSchema, timelineEntrySchema } from '../claims/claim-schemas';
 import { escalationSchema } from '../escalations/escalation-schemas';
 import { triageResultSchema } from '../triage/triage-schemas';
@@ -17,6 +18,7 @@ export const kitAttachmentSchema = {
     document_type: { type: 'string' },
     description: { type: ['string', 'null'] },
     received_at: { type: 'string', format: 'date-time' },
+    scan_status: { ...attachmentScanStatusSchema, description: 'The virus scan status when the kit was generated (absent in kits generated before scanning); the download answers 423 unless the file is clean or not_scanned' },
     download_url: { type: 'string', description: 'GET it with claims:read to stream the stored bytes' },
   },
 } as const;

@@ -1,18 +1,25 @@
 import { Router } from 'express';
 import { withTransactional } from '@platform/db';
 import { problems } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { SCAN_STATUSES, scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimOpenedBy, requireClaimantToken } from '../claims/claimant-access';
 import { DOCUMENT_TYPES } from '../intake/required-documents';
-import { attachmentService, removeUnreferencedFiles } from './attachment-service';
+import { attachmentService, removeUnreferencedFiles, type ScannedUpload } from './attachment-service';
 import { removeFile } from './attachment-storage';
 import { ACCEPTED_CONTENT_TYPES, MAX_FILES, receiveUpload } from './multipart-upload';
+
+export const attachmentScanStatusSchema = {
+  enum: [...SCAN_STATUSES],
+  description:
+    'Virus scan: `clean`; `infected` (quarantined: kept for investigation, never served, not counted in the checklist); ' +
+    '`pending` (the scanner was unreachable; rescanned in the background, not served until clean); `not_scanned` (no scanner configured)',
+} as const;
 
 export const attachmentResultSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'document_type', 'received_at', 'duplicate'],
+  required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'document_type', 'received_at', 'scan_status', 'scan_notice', 'duplicate'],
   properties: {
     attachment_id: { type: 'string', format: 'uuid' },
     filename: { type: 'string', description: 'For display only' },
@@ -21,6 +28,8 @@ export const attachmentResultSchema = {
     sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     document_type: { type: 'string' },
     received_at: { type: 'string', format: 'date-time' },
+    scan_status: attachmentScanStatusSchema,
+    scan_notice: { type: ['string', 'null'], description: 'Plain words for the claimant when the virus scan holds the file back (quarantined or still pending)' },
     duplicate: { type: 'boolean', description: 'True when the claim already had these bytes; the stored attachment is returned' },
   },
 } as const;
@@ -44,7 +53,7 @@ const uploadSchema = {
 } as const;
 
 /** POST /api/claims/public/claims/{id}/attachments — claimant uploads, streamed to disk. */
-export function attachmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
+export function attachmentRoutes(deps: ServiceDeps, config: ClaimsConfig, scanner: VirusScanner | undefined): Router {
   const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE, dataDir: deps.dataDir }), deps.db);
   const router = Router();
 
@@ -66,7 +75,9 @@ export function attachmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
     const upload = await receiveUpload(req, deps.dataDir, config.ATTACHMENT_MAX_BYTES);
     const placed: string[] = [];
     try {
-      const attachments = await service.transactional((attachmentsOfClaim) => attachmentsOfClaim.addAttachments(claim.claim_id, upload, placed));
+      const files: ScannedUpload['files'] = [];
+      for (const file of upload.files) files.push({ ...file, scan: await scanUpload(scanner, file.tempPath) });
+      const attachments = await service.transactional((attachmentsOfClaim) => attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload, files }, placed));
       res.status(201).json({ attachments });
     } catch (error) {
       await Promise.all(upload.files.map((file) => removeFile(file.tempPath)));
@@ -82,7 +93,8 @@ export function attachmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
     description:
       `Up to ${MAX_FILES} \`file\` parts, each at most ATTACHMENT_MAX_BYTES (25 MiB by default), accepted by their bytes (PDF, JPEG, PNG, HEIC, WebP, MP4). ` +
       'Optional `document_type` (a checklist type of the claim, or `other`) and `description` apply to every file. The same bytes again return the stored attachment with `duplicate: true`. ' +
-      'A rejected upload leaves no file, row or event.',
+      'Every file is scanned for viruses (CLAMD_URL) before it is filed: an infected file is quarantined (`scan_status: infected`, a plain-words `scan_notice`, ' +
+      'not counted in the checklist); with the scanner down it is `pending` until a background rescan decides. A rejected upload leaves no file, row or event.',
     tags: ['claimant'],
     security: 'claimant',
     requestBody: { contentType: 'multipart/form-data', schema: uploadSchema },

@@ -2,14 +2,40 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { createEvent, enqueueEvent } from '@platform/messaging';
-import { appendClaimAudit, findClaim, updateRequiredDocuments } from '../claims/claim-store';
+import type { ScanOutcome, ScanStatus } from '@platform/runtime';
+import { appendClaimAudit, findClaim, updateRequiredDocuments, type Claim } from '../claims/claim-store';
 import { CLAIM_EVENT_SOURCE } from '../intake/intake-service';
 import { placeFile, removeFile, storedFilePath } from './attachment-storage';
-import { contentIsReferenced, insertAttachmentOnce, lockContent, type Attachment } from './attachment-store';
-import type { ReceivedUpload } from './multipart-upload';
+import { contentIsReferenced, hasUsableDocument, insertAttachmentOnce, lockContent, type Attachment } from './attachment-store';
+import type { ReceivedFile, ReceivedUpload } from './multipart-upload';
 
 export interface AttachmentResult extends Omit<Attachment, 'description'> {
   duplicate: boolean;
+  scan_notice: string | null;
+}
+
+/** An upload whose files have been through the virus scanner (or found it down, or not configured). */
+export interface ScannedUpload extends ReceivedUpload {
+  files: (ReceivedFile & { scan: ScanOutcome })[];
+}
+
+/** What the claimant is told about a file the virus scan holds back; null when there is nothing to say. */
+export function scanNotice(status: ScanStatus): string | null {
+  if (status === 'infected') return 'Our virus check found a threat in this file, so it has been set aside and nobody will open it. Please send a clean copy of the document.';
+  if (status === 'pending') return 'We are still checking this file for viruses. It reaches your claim handler once the check is done.';
+  return null;
+}
+
+/**
+ * Marks the claim's checklist item of this document type received exactly when the claim holds a file
+ * of that type that is not quarantined.
+ */
+export async function refreshChecklistItem(db: Knex, claim: Pick<Claim, 'claim_id' | 'required_documents'>, documentType: string): Promise<void> {
+  const item = claim.required_documents.find((document) => document.type === documentType);
+  if (!item) return;
+  const received = await hasUsableDocument(db, claim.claim_id, documentType);
+  if (received === item.received) return;
+  await updateRequiredDocuments(db, claim.claim_id, claim.required_documents.map((document) => (document.type === documentType ? { ...document, received } : document)));
 }
 
 export interface AttachmentSettings {
@@ -19,13 +45,14 @@ export interface AttachmentSettings {
 
 /**
  * Files a claimant's upload on their claim, on one transaction (use `transactional`): each file is put
- * at its content address under a per-content lock, its row inserted once per claim, the checklist item
- * marked received, and an audit entry plus `claim.attachment_added` written for each new attachment.
+ * at its content address under a per-content lock, its row inserted once per claim with its scan
+ * status, the checklist item marked received unless the file is quarantined, and an audit entry plus
+ * `claim.attachment_added` written for each new attachment.
  * `placed` collects the stored files this call created, so a failed transaction can remove them.
  */
 export function attachmentService(settings: AttachmentSettings) {
   return (db: Knex) => ({
-    async addAttachments(claimId: string, upload: ReceivedUpload, placed: string[]): Promise<AttachmentResult[]> {
+    async addAttachments(claimId: string, upload: ScannedUpload, placed: string[]): Promise<AttachmentResult[]> {
       const claim = await findClaim(db, claimId, { forUpdate: true });
       if (!claim) throw problems.notFound('No such claim');
       if (claim.stage === 'closed') throw problems.conflict('The claim is closed; it takes no more attachments');
@@ -51,15 +78,25 @@ export function attachmentService(settings: AttachmentSettings) {
           filename: file.filename,
           document_type: documentType,
           description: upload.description ?? null,
+          scan_status: file.scan.status,
+          scan_signature: file.scan.signature,
+          scanned_at: file.scan.status === 'clean' || file.scan.status === 'infected' ? new Date().toISOString() : null,
         });
         const { description: _description, ...shown } = attachment;
-        results.push({ ...shown, duplicate });
+        results.push({ ...shown, duplicate, scan_notice: scanNotice(attachment.scan_status) });
         if (duplicate) continue;
         await appendClaimAudit(db, {
           claim_id: claimId,
           action: 'attachment.added',
           actor: 'claimant',
-          data: { attachment_id: attachment.attachment_id, sha256: attachment.sha256, document_type: attachment.document_type, size_bytes: attachment.size_bytes },
+          data: {
+            attachment_id: attachment.attachment_id,
+            sha256: attachment.sha256,
+            document_type: attachment.document_type,
+            size_bytes: attachment.size_bytes,
+            scan_status: attachment.scan_status,
+            scan_signature: file.scan.signature,
+          },
         });
         await enqueueEvent(db, settings.exchange, createEvent({
           source: CLAIM_EVENT_SOURCE,
@@ -75,13 +112,13 @@ export function attachmentService(settings: AttachmentSettings) {
             content_type: attachment.content_type,
             document_type: attachment.document_type,
             received_at: attachment.received_at,
+            scan_status: attachment.scan_status,
+            scan_signature: file.scan.signature,
           },
         }));
       }
 
-      if (checklistTypes.includes(documentType) && claim.required_documents.some((document) => document.type === documentType && !document.received)) {
-        await updateRequiredDocuments(db, claimId, claim.required_documents.map((document) => (document.type === documentType ? { ...document, received: true } : document)));
-      }
+      await refreshChecklistItem(db, claim, documentType);
       return results;
     },
   });

@@ -1,4 +1,5 @@
 import type { Knex } from '@platform/db';
+import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 
 /** An attachment as the claimant is answered and the claim file lists it. */
 export interface Attachment {
@@ -10,6 +11,7 @@ export interface Attachment {
   document_type: string;
   description: string | null;
   received_at: string;
+  scan_status: ScanStatus;
 }
 
 interface AttachmentRow {
@@ -22,6 +24,7 @@ interface AttachmentRow {
   document_type: string;
   description: string | null;
   received_at: Date;
+  scan_status: ScanStatus;
 }
 
 function toAttachment(row: AttachmentRow): Attachment {
@@ -34,6 +37,7 @@ function toAttachment(row: AttachmentRow): Attachment {
     document_type: row.document_type,
     description: row.description,
     received_at: new Date(row.received_at).toISOString(),
+    scan_status: row.scan_status,
   };
 }
 
@@ -46,6 +50,9 @@ export interface NewAttachment {
   filename: string;
   document_type: string;
   description: string | null;
+  scan_status: ScanStatus;
+  scan_signature: string | null;
+  scanned_at: string | null;
 }
 
 /**
@@ -72,4 +79,22 @@ export async function contentIsReferenced(db: Knex, sha256: string): Promise<boo
 /** Serialises work on one content address for the rest of the transaction (placing or removing its file). */
 export async function lockContent(db: Knex, sha256: string): Promise<void> {
   await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`claims.attachment:${sha256}`]);
+}
+
+/** An attachment waiting for its virus scan, claimed for this transaction (other replicas skip it). */
+export async function claimPendingAttachment(db: Knex): Promise<{ id: string; claim_id: string; sha256: string } | undefined> {
+  return db('attachments').where({ scan_status: 'pending' }).orderBy([{ column: 'received_at' }, { column: 'id' }]).forUpdate().skipLocked().first('id', 'claim_id', 'sha256');
+}
+
+export async function recordScanOutcome(db: Knex, attachmentId: string, outcome: ScanOutcome): Promise<Attachment> {
+  const [row] = (await db('attachments')
+    .where({ id: attachmentId })
+    .update({ scan_status: outcome.status, scan_signature: outcome.signature, scanned_at: db.raw('clock_timestamp()') })
+    .returning('*')) as AttachmentRow[];
+  return toAttachment(row);
+}
+
+/** True when the claim holds a file of this document type that is not quarantined (what the checklist counts). */
+export async function hasUsableDocument(db: Knex, claimId: string, documentType: string): Promise<boolean> {
+  return (await db('attachments').where({ claim_id: claimId, document_type: documentType }).whereNot({ scan_status: 'infected' }).first('id')) !== undefined;
 }

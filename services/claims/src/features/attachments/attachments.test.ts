@@ -165,7 +165,7 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
       const [first, second] = response.body.attachments;
       expect(first).toMatchObject({ content_type: 'application/pdf', size_bytes: document.length, sha256: sha256(document), document_type: 'photos_of_damage', filename: 'estimate.bin', duplicate: false });
       expect(second).toMatchObject({ content_type: 'image/jpeg', size_bytes: photo.length, sha256: sha256(photo), filename: 'passwd', duplicate: false });
-      expect(Object.keys(first).sort()).toEqual(['attachment_id', 'content_type', 'document_type', 'duplicate', 'filename', 'received_at', 'sha256', 'size_bytes']);
+      expect(Object.keys(first).sort()).toEqual(['attachment_id', 'content_type', 'document_type', 'duplicate', 'filename', 'received_at', 'scan_notice', 'scan_status', 'sha256', 'size_bytes']);
       expect(readFileSync(storedFilePath(t.dataDir, sha256(document)))).toEqual(document);
       expect(readFileSync(storedFilePath(t.dataDir, sha256(photo)))).toEqual(photo);
       expect(storedFiles(t.dataDir).some((file) => file.includes('passwd') || path.basename(file).startsWith('.incoming'))).toBe(false);

@@ -1,6 +1,9 @@
 import { Router } from 'express';
 import { noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
+import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
+import { scanNotice } from '../attachments/attachment-service';
+import { listAttachments } from '../attachments/attachment-store';
 import { requiredDocumentsSchema } from '../claims/claim-schemas';
 import { claimOpenedBy, requireClaimantToken } from '../claims/claimant-access';
 import { CLAIM_STAGES } from '../claims/migrations';
@@ -15,13 +18,30 @@ export const CLAIMANT_STATUS_PATH = '/api/claims/public/claims/:id/status';
 export const claimantStatusSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['claim_id', 'claim_number', 'stage', 'received_at', 'required_documents', 'latest_update'],
+  required: ['claim_id', 'claim_number', 'stage', 'received_at', 'required_documents', 'attachments', 'latest_update'],
   properties: {
     claim_id: { type: 'string', format: 'uuid' },
     claim_number: { type: 'string' },
     stage: { enum: [...CLAIM_STAGES] },
     received_at: { type: 'string', format: 'date-time' },
     required_documents: requiredDocumentsSchema,
+    attachments: {
+      type: 'array',
+      description: 'The files the claimant sent, oldest first, with what the virus scan says about each',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['attachment_id', 'filename', 'document_type', 'received_at', 'scan_status', 'scan_notice'],
+        properties: {
+          attachment_id: { type: 'string', format: 'uuid' },
+          filename: { type: 'string' },
+          document_type: { type: 'string' },
+          received_at: { type: 'string', format: 'date-time' },
+          scan_status: attachmentScanStatusSchema,
+          scan_notice: { type: ['string', 'null'], description: 'Plain words when the file is held back (quarantined or still being checked)' },
+        },
+      },
+    },
     latest_update: { oneOf: [{ type: 'null' }, statusUpdateSchema] },
   },
 } as const;
@@ -33,6 +53,7 @@ export function claimantStatusRoutes(deps: ServiceDeps): Router {
     const token = requireClaimantToken(req);
     const claim = await claimOpenedBy(deps.db, String(req.params.id), token);
     const latest = await latestStatusUpdate(deps.db, claim.claim_id);
+    const attachments = await listAttachments(deps.db, claim.claim_id);
     res.setHeader('Cache-Control', 'no-store');
     res.json({
       claim_id: claim.claim_id,
@@ -40,6 +61,9 @@ export function claimantStatusRoutes(deps: ServiceDeps): Router {
       stage: claim.stage,
       received_at: claim.received_at,
       required_documents: claim.required_documents,
+      attachments: attachments.map(({ attachment_id, filename, document_type, received_at, scan_status }) => ({
+        attachment_id, filename, document_type, received_at, scan_status, scan_notice: scanNotice(scan_status),
+      })),
       latest_update: latest?.update ?? null,
     });
   });
@@ -49,7 +73,7 @@ export function claimantStatusRoutes(deps: ServiceDeps): Router {
     tags: ['claimant'],
     security: 'claimant',
     responses: {
-      200: { description: 'Stage, checklist and the latest status update', schema: claimantStatusSchema },
+      200: { description: 'Stage, checklist, the files sent with their virus scan status, and the latest status update', schema: claimantStatusSchema },
       401: { description: 'No access token' },
       404: { description: 'No such claim, or the token does not open it (indistinguishable)' },
       503: { description: 'The database is unavailable' },

@@ -43,7 +43,7 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
     await t.db('claims').where({ id: claim.claim_id }).update({ queue: 'special_investigations' });
     const response = await status(claim.claim_id, `Bearer ${claim.access_token}`).expect(200);
     expect(compile(claimantStatusSchema)(response.body)).toBe(true);
-    expect(Object.keys(response.body).sort()).toEqual(['claim_id', 'claim_number', 'latest_update', 'received_at', 'required_documents', 'stage']);
+    expect(Object.keys(response.body).sort()).toEqual(['attachments', 'claim_id', 'claim_number', 'latest_update', 'received_at', 'required_documents', 'stage']);
     expect(response.body).toMatchObject({ claim_id: claim.claim_id, claim_number: claim.claim_number, stage: 'intake' });
     expect(response.body.latest_update).toMatchObject({ claim_id: claim.claim_id, stage: 'intake' });
     expect(JSON.stringify(response.body)).not.toMatch(/special_investigations|access_token|Ana Ruiz/);

@@ -3,6 +3,7 @@ import { authenticate, requireScope } from '@platform/auth';
 import type { Knex } from '@platform/db';
 import { noBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
+import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
 import { listAttachments } from '../attachments/attachment-store';
 import { listStatusUpdates } from '../status-updates/status-update';
 import { claimSchema, storedStatusUpdateSchema, timelineEntrySchema } from './claim-schemas';
@@ -20,7 +21,7 @@ export interface ClaimFileExtension {
 const attachmentSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'document_type', 'description', 'received_at'],
+  required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'document_type', 'description', 'received_at', 'scan_status'],
   properties: {
     attachment_id: { type: 'string', format: 'uuid' },
     filename: { type: 'string' },
@@ -30,6 +31,7 @@ const attachmentSchema = {
     document_type: { type: 'string' },
     description: { type: ['string', 'null'] },
     received_at: { type: 'string', format: 'date-time' },
+    scan_status: attachmentScanStatusSchema,
   },
 } as const;
 

@@ -1,0 +1,75 @@
+import type { Knex } from '@platform/db';
+import { createEvent, enqueueEvent } from '@platform/messaging';
+import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
+import type { Logger } from 'pino';
+import { appendClaimAudit, findClaim } from '../claims/claim-store';
+import { CLAIM_EVENT_SOURCE } from '../intake/intake-service';
+import { refreshChecklistItem } from './attachment-service';
+import { storedFilePath } from './attachment-storage';
+import { claimPendingAttachment, recordScanOutcome } from './attachment-store';
+
+/**
+ * Scans one attachment left `pending`, claimed with FOR UPDATE SKIP LOCKED so replicas never scan the
+ * same row, and records the verdict with its audit entry, `claim.attachment_scanned` and the checklist
+ * on the same transaction. Returns false when nothing is pending or the scanner is still down.
+ */
+async function rescanOne(db: Knex, scanner: VirusScanner, dataDir: string, exchange: string): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const pending = await claimPendingAttachment(trx);
+    if (!pending) return false;
+    let verdict;
+    try {
+      verdict = await scanner.scanFile(storedFilePath(dataDir, pending.sha256));
+    } catch (error) {
+      if (error instanceof ScannerUnavailableError) return false;
+      throw error;
+    }
+    const claim = await findClaim(trx, pending.claim_id, { forUpdate: true });
+    if (!claim) throw new Error(`attachment ${pending.id} has no claim`);
+    const attachment = await recordScanOutcome(trx, pending.id, verdict);
+    const data = { attachment_id: attachment.attachment_id, sha256: attachment.sha256, scan_status: verdict.status, scan_signature: verdict.signature };
+    await appendClaimAudit(trx, { claim_id: claim.claim_id, action: 'attachment.scanned', actor: 'virus-scanner', data });
+    await enqueueEvent(trx, exchange, createEvent({
+      source: CLAIM_EVENT_SOURCE,
+      type: 'claim.attachment_scanned',
+      subject: claim.claim_id,
+      data: { claim_id: claim.claim_id, claim_number: claim.claim_number, ...data },
+    }));
+    await refreshChecklistItem(trx, claim, attachment.document_type);
+    return true;
+  });
+}
+
+/** Scans pending attachments until none is left or the scanner is down; resolves with how many were decided. */
+export async function rescanPendingAttachments(db: Knex, scanner: VirusScanner, dataDir: string, exchange: string): Promise<number> {
+  let decided = 0;
+  while (await rescanOne(db, scanner, dataDir, exchange)) decided += 1;
+  return decided;
+}
+
+/**
+ * The background rescan of attachments stored while the scanner was down (started with the service):
+ * a pass at start and every `intervalMs`, never two at once.
+ */
+export function startAttachmentRescan(db: Knex, scanner: VirusScanner, settings: { dataDir: string; exchange: string; intervalMs: number }, logger: Logger) {
+  let running: Promise<void> | undefined;
+  const pass = () => {
+    running ??= rescanPendingAttachments(db, scanner, settings.dataDir, settings.exchange)
+      .then((decided) => {
+        if (decided > 0) logger.info({ decided }, 'rescanned attachments left pending');
+      })
+      .catch((error) => logger.warn({ err: error }, 'attachment rescan failed; retrying at the next interval'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(pass, settings.intervalMs);
+  timer.unref();
+  pass();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
