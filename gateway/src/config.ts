@@ -9,7 +9,7 @@ export const gatewayVariables = {
   CORS_ORIGINS: variable.list('Comma-separated origins allowed by CORS; empty allows none'),
   PUBLIC_RATE_LIMIT: variable.int('Public write requests per minute per client address; 0 turns the limit off', 60, 0),
   TRUST_PROXY: variable.string('Express trust proxy setting, for client addresses behind a load balancer', 'loopback'),
-  UPSTREAM_TIMEOUT_MS: variable.int('How long the gateway waits for a service before answering 504', 30000, 100),
+  UPSTREAM_TIMEOUT_MS: variable.int('How long the gateway waits for a silent service before answering 504, or for more of a stalled client body before answering 408', 30000, 100),
   ...authVariables,
   NODE_ENV: variable.string('`production` refuses the development secret', 'development'),
   SHUTDOWN_GRACE_MS: variable.int('After SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes', 3000, 0, 60000),

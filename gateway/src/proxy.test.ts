@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import request from 'supertest';
 import type { RunningServer } from '@platform/http';
-import { bearer, eventually, freePort } from '@platform/testing';
+import { bearer, endlessUpload, eventually, freePort } from '@platform/testing';
 import { startFakeUpstream, testGatewayConfig, type FakeUpstream } from './gateway-test-kit';
 import { startGateway } from './gateway';
 
@@ -97,6 +97,25 @@ describe('gateway forwarding', () => {
       .send(randomBytes(8 * 1024 * 1024))
       .expect(413);
     expect(response.body).toMatchObject({ status: 413, title: 'Payload too large' });
+  });
+
+  it("closes the client's connection after the service's early answer instead of reading the rest of the body", async () => {
+    const totalBytes = 300 * 1024 * 1024;
+    const outcome = await endlessUpload(`${gateway.url}/api/claims/public/claims/abc/reject-early`, { 'Content-Type': 'application/octet-stream' }, Buffer.alloc(0), totalBytes);
+    expect(outcome.status).toBe(413);
+    expect(outcome.sentBytes).toBeLessThan(totalBytes / 4);
+    // not left hanging until the keep-alive timeout (5 s) either
+    expect(outcome.closedMsAfterAnswer).toBeLessThan(2000);
+  });
+
+  it('answers 408 problem+json, not 504, when the client stops sending its body mid-way', async () => {
+    const answer = await sendRaw(
+      gateway.url,
+      'POST /api/claims/public/claims/abc/attachments HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\nonly ten b',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toMatch(/Content-Type: application\/problem\+json/i);
+    expect(answer).toMatch(/"status":408/);
   });
 
   it('answers a body Node cannot parse (broken chunked encoding) with 400 problem+json, not 502', async () => {

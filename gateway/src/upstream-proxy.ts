@@ -8,6 +8,7 @@ import { problems, sendProblem } from '@platform/http';
 import type { Upstream } from './request-path';
 
 const TIMEOUT_CODE = 'GATEWAY_UPSTREAM_TIMEOUT';
+const CLIENT_STALLED_CODE = 'GATEWAY_CLIENT_STALLED';
 
 export interface UpstreamProxy {
   handler: RequestHandler;
@@ -35,7 +36,8 @@ export function upstreamDurationHistogram(registry: Registry): Histogram<'upstre
 /**
  * Streams the request to the service untouched (no body parser runs before it) and the response back
  * untouched, the service's own problem responses included. The gateway answers only when the service
- * does not: 502 when it cannot be reached, 504 when it stays silent for `timeoutMs`.
+ * does not: 502 when it cannot be reached, 504 when it stays silent for `timeoutMs`, and 408 when the
+ * silence is the client's (it stopped sending its body for `timeoutMs`).
  */
 export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProxy {
   const { name, target, timeoutMs, logger, duration } = options;
@@ -46,13 +48,22 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
     changeOrigin: true,
     xfwd: false,
     on: {
-      proxyReq: (proxyReq) => {
+      proxyReq: (proxyReq, req) => {
         proxyReq.setTimeout(timeoutMs, () => {
-          proxyReq.destroy(Object.assign(new Error(`${name} did not answer within ${timeoutMs} ms`), { code: TIMEOUT_CODE }));
+          // A service waiting for the rest of a body the client stopped sending is silent through no fault
+          // of its own: that is the client's timeout (408), not the service's (504).
+          const clientStalled = !req.complete;
+          const error = clientStalled
+            ? Object.assign(new Error(`the client sent no more of its body for ${timeoutMs} ms`), { code: CLIENT_STALLED_CODE })
+            : Object.assign(new Error(`${name} did not answer within ${timeoutMs} ms`), { code: TIMEOUT_CODE });
+          proxyReq.destroy(error);
         });
       },
-      proxyRes: (proxyRes, _req, res) => {
+      proxyRes: (proxyRes, req, res) => {
         delete proxyRes.headers['x-powered-by'];
+        // Answered before the client finished sending (e.g. a 413 at the size cap): close the client's
+        // connection after the answer instead of letting Node read the rest of the body to keep it alive.
+        if (!req.complete) proxyRes.headers.connection = 'close';
         // From here the service's answer is the answer: a later error (e.g. EPIPE because the service
         // answered 413 and closed before reading the whole upload) must not replace it with a 502.
         res.locals.upstreamAnswered = true;
@@ -66,6 +77,11 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
         const code = (error as NodeJS.ErrnoException).code;
         // The client went away, or sent a body Node could not parse (answered by answerUnparseableRequests).
         if (request.socket.destroyed || request.socket.writableEnded || code?.startsWith('HPE_')) return;
+        if (code === CLIENT_STALLED_CODE) {
+          logger.info({ request_id: request.id, upstream: name }, 'client stalled mid-body');
+          sendProblem(request, response, problems.requestTimeout(`No more of the request body arrived for ${timeoutMs} ms`));
+          return;
+        }
         const timedOut = code === TIMEOUT_CODE || code === 'ETIMEDOUT';
         const answered = response.locals.upstreamAnswered === true;
         const what = timedOut ? 'upstream timed out' : answered ? 'upstream connection ended early' : 'upstream unreachable';

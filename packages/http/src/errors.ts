@@ -22,6 +22,9 @@ export function sendProblem(req: Request, res: Response, problem: HttpProblem): 
     return;
   }
   res.status(problem.status);
+  // Refused before its body arrived (over a size cap, unauthenticated, wrong type): close the connection
+  // instead of letting Node read the rest of a possibly huge body to keep the connection alive.
+  if (!req.complete) res.setHeader('Connection', 'close');
   for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
   res.end(JSON.stringify(problem.body(req.originalUrl.split('?')[0], req.id)));

@@ -68,6 +68,7 @@ export const problems = {
   serviceUnavailable: (detail: string, retryAfterSeconds = 5) =>
     new HttpProblem(503, 'service-unavailable', 'Service unavailable', detail, {}, { 'Retry-After': String(retryAfterSeconds) }),
   badGateway: (detail: string) => new HttpProblem(502, 'bad-gateway', 'Bad gateway', detail),
+  requestTimeout: (detail: string) => new HttpProblem(408, 'request-timeout', 'Request timeout', detail),
   gatewayTimeout: (detail: string) => new HttpProblem(504, 'gateway-timeout', 'Gateway timeout', detail),
   internal: () => new HttpProblem(500, 'internal', 'Internal error', 'An unexpected error occurred; it has been logged'),
 };

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
+import { endlessUpload } from '@platform/testing';
 import { countRows, fileClaim, startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
 import { attachmentsRoot, storedFilePath } from './attachment-storage';
 
@@ -93,6 +94,22 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
     it('a file over ATTACHMENT_MAX_BYTES with 413, keeping the good file of the same request out too', async () => {
       const oversize = Buffer.concat([pdf(), randomBytes(MAX_BYTES)]);
       await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('file', jpeg(), 'ok.jpg').attach('file', oversize, 'big.pdf'), 413);
+    });
+
+    it('a file over the cap with 413 as soon as the cap is passed, closing the connection instead of reading the rest', async () => {
+      const boundary = 'over-the-cap';
+      const partHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
+      const totalBytes = 300 * 1024 * 1024;
+      const outcome = await endlessUpload(
+        `${t.url}/api/claims/public/claims/${claim.claim_id}/attachments`,
+        { Authorization: `Bearer ${claim.access_token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        Buffer.concat([Buffer.from(partHead), pdf()]),
+        totalBytes,
+      );
+      expect(outcome.status).toBe(413);
+      expect(JSON.parse(outcome.body)).toMatchObject({ status: 413 });
+      expect(outcome.sentBytes).toBeLessThan(totalBytes / 4);
+      expect(storedFiles(t.dataDir)).toEqual([]);
     });
 
     it('a good file together with a bad one with 415, storing neither', async () => {

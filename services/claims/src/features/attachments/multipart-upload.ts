@@ -49,7 +49,8 @@ async function acceptedType(head: Buffer): Promise<string | undefined> {
 /**
  * Reads a multipart/form-data upload: `file` parts (at most MAX_FILES, each at most `maxBytes`) are
  * streamed to temporary files while hashed; `document_type` and `description` are optional fields.
- * The whole request is read before answering; on any rejection every temporary file is removed and
+ * The request is read to its end before answering, except past the size cap, where reading stops at once
+ * (the problem answer then closes the connection). On any rejection every temporary file is removed and
  * the problem is thrown (400 malformed or unexpected parts, 413 a file over the limit, 415 bytes that
  * are not an accepted type).
  */
@@ -100,16 +101,18 @@ export function receiveUpload(req: Request, dataDir: string, maxBytes: number): 
         stream.resume();
         return;
       }
-      let truncated = false;
+      // Over the cap: stop reading at once (the answer closes the connection) rather than drain the rest.
       stream.on('limit', () => {
-        truncated = true;
+        req.unpipe(parser);
+        stream.destroy(new Error('file over the size limit'));
+        void finish(problems.payloadTooLarge(`A file exceeds the ${maxBytes}-byte limit`));
       });
       // Until the spooling pipeline is attached, a parse error destroying the stream must not go unhandled.
       stream.on('error', () => undefined);
       spooled.push(
         (async () => {
           const file = await spoolToTempFile(stream, dataDir);
-          const tooLarge = truncated || file.sizeBytes > maxBytes;
+          const tooLarge = file.sizeBytes > maxBytes;
           const contentType = tooLarge ? undefined : await acceptedType(file.head);
           if (tooLarge) fail(problems.payloadTooLarge(`A file exceeds the ${maxBytes}-byte limit`));
           else if (!contentType) fail(problems.unsupportedMediaType(`The bytes of a file are not an accepted type (${ACCEPTED_CONTENT_TYPES.join(', ')})`));
