@@ -63,8 +63,19 @@ export interface Migration {
   down?(db: Knex): Promise<void>;
 }
 
-/** Runs a service's migrations (an ordered list in code, never edited once merged). */
+/** The migrations not yet applied; only reads, so a runtime role with SELECT on the bookkeeping can ask. */
+export async function pendingMigrations(db: Knex, migrations: Migration[], tableName = 'knex_migrations'): Promise<Migration[]> {
+  if (!(await db.schema.hasTable(tableName))) return migrations;
+  const applied = new Set<string>(await db(tableName).pluck('name'));
+  return migrations.filter((migration) => !applied.has(migration.name));
+}
+
+/**
+ * Runs a service's migrations (an ordered list in code, never edited once merged). With nothing pending
+ * it only reads, so a service on a role that may not migrate starts once the migrations have run.
+ */
 export async function migrate(db: Knex, migrations: Migration[], tableName = 'knex_migrations'): Promise<void> {
+  if ((await pendingMigrations(db, migrations, tableName)).length === 0) return;
   await db.migrate.latest({
     tableName,
     migrationSource: {
@@ -78,14 +89,21 @@ export async function migrate(db: Knex, migrations: Migration[], tableName = 'kn
   });
 }
 
-/** SQL that makes a table append-only at the database: UPDATE, DELETE and TRUNCATE are refused. */
+/** Names the row trigger of an append-only table (`<table>_no_update_delete`); the grant step finds append-only tables by it. */
+export const APPEND_ONLY_TRIGGER_SUFFIX = '_no_update_delete';
+
+/**
+ * SQL that makes a table append-only at the database: UPDATE, DELETE and TRUNCATE are refused. Triggers
+ * bind every role but the table's owner (who may disable them): the service connects as a role that
+ * owns nothing and holds only SELECT and INSERT on such a table (see grantRuntimePrivileges).
+ */
 export function appendOnlySql(table: string): string {
   return `
     CREATE OR REPLACE FUNCTION refuse_change_${table}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       RAISE EXCEPTION '${table} is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
     END $$;
-    CREATE TRIGGER ${table}_no_update_delete BEFORE UPDATE OR DELETE ON ${table}
+    CREATE TRIGGER ${table}${APPEND_ONLY_TRIGGER_SUFFIX} BEFORE UPDATE OR DELETE ON ${table}
       FOR EACH ROW EXECUTE FUNCTION refuse_change_${table}();
     CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table}
       FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_${table}();`;

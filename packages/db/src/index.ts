@@ -2,3 +2,4 @@ export * from './database';
 export * from './transactional';
 export type { Knex } from 'knex';
 export * from './cursor';
+export * from './privileges';

@@ -1,3 +1,4 @@
 export * from './service-config';
 export * from './run-service';
 export * from './virus-scanner';
+export * from './service-database';

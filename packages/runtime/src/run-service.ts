@@ -3,10 +3,11 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createJwtVerifier, type VerifyToken } from '@platform/auth';
-import { createDatabase, isEmbedded, migrate, type Knex, type Migration } from '@platform/db';
+import { createDatabase, isEmbedded, type Knex, type Migration } from '@platform/db';
 import { Lifecycle, OpenApiDocument, createLogger, createMetrics, createServiceApp, finishApp, listen, type RunningServer } from '@platform/http';
-import { AmqpTransport, InProcessBus, OutboxRelay, messagingMigrations, type EventTransport } from '@platform/messaging';
+import { AmqpTransport, InProcessBus, OutboxRelay, type EventTransport } from '@platform/messaging';
 import type { CommonServiceConfig } from './service-config';
+import { prepareServiceDatabase } from './service-database';
 
 /** What a service's features are built from. */
 export interface ServiceDeps {
@@ -66,7 +67,7 @@ export async function runService(definition: ServiceDefinition, config: CommonSe
     transport = amqp;
   } else transport = new InProcessBus(logger);
   try {
-    await migrate(db, [...messagingMigrations, ...definition.migrations]);
+    await prepareServiceDatabase(definition, config, db, logger);
     for (const exchange of definition.exchanges) await transport.declareExchange(exchange);
   } catch (error) {
     await db.destroy();

@@ -23,8 +23,40 @@ async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** The login role services connect as in tests, as in production: it owns nothing and gets its grants from the service. */
+export const TEST_RUNTIME_ROLE = 'platform_test_runtime';
+
+let runtimeRoleReady: Promise<void> | undefined;
+
+/** Creates the runtime role once per cluster; roles are cluster-global and jest workers race to create it. */
+function ensureRuntimeRole(): Promise<void> {
+  runtimeRoleReady ??= admin(async (client) => {
+    try {
+      await client.query(`CREATE ROLE ${TEST_RUNTIME_ROLE} LOGIN PASSWORD '${TEST_RUNTIME_ROLE}'`);
+    } catch (error) {
+      // 42710: it exists; 23505: another worker created it at the same moment
+      if (!['42710', '23505'].includes((error as { code?: string }).code ?? '')) throw error;
+    }
+  }).catch((error) => {
+    runtimeRoleReady = undefined;
+    throw error;
+  });
+  return runtimeRoleReady;
+}
+
+/** `url` with the test runtime role's credentials instead of the superuser's. */
+export function asRuntimeRole(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = TEST_RUNTIME_ROLE;
+  parsed.password = TEST_RUNTIME_ROLE;
+  return parsed.toString();
+}
+
 export interface TestDatabase {
+  /** The superuser's connection string (the migration role in tests; fixtures tamper through it). */
   url: string;
+  /** The same database as the runtime role, which owns nothing and has only what the grant step gives it. */
+  runtimeUrl: string;
   name: string;
   drop(): Promise<void>;
 }
@@ -60,9 +92,11 @@ export async function createTestDatabase(service: string, migrations: Migration[
   });
   const name = `test_${service}_${randomBytes(5).toString('hex')}`;
   await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  await ensureRuntimeRole();
   return {
     name,
     url: withDatabase(adminUrl(), name),
+    runtimeUrl: asRuntimeRole(withDatabase(adminUrl(), name)),
     drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }

@@ -1,9 +1,11 @@
-import { exitOnSignals, runService } from '@platform/runtime';
+import { exitOnSignals, migrateServiceDatabase, runService } from '@platform/runtime';
 import { readClaimsConfig } from './config';
 import { claimsService } from './service';
 
 async function main() {
   const config = readClaimsConfig();
+  // `main.ts migrate`: apply migrations and grants, then exit (a Kubernetes Job, a Compose one-shot service)
+  if (process.argv[2] === 'migrate') return migrateServiceDatabase(claimsService(config), config);
   const service = await runService(claimsService(config), config);
   exitOnSignals(service.close, { logger: service.deps.logger, draining: [service.deps.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS });
 }

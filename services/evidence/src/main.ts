@@ -1,9 +1,11 @@
-import { exitOnSignals, runService } from '@platform/runtime';
+import { exitOnSignals, migrateServiceDatabase, runService } from '@platform/runtime';
 import { readEvidenceConfig } from './config';
 import { evidenceService } from './service';
 
 async function main() {
   const config = readEvidenceConfig();
+  // `main.ts migrate`: apply migrations and grants, then exit (a Kubernetes Job, a Compose one-shot service)
+  if (process.argv[2] === 'migrate') return migrateServiceDatabase(evidenceService(config), config);
   const service = await runService(evidenceService(config), config);
   exitOnSignals(service.close, { logger: service.deps.logger, draining: [service.deps.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS });
 }

@@ -91,9 +91,13 @@ export function controlsStore(db: Knex) {
       return row?.control_id;
     },
 
-    /** The control with its current version; `lock` serialises concurrent new versions of one control. */
+    /**
+     * The control with its current version; `lock` serialises concurrent new versions of one control
+     * with an advisory lock until the transaction ends (a row lock would need UPDATE on evidence_controls,
+     * which is append-only: the service's role may only read and insert there).
+     */
     async find(controlId: string, options: { lock?: boolean } = {}): Promise<Control | undefined> {
-      if (options.lock) await db('evidence_controls').where({ control_id: controlId }).forUpdate().first('control_id');
+      if (options.lock) await db.raw("SELECT pg_advisory_xact_lock(hashtext('evidence_controls'), hashtext(?))", [controlId]);
       const row = await currentVersions(db).where('c.control_id', controlId).first();
       return row ? fromJoined(row) : undefined;
     },

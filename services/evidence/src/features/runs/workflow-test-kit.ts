@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import request from 'supertest';
+import { createDatabase } from '@platform/db';
 import { runService, type RunningService } from '@platform/runtime';
 import { bearer, captureEvents, deleteTopology, testServiceEnv, uniqueName } from '@platform/testing';
 import { readEvidenceConfig, type EvidenceConfig } from '../../config';
@@ -33,7 +34,8 @@ export async function startWorkflowService(env: Record<string, string> = {}) {
   });
   const events = await captureEvents(names.EVIDENCE_EXCHANGE);
   const service: RunningService = await runService(evidenceService(config), config);
-  const db = service.deps.db;
+  // The superuser's handle, for counts and for showing what the database itself refuses (the service runs as a role with fewer rights).
+  const db = createDatabase({ url: testEnv.databaseUrl, poolMax: 2 });
   const auth = {
     writer: await bearer('evidence:write', people.writer),
     contributor: await bearer('evidence:write', people.contributor),
@@ -91,6 +93,7 @@ export async function startWorkflowService(env: Record<string, string> = {}) {
     async stop() {
       await service?.close();
       await events.close();
+      await db.destroy();
       await testEnv.cleanup();
       await deleteTopology([names.EVIDENCE_EXCHANGE, names.CLAIMS_EXCHANGE], [names.CLAIM_EVENTS_QUEUE, `${names.CLAIM_EVENTS_QUEUE}.dlq`]);
     },
