@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { assertNestingWithinLimit } from '@platform/http';
 
 /** prev_hash of the first record of the chain. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -24,6 +25,7 @@ export interface AuditRecord {
 
 /** RFC 8785 (JCS) canonical JSON. */
 export function canonicalJson(value: unknown): string {
+  assertNestingWithinLimit(value); // canonicalize recurses: a hostile depth would overflow the stack
   const text = canonicalize(value);
   if (text === undefined) throw new Error('value has no JSON representation');
   return text;

@@ -110,10 +110,11 @@ describe('audit log over HTTP', () => {
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
   });
 
-  it.each([{ limit: '0' }, { limit: '501' }, { source: 'gateway' }, { after_seq: '-1' }, { entity_id: '' }, { cursor: 'x' }])(
+  it.each([{ limit: '0' }, { limit: '501' }, { source: 'gateway' }, { after_seq: '-1' }, { entity_id: '' }, { cursor: 'x' }, { action: 'run\u0000created' }, { entity_id: '\u0000' }])(
     'records rejects the bad query %j with 400',
     async (query) => {
-      await request(kit.service.url).get('/api/evidence/audit/records').query(query).set('Authorization', await bearer(READ)).expect(400);
+      const response = await request(kit.service.url).get('/api/evidence/audit/records').query(query).set('Authorization', await bearer(READ)).expect(400);
+      expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     },
   );
 

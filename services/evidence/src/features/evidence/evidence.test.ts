@@ -7,6 +7,7 @@ import path from 'node:path';
 import canonicalize from 'canonicalize';
 import { eventually } from '@platform/testing';
 import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../runs/workflow-test-kit';
+import { canonicalJson } from './service';
 
 const MAX_BYTES = 64 * 1024;
 const PNG = Buffer.concat([
@@ -97,6 +98,9 @@ describe('evidence', () => {
       ['a note with a url', { kind: 'note', title: 'x', url: 'https://example.com' }, '/url'],
       ['collected_at without a time zone', { kind: 'note', title: 'x', collected_at: '2026-01-01T10:00:00' }, '/collected_at'],
       ['collected_at in year 0000', { kind: 'note', title: 'x', collected_at: '0000-01-01T10:00:00Z' }, '/collected_at'],
+      ['collected_at with an offset of +20:00, which PostgreSQL refuses', { kind: 'note', title: 'x', collected_at: '2026-01-01T10:00:00+20:00' }, '/collected_at'],
+      ['collected_at with an offset beyond -15:59', { kind: 'note', title: 'x', collected_at: '2026-01-01T10:00:00-16:00' }, '/collected_at'],
+      ['collected_at on February 30', { kind: 'note', title: 'x', collected_at: '2026-02-30T10:00:00Z' }, '/collected_at'],
       ['a NUL in the title', { kind: 'note', title: 'x\u0000' }, '/title'],
       ['supersedes that is not a UUID', { kind: 'note', title: 'x', supersedes: 'e-1' }, '/supersedes'],
     ])('400 for %s', async (_case, body, pointer) => {
@@ -177,11 +181,36 @@ describe('evidence', () => {
       });
     });
 
+    const rawJson = (text: string) => kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', kit.auth.writer).set('Content-Type', 'application/json').send(text);
+
+    it.each([
+      ['an integer beyond 2^53, which parsing would round', '{"kind":"record","title":"x","data":{"n":12345678901234567890}}', '/data/n'],
+      ['data nested 8,000 levels', `{"kind":"record","title":"x","data":{"a":${'['.repeat(8000)}${']'.repeat(8000)}}}`, `/data/a${'/0'.repeat(62)}`],
+    ])('400 for %s, naming its pointer', async (_case, text, pointer) => {
+      const response = await expectNothingLeft(() => rawJson(text).expect(400));
+      expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([pointer]);
+    });
+
+    it('400 for a multipart collected_at with an offset PostgreSQL refuses', async () => {
+      const response = await expectNothingLeft(() => upload(runId, PNG, 'shot.png', 'image/png', { collected_at: '2026-01-01T10:00:00+20:00' }).expect(400));
+      expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/collected_at']);
+    });
+
+    it('refuses to canonicalise a value nested beyond the limit instead of overflowing the stack', () => {
+      let deep: unknown = 'bottom';
+      for (let i = 0; i < 8000; i++) deep = [deep];
+      expect(() => canonicalJson({ data: deep })).toThrow(/nests deeper than/);
+    });
+
     it('409 when the run is not open, for JSON and for files', async () => {
       const run = await createRun(kit, versionId);
       await kit.http().post(`/api/evidence/runs/${run.run_id}/submit`).set('Authorization', kit.auth.writer).expect(200);
       await expectNothingLeft(async () => {
         await addJson(run.run_id, { kind: 'note', title: 'late' }).expect(409);
+        let deep: object = { level: 63 };
+        for (let i = 0; i < 61; i++) deep = { a: deep };
+        await addJson(run.run_id, { kind: 'record', title: 'deep but acceptable', data: deep }).expect(409);
         await upload(run.run_id, PNG, 'late.png', 'image/png').expect(409);
       });
     });

@@ -1,4 +1,5 @@
 /** JSON Schemas (2020-12) of evidence: the JSON and multipart forms of a submission, and the stored item. */
+import { SCAN_STATUSES } from '@platform/runtime';
 import { NO_NUL, YEAR_1000_TO_9999 } from '../runs/schemas';
 
 const uuid = { type: 'string', format: 'uuid' };
@@ -24,7 +25,7 @@ export const jsonEvidenceRequestSchema = {
     kind: { enum: [...JSON_KINDS] },
     ...commonFields,
     url: { type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]', maxLength: 2048, description: 'Required for a link (absolute http or https URL), refused otherwise' },
-    data: { type: 'object', description: 'Required for a record, refused otherwise' },
+    data: { type: 'object', description: 'Required for a record, refused otherwise. Kept exactly, so an integer beyond ±(2^53 − 1) is refused (send it as a string), as is nesting deeper than 63 levels' },
   },
 };
 
@@ -87,7 +88,15 @@ export const evidenceResponseSchema = {
   type: 'object',
   additionalProperties: false,
   required: Object.keys(evidenceProperties),
-  properties: evidenceProperties,
+  properties: {
+    ...evidenceProperties,
+    scan_status: {
+      enum: [...SCAN_STATUSES],
+      description:
+        'File evidence only. Virus scan: `clean`; `infected` (quarantined: kept for investigation, a binder of the run is refused); ' +
+        '`pending` (scanner unreachable; rescanned in the background, a binder of the run is refused until then); `not_scanned` (no scanner configured)',
+    },
+  },
 };
 
 export interface Evidence {

@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { withTransactional, type Knex } from '@platform/db';
-import { problems } from '@platform/http';
+import { assertNestingWithinLimit, problems } from '@platform/http';
 import { recordChange } from '../runs/record-change';
 import type { RunState } from '../runs/schemas';
 import { runsStore } from '../runs/store';
+import { fileScansStore } from './file-scans';
 import type { EvidenceFileStore } from './file-store';
 import type { ReceivedFile } from './multipart';
 import type { Evidence, FileEvidenceFields, JsonEvidenceRequest } from './schemas';
@@ -26,6 +27,7 @@ export function outsidePeriod(collectedAt: string | null, run: Pick<RunState, 'p
 
 /** JSON evidence is stored and hashed as its RFC 8785 canonical JSON. */
 export function canonicalJson(value: unknown): string {
+  assertNestingWithinLimit(value); // canonicalize recurses: a hostile depth would overflow the stack
   return canonicalize(value) as string;
 }
 
@@ -34,6 +36,9 @@ export function sha256Hex(bytes: string | Buffer): string {
 }
 
 type ItemFields = Omit<NewEvidence, 'evidence_id' | 'run_id' | 'out_of_period' | 'submitted_by'>;
+
+/** A received file with its content type and the virus scan's outcome. */
+export type ScannedFile = ReceivedFile & { contentType: string; scan: ScanOutcome };
 
 /** Adding evidence to an open run: one immutable item, one audit record, one event. */
 export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
@@ -47,8 +52,9 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
     return run;
   }
 
-  async function add(runId: string, fields: ItemFields, actor: string): Promise<Evidence> {
-    const run = await openRun(runId, { lock: true });
+  /** `run` is open and locked (openRun with lock) by the caller, before it does any costly work on the item. */
+  async function add(run: RunState, fields: ItemFields, actor: string): Promise<Evidence> {
+    const runId = run.run_id;
     if (fields.supersedes) {
       const old = await items.find(fields.supersedes);
       if (!old || old.run_id !== runId) throw problems.unprocessable(`supersedes names no evidence of run ${runId}`, { errors: [{ pointer: '/supersedes', message: 'is not evidence of this run' }] });
@@ -56,6 +62,7 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
     }
     const evidenceId = randomUUID();
     const stored = await items.insert({ ...fields, evidence_id: evidenceId, run_id: runId, out_of_period: outsidePeriod(fields.collected_at, run), submitted_by: actor });
+    if (scan) await fileScansStore(db).insert(evidenceId, scan);
     await recordChange(db, deps.exchange, {
       type: 'evidence.evidence_added',
       entity_type: 'run',
@@ -70,6 +77,7 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
         content_type: stored.content_type,
         supersedes: stored.supersedes,
         out_of_period: stored.out_of_period,
+        ...(scan ? { scan_status: scan.status, scan_signature: scan.signature } : {}),
       },
     });
     return evidenceReceipt(stored);
@@ -79,10 +87,11 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
     /** Outside a transaction, before a file is streamed: 404 or 409 early. Checked again when storing. */
     assertOpen: (runId: string) => openRun(runId).then(() => undefined),
 
-    addJson(runId: string, request: JsonEvidenceRequest, actor: string): Promise<Evidence> {
+    async addJson(runId: string, request: JsonEvidenceRequest, actor: string): Promise<Evidence> {
+      const run = await openRun(runId, { lock: true });
       const content = canonicalJson(request);
       return add(
-        runId,
+        run,
         {
           kind: request.kind,
           title: request.title,
@@ -102,9 +111,9 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
     },
 
     /** Stores the item and places its bytes as the last step of the transaction. */
-    async addFile(runId: string, fields: FileEvidenceFields, file: ReceivedFile & { contentType: string }, actor: string): Promise<{ evidence: Evidence; created: boolean }> {
+    async addFile(runId: string, fields: FileEvidenceFields, file: ScannedFile, actor: string): Promise<{ evidence: Evidence & { scan_status: ScanStatus }; created: boolean }> {
       const evidence = await add(
-        runId,
+        await openRun(runId, { lock: true }),
         {
           kind: 'file',
           title: fields.title ?? (file.fileName as string),
@@ -120,9 +129,10 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
           content_json: null,
         },
         actor,
+        file.scan,
       );
       const { created } = await deps.files.place(file.tempPath, file.sha256);
-      return { evidence, created };
+      return { evidence: { ...evidence, scan_status: file.scan.status }, created };
     },
   };
 };
@@ -136,7 +146,7 @@ export function createEvidenceService(deps: EvidenceDeps, db: Knex) {
      * A file is placed only when its row is written; if the transaction fails after placing new bytes
      * that nothing else refers to, they are removed again. The temporary file never outlives the call.
      */
-    async addFile(runId: string, fields: FileEvidenceFields, file: ReceivedFile & { contentType: string }, actor: string): Promise<Evidence> {
+    async addFile(runId: string, fields: FileEvidenceFields, file: ScannedFile, actor: string): Promise<Evidence & { scan_status: ScanStatus }> {
       let created = false;
       try {
         return await service.transactional(async (s) => {
