@@ -7,3 +7,4 @@ export * from './observability';
 export * from './openapi';
 export * from './service-app';
 export * from './client-errors';
+export * from './file-names';

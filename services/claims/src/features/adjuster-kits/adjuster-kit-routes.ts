@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { noBody, problems } from '@platform/http';
+import { noBody, problems, setDownloadHeaders } from '@platform/http';
 import { assertServable, type ServiceDeps } from '@platform/runtime';
 import { readClaim } from '../lifecycle/claim-state';
 import { adjusterKitSchema } from './adjuster-kit-schemas';
@@ -16,12 +16,6 @@ const common = {
   401: { description: 'No credentials, or credentials that do not verify' },
   503: { description: 'The database is unavailable' },
 };
-
-/** `attachment; filename="…"` with an RFC 5987 `filename*` for names that are not plain ASCII. */
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 /**
  * POST …/generate-adjuster-kit (claims:write), GET …/adjuster-kits/{kit_id} (claims:read) and
@@ -92,10 +86,7 @@ export function adjusterKitRouter(deps: ServiceDeps, exchange: string): Router {
     const size = await stat(file).then((info) => info.size, () => undefined);
     if (size === undefined) throw problems.notFound('The attachment\'s stored file is missing');
     res.status(200);
-    res.setHeader('Content-Type', attachment.content_type);
-    res.setHeader('Content-Length', String(size));
-    res.setHeader('Content-Disposition', contentDisposition(attachment.filename));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    setDownloadHeaders(res, { contentType: attachment.content_type, fileName: attachment.filename, size });
     res.setHeader('Digest', `sha-256=${Buffer.from(attachment.sha256, 'hex').toString('base64')}`);
     await pipeline(createReadStream(file), res);
   });

@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import FileType from 'file-type';
-import { HttpProblem, problems } from '@platform/http';
+import { HttpProblem, displayFileName, problems } from '@platform/http';
 import { removeFile, spoolToTempFile, type SpooledFile } from './attachment-storage';
 
 /** What the bytes must be (decided by content with file-type, never by name or declared type). */
@@ -18,10 +18,9 @@ export const ACCEPTED_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/p
 
 export const MAX_FILES = 10;
 const MAX_DESCRIPTION_CHARS = 1000;
-const MAX_FILENAME_CHARS = 255;
 
 export interface ReceivedFile extends SpooledFile {
-  /** For display only: the last path segment, without control characters. */
+  /** For display only: the last path segment, without control or format characters. */
   filename: string;
   contentType: string;
 }
@@ -32,12 +31,9 @@ export interface ReceivedUpload {
   description?: string;
 }
 
-/** A claimant's file name as it may be displayed: no directories, no control characters, bounded. */
+/** A claimant's file name as it may be displayed (see displayFileName), `attachment` when none is left. */
 export function displayFilename(raw: string | undefined): string {
-  const lastSegment = (raw ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = lastSegment.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MAX_FILENAME_CHARS);
-  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'attachment' : cleaned;
+  return displayFileName(raw) ?? 'attachment';
 }
 
 async function acceptedType(head: Buffer): Promise<string | undefined> {

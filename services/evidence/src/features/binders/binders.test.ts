@@ -150,6 +150,43 @@ describe('binders', () => {
     await expect(kit.db('evidence_binders').where({ binder_id: binder.binder_id }).update({ final: true })).rejects.toThrow(/append-only/);
   });
 
+  it('names text that would render or run when opened (HTML, SVG, XHTML, JS) .txt in the zip, drops bidi overrides from names, and serves the zip as a download never sniffed', async () => {
+    const run = await createRun(kit, versionId);
+    const upload = (fileName: string, text: string, contentType = 'text/html') =>
+      kit
+        .http()
+        .post(`/api/evidence/runs/${run.run_id}/evidence`)
+        .set('Authorization', kit.auth.contributor)
+        .attach('file', Buffer.from(text), { filename: fileName, contentType })
+        .expect(201);
+    const disguised = await upload('invoice\u202Egnp.exe', 'pay to account 1');
+    expect(disguised.body).toMatchObject({ title: 'invoicegnp.exe', content_type: 'text/plain' });
+    expect((await kit.db('evidence_items').where({ evidence_id: disguised.body.evidence_id }).first()).file_name).toBe('invoicegnp.exe');
+    await upload('report.html', '<html><script>alert(1)</script></html>');
+    await upload('logo.svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>');
+    await upload('page.XHTML', '<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(2)</script></html>');
+    await upload('app.js', 'alert(3)', 'text/javascript');
+    await upload('totals.csv', 'a,b\n1,2\n', 'text/csv');
+    await upload('notes.txt', 'plain notes', 'text/plain');
+
+    const binder = (await build(run.run_id).expect(201)).body;
+    expect(binder.manifest.evidence.map((item: { path: string }) => item.path.replace(/^evidence\/[0-9a-f]{64}-/, ''))).toEqual([
+      'invoicegnp.exe.txt',
+      'report.html.txt',
+      'logo.svg.txt',
+      'page.XHTML.txt',
+      'app.js.txt',
+      'totals.csv',
+      'notes.txt',
+    ]);
+    const response = await download(binder).expect(200);
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="binder-${binder.binder_id}.zip"; filename*=UTF-8''binder-${binder.binder_id}.zip`);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    const { dir, names } = await unzip(response.body as Buffer);
+    dirs.push(dir);
+    expect(names.filter((name) => name.startsWith('evidence/'))).toEqual(binder.manifest.evidence.map((item: { path: string }) => item.path));
+  });
+
   it('is deterministic: two builds of the same run state have the same manifest bytes and sha256, and differ only in id and time', async () => {
     const { run } = await runWithEvidence();
     const first = (await build(run.run_id).expect(201)).body;

@@ -4,6 +4,7 @@ import { canonicalJson, checkpointMessage, listAuditRecords, type AuditRecord } 
 import { listCheckpoints } from '../audit/audit-store';
 import { controlsStore } from '../controls/store';
 import type { ControlVersion } from '../controls/schemas';
+import { EXTENSIONS_BY_TYPE } from '../evidence/content-type';
 import { evidenceStore } from '../evidence/store';
 import type { EvidenceItem, EvidenceKind } from '../evidence/schemas';
 import type { Decision, RunState } from '../runs/schemas';
@@ -69,8 +70,20 @@ export function safeName(name: string): string {
   return cleaned || 'evidence';
 }
 
-function evidencePath(item: { sha256: string; kind: EvidenceKind; file_name: string | null; title: string }): string {
-  const name = item.kind === 'file' ? safeName(item.file_name ?? item.title) : `${safeName(item.title).replace(/\.json$/i, '')}.json`;
+/**
+ * A file's name in the zip keeps its extension only when that extension is one of its detected type:
+ * otherwise the type's own is added, so text sent as `report.html` or `logo.svg` unpacks as
+ * `report.html.txt` and opens as text instead of rendering or running.
+ */
+function fileEntryName(fileName: string, contentType: string): string {
+  const name = safeName(fileName);
+  const allowed = EXTENSIONS_BY_TYPE[contentType] ?? ['bin'];
+  const extension = /\.([A-Za-z0-9]+)$/.exec(name)?.[1].toLowerCase();
+  return extension !== undefined && allowed.includes(extension) ? name : `${name}.${allowed[0]}`;
+}
+
+function evidencePath(item: { sha256: string; kind: EvidenceKind; file_name: string | null; title: string; content_type: string }): string {
+  const name = item.kind === 'file' ? fileEntryName(item.file_name ?? item.title, item.content_type) : `${safeName(item.title).replace(/\.json$/i, '')}.json`;
   return `evidence/${item.sha256}-${name}`;
 }
 

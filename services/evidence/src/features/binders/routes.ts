@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
-import { noBody } from '@platform/http';
+import { noBody, setDownloadHeaders } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { EvidenceFileStore } from '../evidence/file-store';
 import { READ_SCOPES, assertUuidPath } from '../runs/access';
@@ -78,8 +78,7 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
     const contents = await service.zipContents(assertUuidPath(req.params.binderId, 'binder'));
     const { binder } = contents;
     res.status(200);
-    res.setHeader('Content-Type', 'application/zip');
-    res.setHeader('Content-Disposition', `attachment; filename="binder-${binder.binder_id}.zip"`);
+    setDownloadHeaders(res, { contentType: 'application/zip', fileName: `binder-${binder.binder_id}.zip` });
     const { archive, abort } = streamZip(contents);
     archive.on('error', (error) => {
       deps.logger.error({ err: error, binder_id: binder.binder_id }, 'binder zip failed while streaming');

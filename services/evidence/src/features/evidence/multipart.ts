@@ -5,7 +5,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { HttpProblem, problems } from '@platform/http';
+import { HttpProblem, displayFileName, problems } from '@platform/http';
 import { SNIFF_BYTES } from './content-type';
 
 /** Hashes, measures and inspects bytes as they stream past, keeping only the head in memory. */
@@ -73,13 +73,6 @@ export interface ReceivedForm {
 
 const FIELD_MAX_BYTES = 64 * 1024;
 
-/** Only the last path segment of a client's file name, without control characters: it is for display. */
-function displayName(name: string | undefined): string | undefined {
-  const last = name?.split(/[\\/]/).pop() ?? '';
-  const base = [...last].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f).join('').trim().slice(0, 255);
-  return base || undefined;
-}
-
 /**
  * Streams a multipart/form-data body with one `file` part and text fields to a temporary file,
  * hashing while it streams. Rejects with a problem (400 malformed or unexpected parts, 413 over
@@ -89,7 +82,7 @@ export function receiveMultipart(req: Request, options: { maxBytes: number; temp
   return new Promise<ReceivedForm>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: options.maxBytes, fields: 20, fieldSize: FIELD_MAX_BYTES, parts: 21 } });
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: options.maxBytes, fields: 20, fieldSize: FIELD_MAX_BYTES, parts: 21 } });
     } catch {
       reject(problems.badRequest('The multipart/form-data body has no boundary'));
       return;
@@ -141,7 +134,7 @@ export function receiveMultipart(req: Request, options: { maxBytes: number; temp
           size: inspector.size,
           head: inspector.head(),
           utf8Text: inspector.utf8Text,
-          fileName: displayName(info.filename),
+          fileName: displayFileName(info.filename),
           declaredType: info.mimeType,
         };
       });
