@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { variable } from '@platform/config';
 import { HttpProblem } from '@platform/http';
+import type { Logger } from 'pino';
 
 /**
  * Where an uploaded file stands with the virus scanner. `not_scanned`: no scanner is configured (the
@@ -120,4 +121,31 @@ export function assertServable(status: ScanStatus): void {
   if (status === 'pending') {
     throw new HttpProblem(423, 'scan-pending', 'Scan pending', 'This file has not been scanned for viruses yet; it is served once the scan finds it clean', { scan_status: status });
   }
+}
+
+/**
+ * Runs `rescan` (which decides pending files and resolves with how many) at start and every
+ * `intervalMs`, never two passes at once; a failed pass is logged and retried at the next interval.
+ */
+export function startPendingScans(rescan: () => Promise<number>, intervalMs: number, logger: Logger, what: string): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const pass = () => {
+    running ??= rescan()
+      .then((decided) => {
+        if (decided > 0) logger.info({ decided }, `rescanned ${what} left pending`);
+      })
+      .catch((error) => logger.warn({ err: error }, `rescan of pending ${what} failed; retrying at the next interval`))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(pass, intervalMs);
+  timer.unref();
+  pass();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

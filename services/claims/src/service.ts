@@ -1,6 +1,6 @@
-import { virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
+import { startPendingScans, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { ClaimsConfig } from './config';
-import { startAttachmentRescan } from './features/attachments/attachment-rescan';
+import { rescanPendingAttachments } from './features/attachments/attachment-rescan';
 import { attachmentRoutes } from './features/attachments/attachment-routes';
 import { removeAbandonedUploads } from './features/attachments/attachment-storage';
 import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
@@ -44,7 +44,8 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       const abandoned = await removeAbandonedUploads(deps.dataDir);
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
-      const attachmentRescan = scanner && startAttachmentRescan(deps.db, scanner, { dataDir: deps.dataDir, exchange: config.CLAIMS_EXCHANGE, intervalMs: config.SCAN_RETRY_INTERVAL_MS }, deps.logger);
+      const attachmentRescan =
+        scanner && startPendingScans(() => rescanPendingAttachments(deps.db, scanner, deps.dataDir, config.CLAIMS_EXCHANGE), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'attachments');
       // claims workflow: the delivery worker and the overdue sweep
       const deliveryWorker = delivery.start(deps);
       const overdueSweeper = startOverdueSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);

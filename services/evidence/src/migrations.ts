@@ -3,6 +3,7 @@ import { auditLogMigration } from './features/audit/audit-migration';
 import { binderPartsMigration, bindersMigration } from './features/binders/migration';
 import { controlsMigration } from './features/controls/migration';
 import { evidenceMigration } from './features/evidence/migration';
+import { evidenceFileScansMigration } from './features/evidence/scan-migration';
 import { runsMigration } from './features/runs/migration';
 
 /** In order; a merged migration is never edited, only followed by a new one. */
@@ -13,4 +14,5 @@ export const evidenceMigrations: Migration[] = [
   evidenceMigration,
   bindersMigration,
   binderPartsMigration,
+  evidenceFileScansMigration,
 ];

@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@platform/runtime';
+import { startPendingScans, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { EvidenceConfig } from './config';
 import { auditLogFeature } from './features/audit';
 import { auditPublicKey } from './features/binders/audit-key';
@@ -8,11 +8,13 @@ import { evidenceRoutes } from './features/evidence/routes';
 import { runsRoutes } from './features/runs/routes';
 import { startClaimEventConsumer } from './features/claim-events';
 import { evidenceMigrations } from './migrations';
+import { rescanPendingFiles } from './features/evidence/file-rescan';
 import { EvidenceFileStore } from './features/evidence/file-store';
 
 /** The evidence service: controls, runs, evidence, approvals, binders and the verifiable audit log. */
 export function evidenceService(config: EvidenceConfig): ServiceDefinition {
   const auditLog = auditLogFeature(config);
+  const scanner = virusScannerFrom(config);
   return {
     name: 'evidence',
     title: 'Evidence service',
@@ -27,17 +29,21 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
       const exchange = config.EVIDENCE_EXCHANGE;
       app.use('/api/evidence', controlsRoutes(deps, { exchange }));
       app.use('/api/evidence', runsRoutes(deps, { exchange }));
-      app.use('/api/evidence', evidenceRoutes(deps, { exchange, maxBytes: config.EVIDENCE_MAX_BYTES }));
+      app.use('/api/evidence', evidenceRoutes(deps, { exchange, maxBytes: config.EVIDENCE_MAX_BYTES, scanner }));
       app.use('/api/evidence', bindersRoutes(deps, { exchange, publicBaseUrl: config.PUBLIC_BASE_URL, auditKey: auditPublicKey(config.AUDIT_SIGNING_KEY, deps) }));
     },
     async startBackground(deps) {
-      const abandoned = await new EvidenceFileStore(deps.dataDir).removeAbandonedUploads();
+      const files = new EvidenceFileStore(deps.dataDir);
+      const abandoned = await files.removeAbandonedUploads();
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
       // Consumers stop first on shutdown, then the checkpointer signs what they appended.
       const claimEvents = await startClaimEventConsumer(deps, config);
       const checkpointer = await auditLog.startBackground(deps);
+      const exchange = config.EVIDENCE_EXCHANGE;
+      const fileRescan = scanner && startPendingScans(() => rescanPendingFiles(deps.db, scanner, files, exchange), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'evidence files');
       return {
         async stop() {
+          await fileRescan?.stop();
           await claimEvents.stop();
           await checkpointer.stop();
         },

@@ -1,7 +1,6 @@
 import type { Knex } from '@platform/db';
 import { createEvent, enqueueEvent } from '@platform/messaging';
 import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
-import type { Logger } from 'pino';
 import { appendClaimAudit, findClaim } from '../claims/claim-store';
 import { CLAIM_EVENT_SOURCE } from '../intake/intake-service';
 import { refreshChecklistItem } from './attachment-service';
@@ -45,31 +44,4 @@ export async function rescanPendingAttachments(db: Knex, scanner: VirusScanner, 
   let decided = 0;
   while (await rescanOne(db, scanner, dataDir, exchange)) decided += 1;
   return decided;
-}
-
-/**
- * The background rescan of attachments stored while the scanner was down (started with the service):
- * a pass at start and every `intervalMs`, never two at once.
- */
-export function startAttachmentRescan(db: Knex, scanner: VirusScanner, settings: { dataDir: string; exchange: string; intervalMs: number }, logger: Logger) {
-  let running: Promise<void> | undefined;
-  const pass = () => {
-    running ??= rescanPendingAttachments(db, scanner, settings.dataDir, settings.exchange)
-      .then((decided) => {
-        if (decided > 0) logger.info({ decided }, 'rescanned attachments left pending');
-      })
-      .catch((error) => logger.warn({ err: error }, 'attachment rescan failed; retrying at the next interval'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(pass, settings.intervalMs);
-  timer.unref();
-  pass();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

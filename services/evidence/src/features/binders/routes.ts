@@ -59,7 +59,12 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
     summary: 'Build an examiner-ready binder of a run (a new immutable binder each time)',
     tags: TAGS,
     security: { scope: 'evidence:write' },
-    responses: { 201: { description: 'The binder', schema: binderSchema, headers: { Location: 'The binder' } }, ...AUTH_ERRORS, 404: { description: 'No such run' } },
+    responses: {
+      201: { description: 'The binder', schema: binderSchema, headers: { Location: 'The binder' } },
+      ...AUTH_ERRORS,
+      404: { description: 'No such run' },
+      409: { description: 'An evidence file of the run is quarantined (`infected`) or not scanned yet (`pending`); `files` lists them' },
+    },
   });
 
   router.get('/binders/:binderId', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ binderId: string }>, res: Response) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { keysetPages, withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { AuditRecord } from '../audit';
+import { fileScansStore } from '../evidence/file-scans';
 import type { EvidenceFileStore } from '../evidence/file-store';
 import { recordChange } from '../runs/record-change';
 import type { BinderContents, BinderHead, EvidenceEntry } from './binder-zip';
@@ -46,6 +47,11 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
   return {
     /** Builds and stores a binder (on a transaction). */
     async build(runId: string, actor: string): Promise<BinderRecord> {
+      // An examiner opens every file of a binder: none may be quarantined or still unscanned.
+      const heldBack = await fileScansStore(db).unservable(runId);
+      if (heldBack.length > 0) {
+        throw problems.conflict(`The run has ${heldBack.length} evidence file(s) the virus scan holds back (infected, or pending a scan); a binder would serve them`, { files: heldBack });
+      }
       const binderId = randomUUID();
       const writer = binders.manifestWriter(binderId);
       const manifest = await writeManifest(db, runId, deps.auditKey(), writer.write);

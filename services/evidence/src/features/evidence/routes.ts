@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireScope } from '@platform/auth';
 import { assertValid, jsonBody, problems } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
 import { assertUuidPath } from '../runs/access';
 import { ACCEPTED_TYPES_TEXT, contentTypeOf } from './content-type';
 import { EvidenceFileStore } from './file-store';
@@ -37,7 +37,7 @@ function assertKindFields(body: JsonEvidenceRequest): void {
   if (errors.length) throw problems.badRequest(`Request body: ${errors[0].pointer.slice(1)} ${errors[0].message}`, errors);
 }
 
-export function evidenceRoutes(deps: ServiceDeps, options: { exchange: string; maxBytes: number }): Router {
+export function evidenceRoutes(deps: ServiceDeps, options: { exchange: string; maxBytes: number; scanner: VirusScanner | undefined }): Router {
   const files = new EvidenceFileStore(deps.dataDir);
   const service = createEvidenceService({ exchange: options.exchange, files }, deps.db);
   const router = Router();
@@ -60,7 +60,8 @@ export function evidenceRoutes(deps: ServiceDeps, options: { exchange: string; m
       if (fields.title === undefined && !form.file.fileName) throw problems.badRequest('title is required when the file has no name', [{ pointer: '/title', message: 'is required' }]);
       const contentType = await contentTypeOf(form.file);
       if (!contentType) throw problems.unsupportedMediaType(`The file's bytes are not an accepted type (${ACCEPTED_TYPES_TEXT})`);
-      const evidence = await service.addFile(runId, fields, { ...form.file, contentType }, principalOf(req).sub);
+      const scan = await scanUpload(options.scanner, form.file.tempPath);
+      const evidence = await service.addFile(runId, fields, { ...form.file, contentType, scan }, principalOf(req).sub);
       res.status(201).json(evidence);
     } finally {
       await files.discard(form.file.tempPath);
@@ -84,6 +85,8 @@ export function evidenceRoutes(deps: ServiceDeps, options: { exchange: string; m
       `The multipart form takes one \`file\` part (${ACCEPTED_TYPES_TEXT}) and the text fields title (defaults to the file name), description, collected_at, source, supersedes; its kind is \`file\`.`,
       '`supersedes` corrects an item of the same run, which stays; an item is superseded at most once.',
       '`collected_at` outside the run period is accepted and flagged `out_of_period`.',
+      'A file is scanned for viruses (CLAMD_URL) and answered with `scan_status`: `infected` files are quarantined (kept, never packed into a binder), ' +
+        '`pending` ones (scanner down) are rescanned in the background, `not_scanned` means no scanner is configured.',
     ].join(' '),
     tags: ['Evidence'],
     security: { scope: 'evidence:write' },

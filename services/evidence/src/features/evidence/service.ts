@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { withTransactional, type Knex } from '@platform/db';
 import { assertNestingWithinLimit, problems } from '@platform/http';
+import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import { recordChange } from '../runs/record-change';
 import type { RunState } from '../runs/schemas';
 import { runsStore } from '../runs/store';
@@ -52,8 +53,11 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
     return run;
   }
 
-  /** `run` is open and locked (openRun with lock) by the caller, before it does any costly work on the item. */
-  async function add(run: RunState, fields: ItemFields, actor: string): Promise<Evidence> {
+  /**
+   * `run` is open and locked (openRun with lock) by the caller, before it does any costly work on the item.
+   * `scan` is the virus scan outcome of a file (recorded beside the item and in its audit record).
+   */
+  async function add(run: RunState, fields: ItemFields, actor: string, scan?: ScanOutcome): Promise<Evidence> {
     const runId = run.run_id;
     if (fields.supersedes) {
       const old = await items.find(fields.supersedes);
