@@ -11,13 +11,16 @@ import { claimsService, readClaimsConfig } from '../services/claims/src';
 import { evidenceService, readEvidenceConfig } from '../services/evidence/src';
 import { readGatewayConfig, startGateway } from '../gateway/src';
 import { platformVariables } from './platform-variables';
+import { backendsDescription } from './ready-line';
 
 async function main() {
   const env = process.env;
   const platform = readConfig(platformVariables, env);
   const base = { ...env, PORT: undefined, DATABASE_URL: undefined };
-  const claimsConfig = readClaimsConfig({ ...base, PORT: String(platform.CLAIMS_PORT), DATABASE_URL: platform.CLAIMS_DATABASE_URL });
-  const evidenceConfig = readEvidenceConfig({ ...base, PORT: String(platform.EVIDENCE_PORT), DATABASE_URL: platform.EVIDENCE_DATABASE_URL });
+  // Only the gateway faces clients: a service reachable directly would bypass its rate limit and access checks.
+  const serviceBase = { ...base, HOST: platform.SERVICES_HOST };
+  const claimsConfig = readClaimsConfig({ ...serviceBase, PORT: String(platform.CLAIMS_PORT), DATABASE_URL: platform.CLAIMS_DATABASE_URL });
+  const evidenceConfig = readEvidenceConfig({ ...serviceBase, PORT: String(platform.EVIDENCE_PORT), DATABASE_URL: platform.EVIDENCE_DATABASE_URL });
   const sharedBus = env.AMQP_URL ? undefined : new InProcessBus(createLogger('bus'));
 
   const claims = await runService(claimsService(claimsConfig), claimsConfig, { transport: sharedBus });
@@ -26,9 +29,14 @@ async function main() {
     readGatewayConfig({ ...base, PORT: String(platform.GATEWAY_PORT), CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }),
   );
 
-  const mode = env.AMQP_URL ? 'PostgreSQL + RabbitMQ' : `embedded PGlite in ${claimsConfig.DATA_DIR}, in-process event bus`;
+  const backends = backendsDescription({
+    claimsDatabaseUrl: platform.CLAIMS_DATABASE_URL,
+    evidenceDatabaseUrl: platform.EVIDENCE_DATABASE_URL,
+    amqpUrl: env.AMQP_URL,
+    dataDir: claimsConfig.DATA_DIR,
+  });
   console.log(
-    `ready: gateway http://localhost:${gateway.port} (docs /docs) · claims http://localhost:${claims.port} · evidence http://localhost:${evidence.port} · ${mode}`,
+    `ready: gateway http://localhost:${gateway.port} (docs /docs) · claims http://${claimsConfig.HOST}:${claims.port} · evidence http://${evidenceConfig.HOST}:${evidence.port} · ${backends}`,
   );
   exitOnSignals(
     async () => {

@@ -8,7 +8,10 @@ export const gatewayVariables = {
   EVIDENCE_URL: variable.url('Base URL of the evidence service', ['http', 'https'], 'http://127.0.0.1:3002'),
   CORS_ORIGINS: variable.list('Comma-separated origins allowed by CORS; empty allows none'),
   PUBLIC_RATE_LIMIT: variable.int('Public write requests per minute per client address; 0 turns the limit off', 60, 0),
-  TRUST_PROXY: variable.string('Express trust proxy setting, for client addresses behind a load balancer', 'loopback'),
+  TRUST_PROXY: variable.string(
+    'Which proxies in front may name the client in X-Forwarded-For (Express trust proxy: true/false, hop count, addresses/subnets); `false` when clients connect directly, else each forged value would be a new rate-limit bucket',
+    'false',
+  ),
   UPSTREAM_TIMEOUT_MS: variable.int('How long the gateway waits for a silent service before answering 504, or for more of a stalled client body before answering 408', 30000, 100),
   ...authVariables,
   NODE_ENV: variable.string('`production` refuses the development secret', 'development'),

@@ -86,7 +86,6 @@ export function testGatewayConfig(overrides: Record<string, string>) {
     PORT: '0',
     HOST: '127.0.0.1',
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
-    TRUST_PROXY: 'false',
     PUBLIC_RATE_LIMIT: '0',
     ...overrides,
   });

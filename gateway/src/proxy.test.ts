@@ -6,6 +6,7 @@ import type { RunningServer } from '@platform/http';
 import { bearer, endlessUpload, eventually, freePort } from '@platform/testing';
 import { startFakeUpstream, testGatewayConfig, type FakeUpstream } from './gateway-test-kit';
 import { startGateway } from './gateway';
+import { gatewayVariables } from './config';
 
 /** Writes raw bytes to the gateway and returns everything it answers until it closes or goes quiet. */
 function sendRaw(baseUrl: string, raw: string): Promise<string> {
@@ -298,6 +299,29 @@ describe('gateway rate limit on public writes', () => {
 
   it('counts a public write by its normalised path (case and dot tricks do not escape the limit)', async () => {
     await request(gateway.url).post('/API/Claims/Public/./claims').send({}).expect(429);
+  });
+
+});
+
+describe('gateway with the default TRUST_PROXY (no proxy in front)', () => {
+  let claims: FakeUpstream;
+  let gateway: RunningServer;
+
+  beforeAll(async () => {
+    claims = await startFakeUpstream();
+    gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, PUBLIC_RATE_LIMIT: '1' }));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await claims?.close();
+  });
+
+  it('trusts no X-Forwarded-For: a forged one is neither a new rate-limit bucket nor forwarded as the client', async () => {
+    expect(gatewayVariables.TRUST_PROXY.default).toBe('false');
+    const first = await request(gateway.url).post('/api/claims/public/claims').set('X-Forwarded-For', '198.51.100.98').send({}).expect(200);
+    expect(first.body.headers['x-forwarded-for']).toMatch(/127\.0\.0\.1$/);
+    await request(gateway.url).post('/api/claims/public/claims').set('X-Forwarded-For', '198.51.100.99').send({}).expect(429);
+    expect(claims.received.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 });
 

@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import request from 'supertest';
 import { bearer, eventually } from '@platform/testing';
 import { auditRecordsOfClaim, reportLoss } from './fnol';
@@ -15,9 +17,25 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     await platform?.stop();
   });
 
-  it('prints one ready line with the URLs', () => {
+  it('prints one ready line with the URLs, the databases and the bus as they are', () => {
     expect(platform.readyLine).toContain(platform.gatewayUrl.replace('127.0.0.1', 'localhost'));
-    expect(platform.readyLine).toMatch(/embedded PGlite/);
+    expect(platform.readyLine).toContain(`claims ${platform.claimsUrl}`);
+    expect(platform.readyLine).toContain(`evidence ${platform.evidenceUrl}`);
+    expect(platform.readyLine).toMatch(/databases: embedded PGlite in .* · bus: in-process event bus$/);
+  });
+
+  it('binds the services to loopback only, so clients cannot go around the gateway', async () => {
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === 'IPv4' && !address.internal);
+    const port = Number(new URL(platform.claimsUrl).port);
+    const reachable = (host: string) =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect({ host, port }, () => resolve(socket.destroy() && true)).on('error', () => resolve(false));
+      });
+    expect(await reachable('127.0.0.1')).toBe(true);
+    // Without a non-loopback interface there is nothing else to try; the ready line still shows the bound address.
+    if (outside) expect(await reachable(outside.address)).toBe(false);
   });
 
   it('answers /readyz through the gateway and at each service', async () => {
