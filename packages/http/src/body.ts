@@ -14,24 +14,6 @@ const storable = (text: string) => !UNSTORABLE.test(text);
  */
 export const MAX_JSON_DEPTH = 64;
 
-/**
- * How deeply a value may nest before code that recurses over it (RFC 8785 canonicalisation) refuses it:
- * room for any accepted body and the envelopes (audit records, manifests) put around it, far short of a
- * stack overflow.
- */
-export const MAX_VALUE_DEPTH = 4 * MAX_JSON_DEPTH;
-
-/** Throws a RangeError when `value` nests arrays and objects deeper than MAX_VALUE_DEPTH; iterative, so safe on any value. */
-export function assertNestingWithinLimit(value: unknown): void {
-  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (pending.length > 0) {
-    const { value: current, depth } = pending.pop()!;
-    if (!current || typeof current !== 'object') continue;
-    if (depth >= MAX_VALUE_DEPTH) throw new RangeError(`the value nests deeper than ${MAX_VALUE_DEPTH} levels`);
-    for (const item of Object.values(current)) pending.push({ value: item, depth: depth + 1 });
-  }
-}
-
 /** Integers beyond ±(2^53 − 1) cannot be held exactly by a JSON number in JavaScript (RFC 7493, I-JSON). */
 const INTEGER_LITERAL = /^-?\d+$/;
 

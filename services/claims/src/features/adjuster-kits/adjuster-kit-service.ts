@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { canonicalJson, canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { listClaimAudit, type Claim, type ClaimAuditRecord, type RequiredDocument } from '../claims/claim-store';
 import type { Escalation } from '../escalations/escalation-store';
 import { recordClaimChange } from '../lifecycle/claim-change';
 import { isUuid, lockClaim, readClaim } from '../lifecycle/claim-state';
-import { canonicalJson, canonicalSha256 } from '../triage/canonical-digest';
 import { claimTriageDetail } from '../triage/triage-detail';
 import type { TriageResult } from '../triage/triage-store';
 import { listKitAttachments, type KitAttachment } from './attachment-files';

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 
@@ -28,7 +28,7 @@ export function keyHash(idempotencyKey: string): string {
 
 /** SHA-256 of the RFC 8785 canonical JSON of the body: the same JSON, however formatted, is the same request. */
 export function requestDigest(body: unknown): string {
-  return createHash('sha256').update(canonicalize(body) ?? '', 'utf8').digest('hex');
+  return canonicalSha256(body);
 }
 
 function seal(idempotencyKey: string, response: StoredResponse): string {

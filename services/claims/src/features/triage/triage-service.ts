@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { findOpenEscalation, insertEscalation } from '../escalations/escalation-store';
 import { recordClaimChange } from '../lifecycle/claim-change';
 import { lockClaim, updateClaimState } from '../lifecycle/claim-state';
 import { isClosed, stageAfterTriage } from '../lifecycle/stage-machine';
-import { canonicalSha256 } from './canonical-digest';
 import { assertPolicyShape, evaluatePolicy } from './evaluate-policy';
 import { deriveFacts } from './triage-facts';
 import { insertTriageRun, loadActivePolicy, loadClaimHistory, type TriageResult } from './triage-store';

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
-import { assertNestingWithinLimit } from '@platform/http';
+import { canonicalJson } from '@platform/canonical-json';
 
 /** prev_hash of the first record of the chain. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -21,14 +20,6 @@ export interface AuditRecord {
   data: Record<string, unknown>;
   prev_hash: string;
   hash: string;
-}
-
-/** RFC 8785 (JCS) canonical JSON. */
-export function canonicalJson(value: unknown): string {
-  assertNestingWithinLimit(value); // canonicalize recurses: a hostile depth would overflow the stack
-  const text = canonicalize(value);
-  if (text === undefined) throw new Error('value has no JSON representation');
-  return text;
 }
 
 /** The canonical JSON that is hashed: every field of the record except `hash`. */

@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { canonicalJson } from './audit-chain';
+import { canonicalJson } from '@platform/canonical-json';
 
 /**
  * The exact bytes a checkpoint signature covers: the UTF-8 RFC 8785 canonical JSON of

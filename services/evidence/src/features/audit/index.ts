@@ -1,5 +1,5 @@
 export { appendAuditRecord, listAuditRecords, latestCheckpointCovering, type AuditRecordInput, type AuditCheckpoint } from './audit-store';
-export { GENESIS_HASH, canonicalJson, recordHash, type AuditRecord, type AuditSource } from './audit-chain';
+export { GENESIS_HASH, recordHash, type AuditRecord, type AuditSource } from './audit-chain';
 export { checkpointMessage } from './checkpoint-signer';
-export { auditLogMigration } from './audit-migration';
+export { auditLogMigration } from './migrations';
 export { auditLogFeature } from './audit-log';

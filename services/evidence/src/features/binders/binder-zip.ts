@@ -3,7 +3,8 @@ import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import type { Archiver, ArchiverOptions } from 'archiver';
-import { canonicalJson, type AuditRecord } from '../audit';
+import { canonicalJson } from '@platform/canonical-json';
+import type { AuditRecord } from '../audit';
 import type { Manifest, ManifestCheckpoint, ManifestEvidence } from './manifest';
 import type { BinderRecord } from './store';
 

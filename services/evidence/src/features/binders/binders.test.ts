@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Response } from 'supertest';
 import yauzl from 'yauzl';
-import { canonicalJson } from '../audit';
+import { canonicalJson } from '@platform/canonical-json';
 import { takeCheckpoint } from '../audit/audit-checkpoints';
 import { createCheckpointSigner, parseSigningKey } from '../audit/checkpoint-signer';
 import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../runs/workflow-test-kit';

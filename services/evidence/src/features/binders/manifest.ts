@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { canonicalJson } from '@platform/canonical-json';
 import { keysetPages, type Knex } from '@platform/db';
-import { canonicalJson, checkpointMessage, listAuditRecords, type AuditRecord } from '../audit';
+import { checkpointMessage, listAuditRecords, type AuditRecord } from '../audit';
 import { listCheckpoints } from '../audit/audit-store';
 import { controlsStore } from '../controls/store';
 import type { ControlVersion } from '../controls/schemas';

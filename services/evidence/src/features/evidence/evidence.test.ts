@@ -4,10 +4,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, existsSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import canonicalize from 'canonicalize';
+import { canonicalJson } from '@platform/canonical-json';
 import { eventually } from '@platform/testing';
 import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../runs/workflow-test-kit';
-import { canonicalJson } from './service';
 
 const MAX_BYTES = 64 * 1024;
 const PNG = Buffer.concat([
@@ -220,7 +219,7 @@ describe('evidence', () => {
     const run = await createRun(kit, versionId);
     const body = { title: 'Quarterly review held', kind: 'note', description: 'Minutes attached — «ok»', source: 'meeting', collected_at: `${run.period_start}T10:00:00Z` };
     const response = await kit.expectOneChange('evidence.evidence_added', () => addJson(run.run_id, body).expect(201), () => run.run_id);
-    const canonical = canonicalize(body) as string;
+    const canonical = canonicalJson(body);
     expect(response.body).toEqual({
       evidence_id: expect.any(String),
       run_id: run.run_id,

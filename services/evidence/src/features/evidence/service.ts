@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { canonicalJson } from '@platform/canonical-json';
 import { withTransactional, type Knex } from '@platform/db';
-import { assertNestingWithinLimit, problems } from '@platform/http';
+import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import { recordChange } from '../runs/record-change';
 import type { RunState } from '../runs/schemas';
@@ -24,12 +24,6 @@ export function outsidePeriod(collectedAt: string | null, run: Pick<RunState, 'p
   if (!collectedAt) return false;
   const at = Date.parse(collectedAt);
   return at < Date.parse(`${run.period_start}T00:00:00Z`) || at >= Date.parse(`${run.period_end}T00:00:00Z`) + DAY_MS;
-}
-
-/** JSON evidence is stored and hashed as its RFC 8785 canonical JSON. */
-export function canonicalJson(value: unknown): string {
-  assertNestingWithinLimit(value); // canonicalize recurses: a hostile depth would overflow the stack
-  return canonicalize(value) as string;
 }
 
 export function sha256Hex(bytes: string | Buffer): string {
