@@ -6,7 +6,7 @@ import { createDatabase, type Knex, type Migration } from '@platform/db';
 import { runService, type RunningService } from '@platform/runtime';
 import { bearer, deleteTopology, eventually, testServiceEnv, uniqueName } from '@platform/testing';
 import { readClaimsConfig } from '../services/claims/src/config';
-import { fileClaim } from '../services/claims/src/features/claims/claims-test-service';
+import { fileClaim } from '../services/claims/src/testing/claims-test-service';
 import { claimsMigrations } from '../services/claims/src/migrations';
 import { claimsService } from '../services/claims/src/service';
 import { readEvidenceConfig } from '../services/evidence/src/config';

@@ -4,9 +4,9 @@ import path from 'node:path';
 import request from 'supertest';
 import { canonicalSha256 } from '@platform/canonical-json';
 import { compile } from '@platform/http';
-import { startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
-import { as, fileTestClaim, insertTestClaim } from '../lifecycle/workflow-fixtures';
-import { adjusterKitSchema } from './adjuster-kit-schemas';
+import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { as, fileTestClaim, insertTestClaim } from '../../testing/workflow-fixtures';
+import { adjusterKitSchema } from './adjuster-kits-schemas';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
 

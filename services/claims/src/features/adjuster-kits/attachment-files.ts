@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import { listAttachments, type Attachment } from '../attachments/attachment-store';
+import { listAttachments, type Attachment } from '../attachments/attachments-store';
 
 /** An attachment as the adjuster side sees it: the claims core's attachment plus where to download it. */
 export interface KitAttachment extends Attachment {

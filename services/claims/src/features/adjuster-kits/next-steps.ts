@@ -1,5 +1,5 @@
 import type { Claim } from '../claims/claim-store';
-import type { Escalation } from '../escalations/escalation-store';
+import type { Escalation } from '../triage/escalation-store';
 import type { Gate } from '../triage/triage-policy';
 import type { TriageResult } from '../triage/triage-store';
 

@@ -3,9 +3,9 @@ import { createEvent, enqueueEvent } from '@platform/messaging';
 import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
 import { appendClaimAudit, findClaim } from '../claims/claim-store';
 import { CLAIM_EVENT_SOURCE } from '../intake/intake-service';
-import { refreshChecklistItem } from './attachment-service';
+import { refreshChecklistItem } from './attachments-service';
 import { storedFilePath } from './attachment-storage';
-import { claimPendingAttachment, recordScanOutcome } from './attachment-store';
+import { claimPendingAttachment, recordScanOutcome } from './attachments-store';
 
 /**
  * Scans one attachment left `pending`, claimed with FOR UPDATE SKIP LOCKED so replicas never scan the

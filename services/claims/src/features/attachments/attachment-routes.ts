@@ -3,9 +3,9 @@ import { withTransactional } from '@platform/db';
 import { problems } from '@platform/http';
 import { SCAN_STATUSES, scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { claimOpenedBy, requireClaimantToken } from '../claims/claimant-access';
+import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
 import { DOCUMENT_TYPES } from '../intake/required-documents';
-import { attachmentService, removeUnreferencedFiles, type ScannedUpload } from './attachment-service';
+import { attachmentService, removeUnreferencedFiles, type ScannedUpload } from './attachments-service';
 import { removeFile } from './attachment-storage';
 import { ACCEPTED_CONTENT_TYPES, MAX_FILES, receiveUpload } from './multipart-upload';
 

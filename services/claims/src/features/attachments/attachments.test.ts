@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
 import { endlessUpload } from '@platform/testing';
-import { countRows, fileClaim, startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
+import { countRows, fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { attachmentsRoot, storedFilePath } from './attachment-storage';
 
 const MAX_BYTES = 64 * 1024;

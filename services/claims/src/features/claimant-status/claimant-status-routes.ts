@@ -2,10 +2,10 @@ import { Router } from 'express';
 import { noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
-import { scanNotice } from '../attachments/attachment-service';
-import { listAttachments } from '../attachments/attachment-store';
+import { scanNotice } from '../attachments/attachments-service';
+import { listAttachments } from '../attachments/attachments-store';
 import { requiredDocumentsSchema } from '../claims/claim-schemas';
-import { claimOpenedBy, requireClaimantToken } from '../claims/claimant-access';
+import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
 import { CLAIM_STAGES } from '../claims/migrations';
 import { latestStatusUpdate, statusUpdateSchema } from '../status-updates/status-update';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { compile } from '@platform/http';
-import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
+import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { insertStatusUpdate } from '../status-updates/status-update';
 import { claimantStatusSchema } from './claimant-status-routes';
 

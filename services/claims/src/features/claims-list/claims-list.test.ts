@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
-import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
+import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { claimsListResponseSchema } from './claims-list';
 
 const PATH = '/api/claims/claims';

@@ -4,7 +4,7 @@ import type { Knex } from '@platform/db';
 import { noBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
-import { listAttachments } from '../attachments/attachment-store';
+import { listAttachments } from '../attachments/attachments-store';
 import { listStatusUpdates } from '../status-updates/status-update';
 import { claimSchema, storedStatusUpdateSchema, timelineEntrySchema } from './claim-schemas';
 import { findClaim, listClaimAudit, withoutTokenHash } from './claim-store';

@@ -3,8 +3,8 @@ import { authenticate, principalOf, requireScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
 import { assertValid, jsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
-import { escalationDecisionRequestSchema, escalationSchema, type EscalationDecisionRequest } from './escalation-schemas';
-import { escalationService } from './escalation-service';
+import { escalationDecisionRequestSchema, escalationSchema, type EscalationDecisionRequest } from '../triage/escalation-schemas';
+import { escalationService } from '../triage/escalation-service';
 
 /** POST /api/claims/claims/{id}/escalations/{escalation_id}/decision (claims:decide). */
 export function escalationRouter(deps: ServiceDeps, exchange: string): Router {

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { hashAccessToken } from '@platform/auth';
 import { eventually } from '@platform/testing';
 import { compile } from '@platform/http';
-import { countRows, fnolBody, startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
+import { countRows, fnolBody, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { startIdempotencyPurge } from './idempotency-purge';
 import { intakeResponseSchema } from './intake-schemas';
 

@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import type { Logger } from 'pino';
-import { recordClaimChange } from '../lifecycle/claim-change';
+import { recordClaimChange } from '../../shared/claim-change';
 
 export const CLAIM_UPDATE_OVERDUE = 'claim.update_overdue';
 export const OVERDUE_SWEEP_ACTOR = 'system:overdue-sweep';

@@ -4,8 +4,8 @@ import { withTransactional } from '@platform/db';
 import { assertValid, jsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { statusUpdateRequestSchema, statusUpdateSchema, type StatusUpdateRequest } from './status-update';
-import { DECIDE_SCOPE, WRITE_SCOPE } from '../lifecycle/stage-machine';
-import { statusUpdateService } from './status-update-service';
+import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
+import { statusUpdateService } from './status-updates-service';
 
 /** Called once a status update has committed, so the delivery worker looks at the queue at once. */
 export type DeliveryKick = () => void;

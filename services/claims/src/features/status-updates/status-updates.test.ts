@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { compile } from '@platform/http';
 import { bearer, eventually } from '@platform/testing';
-import { startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
-import { as, daysAgo, daysAhead, insertTestClaim, type TestClaimFields } from '../lifecycle/workflow-fixtures';
+import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { as, daysAgo, daysAhead, insertTestClaim, type TestClaimFields } from '../../testing/workflow-fixtures';
 import { DELIVERY_MAX_ATTEMPTS } from '../delivery/delivery-worker';
 import { statusUpdateSchema } from './status-update';
 

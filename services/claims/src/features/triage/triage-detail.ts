@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
-import { escalationSchema } from '../escalations/escalation-schemas';
-import { listEscalations, type Escalation } from '../escalations/escalation-store';
+import { escalationSchema } from './escalation-schemas';
+import { listEscalations, type Escalation } from './escalation-store';
 import { triageResultSchema } from './triage-schemas';
 import { latestTriageRun, type TriageResult } from './triage-store';
 

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { canonicalSha256 } from '@platform/canonical-json';
 import { compile } from '@platform/http';
-import { escalationSchema } from '../escalations/escalation-schemas';
-import { startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
-import { as, daysAgo, fileTestClaim, type TestClaimFields } from '../lifecycle/workflow-fixtures';
+import { escalationSchema } from './escalation-schemas';
+import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { as, daysAgo, fileTestClaim, type TestClaimFields } from '../../testing/workflow-fixtures';
 import { triageResultSchema } from './triage-schemas';
 
 describe('triage and escalation decisions', () => {

@@ -1,10 +1,10 @@
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { queueDelivery } from '../delivery/delivery-store';
-import { findOpenEscalation } from '../escalations/escalation-store';
-import { recordClaimChange } from '../lifecycle/claim-change';
-import { lockClaim, readClaim, updateClaimState } from '../lifecycle/claim-state';
-import { DECIDE_SCOPE, WRITE_SCOPE, judgeTransition } from '../lifecycle/stage-machine';
+import { findOpenEscalation } from '../triage/escalation-store';
+import { recordClaimChange } from '../../shared/claim-change';
+import { lockClaim, readClaim, updateClaimState } from '../../shared/claim-state';
+import { DECIDE_SCOPE, WRITE_SCOPE, judgeTransition } from '../../shared/stage-machine';
 import {
   insertStatusUpdate,
   isTodayOrLater,

@@ -1,8 +1,8 @@
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { recordClaimChange } from '../lifecycle/claim-change';
-import { isUuid, lockClaim, updateClaimState } from '../lifecycle/claim-state';
-import { isClosed, stageAfterDecision } from '../lifecycle/stage-machine';
+import { recordClaimChange } from '../../shared/claim-change';
+import { isUuid, lockClaim, updateClaimState } from '../../shared/claim-state';
+import { isClosed, stageAfterDecision } from '../../shared/stage-machine';
 import type { EscalationDecisionRequest } from './escalation-schemas';
 import { lockEscalation, recordDecision, type Escalation } from './escalation-store';
 

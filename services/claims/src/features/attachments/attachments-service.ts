@@ -6,7 +6,7 @@ import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import { appendClaimAudit, findClaim, updateRequiredDocuments, type Claim } from '../claims/claim-store';
 import { CLAIM_EVENT_SOURCE } from '../intake/intake-service';
 import { placeFile, removeFile, storedFilePath } from './attachment-storage';
-import { contentIsReferenced, hasUsableDocument, insertAttachmentOnce, lockContent, type Attachment } from './attachment-store';
+import { contentIsReferenced, hasUsableDocument, insertAttachmentOnce, lockContent, type Attachment } from './attachments-store';
 import type { ReceivedFile, ReceivedUpload } from './multipart-upload';
 
 export interface AttachmentResult extends Omit<Attachment, 'description'> {

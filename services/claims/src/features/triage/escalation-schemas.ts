@@ -1,5 +1,5 @@
-import { QUEUES, type Queue } from '../triage/triage-policy';
-import { escalationGateSchema } from '../triage/triage-schemas';
+import { QUEUES, type Queue } from '../escalations/triage-policy';
+import { escalationGateSchema } from '../escalations/triage-schemas';
 
 export interface EscalationDecisionRequest {
   decision: 'accept' | 'override';

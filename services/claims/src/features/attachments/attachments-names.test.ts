@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
-import { as, fileTestClaim } from '../lifecycle/workflow-fixtures';
+import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { as, fileTestClaim } from '../../testing/workflow-fixtures';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 

@@ -3,7 +3,7 @@ import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
 import { claimTriageDetailProperties } from '../triage/triage-detail';
 import { claimFileSchema } from './claim-file-routes';
-import { fileClaim, startClaimsTestService, type ClaimsTestService } from './claims-test-service';
+import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 
 describe('GET /api/claims/claims/{id} (the claim file)', () => {
   let t: ClaimsTestService;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import request from 'supertest';
 import { clamdScanner } from '@platform/runtime';
 import { bearer, EICAR, eventually, startTestClamd, type TestClamd } from '@platform/testing';
-import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../claims/claims-test-service';
+import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { rescanPendingAttachments } from './attachment-rescan';
 import { storedFilePath } from './attachment-storage';
 

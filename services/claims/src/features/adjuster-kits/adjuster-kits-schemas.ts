@@ -1,6 +1,6 @@
 import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
 import { claimSchema, timelineEntrySchema } from '../claims/claim-schemas';
-import { escalationSchema } from '../escalations/escalation-schemas';
+import { escalationSchema } from '../triage/escalation-schemas';
 import { triageResultSchema } from '../triage/triage-schemas';
 
 const nullable = (schema: object) => ({ oneOf: [{ type: 'null' }, schema] });

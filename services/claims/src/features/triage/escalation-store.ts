@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
-import type { EscalationGate } from '../triage/evaluate-policy';
-import type { Queue } from '../triage/triage-policy';
+import type { EscalationGate } from '../escalations/evaluate-policy';
+import type { Queue } from '../escalations/triage-policy';
 
 export type EscalationDecisionKind = 'accept' | 'override';
 
