@@ -6,14 +6,14 @@ import { createDatabase, type Knex } from '@platform/db';
 import { concretePath, createFixtures, type Fixtures } from './support/fixtures';
 import { nastyShortString, rawBodyMutations } from './support/hostile-values';
 import { ALL_SCOPES, fetchOperations, type Operation } from './support/openapi';
-import { claimBody, multipart, uniquePng } from './support/payloads';
+import { claimBody, craftedCursor, multipart, uniquePng } from './support/payloads';
 import { rawRequest, sendRaw, type RawResponse } from './support/raw-http';
 import { writeReliability } from './support/report';
 import { writeFigures } from './support/results';
 import { readiness, startScenarioStack, type ScenarioStack } from './support/stack';
-import { mutatedFromSchema } from './support/schema-arbitrary';
+import { mutatedFromSchema, refusedTimestamp } from './support/schema-arbitrary';
 
-const RUNS = Number(process.env.RESILIENCE_RUNS ?? 4000);
+const RUNS = Number(process.env.RESILIENCE_RUNS ?? 10000);
 const SEED = Number(process.env.RESILIENCE_SEED ?? Date.now() % 2 ** 31);
 const ATTACHMENT_MAX_BYTES = 256 * 1024;
 const BUDGET_MS = 170000;
@@ -168,9 +168,15 @@ describe('hostile input', () => {
       fc.constantFrom(...(queryOperations.length > 0 ? queryOperations : operations.filter((o) => o.method === 'GET'))),
       fc.boolean(),
       fc.array(
-        fc.tuple(
+        fc.oneof(
+          // crafted cursors for every list route, and timestamps PostgreSQL refuses, already percent-encoded below
+          fc.tuple(fc.constant('cursor'), craftedCursor),
+          fc.tuple(fc.constantFrom('created_from', 'created_to'), refusedTimestamp),
+          fc.tuple(fc.constantFrom('action', 'entity_id', 'source', 'queue', 'q', '\u0000', 'a\u0000b'), fc.constantFrom('%00', 'a%00b', '%00%00', 'x%ed%a0%80', '%ed%b0%80')),
+          fc.tuple(
           fc.oneof(fc.constantFrom('stage', 'queue', 'escalation', 'overdue', 'created_from', 'created_to', 'limit', 'cursor', 'from_seq', 'to_seq', 'after_seq', 'entity_id', 'source', 'action', '__proto__', 'constructor[prototype][polluted]', 'stage[]', 'stage[__proto__][x]', 'limit[$gt]', 'a'.repeat(5000)), nastyShortString),
           fc.oneof(nastyShortString, fc.constantFrom('0', '-1', '101', '1e3', '2026-02-30', 'open', 'true', 'intake', 'claims', '%', '%zz', '%00', '%ff%fe', '1'.repeat(400))),
+          ),
         ),
         { minLength: 1, maxLength: 8 },
       ),
@@ -212,6 +218,11 @@ describe('hostile input', () => {
         [['Accept', '*/*;q=ü']],
         [['Expect', '100-continue']],
         [['Range', 'bytes=0-1,1-2']],
+        // text PostgreSQL cannot store, where Node lets it through (it refuses NUL and control characters itself)
+        [['X-Request-Id', 'a\u0000b']],
+        [['Idempotency-Key', '\u0000'.repeat(36)]],
+        [['Idempotency-Key', '\u00ed\u00a0\u0080'.repeat(12)]],
+        [['Authorization', 'Bearer \u0000']],
       ),
     );
     const headerAttempts = (n: number) =>
@@ -238,7 +249,7 @@ describe('hostile input', () => {
     const multipartArbitrary = fc.tuple(
       fc.constantFrom(...(multipartOperations.length > 0 ? multipartOperations : [intake])),
       fc.boolean(),
-      fc.constantFrom('many-parts', 'truncated', 'wrong-boundary', 'nul-names', 'traversal', 'huge-field', 'oversize', 'wrong-bytes', 'empty-file', 'no-file', 'no-disposition', 'nested-multipart', 'unicode-name', 'many-fields'),
+      fc.constantFrom('many-parts', 'truncated', 'wrong-boundary', 'nul-names', 'traversal', 'huge-field', 'oversize', 'wrong-bytes', 'empty-file', 'no-file', 'no-disposition', 'nested-multipart', 'unicode-name', 'many-fields', 'refused-timestamp', 'unstorable-text'),
       fc.integer({ min: 1, max: 1000 }),
     );
     const multipartAttempts = (n: number) =>
@@ -286,6 +297,16 @@ describe('hostile input', () => {
           case 'nested-multipart':
             built = multipart([...fields, { name: 'file', filename: 'x.png', contentType: 'multipart/mixed; boundary=inner', data: `--inner\r\n\r\n${'x'.repeat(100)}\r\n--inner--` }], boundary);
             break;
+          case 'refused-timestamp':
+            built = multipart([...fields, { name: 'collected_at', data: fc.sample(refusedTimestamp, { numRuns: 1, seed: k })[0] }, file()], boundary);
+            break;
+          case 'unstorable-text': {
+            // NUL, and a lone surrogate as the bytes a careless encoder writes (CESU-8), in a field value and in the file name
+            const lone = Buffer.from([0xed, 0xa0, 0x80]).toString('latin1');
+            const [description, filename] = [['nul\u0000here', 'ok.png'], [`x${lone}y`, 'ok.png'], ['ok', 'a\u0000.png'], ['\u0000', '\u0000']][k % 4];
+            built = multipart([...fields, { name: 'description', data: Buffer.from(description, 'latin1') }, file(filename)], boundary);
+            break;
+          }
           case 'unicode-name':
             built = multipart([...fields, file(['\u202egnp.exe', 'ÿ'.repeat(300), '😀.png', 'con.png', 'a\r\nb.png'][k % 5])], boundary);
             break;
@@ -306,15 +327,33 @@ describe('hostile input', () => {
     const pathAttempts = (n: number) =>
       fc.sample(pathArbitrary, { numRuns: n, seed: SEED + 5 }).map(([path, method]): Attempt => ({ kind: 'path', target: 'gateway', method, path, headers: [], protocolLevel: true }));
 
+    // 7. Path parameters holding text PostgreSQL cannot store, or that is not UTF-8 at all, with credentials.
+    const parameterised = operations.filter((o) => o.path.includes('{'));
+    const pathParamArbitrary = fc.tuple(
+      fc.constantFrom(...parameterised),
+      fc.boolean(),
+      fc.constantFrom('%00', 'a%00b', `${randomUUID()}%00`, '%00'.repeat(36), '%ed%a0%80', '%ed%b0%80', '%c0%80', '%ff', '%2e%2e', '%252e', 'x'.repeat(300)),
+    );
+    const pathParamAttempts = (n: number) =>
+      fc.sample(pathParamArbitrary, { numRuns: n, seed: SEED + 6 }).map(([operation, viaGateway, segment]): Attempt => ({
+        kind: 'path-param',
+        target: targetFor(operation, viaGateway),
+        method: operation.method,
+        path: concretePath(operation.path.replace(/\{\w+\}/, segment), fixtures),
+        headers: [...(operation.requestBody?.contentType === 'application/json' ? ([['Content-Type', 'application/json']] as [string, string][]) : []), ...authFor(operation)],
+        body: operation.requestBody ? Buffer.from('{}') : undefined,
+      }));
+
     const generatingAt = Date.now();
     const share = (fraction: number) => Math.max(1, Math.round(RUNS * fraction));
     const attempts: Attempt[] = [
-      ...bodyAttempts(share(0.35)),
+      ...bodyAttempts(share(0.3)),
       ...rawAttempts(share(0.15)),
       ...queryAttempts(share(0.15)),
       ...headerAttempts(share(0.1)),
       ...multipartAttempts(share(0.15)),
       ...pathAttempts(share(0.1)),
+      ...pathParamAttempts(share(0.05)),
     ];
     // interleave the kinds (seeded) so a slow stretch cannot starve any of them of the time budget
     let state = SEED || 1;

@@ -25,6 +25,19 @@ const NASTY_STRINGS = [
   'ﷺ'.repeat(100),
   'Ω'.repeat(3000),
   '2026-02-30',
+  // what a JSON Schema format check may pass but PostgreSQL refuses (or JavaScript cannot represent)
+  '2026-01-01T00:00:00-16:00',
+  '2026-01-01T00:00:00+20:00',
+  '2026-01-01T00:00:00+15:60',
+  '2026-02-30T00:00:00Z',
+  '2026-02-29T12:00:00+01:00',
+  '0000-01-01T00:00:00Z',
+  '10000-01-01T00:00:00Z',
+  '2026-06-30T23:59:60Z',
+  '2026-01-01T00:00:00.1111111111111111111111Z',
+  '0000-01-01',
+  '10000-01-01',
+  '2026-02-29',
   '2026-13-01',
   '0000-00-00',
   '+275760-09-13',
@@ -60,10 +73,10 @@ const hugeString = fc.oneof(
   fc.integer({ min: 1000, max: 20000 }).map((n) => '\u0000'.repeat(n)),
 );
 
-const weirdNumber = fc.constantFrom(0, -0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 1e-320, 0.1 + 0.2, 101, 255, 256, 65536);
+const weirdNumber = fc.constantFrom(0, -0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 1e-320, 0.1 + 0.2, 101, 255, 256, 65536, Number.MAX_SAFE_INTEGER, 2 ** 64);
 
 /** A deeply nested value (arrays or objects), as data. */
-export const deepValue = fc.integer({ min: 50, max: 2000 }).chain((depth) =>
+export const deepValue = fc.integer({ min: 50, max: 8000 }).chain((depth) =>
   fc.boolean().map((arrays) => {
     let value: unknown = 'bottom';
     for (let i = 0; i < depth; i++) value = arrays ? [value] : { a: value };
@@ -114,6 +127,15 @@ export function rawBodyMutations(valid: string): fc.Arbitrary<string | Buffer> {
     fc.constant('null'),
     fc.constant('"just a string"'),
     fc.constant('12345678901234567890e99999'),
+    // integers a JSON number cannot hold exactly, which parsing would silently round
+    fc.constant(valid.replace('{', '{"n": 12345678901234567890, ')),
+    fc.constant(valid.replace('{', '{"n": [-9007199254740993], ')),
+    // half a million unclosed brackets: under the 1 MiB cap, refused before parsing
+    fc.constant('['.repeat(500000)),
+    fc.constant(`{"a":${'{"a":'.repeat(8000)}1${'}'.repeat(8001)}`),
+    // text PostgreSQL cannot store, as JSON escapes: NUL and lone surrogates in keys and values
+    fc.constant(valid.replace('{', '{"k\\u0000": 1, ')),
+    fc.constant(valid.replace('{', '{"\\ud800": "\\udfff", ')),
     fc.constant(''),
     fc.string({ unit: 'binary', maxLength: 500 }),
   );

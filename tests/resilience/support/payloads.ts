@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { impossibleDate, refusedTimestamp } from './schema-arbitrary';
 import { deflateSync } from 'node:zlib';
 
 /** A valid first notice of loss (CONTRACT.md §3); `n` varies it a little. */
@@ -69,3 +71,17 @@ export function multipart(parts: { name: string; filename?: string; contentType?
   pieces.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(pieces), contentType: `multipart/form-data; boundary=${boundary}` };
 }
+
+const base64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value), 'utf8').toString('base64url');
+
+/**
+ * Cursors a client could craft for every list route: the claims list's `{ c: created_at, i: id }` and the
+ * controls list's `{ k: key }`, with impossible instants, text PostgreSQL cannot store, wrong types and
+ * shapes, plus what is not base64url JSON at all.
+ */
+export const craftedCursor: fc.Arbitrary<string> = fc.oneof(
+  fc.tuple(fc.oneof(refusedTimestamp, impossibleDate.map((d) => `${d}T00:00:00.000000Z`), fc.constantFrom('2026-01-01T00:00:00.000000Z', '\u0000', '', 'null')), fc.oneof(fc.uuid(), fc.constantFrom('x', '\u0000', ''))).map(([c, i]) => base64url({ c, i })),
+  fc.constantFrom({ c: 1, i: 2 }, { c: null }, [], null, 2 ** 64, { k: '\u0000' }, { k: '\ud800' }, { k: 'A'.repeat(500) }, { k: ['AC-1'] }, { k: 'AC-1', extra: true }).map(base64url),
+  fc.constantFrom('{"c":"2026-02-30T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}', '{"k":"\\u0000"}', '{"c":"\\ud800"}', '['.repeat(5000), '{"k":12345678901234567890}').map(base64url),
+  fc.constantFrom('', '%00', '!!!', '='.repeat(10), 'A'.repeat(5000), '%ff%fe'),
+);

@@ -82,7 +82,7 @@ RESILIENCE_RUNS=5000 SOAK_SECONDS=120 pnpm test:resilience
 | Variable | Default | Meaning |
 |---|---|---|
 | \`CI\` | unset | \`true\`: the broker outage stops RabbitMQ itself (\`rabbitmqctl stop_app\`/\`start_app\`) and the soak runs 600 s |
-| \`RESILIENCE_RUNS\` | 3000 | generated hostile inputs in total (hostile-input scenario) |
+| \`RESILIENCE_RUNS\` | 10000 | generated hostile inputs in total (hostile-input scenario) |
 | \`SOAK_SECONDS\` | 600 in CI, 60 otherwise | length of the soak |
 | \`RESILIENCE_RATE\` | 8 | requests per second of the steady load |
 

@@ -3,9 +3,31 @@ import { hostileValue } from './hostile-values';
 
 type Schema = Record<string, any>;
 
+/** Dates shaped like `YYYY-MM-DD` that no calendar (or PostgreSQL, which has no year 0000) holds. */
+export const impossibleDate = fc.oneof(
+  fc.tuple(fc.integer({ min: 2020, max: 2030 }), fc.constantFrom('02-30', '02-31', '04-31', '06-31', '09-31', '11-31', '13-01', '00-10', '01-00', '01-32')).map(([y, md]) => `${y}-${md}`),
+  fc.constantFrom('0000-01-01', '2026-02-29', '2100-02-29'),
+);
+
+/** Timestamps a format check may pass but PostgreSQL refuses: offsets beyond ±15:59, impossible dates, year 0000 or 10000+, leap seconds. */
+export const refusedTimestamp = fc.oneof(
+  fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 16, max: 99 }), fc.integer({ min: 0, max: 59 })).map(([sign, h, m]) => `2026-01-01T00:00:00${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`),
+  fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 15 }), fc.integer({ min: 60, max: 99 })).map(([sign, h, m]) => `2026-01-01T00:00:00${sign}${String(h).padStart(2, '0')}:${m}`),
+  impossibleDate.map((d) => `${d}T12:00:00Z`),
+  fc.integer({ min: 10000, max: 300000 }).map((y) => `${y}-01-01T00:00:00Z`),
+  fc.constantFrom('2026-06-30T23:59:60Z', '2026-01-01T24:00:00Z', '2026-01-01T00:00:00+05', '2026-01-01T00:00:00.1234567890123Z'),
+);
+
 const FORMAT_SAMPLES: Record<string, fc.Arbitrary<string>> = {
-  date: fc.date({ min: new Date('2020-01-01'), max: new Date() , noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-  'date-time': fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+  date: fc.oneof(
+    { weight: 4, arbitrary: fc.date({ min: new Date('2020-01-01'), max: new Date(), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)) },
+    { weight: 1, arbitrary: impossibleDate },
+  ),
+  'date-time': fc.oneof(
+    { weight: 4, arbitrary: fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString()) },
+    { weight: 1, arbitrary: fc.tuple(fc.date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }), fc.integer({ min: -959, max: 959 })).map(([d, offset]) => `${d.toISOString().slice(0, 19)}${offset < 0 ? '-' : '+'}${String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0')}:${String(Math.abs(offset) % 60).padStart(2, '0')}`) },
+    { weight: 2, arbitrary: refusedTimestamp },
+  ),
   email: fc.constantFrom('ana@example.com', 'b.c+tag@example.org'),
   uri: fc.constantFrom('https://example.com/a', 'https://portal.example.com/claims/1'),
   uuid: fc.uuid(),
@@ -90,7 +112,7 @@ export function mutatedFromSchema(schema: Schema): fc.Arbitrary<unknown> {
       { weight: 2, arbitrary: pick.map((path) => (path.length ? withChange(valid, path, (p, k) => delete p[k]) : valid)) },
       {
         weight: 2,
-        arbitrary: fc.tuple(fc.constantFrom('unknown_field', 'adequacy_score', 'adequacy_missing', 'id', 'claim_id', 'created_by', 'seq', 'hash', 'status', '__proto__', 'constructor'), hostileValue).map(([key, hostile]) =>
+        arbitrary: fc.tuple(fc.constantFrom('unknown_field', 'adequacy_score', 'adequacy_missing', 'id', 'claim_id', 'created_by', 'seq', 'hash', 'status', '__proto__', 'constructor', '\u0000', 'k\u0000y', '\ud800', '\udfff'), hostileValue).map(([key, hostile]) =>
           valid && typeof valid === 'object' && !Array.isArray(valid) ? { ...(valid as object), [key]: hostile } : { [key]: hostile },
         ),
       },
