@@ -8,6 +8,7 @@ import { open, rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { UUID_PATTERN } from '@platform/http';
 import { percentile } from './stats';
 import { pgClient } from './workspace-modules';
 import type { CannonResult, LatencyResult, LoadTask, RequestSpec, SqlResult, TransferResult } from './load-protocol';
@@ -216,7 +217,6 @@ async function diskWrites(task: Extract<LoadTask, { kind: 'disk' }>): Promise<Tr
 /** Replays counted over the life of the worker, so claim numbers stay unique across tasks. */
 let replay = 0;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CLAIM_NUMBER = /^CLM-\d{4}-\d+$/;
 
 /**
@@ -244,7 +244,7 @@ async function sqlReplay(task: Extract<LoadTask, { kind: 'sql' }>): Promise<SqlR
         const id = `${process.pid}-${replay++}`;
         const fresh = (value: unknown): unknown => {
           if (typeof value !== 'string') return value;
-          if (UUID.test(value)) {
+          if (UUID_PATTERN.test(value)) {
             if (!mapping.has(value)) mapping.set(value, randomUUID());
             return mapping.get(value);
           }

@@ -19,7 +19,3 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   res.setHeader('X-Request-Id', req.id);
   next();
 }
-
-export function isValidRequestId(value: string | undefined): value is string {
-  return value !== undefined && VALID_REQUEST_ID.test(value);
-}

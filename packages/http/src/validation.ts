@@ -4,6 +4,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { findUnstorableText } from './body';
 import { problems, type FieldError } from './problem';
 
+/** A UUID in its textual form, any version, either case: what a uuid column takes without a cast error. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
 

@@ -1,12 +1,10 @@
-import { problems } from '@platform/http';
+import { UUID_PATTERN, problems } from '@platform/http';
 
 /** Who may read controls, runs and binder metadata: the people doing, approving and examining the work. */
 export const READ_SCOPES = ['evidence:write', 'evidence:approve', 'audit:read'];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A path id that is not a UUID names nothing: 404, never a database cast error. */
 export function assertUuidPath(id: string, what: string): string {
-  if (!UUID.test(id)) throw problems.notFound(`No ${what} ${id}`);
+  if (!UUID_PATTERN.test(id)) throw problems.notFound(`No ${what} ${id}`);
   return id.toLowerCase();
 }
