@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { UUID_PATTERN, findClaim, withoutTokenHash, type Claim } from '../features/features/claims/claim-store';
-import type { Queue } from '../features/features/triage/triage-policy';
+import { UUID_PATTERN, findClaim, withoutTokenHash, type Claim } from '../features/claims/claim-store';
+import type { Queue } from '../features/triage/triage-policy';
 import type { Stage } from './stage-machine';
 
 export function isUuid(value: string): boolean {

@@ -2,9 +2,9 @@ import request from 'supertest';
 import { createDatabase, type Knex } from '@platform/db';
 import { runService, type RunningService } from '@platform/runtime';
 import { captureEvents, deleteTopology, testServiceEnv, uniqueName } from '@platform/testing';
-import { readClaimsConfig, type ClaimsConfig } from '../features/config';
-import { claimsMigrations } from '../features/migrations';
-import { claimsService } from '../features/service';
+import { readClaimsConfig, type ClaimsConfig } from '../config';
+import { claimsMigrations } from '../migrations';
+import { claimsService } from '../service';
 
 /**
  * The claims service for a test file: a fresh PostgreSQL database, the real broker on an exchange of

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { bearer } from '@platform/testing';
-import { fileClaim } from '../features/lifecycle/claims-test-service';
+import { fileClaim } from './claims-test-service';
 
 /** Test helpers of the claims workflow features. */
 export const daysAgo = (days: number) => new Date(Date.now() - days * 86400_000).toISOString().slice(0, 10);

@@ -1,5 +1,5 @@
-import { QUEUES, type Queue } from '../escalations/triage-policy';
-import { escalationGateSchema } from '../escalations/triage-schemas';
+import { QUEUES, type Queue } from './triage-policy';
+import { escalationGateSchema } from './triage-schemas';
 
 export interface EscalationDecisionRequest {
   decision: 'accept' | 'override';

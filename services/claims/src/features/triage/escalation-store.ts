@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
-import type { EscalationGate } from '../escalations/evaluate-policy';
-import type { Queue } from '../escalations/triage-policy';
+import type { EscalationGate } from './evaluate-policy';
+import type { Queue } from './triage-policy';
 
 export type EscalationDecisionKind = 'accept' | 'override';
 
