@@ -10,7 +10,7 @@ import { fileClaim } from '../services/claims/src/testing/claims-test-service';
 import { claimsMigrations } from '../services/claims/src/migrations';
 import { claimsService } from '../services/claims/src/service';
 import { readEvidenceConfig } from '../services/evidence/src/config';
-import { newSigningKey } from '../services/evidence/src/features/audit/audit-test-service';
+import { newSigningKey } from '../services/evidence/src/testing/audit-test-service';
 import { evidenceMigrations } from '../services/evidence/src/migrations';
 import { evidenceService } from '../services/evidence/src/service';
 

@@ -5,7 +5,7 @@ import { GENESIS_HASH, recordHash, type AuditRecord } from './audit-chain';
 import { takeCheckpoint } from './audit-checkpoints';
 import { appendAuditRecord } from './audit-store';
 import { checkpointMessage, createCheckpointSigner, parseSigningKey } from './checkpoint-signer';
-import { newSigningKey, startAuditTestService, type AuditTestService } from './audit-test-service';
+import { newSigningKey, startAuditTestService, type AuditTestService } from '../../testing/audit-test-service';
 import { readEvidenceConfig } from '../../config';
 import { evidenceService } from '../../service';
 

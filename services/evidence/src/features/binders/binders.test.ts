@@ -9,7 +9,7 @@ import yauzl from 'yauzl';
 import { canonicalJson } from '@platform/canonical-json';
 import { takeCheckpoint } from '../audit/audit-checkpoints';
 import { createCheckpointSigner, parseSigningKey } from '../audit/checkpoint-signer';
-import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../runs/workflow-test-kit';
+import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 
 const PNG = Buffer.concat([
   Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'),

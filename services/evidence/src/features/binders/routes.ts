@@ -5,7 +5,7 @@ import { authenticate, principalOf, requireAnyScope, requireScope } from '@platf
 import { noBody, setDownloadHeaders } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { EvidenceFileStore } from '../evidence/file-store';
-import { READ_SCOPES, assertUuidPath } from '../runs/access';
+import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { coalesce, streamZip } from './binder-zip';
 import type { AuditKey } from './manifest';
 import { createBindersService } from './service';

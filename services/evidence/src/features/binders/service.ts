@@ -4,7 +4,7 @@ import { problems } from '@platform/http';
 import type { AuditRecord } from '../audit';
 import { fileScansStore } from '../evidence/file-scans';
 import type { EvidenceFileStore } from '../evidence/file-store';
-import { recordChange } from '../runs/record-change';
+import { recordChange } from '../../shared/record-change';
 import type { BinderContents, BinderHead, EvidenceEntry } from './binder-zip';
 import { writeManifest, type AuditKey, type ManifestEvidence } from './manifest';
 import { bindersStore, type BinderPart, type BinderRecord, type BinderSection } from './store';

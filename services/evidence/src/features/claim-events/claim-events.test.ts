@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
 import request from 'supertest';
 import { bearer, eventually, peekQueue, testAmqpUrl } from '@platform/testing';
-import { startAuditTestService, type AuditTestService } from '../audit/audit-test-service';
+import { startAuditTestService, type AuditTestService } from '../../testing/audit-test-service';
 
 function claimEvent(type: string, data: Record<string, unknown>, overrides: Record<string, unknown> = {}) {
   return { specversion: '1.0', id: randomUUID(), source: '/claims', type, time: '2026-11-22T10:00:00.123456Z', datacontenttype: 'application/json', data, ...overrides };

@@ -1,4 +1,4 @@
-import { createControl, startWorkflowService, type WorkflowService } from '../runs/workflow-test-kit';
+import { createControl, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 
 describe('controls and their versions', () => {
   let kit: WorkflowService;

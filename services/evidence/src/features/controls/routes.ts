@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { assertValid, jsonBody, noBody, parseQuery } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
-import { READ_SCOPES, assertUuidPath } from '../runs/access';
+import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import {
   controlListResponseSchema,
   controlResponseSchema,

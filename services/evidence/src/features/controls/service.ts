@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { recordChange } from '../runs/record-change';
+import { recordChange } from '../../shared/record-change';
 import { KEY_PATTERN, type Control, type ControlDefinition, type ControlVersion, type CreateControlRequest, type CreateVersionRequest, type ListControlsQuery } from './schemas';
 import { controlsStore, definitionOf } from './store';
 

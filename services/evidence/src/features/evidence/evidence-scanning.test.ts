@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EICAR, eventually, startTestClamd, type TestClamd } from '@platform/testing';
-import { createControl, createRun, startWorkflowService, type WorkflowService } from '../runs/workflow-test-kit';
+import { createControl, createRun, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 
 /** A PDF (evidence is typed by its bytes); `infected` puts the EICAR test string inside it. */
 const pdf = (infected = false) => Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\n${infected ? `${EICAR}\n` : ''}trailer\n<< >>\n%%EOF\n`);

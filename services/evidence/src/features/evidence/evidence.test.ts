@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { canonicalJson } from '@platform/canonical-json';
 import { eventually } from '@platform/testing';
-import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../runs/workflow-test-kit';
+import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 
 const MAX_BYTES = 64 * 1024;
 const PNG = Buffer.concat([

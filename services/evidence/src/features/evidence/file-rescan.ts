@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
-import { recordChange } from '../runs/record-change';
+import { recordChange } from '../../shared/record-change';
 import { fileScansStore } from './file-scans';
 import type { EvidenceFileStore } from './file-store';
 

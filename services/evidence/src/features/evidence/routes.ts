@@ -2,7 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { authenticate, principalOf, requireScope } from '@platform/auth';
 import { assertValid, jsonBody, problems } from '@platform/http';
 import { scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
-import { assertUuidPath } from '../runs/access';
+import { assertUuidPath } from '../../shared/access';
 import { ACCEPTED_TYPES_TEXT, contentTypeOf } from './content-type';
 import { EvidenceFileStore } from './file-store';
 import { receiveMultipart } from './multipart';

@@ -3,7 +3,7 @@ import { canonicalJson } from '@platform/canonical-json';
 import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
-import { recordChange } from '../runs/record-change';
+import { recordChange } from '../../shared/record-change';
 import type { RunState } from '../runs/schemas';
 import { runsStore } from '../runs/store';
 import { fileScansStore } from './file-scans';

@@ -3,7 +3,7 @@ import { authenticate, principalOf, requireAnyScope, requireScope } from '@platf
 import { assertValid, jsonBody, noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { evidenceItemSchema } from '../evidence/schemas';
-import { READ_SCOPES, assertUuidPath } from './access';
+import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { createRunRequestSchema, decisionRequestSchema, decisionSchema, runResponseSchema, runStateSchema, type CreateRunRequest, type DecisionRequest } from './schemas';
 import { createRunsService } from './service';
 

@@ -1,4 +1,4 @@
-import { createControl, createRun, people, startWorkflowService, type WorkflowService } from './workflow-test-kit';
+import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 
 describe('runs: creation, review and decisions', () => {
   let kit: WorkflowService;

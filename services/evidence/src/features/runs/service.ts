@@ -4,7 +4,7 @@ import { problems } from '@platform/http';
 import { controlsStore } from '../controls/store';
 import { evidenceStore } from '../evidence/store';
 import type { EvidenceItem } from '../evidence/schemas';
-import { recordChange } from './record-change';
+import { recordChange } from '../../shared/record-change';
 import type { CreateRunRequest, Decision, DecisionRequest, Run, RunState } from './schemas';
 import { publicRun, runsStore } from './store';
 

@@ -2,9 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createDatabase } from '@platform/db';
 import { runService, type RunningService } from '@platform/runtime';
 import { deleteTopology, testServiceEnv, uniqueName } from '@platform/testing';
-import { readEvidenceConfig } from '../../config';
-import { evidenceMigrations } from '../../migrations';
-import { evidenceService } from '../../service';
+import { readEvidenceConfig } from '../config';
+import { evidenceMigrations } from '../migrations';
+import { evidenceService } from '../service';
 
 /** A fresh Ed25519 key as AUDIT_SIGNING_KEY accepts it (base64 of the PKCS#8 DER). */
 export function newSigningKey(): string {

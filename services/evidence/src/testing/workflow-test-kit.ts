@@ -3,9 +3,9 @@ import request from 'supertest';
 import { createDatabase } from '@platform/db';
 import { runService, type RunningService } from '@platform/runtime';
 import { bearer, captureEvents, deleteTopology, testServiceEnv, uniqueName } from '@platform/testing';
-import { readEvidenceConfig, type EvidenceConfig } from '../../config';
-import { evidenceMigrations } from '../../migrations';
-import { evidenceService } from '../../service';
+import { readEvidenceConfig, type EvidenceConfig } from '../config';
+import { evidenceMigrations } from '../migrations';
+import { evidenceService } from '../service';
 
 /** People of the tests: who writes, who approves, who examines. */
 export const people = {
