@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import knex, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
@@ -57,10 +58,19 @@ export function createDatabase(options: DatabaseOptions): Knex {
   return knex({ client: EmbeddedClient, dialect: 'postgres', connection: { filename: options.embeddedDir } } as Knex.Config);
 }
 
+/**
+ * A migration is the SQL it executes, written out as a literal (one or several statements). It never
+ * calls live code, so editing a vocabulary list or a helper cannot rewrite a migration a database has
+ * already run; once released its text never changes (each service's tests hold it to its checksum).
+ */
 export interface Migration {
   name: string;
-  up(db: Knex): Promise<void>;
-  down?(db: Knex): Promise<void>;
+  sql: string;
+}
+
+/** SHA-256 (hex) of what a migration executes: the released text it is held to. */
+export function migrationChecksum(migration: Migration): string {
+  return createHash('sha256').update(migration.sql).digest('hex');
 }
 
 /** The migrations not yet applied; only reads, so a runtime role with SELECT on the bookkeeping can ask. */
@@ -82,8 +92,8 @@ export async function migrate(db: Knex, migrations: Migration[], tableName = 'kn
       getMigrations: async () => migrations,
       getMigrationName: (migration: Migration) => migration.name,
       getMigration: async (migration: Migration) => ({
-        up: migration.up,
-        down: migration.down ?? (async () => { throw new Error(`${migration.name} cannot be rolled back`); }),
+        up: (trx: Knex) => trx.raw(migration.sql),
+        down: async () => { throw new Error(`${migration.name} cannot be rolled back`); },
       }),
     },
   });

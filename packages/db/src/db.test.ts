@@ -4,23 +4,22 @@ import { appendOnlySql, createDatabase, isEmbedded, migrate, type Database, type
 import { inBatches, keysetPages } from './cursor';
 import { withTransactional } from './transactional';
 
-function countingMigrations(calls: Record<string, number>): Migration[] {
-  return [
-    {
-      name: '0001_ledger',
-      async up(db) {
-        calls['0001_ledger'] = (calls['0001_ledger'] ?? 0) + 1;
-        await db.raw(`CREATE TABLE ledger (id uuid PRIMARY KEY, note text NOT NULL, created_at timestamptz NOT NULL DEFAULT now()); ${appendOnlySql('ledger')}`);
-      },
-    },
-    {
-      name: '0002_accounts',
-      async up(db) {
-        calls['0002_accounts'] = (calls['0002_accounts'] ?? 0) + 1;
-        await db.raw('CREATE TABLE accounts (id uuid PRIMARY KEY, name text NOT NULL)');
-      },
-    },
-  ];
+/** Each migration records that it ran in `migration_runs`, so a test sees how often each one ran. */
+const migrations: Migration[] = [
+  {
+    name: '0001_ledger',
+    sql: `CREATE TABLE migration_runs (name text NOT NULL);
+      INSERT INTO migration_runs VALUES ('0001_ledger');
+      CREATE TABLE ledger (id uuid PRIMARY KEY, note text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+      ${appendOnlySql('ledger')}`,
+  },
+  { name: '0002_accounts', sql: "CREATE TABLE accounts (id uuid PRIMARY KEY, name text NOT NULL); INSERT INTO migration_runs VALUES ('0002_accounts')" },
+];
+const added: Migration = { name: '0003_notes', sql: "CREATE TABLE notes (body text); INSERT INTO migration_runs VALUES ('0003_notes')" };
+
+async function migrationRuns(db: Database): Promise<Record<string, number>> {
+  const rows: { name: string; runs: string }[] = await db('migration_runs').select('name').count({ runs: '*' }).groupBy('name');
+  return Object.fromEntries(rows.map((row) => [row.name, Number(row.runs)]));
 }
 
 async function expectRefused(work: Promise<unknown>, operation: string): Promise<void> {
@@ -30,12 +29,11 @@ async function expectRefused(work: Promise<unknown>, operation: string): Promise
 describe('on PostgreSQL', () => {
   let database: TestDatabase;
   let db: Database;
-  const calls: Record<string, number> = {};
 
   beforeAll(async () => {
     database = await createTestDatabase('dbpkg', []);
     db = createDatabase({ url: database.url, poolMax: 4 });
-    await migrate(db, countingMigrations(calls));
+    await migrate(db, migrations);
   });
   afterAll(async () => {
     await db?.destroy();
@@ -44,34 +42,23 @@ describe('on PostgreSQL', () => {
 
   describe('migrate', () => {
     it('runs each migration once, and a second run changes nothing', async () => {
-      await migrate(db, countingMigrations(calls));
-      await Promise.all([migrate(db, countingMigrations(calls)), migrate(db, countingMigrations(calls))]);
-      expect(calls).toEqual({ '0001_ledger': 1, '0002_accounts': 1 });
+      await migrate(db, migrations);
+      await Promise.all([migrate(db, migrations), migrate(db, migrations)]);
+      expect(await migrationRuns(db)).toEqual({ '0001_ledger': 1, '0002_accounts': 1 });
       const applied = await db('knex_migrations').orderBy('id').pluck('name');
       expect(applied).toEqual(['0001_ledger', '0002_accounts']);
       expect(isEmbedded(db)).toBe(false);
     });
 
     it('runs only the migrations added since the last run', async () => {
-      const added: Migration = { name: '0003_notes', up: (trx) => trx.schema.createTable('notes', (t) => t.text('body')) };
-      let runs = 0;
-      const counted = { ...added, up: async (trx: Database) => { runs += 1; await added.up(trx); } };
-      await migrate(db, [...countingMigrations(calls), counted]);
-      await migrate(db, [...countingMigrations(calls), counted]);
-      expect(runs).toBe(1);
-      expect(calls).toEqual({ '0001_ledger': 1, '0002_accounts': 1 });
+      await migrate(db, [...migrations, added]);
+      await migrate(db, [...migrations, added]);
+      expect(await migrationRuns(db)).toEqual({ '0001_ledger': 1, '0002_accounts': 1, '0003_notes': 1 });
     });
 
     it('applies nothing of a migration that fails part-way', async () => {
-      const failing: Migration = {
-        name: '0004_broken',
-        async up(trx) {
-          await trx.raw('CREATE TABLE half_done (id text)');
-          await trx.raw('SELECT * FROM no_such_table');
-        },
-      };
-      const applied: Migration = { name: '0003_notes', up: async () => undefined };
-      await expect(migrate(db, [...countingMigrations(calls), applied, failing])).rejects.toThrow(/no_such_table/);
+      const failing: Migration = { name: '0004_broken', sql: 'CREATE TABLE half_done (id text); SELECT * FROM no_such_table' };
+      await expect(migrate(db, [...migrations, added, failing])).rejects.toThrow(/no_such_table/);
       expect(await db.schema.hasTable('half_done')).toBe(false);
       expect(await db('knex_migrations').where({ name: '0004_broken' }).first()).toBeUndefined();
     });

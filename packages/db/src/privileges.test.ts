@@ -4,12 +4,12 @@ import { appendOnlySql, createDatabase, migrate, type Database, type Migration }
 import { grantRuntimePrivileges } from './privileges';
 
 const migrations: Migration[] = [
-  { name: '0001_ledger', up: (db) => db.raw(`CREATE TABLE ledger (id uuid PRIMARY KEY, note text NOT NULL); ${appendOnlySql('ledger')}`) },
-  { name: '0002_accounts', up: (db) => db.raw('CREATE TABLE accounts (id uuid PRIMARY KEY, name text NOT NULL)') },
+  { name: '0001_ledger', sql: `CREATE TABLE ledger (id uuid PRIMARY KEY, note text NOT NULL); ${appendOnlySql('ledger')}` },
+  { name: '0002_accounts', sql: 'CREATE TABLE accounts (id uuid PRIMARY KEY, name text NOT NULL)' },
 ];
 const later: Migration[] = [
-  { name: '0003_journal', up: (db) => db.raw(`CREATE TABLE journal (id uuid PRIMARY KEY, entry text NOT NULL); ${appendOnlySql('journal')}`) },
-  { name: '0004_notes', up: (db) => db.raw('CREATE TABLE notes (id uuid PRIMARY KEY, body text NOT NULL)') },
+  { name: '0003_journal', sql: `CREATE TABLE journal (id uuid PRIMARY KEY, entry text NOT NULL); ${appendOnlySql('journal')}` },
+  { name: '0004_notes', sql: 'CREATE TABLE notes (id uuid PRIMARY KEY, body text NOT NULL)' },
 ];
 
 const PRIVILEGES = ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER'] as const;
@@ -118,7 +118,7 @@ describe('the runtime role on PostgreSQL (grantRuntimePrivileges)', () => {
 
   it('lets the runtime role start when no migration is pending, and refuses it a pending one', async () => {
     await expect(migrate(runtime, [...migrations, ...later])).resolves.toBeUndefined();
-    const pending: Migration = { name: '0005_more', up: (db) => db.raw('CREATE TABLE more (id int)') };
+    const pending: Migration = { name: '0005_more', sql: 'CREATE TABLE more (id int)' };
     await expect(migrate(runtime, [...migrations, ...later, pending])).rejects.toThrow(/permission denied/);
   });
 });

@@ -12,8 +12,7 @@ outboxSignals.setMaxListeners(50);
 export const messagingMigrations: Migration[] = [
   {
     name: '0000_messaging_outbox_inbox',
-    async up(db) {
-      await db.raw(`
+    sql: `
         CREATE TABLE outbox (
           id uuid PRIMARY KEY,
           exchange text NOT NULL,
@@ -32,8 +31,7 @@ export const messagingMigrations: Migration[] = [
           event_type text NOT NULL,
           received_at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (consumer, event_id)
-        );`);
-    },
+        );`,
   },
 ];
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { createDatabase, migrate, type Knex, type Migration } from '@platform/db';
+import { createDatabase, migrate, migrationChecksum, type Knex, type Migration } from '@platform/db';
 import { DEFAULT_TEST_DATABASE_URL } from './infrastructure';
 
 export function adminUrl(): string {
@@ -63,11 +63,12 @@ export interface TestDatabase {
 
 /**
  * A fresh database for one test file, cloned from a template migrated once per set of migrations.
- * The template's name is a digest of the migrations, so a changed migration gets a new template.
+ * The template's name is a digest of what the migrations execute (names and SQL), so any change to
+ * them gets a new template.
  */
 export async function createTestDatabase(service: string, migrations: Migration[]): Promise<TestDatabase> {
   const digest = createHash('sha256')
-    .update(migrations.map((m) => `${m.name}:${m.up.toString()}`).join('\n'))
+    .update(migrations.map((m) => `${m.name}:${migrationChecksum(m)}`).join('\n'))
     .digest('hex')
     .slice(0, 12);
   const template = `tpl_${service}_${digest}`;

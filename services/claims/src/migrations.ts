@@ -6,7 +6,7 @@ import { deliveriesMigration } from './features/delivery/migrations';
 import { overdueMigration } from './features/overdue/migrations';
 import { triageMigration } from './features/triage/migrations';
 
-/** In order; a merged migration is never edited, only followed by a new one. */
+/** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const claimsMigrations: Migration[] = [
   claimsCoreMigration,
   // claims workflow: triage and escalations, delivery queue, overdue announcements, adjuster kits

@@ -1,12 +1,11 @@
 import type { Migration } from '@platform/db';
-import { auditLogMigration } from './features/audit/audit-migration';
-import { binderPartsMigration, bindersMigration } from './features/binders/migration';
-import { controlsMigration } from './features/controls/migration';
-import { evidenceMigration } from './features/evidence/migration';
-import { evidenceFileScansMigration } from './features/evidence/scan-migration';
-import { runsMigration } from './features/runs/migration';
+import { auditLogMigration } from './features/audit/migrations';
+import { binderPartsMigration, bindersMigration } from './features/binders/migrations';
+import { controlsMigration } from './features/controls/migrations';
+import { evidenceFileScansMigration, evidenceMigration } from './features/evidence/migrations';
+import { runsMigration } from './features/runs/migrations';
 
-/** In order; a merged migration is never edited, only followed by a new one. */
+/** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const evidenceMigrations: Migration[] = [
   auditLogMigration,
   controlsMigration,

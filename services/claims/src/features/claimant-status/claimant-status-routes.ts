@@ -6,7 +6,7 @@ import { scanNotice } from '../attachments/attachments-service';
 import { listAttachments } from '../attachments/attachments-store';
 import { requiredDocumentsSchema } from '../claims/claim-schemas';
 import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
-import { CLAIM_STAGES } from '../claims/migrations';
+import { CLAIM_STAGES } from '../../shared/claim-vocabulary';
 import { latestStatusUpdate, statusUpdateSchema } from '../status-updates/status-update';
 
 export const CLAIMANT_STATUS_PATH = '/api/claims/public/claims/:id/status';

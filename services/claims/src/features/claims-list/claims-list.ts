@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { CLAIM_STAGES, LOSS_TYPES, type ClaimStage, type LossType } from '../claims/migrations';
+import { CLAIM_STAGES, LOSS_TYPES, type ClaimStage, type LossType } from '../../shared/claim-vocabulary';
 import { decodeCursor, encodeCursor } from './claim-cursor';
 
 /** Query of GET /api/claims/claims; every other parameter is a 400. */

@@ -1,19 +1,4 @@
-import { appendOnlySql, type Migration } from '@platform/db';
-
-/** The stages of a claim (CONTRACT.md §3); the database refuses anything else. */
-export const CLAIM_STAGES = ['intake', 'triage', 'assigned', 'waiting_on_customer', 'inspection', 'estimate', 'settlement', 'closed'] as const;
-export type ClaimStage = (typeof CLAIM_STAGES)[number];
-
-export const LOSS_TYPES = [
-  'auto_collision', 'auto_glass', 'auto_theft', 'property_water', 'property_fire', 'property_theft',
-  'property_weather', 'liability', 'injury', 'other',
-] as const;
-export type LossType = (typeof LOSS_TYPES)[number];
-
-export const CHANNELS = ['email', 'sms', 'portal'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-const sqlList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
+import type { Migration } from '@platform/db';
 
 /**
  * The claim file. Plain SQL that runs on PostgreSQL 15 and PGlite: app-generated UUIDs, `timestamptz`,
@@ -33,8 +18,7 @@ const sqlList = (values: readonly string[]) => values.map((value) => `'${value}'
  */
 export const claimsCoreMigration: Migration = {
   name: '0001_claims_core',
-  async up(db) {
-    await db.raw(`
+  sql: `
       CREATE TABLE claims (
         id uuid PRIMARY KEY,
         claim_number text NOT NULL UNIQUE,
@@ -43,16 +27,16 @@ export const claimsCoreMigration: Migration = {
         claimant_email text,
         claimant_phone text,
         loss_date date NOT NULL,
-        loss_type text NOT NULL CHECK (loss_type IN (${sqlList(LOSS_TYPES)})),
+        loss_type text NOT NULL CHECK (loss_type IN ('auto_collision', 'auto_glass', 'auto_theft', 'property_water', 'property_fire', 'property_theft', 'property_weather', 'liability', 'injury', 'other')),
         loss_description text NOT NULL,
         loss_location jsonb,
         injuries boolean,
         police_report_number text,
         estimated_amount numeric CHECK (estimated_amount >= 0),
         estimated_currency text,
-        preferred_channel text NOT NULL CHECK (preferred_channel IN (${sqlList(CHANNELS)})),
+        preferred_channel text NOT NULL CHECK (preferred_channel IN ('email', 'sms', 'portal')),
         language text NOT NULL,
-        stage text NOT NULL CHECK (stage IN (${sqlList(CLAIM_STAGES)})),
+        stage text NOT NULL CHECK (stage IN ('intake', 'triage', 'assigned', 'waiting_on_customer', 'inspection', 'estimate', 'settlement', 'closed')),
         queue text,
         access_token_hash text NOT NULL,
         required_documents jsonb NOT NULL DEFAULT '[]'::jsonb,
@@ -78,8 +62,8 @@ export const claimsCoreMigration: Migration = {
       CREATE TABLE status_updates (
         update_id uuid PRIMARY KEY,
         claim_id uuid NOT NULL REFERENCES claims (id),
-        channel text NOT NULL CHECK (channel IN (${sqlList(CHANNELS)})),
-        stage text NOT NULL CHECK (stage IN (${sqlList(CLAIM_STAGES)})),
+        channel text NOT NULL CHECK (channel IN ('email', 'sms', 'portal')),
+        stage text NOT NULL CHECK (stage IN ('intake', 'triage', 'assigned', 'waiting_on_customer', 'inspection', 'estimate', 'settlement', 'closed')),
         what_happened text NOT NULL,
         what_happens_next text NOT NULL,
         what_we_need_from_you text,
@@ -131,7 +115,14 @@ export const claimsCoreMigration: Migration = {
         occurred_at timestamptz NOT NULL DEFAULT clock_timestamp()
       );
       CREATE INDEX claim_audit_claim_idx ON claim_audit (claim_id, occurred_at);
-      ${appendOnlySql('claim_audit')}
-    `);
-  },
+
+    CREATE OR REPLACE FUNCTION refuse_change_claim_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      RAISE EXCEPTION 'claim_audit is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
+    END $$;
+    CREATE TRIGGER claim_audit_no_update_delete BEFORE UPDATE OR DELETE ON claim_audit
+      FOR EACH ROW EXECUTE FUNCTION refuse_change_claim_audit();
+    CREATE TRIGGER claim_audit_no_truncate BEFORE TRUNCATE ON claim_audit
+      FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_claim_audit();
+    `,
 };

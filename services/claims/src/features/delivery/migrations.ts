@@ -8,8 +8,7 @@ import type { Migration } from '@platform/db';
  */
 export const deliveriesMigration: Migration = {
   name: '0003_claims_deliveries',
-  async up(db) {
-    await db.raw(`
+  sql: `
       CREATE TABLE deliveries (
         id uuid PRIMARY KEY,
         update_id uuid NOT NULL REFERENCES status_updates (update_id),
@@ -24,6 +23,5 @@ export const deliveriesMigration: Migration = {
         UNIQUE (update_id, channel)
       );
       CREATE INDEX deliveries_pending_idx ON deliveries (next_attempt_at) WHERE status = 'pending';
-    `);
-  },
+    `,
 };

@@ -1,5 +1,5 @@
 import type { RequiredDocument } from '../claims/claim-store';
-import type { LossType } from '../claims/migrations';
+import type { LossType } from '../../shared/claim-vocabulary';
 
 /**
  * The documents a claim of each loss type needs (mirrored in docs/claims.md). When the claimant reports

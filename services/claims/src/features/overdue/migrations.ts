@@ -6,8 +6,7 @@ import type { Migration } from '@platform/db';
  */
 export const overdueMigration: Migration = {
   name: '0004_claims_overdue_announcements',
-  async up(db) {
-    await db.raw(`
+  sql: `
       CREATE TABLE overdue_announcements (
         claim_id uuid NOT NULL REFERENCES claims (id),
         due_at timestamptz NOT NULL,
@@ -15,6 +14,5 @@ export const overdueMigration: Migration = {
         announced_at timestamptz NOT NULL DEFAULT clock_timestamp(),
         PRIMARY KEY (claim_id, due_at)
       );
-    `);
-  },
+    `,
 };

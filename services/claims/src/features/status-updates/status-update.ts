@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
-import { CHANNELS, CLAIM_STAGES, type Channel, type ClaimStage } from '../claims/migrations';
+import { CHANNELS, CLAIM_STAGES, type Channel, type ClaimStage } from '../../shared/claim-vocabulary';
 
 /**
  * The StatusUpdate of the interface document: what a claimant is told, on which channel. Shared by the

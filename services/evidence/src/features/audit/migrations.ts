@@ -1,4 +1,4 @@
-import { appendOnlySql, type Migration } from '@platform/db';
+import type { Migration } from '@platform/db';
 
 /**
  * The audit log: one hash chain with gapless sequence numbers, and the signed checkpoints that anchor
@@ -7,8 +7,7 @@ import { appendOnlySql, type Migration } from '@platform/db';
  */
 export const auditLogMigration: Migration = {
   name: '0001_audit_log',
-  async up(db) {
-    await db.raw(`
+  sql: `
       CREATE TABLE audit_log (
         seq bigint PRIMARY KEY CHECK (seq >= 1),
         action text NOT NULL,
@@ -32,7 +31,22 @@ export const auditLogMigration: Migration = {
         signature text NOT NULL,
         key_id text NOT NULL
       );
-      ${appendOnlySql('audit_log')}
-      ${appendOnlySql('audit_checkpoints')}`);
-  },
+
+    CREATE OR REPLACE FUNCTION refuse_change_audit_log() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      RAISE EXCEPTION 'audit_log is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
+    END $$;
+    CREATE TRIGGER audit_log_no_update_delete BEFORE UPDATE OR DELETE ON audit_log
+      FOR EACH ROW EXECUTE FUNCTION refuse_change_audit_log();
+    CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+      FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_audit_log();
+
+    CREATE OR REPLACE FUNCTION refuse_change_audit_checkpoints() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      RAISE EXCEPTION 'audit_checkpoints is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
+    END $$;
+    CREATE TRIGGER audit_checkpoints_no_update_delete BEFORE UPDATE OR DELETE ON audit_checkpoints
+      FOR EACH ROW EXECUTE FUNCTION refuse_change_audit_checkpoints();
+    CREATE TRIGGER audit_checkpoints_no_truncate BEFORE TRUNCATE ON audit_checkpoints
+      FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_audit_checkpoints();`,
 };

@@ -1,7 +1,24 @@
 import { createHash } from 'node:crypto';
 import { keysetPages, type Knex } from '@platform/db';
 import type { EvidenceKind } from '../evidence/schemas';
-import { splitManifestsSql } from './migration';
+
+/**
+ * Splits a stored binder's manifest into its parts, one row each, so its zip is streamed a page at a
+ * time instead of parsing its whole manifest: `head` (the manifest without its two large arrays),
+ * `evidence` (each item, in order) and `audit` (each audit record, in order). PostgreSQL derives them
+ * from `manifest_json` itself, so they can never say anything the hashed manifest does not.
+ * (Migration 0006 split the binders stored before it with the same query.)
+ */
+const SPLIT_MANIFEST_SQL = `
+  INSERT INTO evidence_binder_parts (binder_id, section, ordinal, item)
+  SELECT b.binder_id, parts.section, items.ordinal, items.item
+  FROM (SELECT binder_id, manifest_json::jsonb AS manifest FROM evidence_binders WHERE binder_id = ?) b
+  CROSS JOIN LATERAL (VALUES
+    ('head', jsonb_build_array((b.manifest - 'evidence') #- '{audit,records}')),
+    ('evidence', b.manifest -> 'evidence'),
+    ('audit', b.manifest -> 'audit' -> 'records')
+  ) AS parts (section, items)
+  CROSS JOIN LATERAL jsonb_array_elements(parts.items) WITH ORDINALITY AS items (item, ordinal)`;
 
 /** A binder's row without its manifest, which can be megabytes and is read only when asked for. */
 export interface BinderRecord {
@@ -68,7 +85,7 @@ export function bindersStore(db: Knex) {
       };
     },
 
-    /** Stores the binder, its manifest joined from the written chunks, and split into parts (see `splitManifestsSql`). */
+    /** Stores the binder, its manifest joined from the written chunks, and split into parts (SPLIT_MANIFEST_SQL). */
     async insert(binder: Omit<BinderRecord, 'created_at'> & { created_by: string }): Promise<BinderRecord> {
       const { rows } = (await db.raw(
         `INSERT INTO evidence_binders (binder_id, run_id, final, sha256, created_by, manifest_json)
@@ -76,7 +93,7 @@ export function bindersStore(db: Knex) {
          RETURNING ${RECORD_COLUMNS.join(', ')}`,
         [binder.binder_id, binder.run_id, binder.final, binder.sha256, binder.created_by, binder.binder_id],
       )) as { rows: (Omit<BinderRecord, 'created_at'> & { created_at: Date })[] };
-      await db.raw(splitManifestsSql('binder_id = ?'), [binder.binder_id]);
+      await db.raw(SPLIT_MANIFEST_SQL, [binder.binder_id]);
       return toRecord(rows[0]);
     },
 

@@ -1,4 +1,4 @@
-import { appendOnlySql, type Migration } from '@platform/db';
+import type { Migration } from '@platform/db';
 
 /**
  * A control is its identity (id and unique key); its definition lives in immutable, numbered versions.
@@ -6,8 +6,7 @@ import { appendOnlySql, type Migration } from '@platform/db';
  */
 export const controlsMigration: Migration = {
   name: '0002_evidence_controls',
-  async up(db) {
-    await db.raw(`
+  sql: `
       CREATE TABLE evidence_controls (
         control_id uuid PRIMARY KEY,
         key text NOT NULL,
@@ -29,7 +28,22 @@ export const controlsMigration: Migration = {
         created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
         UNIQUE (control_id, version)
       );
-      ${appendOnlySql('evidence_controls')}
-      ${appendOnlySql('evidence_control_versions')}`);
-  },
+
+    CREATE OR REPLACE FUNCTION refuse_change_evidence_controls() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      RAISE EXCEPTION 'evidence_controls is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
+    END $$;
+    CREATE TRIGGER evidence_controls_no_update_delete BEFORE UPDATE OR DELETE ON evidence_controls
+      FOR EACH ROW EXECUTE FUNCTION refuse_change_evidence_controls();
+    CREATE TRIGGER evidence_controls_no_truncate BEFORE TRUNCATE ON evidence_controls
+      FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_evidence_controls();
+
+    CREATE OR REPLACE FUNCTION refuse_change_evidence_control_versions() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      RAISE EXCEPTION 'evidence_control_versions is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
+    END $$;
+    CREATE TRIGGER evidence_control_versions_no_update_delete BEFORE UPDATE OR DELETE ON evidence_control_versions
+      FOR EACH ROW EXECUTE FUNCTION refuse_change_evidence_control_versions();
+    CREATE TRIGGER evidence_control_versions_no_truncate BEFORE TRUNCATE ON evidence_control_versions
+      FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_evidence_control_versions();`,
 };

@@ -1,4 +1,4 @@
-import { appendOnlySql, type Migration } from '@platform/db';
+import type { Migration } from '@platform/db';
 
 /**
  * Evidence is immutable once stored (append-only). A correction is a new item that `supersedes` an
@@ -7,8 +7,7 @@ import { appendOnlySql, type Migration } from '@platform/db';
  */
 export const evidenceMigration: Migration = {
   name: '0004_evidence_items',
-  async up(db) {
-    await db.raw(`
+  sql: `
       CREATE TABLE evidence_items (
         evidence_id uuid PRIMARY KEY,
         run_id uuid NOT NULL REFERENCES evidence_runs (run_id),
@@ -31,6 +30,32 @@ export const evidenceMigration: Migration = {
       );
       CREATE INDEX evidence_items_run_idx ON evidence_items (run_id, submitted_at);
       CREATE UNIQUE INDEX evidence_items_supersedes_idx ON evidence_items (supersedes) WHERE supersedes IS NOT NULL;
-      ${appendOnlySql('evidence_items')}`);
-  },
+
+    CREATE OR REPLACE FUNCTION refuse_change_evidence_items() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      RAISE EXCEPTION 'evidence_items is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
+    END $$;
+    CREATE TRIGGER evidence_items_no_update_delete BEFORE UPDATE OR DELETE ON evidence_items
+      FOR EACH ROW EXECUTE FUNCTION refuse_change_evidence_items();
+    CREATE TRIGGER evidence_items_no_truncate BEFORE TRUNCATE ON evidence_items
+      FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_evidence_items();`,
+};
+
+/**
+ * Virus scan status of file evidence. Evidence rows are append-only, so the status, which changes
+ * (`pending` → `clean` or `infected`), lives beside them. Files stored before scanning existed were
+ * never scanned.
+ */
+export const evidenceFileScansMigration: Migration = {
+  name: '0007_evidence_file_scans',
+  sql: `
+      CREATE TABLE evidence_file_scans (
+        evidence_id uuid PRIMARY KEY REFERENCES evidence_items (evidence_id),
+        scan_status text NOT NULL CHECK (scan_status IN ('pending', 'clean', 'infected', 'not_scanned')),
+        scan_signature text,
+        scanned_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX evidence_file_scans_pending_idx ON evidence_file_scans (created_at, evidence_id) WHERE scan_status = 'pending';
+      INSERT INTO evidence_file_scans (evidence_id, scan_status) SELECT evidence_id, 'not_scanned' FROM evidence_items WHERE kind = 'file';`,
 };

@@ -1,4 +1,4 @@
-import { appendOnlySql, type Migration } from '@platform/db';
+import type { Migration } from '@platform/db';
 
 /**
  * A run tests one control version over one period (unique together). Its status moves
@@ -6,8 +6,7 @@ import { appendOnlySql, type Migration } from '@platform/db';
  */
 export const runsMigration: Migration = {
   name: '0003_evidence_runs',
-  async up(db) {
-    await db.raw(`
+  sql: `
       CREATE TABLE evidence_runs (
         run_id uuid PRIMARY KEY,
         control_version_id uuid NOT NULL REFERENCES evidence_control_versions (control_version_id),
@@ -29,6 +28,13 @@ export const runsMigration: Migration = {
         decided_by text NOT NULL,
         decided_at timestamptz NOT NULL DEFAULT clock_timestamp()
       );
-      ${appendOnlySql('evidence_run_decisions')}`);
-  },
+
+    CREATE OR REPLACE FUNCTION refuse_change_evidence_run_decisions() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      RAISE EXCEPTION 'evidence_run_decisions is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
+    END $$;
+    CREATE TRIGGER evidence_run_decisions_no_update_delete BEFORE UPDATE OR DELETE ON evidence_run_decisions
+      FOR EACH ROW EXECUTE FUNCTION refuse_change_evidence_run_decisions();
+    CREATE TRIGGER evidence_run_decisions_no_truncate BEFORE TRUNCATE ON evidence_run_decisions
+      FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_evidence_run_decisions();`,
 };

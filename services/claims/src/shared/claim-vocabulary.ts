@@ -1,0 +1,18 @@
+/**
+ * The claim vocabulary shared across the claims service. The database's CHECK constraints accept
+ * exactly these values (claim-vocabulary.test.ts holds them together): a new value needs a new
+ * migration widening its constraint, never an edit of a released one.
+ */
+
+/** The stages of a claim (CONTRACT.md §3). */
+export const CLAIM_STAGES = ['intake', 'triage', 'assigned', 'waiting_on_customer', 'inspection', 'estimate', 'settlement', 'closed'] as const;
+export type ClaimStage = (typeof CLAIM_STAGES)[number];
+
+export const LOSS_TYPES = [
+  'auto_collision', 'auto_glass', 'auto_theft', 'property_water', 'property_fire', 'property_theft',
+  'property_weather', 'liability', 'injury', 'other',
+] as const;
+export type LossType = (typeof LOSS_TYPES)[number];
+
+export const CHANNELS = ['email', 'sms', 'portal'] as const;
+export type Channel = (typeof CHANNELS)[number];
