@@ -7,3 +7,4 @@ export * from './processes';
 export * from './tcp-proxy';
 export * from './endless-upload';
 export * from './clamd';
+export * from './migration-checks';

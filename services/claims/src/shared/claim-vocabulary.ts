@@ -1,6 +1,6 @@
 /**
  * The claim vocabulary shared across the claims service. The database's CHECK constraints accept
- * exactly these values (claim-vocabulary.test.ts holds them together): a new value needs a new
+ * exactly these values (src/migrations.test.ts holds them together): a new value needs a new
  * migration widening its constraint, never an edit of a released one.
  */
 

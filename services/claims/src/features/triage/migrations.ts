@@ -6,7 +6,8 @@ import type { Migration } from '@platform/db';
  *
  * - `triage_policies`: `rules` are json-rules-engine rules; `parameters` the thresholds and word
  *   lists the facts are derived with; `score_bands` map a score to a queue. The default policy
- *   2026-11-01.1 is installed here; a new policy is a new row, never an edit.
+ *   2026-11-01.1 is installed here, written out (DEFAULT_TRIAGE_POLICY in default-policy.ts is the same
+ *   policy for the code; src/migrations.test.ts checks they agree); a new policy is a new row, never an edit.
  * - `triage_runs` (append-only): one row per run; `input_digest` is the SHA-256 of the RFC 8785
  *   canonical JSON of `{ policy_version, inputs }`.
  * - `escalations`: opened by a gated run; a claim has at most one open escalation (unique index);

@@ -8,7 +8,7 @@ import { EvidenceFileStore } from '../evidence/file-store';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { coalesce, streamZip } from './binder-zip';
 import type { AuditKey } from './manifest';
-import { createBindersService } from './service';
+import { createBindersService } from './binders-service';
 
 const TAGS = ['Binders'];
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };

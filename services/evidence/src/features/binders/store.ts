@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { keysetPages, type Knex } from '@platform/db';
-import type { EvidenceKind } from '../evidence/schemas';
+import type { EvidenceKind } from '../evidence/evidence-schemas';
 
 /**
  * Splits a stored binder's manifest into its parts, one row each, so its zip is streamed a page at a

@@ -13,8 +13,8 @@ import {
   type CreateControlRequest,
   type CreateVersionRequest,
   type ListControlsQuery,
-} from './schemas';
-import { createControlsService } from './service';
+} from './controls-schemas';
+import { createControlsService } from './controls-service';
 
 const TAGS = ['Controls'];
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };

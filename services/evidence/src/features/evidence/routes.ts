@@ -13,8 +13,8 @@ import {
   multipartEvidenceRequestSchema,
   type FileEvidenceFields,
   type JsonEvidenceRequest,
-} from './schemas';
-import { createEvidenceService } from './service';
+} from './evidence-schemas';
+import { createEvidenceService } from './evidence-service';
 
 function isWebUrl(value: string): boolean {
   try {

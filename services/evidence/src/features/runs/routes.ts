@@ -2,10 +2,10 @@ import { Router, type Request } from 'express';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { assertValid, jsonBody, noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
-import { evidenceItemSchema } from '../evidence/schemas';
+import { evidenceItemSchema } from '../evidence/evidence-schemas';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
-import { createRunRequestSchema, decisionRequestSchema, decisionSchema, runResponseSchema, runStateSchema, type CreateRunRequest, type DecisionRequest } from './schemas';
-import { createRunsService } from './service';
+import { createRunRequestSchema, decisionRequestSchema, decisionSchema, runResponseSchema, runStateSchema, type CreateRunRequest, type DecisionRequest } from './runs-schemas';
+import { createRunsService } from './runs-service';
 
 const TAGS = ['Runs'];
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };

@@ -1,5 +1,5 @@
 import { inBatches, type Knex } from '@platform/db';
-import type { Evidence, EvidenceItem, EvidenceKind, StoredEvidence } from './schemas';
+import type { Evidence, EvidenceItem, EvidenceKind, StoredEvidence } from './evidence-schemas';
 
 export interface NewEvidence {
   evidence_id: string;

@@ -1,6 +1,6 @@
 /** JSON Schemas (2020-12) of evidence: the JSON and multipart forms of a submission, and the stored item. */
 import { SCAN_STATUSES } from '@platform/runtime';
-import { NO_NUL, YEAR_1000_TO_9999 } from '../runs/schemas';
+import { NO_NUL, YEAR_1000_TO_9999 } from '../runs/runs-schemas';
 
 const uuid = { type: 'string', format: 'uuid' };
 const timestamp = { type: 'string', format: 'date-time' };

@@ -1,4 +1,4 @@
-import { NO_NUL } from '../runs/schemas';
+import { NO_NUL } from '../runs/runs-schemas';
 
 /** JSON Schemas (2020-12) of the controls API: requests and responses, one source for validation and OpenAPI. */
 /** A control key, e.g. AC-2: letters, digits and . _ : - (up to 64). */

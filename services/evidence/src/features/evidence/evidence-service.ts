@@ -4,13 +4,13 @@ import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import { recordChange } from '../../shared/record-change';
-import type { RunState } from '../runs/schemas';
-import { runsStore } from '../runs/store';
+import type { RunState } from '../runs/runs-schemas';
+import { runsStore } from '../runs/runs-store';
 import { fileScansStore } from './file-scans';
 import type { EvidenceFileStore } from './file-store';
 import type { ReceivedFile } from './multipart';
-import type { Evidence, FileEvidenceFields, JsonEvidenceRequest } from './schemas';
-import { evidenceReceipt, evidenceStore, type NewEvidence } from './store';
+import type { Evidence, FileEvidenceFields, JsonEvidenceRequest } from './evidence-schemas';
+import { evidenceReceipt, evidenceStore, type NewEvidence } from './evidence-store';
 
 export interface EvidenceDeps {
   exchange: string;

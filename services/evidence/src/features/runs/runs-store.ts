@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import type { Decision, Run, RunState, RunStatus } from './schemas';
+import type { Decision, Run, RunState, RunStatus } from './runs-schemas';
 
 interface RunRow {
   run_id: string;

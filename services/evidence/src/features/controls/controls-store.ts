@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import type { Control, ControlDefinition, ControlVersion } from './schemas';
+import type { Control, ControlDefinition, ControlVersion } from './controls-schemas';
 
 interface VersionRow extends ControlDefinition {
   control_version_id: string;

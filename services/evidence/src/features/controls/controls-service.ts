@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { recordChange } from '../../shared/record-change';
-import { KEY_PATTERN, type Control, type ControlDefinition, type ControlVersion, type CreateControlRequest, type CreateVersionRequest, type ListControlsQuery } from './schemas';
-import { controlsStore, definitionOf } from './store';
+import { KEY_PATTERN, type Control, type ControlDefinition, type ControlVersion, type CreateControlRequest, type CreateVersionRequest, type ListControlsQuery } from './controls-schemas';
+import { controlsStore, definitionOf } from './controls-store';
 
 export interface ControlsDeps {
   exchange: string;

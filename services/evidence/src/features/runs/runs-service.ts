@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { controlsStore } from '../controls/store';
-import { evidenceStore } from '../evidence/store';
-import type { EvidenceItem } from '../evidence/schemas';
+import { controlsStore } from '../controls/controls-store';
+import { evidenceStore } from '../evidence/evidence-store';
+import type { EvidenceItem } from '../evidence/evidence-schemas';
 import { recordChange } from '../../shared/record-change';
-import type { CreateRunRequest, Decision, DecisionRequest, Run, RunState } from './schemas';
-import { publicRun, runsStore } from './store';
+import type { CreateRunRequest, Decision, DecisionRequest, Run, RunState } from './runs-schemas';
+import { publicRun, runsStore } from './runs-store';
 
 export interface RunsDeps {
   exchange: string;
