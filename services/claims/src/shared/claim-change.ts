@@ -10,10 +10,12 @@ export interface ClaimChange {
   /** The event type, also the audit action (`claim.triaged`, …). */
   type: string;
   actor: string;
-  /** Why, for the internal timeline. */
-  reason: string;
+  /** Why, for the internal timeline; omitted where the change speaks for itself (an upload). */
+  reason?: string;
   /** Identifiers and facts only, never claimant personal data: it is the event's data. */
   data: Record<string, unknown>;
+  /** The timeline entry's action and data where they differ from the event's type and data. */
+  timeline?: { action?: string; data?: Record<string, unknown> };
 }
 
 /**
@@ -27,7 +29,13 @@ export async function recordClaimChange(db: Knex, exchange: string, change: Clai
     subject: change.claimId,
     data: { claim_id: change.claimId, actor: change.actor, ...change.data },
   });
-  await appendClaimAudit(db, { claim_id: change.claimId, action: change.type, actor: change.actor, reason: change.reason, data: { ...change.data, event_id: event.id } });
+  await appendClaimAudit(db, {
+    claim_id: change.claimId,
+    action: change.timeline?.action ?? change.type,
+    actor: change.actor,
+    reason: change.reason,
+    data: { ...(change.timeline?.data ?? change.data), event_id: event.id },
+  });
   await enqueueEvent(db, exchange, event);
   return event.id;
 }

@@ -1,11 +1,12 @@
 import type { Knex } from '@platform/db';
-import { createEvent, enqueueEvent } from '@platform/messaging';
 import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
-import { appendClaimAudit, findClaim } from '../claims/claim-store';
-import { CLAIM_EVENT_SOURCE } from '../intake/intake-service';
+import { findClaim } from '../claims/claim-store';
+import { recordClaimChange } from '../../shared/claim-change';
 import { refreshChecklistItem } from './attachments-service';
 import { storedFilePath } from './attachment-storage';
 import { claimPendingAttachment, recordScanOutcome } from './attachments-store';
+
+export const CLAIM_ATTACHMENT_SCANNED = 'claim.attachment_scanned';
 
 /**
  * Scans one attachment left `pending`, claimed with FOR UPDATE SKIP LOCKED so replicas never scan the
@@ -26,14 +27,14 @@ async function rescanOne(db: Knex, scanner: VirusScanner, dataDir: string, excha
     const claim = await findClaim(trx, pending.claim_id, { forUpdate: true });
     if (!claim) throw new Error(`attachment ${pending.id} has no claim`);
     const attachment = await recordScanOutcome(trx, pending.id, verdict);
-    const data = { attachment_id: attachment.attachment_id, sha256: attachment.sha256, scan_status: verdict.status, scan_signature: verdict.signature };
-    await appendClaimAudit(trx, { claim_id: claim.claim_id, action: 'attachment.scanned', actor: 'virus-scanner', data });
-    await enqueueEvent(trx, exchange, createEvent({
-      source: CLAIM_EVENT_SOURCE,
-      type: 'claim.attachment_scanned',
-      subject: claim.claim_id,
-      data: { claim_id: claim.claim_id, claim_number: claim.claim_number, ...data },
-    }));
+    const scan = { attachment_id: attachment.attachment_id, sha256: attachment.sha256, scan_status: verdict.status, scan_signature: verdict.signature };
+    await recordClaimChange(trx, exchange, {
+      claimId: claim.claim_id,
+      type: CLAIM_ATTACHMENT_SCANNED,
+      actor: 'virus-scanner',
+      data: { claim_number: claim.claim_number, ...scan },
+      timeline: { action: 'attachment.scanned', data: scan },
+    });
     await refreshChecklistItem(trx, claim, attachment.document_type);
     return true;
   });

@@ -69,7 +69,7 @@ describe('attachments are scanned for viruses by clamd', () => {
     await t.events.waitFor((events) => events.some(isAdded));
     expect(t.events.received.find(isAdded)!.body.data).toMatchObject({ scan_status: 'infected', scan_signature: expect.stringContaining('EICAR') });
     const audit = await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'attachment.added' }).first();
-    expect(audit.data).toMatchObject({ scan_status: 'infected' });
+    expect(audit.data).toMatchObject({ scan_status: 'infected', event_id: t.events.received.find(isAdded)!.body.id });
   });
 
   it('files a clean file as clean, counts it and serves it', async () => {
@@ -112,6 +112,7 @@ describe('attachments are scanned for viruses by clamd', () => {
     const scannedEvents = () => t.events.received.filter((e) => e.routingKey === 'claim.attachment_scanned' && e.body.data.claim_id === claim.claim_id);
     await t.events.waitFor(() => scannedEvents().length === 2);
     expect(scannedEvents().map((e) => e.body.data.scan_status).sort()).toEqual(['clean', 'infected']);
+    expect(scannedEvents().map((e) => e.body.data.actor)).toEqual(['virus-scanner', 'virus-scanner']);
   });
 
   it('scans each pending file once when replicas rescan at the same time', async () => {

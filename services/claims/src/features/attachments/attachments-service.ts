@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { createEvent, enqueueEvent } from '@platform/messaging';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
-import { appendClaimAudit, findClaim, updateRequiredDocuments, type Claim } from '../claims/claim-store';
-import { CLAIM_EVENT_SOURCE } from '../intake/intake-service';
+import { findClaim, updateRequiredDocuments, type Claim } from '../claims/claim-store';
+import { recordClaimChange } from '../../shared/claim-change';
 import { placeFile, removeFile, storedFilePath } from './attachment-storage';
 import { contentIsReferenced, hasUsableDocument, insertAttachmentOnce, lockContent, type Attachment } from './attachments-store';
 import type { ReceivedFile, ReceivedUpload } from './multipart-upload';
+
+export const CLAIM_ATTACHMENT_ADDED = 'claim.attachment_added';
 
 export interface AttachmentResult extends Omit<Attachment, 'description'> {
   duplicate: boolean;
@@ -85,27 +86,12 @@ export function attachmentService(settings: AttachmentSettings) {
         const { description: _description, ...shown } = attachment;
         results.push({ ...shown, duplicate, scan_notice: scanNotice(attachment.scan_status) });
         if (duplicate) continue;
-        await appendClaimAudit(db, {
-          claim_id: claimId,
-          action: 'attachment.added',
+        await recordClaimChange(db, settings.exchange, {
+          claimId,
+          type: CLAIM_ATTACHMENT_ADDED,
           actor: 'claimant',
           data: {
-            attachment_id: attachment.attachment_id,
-            sha256: attachment.sha256,
-            document_type: attachment.document_type,
-            size_bytes: attachment.size_bytes,
-            scan_status: attachment.scan_status,
-            scan_signature: file.scan.signature,
-          },
-        });
-        await enqueueEvent(db, settings.exchange, createEvent({
-          source: CLAIM_EVENT_SOURCE,
-          type: 'claim.attachment_added',
-          subject: claimId,
-          data: {
-            claim_id: claimId,
             claim_number: claim.claim_number,
-            actor: 'claimant',
             attachment_id: attachment.attachment_id,
             sha256: attachment.sha256,
             size_bytes: attachment.size_bytes,
@@ -115,7 +101,18 @@ export function attachmentService(settings: AttachmentSettings) {
             scan_status: attachment.scan_status,
             scan_signature: file.scan.signature,
           },
-        }));
+          timeline: {
+            action: 'attachment.added',
+            data: {
+              attachment_id: attachment.attachment_id,
+              sha256: attachment.sha256,
+              document_type: attachment.document_type,
+              size_bytes: attachment.size_bytes,
+              scan_status: attachment.scan_status,
+              scan_signature: file.scan.signature,
+            },
+          },
+        });
       }
 
       await refreshChecklistItem(db, claim, documentType);

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { generateAccessToken, hashAccessToken } from '@platform/auth';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { createEvent, enqueueEvent } from '@platform/messaging';
-import { allocateClaimNumber, appendClaimAudit, insertClaim, type RequiredDocument } from '../claims/claim-store';
+import { allocateClaimNumber, insertClaim, type RequiredDocument } from '../claims/claim-store';
+import { recordClaimChange } from '../../shared/claim-change';
 import { queueDelivery } from '../delivery/delivery-store';
 import {
   insertStatusUpdate,
@@ -18,7 +18,7 @@ import type { IntakeRequest } from './intake-schemas';
 import { describeDocumentType, requiredDocumentsFor } from './required-documents';
 
 export const INTAKE_OPERATION = 'claims.intake';
-export const CLAIM_EVENT_SOURCE = '/claims';
+export const CLAIM_CREATED = 'claim.created';
 
 const HOUR_MS = 3600_000;
 /** Service levels, measured from `received_at` (docs/claims.md). */
@@ -132,21 +132,13 @@ export function intakeService(settings: IntakeSettings) {
         created_by: 'system:intake',
       });
       await queueDelivery(db, stored); // the acknowledgement goes out on the preferred channel
-      await appendClaimAudit(db, {
-        claim_id: claimId,
-        action: 'claim.created',
+      await recordClaimChange(db, settings.exchange, {
+        claimId,
+        type: CLAIM_CREATED,
         actor: 'claimant',
         reason: 'first notice of loss',
-        data: { claim_number: claimNumber, loss_type: request.loss.type, acknowledgement_update_id: stored.update_id, idempotency_key: idempotencyKey !== undefined },
-      });
-      await enqueueEvent(db, settings.exchange, createEvent({
-        source: CLAIM_EVENT_SOURCE,
-        type: 'claim.created',
-        subject: claimId,
         data: {
-          claim_id: claimId,
           claim_number: claimNumber,
-          actor: 'claimant',
           stage: 'intake',
           loss_type: request.loss.type,
           loss_date: request.loss.date,
@@ -159,7 +151,10 @@ export function intakeService(settings: IntakeSettings) {
           acknowledgement_update_id: stored.update_id,
           received_at: now.toISOString(),
         },
-      }));
+        timeline: {
+          data: { claim_number: claimNumber, loss_type: request.loss.type, acknowledgement_update_id: stored.update_id, idempotency_key: idempotencyKey !== undefined },
+        },
+      });
 
       const body: IntakeResponseBody = {
         claim_id: claimId,

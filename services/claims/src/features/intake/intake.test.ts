@@ -204,6 +204,8 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       expect(event.messageId).toBe(event.body.id);
       expect(event.body).toMatchObject({ specversion: '1.0', type: 'claim.created', subject: body.claim_id });
       expect(event.body.data).toMatchObject({ claim_id: body.claim_id, claim_number: body.claim_number, loss_type: 'auto_collision' });
+      const [timeline] = await t.db('claim_audit').where({ claim_id: body.claim_id, action: 'claim.created' });
+      expect(timeline.data.event_id).toBe(event.body.id);
       const text = JSON.stringify(event.body);
       for (const personal of ['Zed Unique', 'zed.unique@example.com', '+14155550199', 'Rear-ended', '1 Main St', body.access_token]) expect(text).not.toContain(personal);
     });
