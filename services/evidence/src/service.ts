@@ -2,10 +2,10 @@ import { startPendingScans, virusScannerFrom, type ServiceDefinition } from '@pl
 import type { EvidenceConfig } from './config';
 import { auditLogFeature } from './features/audit';
 import { auditPublicKey } from './features/binders/audit-key';
-import { bindersRoutes } from './features/binders/routes';
-import { controlsRoutes } from './features/controls/routes';
-import { evidenceRoutes } from './features/evidence/routes';
-import { runsRoutes } from './features/runs/routes';
+import { bindersRoutes } from './features/binders/binders-routes';
+import { controlsRoutes } from './features/controls/controls-routes';
+import { evidenceRoutes } from './features/evidence/evidence-routes';
+import { runsRoutes } from './features/runs/runs-routes';
 import { startClaimEventConsumer } from './features/claim-events';
 import { evidenceMigrations } from './migrations';
 import { rescanPendingFiles } from './features/evidence/file-rescan';
