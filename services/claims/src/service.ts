@@ -9,7 +9,7 @@ import { claimsListRoutes } from './features/claims-list/claims-list-routes';
 import { startIdempotencyPurge } from './features/intake/idempotency-purge';
 import { intakeRoutes } from './features/intake/intake-routes';
 import { adjusterKitRouter } from './features/adjuster-kits/adjuster-kit-routes';
-import { deliveryFeature } from './features/delivery/delivery-feature';
+import { deliveryWorkerHandle } from './features/delivery/delivery-worker';
 import { escalationRouter } from './features/escalations/escalation-routes';
 import { startOverdueSweeper } from './features/overdue/overdue-sweep';
 import { statusUpdateRouter } from './features/status-updates/status-update-routes';
@@ -19,7 +19,7 @@ import { claimsMigrations } from './migrations';
 
 /** The claims service: public first notice of loss and claimant status, internal adjuster work. */
 export function claimsService(config: ClaimsConfig): ServiceDefinition {
-  const delivery = deliveryFeature(config); // claims workflow
+  const delivery = deliveryWorkerHandle(config);
   const scanner = virusScannerFrom(config);
   return {
     name: 'claims',

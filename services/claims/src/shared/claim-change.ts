@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import { createEvent, enqueueEvent } from '@platform/messaging';
-import { appendClaimAudit } from '../features/claims/claim-store';
+import { appendClaimAudit } from './claim-store';
 
 /** The CloudEvents `source` of claim events. */
 export const CLAIMS_EVENT_SOURCE = '/claims';

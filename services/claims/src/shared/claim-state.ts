@@ -1,7 +1,6 @@
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { UUID_PATTERN, findClaim, withoutTokenHash, type Claim } from '../features/claims/claim-store';
-import type { Queue } from '../features/triage/triage-policy';
+import { UUID_PATTERN, findClaim, withoutTokenHash, type Claim } from './claim-store';
 import type { Stage } from './stage-machine';
 
 export function isUuid(value: string): boolean {
@@ -28,7 +27,7 @@ export async function readClaim(db: Knex, claimId: string): Promise<Claim> {
 export async function updateClaimState(
   db: Knex,
   claimId: string,
-  changes: Partial<{ stage: Stage; queue: Queue; next_update_due: Date | null }>,
+  changes: Partial<{ stage: Stage; queue: string; next_update_due: Date | null }>,
 ): Promise<void> {
   await db('claims').where({ id: claimId }).update({ ...changes, updated_at: db.raw('clock_timestamp()') });
 }

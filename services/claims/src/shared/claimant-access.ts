@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { accessTokenMatches, bearerToken } from '@platform/auth';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { findClaim, type ClaimWithTokenHash } from '../features/claims/claim-store';
+import { findClaim, type ClaimWithTokenHash } from './claim-store';
 
 /**
  * The claimant's bearer token, checked before anything else about the request: missing (or not a

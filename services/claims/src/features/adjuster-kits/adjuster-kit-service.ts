@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { canonicalJson, canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { listClaimAudit, type Claim, type ClaimAuditRecord, type RequiredDocument } from '../claims/claim-store';
+import { listClaimAudit, type Claim, type ClaimAuditRecord, type RequiredDocument } from '../../shared/claim-store';
 import type { Escalation } from '../triage/escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { isUuid, lockClaim, readClaim } from '../../shared/claim-state';

@@ -1,4 +1,4 @@
-import type { Claim } from '../claims/claim-store';
+import type { Claim } from '../../shared/claim-store';
 import type { Escalation } from '../triage/escalation-store';
 import type { Gate } from '../triage/triage-policy';
 import type { TriageResult } from '../triage/triage-store';

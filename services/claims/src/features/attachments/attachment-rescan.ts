@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
-import { findClaim } from '../claims/claim-store';
+import { findClaim } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { refreshChecklistItem } from './attachments-service';
 import { storedFilePath } from './attachment-storage';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
-import { findClaim, updateRequiredDocuments, type Claim } from '../claims/claim-store';
+import { findClaim, updateRequiredDocuments, type Claim } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { placeFile, removeFile, storedFilePath } from './attachment-storage';
 import { contentIsReferenced, hasUsableDocument, insertAttachmentOnce, lockContent, type Attachment } from './attachments-store';

@@ -1,5 +1,5 @@
 import { isStorableDateTime, problems } from '@platform/http';
-import { UUID_PATTERN } from '../claims/claim-store';
+import { UUID_PATTERN } from '../../shared/claim-store';
 
 /** Keyset position after a claim: its `created_at` (microseconds, UTC) and id, newest first. */
 export interface ClaimCursor {

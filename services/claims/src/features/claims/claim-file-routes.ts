@@ -7,7 +7,7 @@ import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
 import { listAttachments } from '../attachments/attachments-store';
 import { listStatusUpdates } from '../status-updates/status-update';
 import { claimSchema, storedStatusUpdateSchema, timelineEntrySchema } from './claim-schemas';
-import { findClaim, listClaimAudit, withoutTokenHash } from './claim-store';
+import { findClaim, listClaimAudit, withoutTokenHash } from '../../shared/claim-store';
 
 /**
  * A part of the claim file another feature owns (triage, escalations): its JSON Schema properties are

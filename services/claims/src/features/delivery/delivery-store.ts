@@ -2,18 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import type { StoredStatusUpdate } from '../status-updates/status-update';
 
-export type DeliveryStatus = 'pending' | 'sent' | 'logged' | 'failed' | 'delivered';
-
-export interface Delivery {
-  delivery_id: string;
-  update_id: string;
-  claim_id: string;
-  channel: 'email' | 'sms' | 'portal';
-  status: DeliveryStatus;
-  attempts: number;
-  last_error: string | null;
-}
-
 /**
  * Queues a stored status update for delivery on its channel, on the caller's transaction. A portal
  * update is delivered by being stored (the claimant status endpoint serves it).
@@ -62,17 +50,4 @@ export async function retryDeliveryLater(db: Knex, deliveryId: string, delayMs: 
   await db('deliveries')
     .where({ id: deliveryId })
     .update({ last_error: lastError, next_attempt_at: db.raw('clock_timestamp() + make_interval(secs => ?)', [delayMs / 1000]) });
-}
-
-export async function listDeliveries(db: Knex, updateId: string): Promise<Delivery[]> {
-  const rows = await db('deliveries').where({ update_id: updateId }).orderBy('created_at');
-  return rows.map((row: { id: string } & Omit<Delivery, 'delivery_id'>) => ({
-    delivery_id: row.id,
-    update_id: row.update_id,
-    claim_id: row.claim_id,
-    channel: row.channel,
-    status: row.status,
-    attempts: row.attempts,
-    last_error: row.last_error,
-  }));
 }

@@ -1,9 +1,10 @@
 import type { Knex } from '@platform/db';
 import { retryDelayMs } from '@platform/messaging';
+import type { ServiceDeps } from '@platform/runtime';
 import type { Logger } from 'pino';
-import { findClaim } from '../claims/claim-store';
+import { findClaim } from '../../shared/claim-store';
 import { listStatusUpdates } from '../status-updates/status-update';
-import { renderStatusUpdate, type SendMessage } from './delivery-channels';
+import { createMessageSender, renderStatusUpdate, type SendMessage } from './delivery-channels';
 import { completeDelivery, leaseDueDelivery, retryDeliveryLater, type DueDelivery } from './delivery-store';
 
 export const DELIVERY_MAX_ATTEMPTS = 5;
@@ -88,6 +89,21 @@ export function startDeliveryWorker(db: Knex, send: SendMessage, logger: Logger,
       stopped = true;
       clearInterval(timer);
       await running;
+    },
+  };
+}
+
+/**
+ * The worker as the service holds it: started with the background work; `kick` wakes it after a
+ * status update commits (a no-op before it starts).
+ */
+export function deliveryWorkerHandle(settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string }) {
+  let worker: DeliveryWorker | undefined;
+  return {
+    kick: () => worker?.kick(),
+    start(deps: ServiceDeps): DeliveryWorker {
+      worker = startDeliveryWorker(deps.db, createMessageSender(settings, deps.logger), deps.logger);
+      return worker;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { lossLocationSchema, requiredDocumentsSchema } from '../claims/claim-schemas';
-import type { LossLocation } from '../claims/claim-store';
+import type { LossLocation } from '../../shared/claim-store';
 import { CHANNELS, LOSS_TYPES, type Channel, type LossType } from '../../shared/claim-vocabulary';
 import { LANGUAGE_TAG_PATTERN, NON_BLANK_TEXT_PATTERN, statusUpdateSchema } from '../status-updates/status-update';
 

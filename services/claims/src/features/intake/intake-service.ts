@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generateAccessToken, hashAccessToken } from '@platform/auth';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { allocateClaimNumber, insertClaim, type RequiredDocument } from '../claims/claim-store';
+import { allocateClaimNumber, insertClaim, type RequiredDocument } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { queueDelivery } from '../delivery/delivery-store';
 import {

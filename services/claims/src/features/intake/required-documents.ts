@@ -1,4 +1,4 @@
-import type { RequiredDocument } from '../claims/claim-store';
+import type { RequiredDocument } from '../../shared/claim-store';
 import type { LossType } from '../../shared/claim-vocabulary';
 
 /**

@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import type { Claim } from '../claims/claim-store';
+import type { Claim } from '../../shared/claim-store';
 import type { EscalationGate, RuleHit } from './evaluate-policy';
 import type { ClaimHistory, TriageFacts } from './triage-facts';
 import type { Queue, TriagePolicy, TriagePolicyParameters } from './triage-policy';
@@ -105,11 +105,6 @@ export async function insertTriageRun(db: Knex, run: TriageRunRecord): Promise<T
     })
     .returning('*');
   return toResult(row);
-}
-
-export async function findTriageRun(db: Knex, triageId: string): Promise<TriageResult | undefined> {
-  const row = await db('triage_runs').where({ id: triageId }).first();
-  return row ? toResult(row) : undefined;
 }
 
 /** The claim's latest triage run, or null. */

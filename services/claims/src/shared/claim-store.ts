@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
-import type { Channel, ClaimStage, LossType } from '../../shared/claim-vocabulary';
+import type { Channel, ClaimStage, LossType } from './claim-vocabulary';
 
 export interface RequiredDocument {
   type: string;
