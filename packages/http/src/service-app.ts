@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { answerUnparseableRequests } from './client-errors';
 import { errorHandler, notFoundHandler, sendProblem } from './errors';
-import { observeRequests } from './observability';
+import { accessLog, measureRequests } from './observability';
 import type { OpenApiDocument } from './openapi';
 import { problems } from './problem';
 import { requestId } from './request-context';
@@ -45,7 +45,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.use(requestId);
-  app.use(observeRequests(options.logger, options.metrics));
+  app.use(accessLog(options.logger));
+  app.use(measureRequests(options.metrics));
   // API answers carry personal data, a claimant's access token or state that changes under the reader: no cache may keep them.
   app.use('/api', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -1,0 +1,81 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import pino from 'pino';
+import request from 'supertest';
+import { createMetrics } from './observability';
+import { problems } from './problem';
+import { createServiceApp, finishApp } from './service-app';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+
+/** An app whose logger writes JSON lines into `lines`. */
+function appLoggingTo(lines: Record<string, unknown>[]) {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const logger = pino({ level: 'info' }, sink);
+  const app = createServiceApp({ logger, metrics: createMetrics('log-test'), readiness: {} });
+  app.get('/busy', () => {
+    throw problems.serviceUnavailable('Busy');
+  });
+  return finishApp(app, logger);
+}
+
+const accessLines = (lines: Record<string, unknown>[]) => lines.filter((line) => line.req !== undefined);
+
+describe('access log', () => {
+  it('writes one line per request with its request id, method, path without the query, status and milliseconds — no headers', async () => {
+    const lines: Record<string, unknown>[] = [];
+    await request(appLoggingTo(lines))
+      .get('/healthz?email=ana@example.com')
+      .set('X-Request-Id', 'access-log-test-1')
+      .set('Authorization', 'Bearer secret-token')
+      .expect(200);
+    const [line, ...others] = accessLines(lines);
+    expect(others).toEqual([]);
+    expect(line).toMatchObject({ request_id: 'access-log-test-1', req: { method: 'GET', path: '/healthz' }, res: { status: 200 }, msg: 'request completed' });
+    expect(typeof line.ms).toBe('number');
+    expect(JSON.stringify(line)).not.toMatch(/secret-token|ana@example\.com|headers/);
+  });
+
+  it('logs a 5xx answer without a made-up error (the error handler logs the real one)', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const response = await request(appLoggingTo(lines)).get('/busy').expect(503);
+    const [line] = accessLines(lines);
+    expect(line).toMatchObject({ request_id: response.headers['x-request-id'], res: { status: 503 }, msg: 'request errored' });
+    expect(line.err).toBeUndefined();
+    expect(lines.filter((entry) => entry.err !== undefined).map((entry) => entry.msg)).toEqual(['Busy']);
+  });
+});
+
+describe('createLogger output', () => {
+  const script = `require(${JSON.stringify(path.join(__dirname, 'observability'))}).createLogger('probe').info({ claim: 7 }, 'hello')`;
+  const env = (nodeEnv: string | undefined) => ({ PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}) });
+  /** Runs the script with stdout on a pseudo-terminal, as in a developer's shell (util-linux `script`). */
+  const onTerminal = async (nodeEnv?: string) =>
+    (await run('script', ['-qec', `${TSX} -e "${script.replace(/"/g, '\\"')}"`, '/dev/null'], { cwd: ROOT, env: env(nodeEnv) })).stdout;
+
+  it('is pretty-printed when stdout is a terminal outside production', async () => {
+    const output = await onTerminal();
+    expect(output).toMatch(/INFO.*\(probe\):.*hello/);
+    expect(output).toMatch(/claim.*7/);
+    expect(output).not.toContain('{"level"');
+  }, 30000);
+
+  it('is JSON when stdout is a terminal in production', async () => {
+    const output = await onTerminal('production');
+    expect(JSON.parse(output.trim())).toMatchObject({ level: 30, name: 'probe', claim: 7, msg: 'hello' });
+  }, 30000);
+
+  it('is JSON when stdout is not a terminal (CI, tests, containers)', async () => {
+    const { stdout } = await run(TSX, ['-e', script], { cwd: ROOT, env: env(undefined) });
+    expect(JSON.parse(stdout.trim())).toMatchObject({ level: 30, name: 'probe', claim: 7, msg: 'hello' });
+  }, 30000);
+});
