@@ -2,15 +2,18 @@ import { Router } from 'express';
 import { authenticate, requireScope } from '@platform/auth';
 import { noBody, parseQuery } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
-import { claimsListQuerySchema, claimsListResponseSchema, listClaims, type ClaimsListQuery } from './claims-list';
+import type { ClaimsConfig } from '../../config';
+import { claimsListQuerySchema, claimsListResponseSchema, type ClaimsListQuery } from './claims-list-schemas';
+import { claimsListService } from './claims-list-service';
 
 /** GET /api/claims/claims (claims:read) — claims newest first, filtered, keyset-paginated. */
-export function claimsListRoutes(deps: ServiceDeps): Router {
+export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {
+  const claimsList = claimsListService()(deps.db);
   const router = Router();
 
   router.get('/api/claims/claims', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
     const query = parseQuery<ClaimsListQuery>(claimsListQuerySchema, req.query as Record<string, unknown>);
-    res.json(await listClaims(deps.db, query));
+    res.json(await claimsList.list(query));
   });
 
   deps.openapi.operation('get', '/api/claims/claims', {

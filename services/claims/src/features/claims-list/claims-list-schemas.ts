@@ -1,0 +1,56 @@
+import type { FromSchema } from '@platform/http';
+import { CLAIM_STAGES, LOSS_TYPES } from '../../shared/claim-vocabulary';
+
+/** Query of GET /api/claims/claims; every other parameter is a 400. */
+export const claimsListQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    stage: { type: 'array', items: { enum: [...CLAIM_STAGES] }, minItems: 1, maxItems: CLAIM_STAGES.length, description: 'Repeatable' },
+    queue: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' },
+    escalation: { const: 'open', description: 'Only claims with an open escalation' },
+    overdue: { type: 'boolean', const: true, description: 'Only claims whose promised next update has passed (not closed)' },
+    created_from: { type: 'string', format: 'date-time', description: 'Inclusive (created_at >= created_from)' },
+    created_to: { type: 'string', format: 'date-time', description: 'Exclusive (created_at < created_to)' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'next_cursor of the previous page' },
+  },
+} as const;
+
+export type ClaimsListQuery = FromSchema<typeof claimsListQuerySchema>;
+
+export const claimSummarySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'claim_id', 'claim_number', 'stage', 'policy_number', 'loss_type', 'loss_date', 'claimant_name', 'queue', 'escalation',
+    'created_at', 'updated_at', 'next_update_due',
+  ],
+  properties: {
+    claim_id: { type: 'string', format: 'uuid' },
+    claim_number: { type: 'string' },
+    stage: { enum: [...CLAIM_STAGES] },
+    policy_number: { type: 'string' },
+    loss_type: { enum: [...LOSS_TYPES] },
+    loss_date: { type: 'string', format: 'date' },
+    claimant_name: { type: 'string' },
+    queue: { type: ['string', 'null'] },
+    escalation: { enum: ['open', null], description: '"open" while an escalation awaits a human decision' },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+    next_update_due: { type: ['string', 'null'], format: 'date-time' },
+  },
+} as const;
+
+export const claimsListResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items', 'next_cursor'],
+  properties: {
+    items: { type: 'array', items: claimSummarySchema },
+    next_cursor: { type: ['string', 'null'] },
+  },
+} as const;
+
+export type ClaimSummary = FromSchema<typeof claimSummarySchema>;
+export type ClaimsListPage = FromSchema<typeof claimsListResponseSchema>;
