@@ -32,7 +32,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(intakeRoutes(deps, config));
       app.use(claimantStatusRoutes(deps));
       app.use(attachmentRoutes(deps, config, scanner));
-      app.use(claimsListRoutes(deps));
+      app.use(claimsListRoutes(deps, config));
       app.use(claimFileRoutes(deps, [{ properties: claimTriageDetailProperties, load: claimTriageDetail }]));
       // claims workflow: triage, escalation decisions, status updates, adjuster kits
       app.use(triageRouter(deps, config.CLAIMS_EXCHANGE));

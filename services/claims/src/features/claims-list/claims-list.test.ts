@@ -2,7 +2,7 @@ import request from 'supertest';
 import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
-import { claimsListResponseSchema } from './claims-list';
+import { claimsListResponseSchema } from './claims-list-schemas';
 
 const PATH = '/api/claims/claims';
 
