@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Express, Request, Response } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { problems, sendProblem } from '@platform/http';
-import type { Upstream } from './request-path';
+import { problemResponse, problems, sendProblem } from '@platform/http';
+import { classifyPath, type Upstream } from './request-path';
 
 /**
  * The gateway's API documentation, built from what the services serve at `/openapi.json` (fetched on
@@ -23,7 +23,6 @@ export interface DocumentSource {
 
 type OpenApi = {
   openapi?: string;
-  jsonSchemaDialect?: string;
   servers?: { url: string }[];
   paths?: Record<string, unknown>;
   components?: Record<string, Record<string, unknown>>;
@@ -57,6 +56,41 @@ function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
   );
 }
 
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+const SECONDS = { schema: { type: 'integer', minimum: 0 } };
+
+/** The answers the gateway itself gives, added to the merged document once under `components.responses`. */
+const GATEWAY_RESPONSES = {
+  RequestTimeout: { status: 408, response: problemResponse('The client stopped sending its request body for UPSTREAM_TIMEOUT_MS (answered by the gateway)', 408) },
+  RateLimited: {
+    status: 429,
+    response: problemResponse('Over PUBLIC_RATE_LIMIT writes a minute from this client address (answered by the gateway)', 429, {
+      'Retry-After': { description: 'Seconds until the window resets', ...SECONDS },
+      RateLimit: { description: 'IETF draft-8: the remaining quota and seconds to reset, e.g. `"public";r=0;t=42`', schema: { type: 'string' } },
+      'RateLimit-Policy': { description: 'IETF draft-8: the quota and window, e.g. `"public";q=20;w=60`', schema: { type: 'string' } },
+    }),
+  },
+  BadGateway: { status: 502, response: problemResponse('The service cannot be reached (answered by the gateway)', 502) },
+  GatewayTimeout: { status: 504, response: problemResponse('The service stayed silent for UPSTREAM_TIMEOUT_MS (answered by the gateway)', 504) },
+};
+
+/** Adds the gateway's own answers to each operation: 502/504 always, 408 with a body, 429 on public writes (rate-limited). */
+function withGatewayResponses(path: string, item: unknown): unknown {
+  if (!item || typeof item !== 'object') return item;
+  const publicGroup = classifyPath(path)?.group === 'public';
+  return Object.fromEntries(
+    Object.entries(item).map(([method, operation]) => {
+      const op = operation as { responses?: Record<string, unknown>; requestBody?: unknown };
+      if (!op || typeof op !== 'object' || !op.responses) return [method, operation];
+      const applies = { RequestTimeout: op.requestBody !== undefined, RateLimited: publicGroup && WRITE_METHODS.has(method), BadGateway: true, GatewayTimeout: true };
+      const added = Object.entries(GATEWAY_RESPONSES)
+        .filter(([name, { status }]) => applies[name as keyof typeof applies] && !(status in op.responses!))
+        .map(([name, { status }]) => [status, { $ref: `#/components/responses/${name}` }]);
+      return [method, { ...op, responses: { ...op.responses, ...Object.fromEntries(added) } }];
+    }),
+  );
+}
+
 /** Merges the services' documents into one; exported for its tests. */
 export function mergeDocuments(documents: { name: string; document: OpenApi }[]): object {
   const paths: Record<string, unknown> = {};
@@ -79,12 +113,14 @@ export function mergeDocuments(documents: { name: string; document: OpenApi }[])
       }
     }
     const basePath = basePathOf(document);
-    for (const [path, item] of Object.entries(rewritten.paths ?? {})) paths[absolutePath(basePath, path)] = item;
+    for (const [path, item] of Object.entries(rewritten.paths ?? {})) {
+      const absolute = absolutePath(basePath, path);
+      paths[absolute] = withGatewayResponses(absolute, item);
+    }
     for (const tag of rewritten.tags ?? []) tags.set(tag.name, tag);
   }
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Claims platform API',
       version: '1.0.0',
@@ -92,7 +128,7 @@ export function mergeDocuments(documents: { name: string; document: OpenApi }[])
     },
     servers: [{ url: '/' }],
     paths,
-    components,
+    components: { ...components, responses: { ...components.responses, ...Object.fromEntries(Object.entries(GATEWAY_RESPONSES).map(([name, { response }]) => [name, response])) } },
     ...(tags.size > 0 ? { tags: [...tags.values()] } : {}),
   };
 }

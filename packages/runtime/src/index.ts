@@ -2,3 +2,4 @@ export * from './service-config';
 export * from './run-service';
 export * from './virus-scanner';
 export * from './service-database';
+export * from './service-document';

@@ -8,6 +8,7 @@ import { Lifecycle, OpenApiDocument, createLogger, createMetrics, createServiceA
 import { AmqpTransport, InProcessBus, OutboxRelay, type EventTransport } from '@platform/messaging';
 import type { CommonServiceConfig } from './service-config';
 import { prepareServiceDatabase } from './service-database';
+import { serviceOpenApi } from './service-document';
 
 /** What a service's features are built from. */
 export interface ServiceDeps {
@@ -76,7 +77,7 @@ export async function runService(definition: ServiceDefinition, config: CommonSe
   }
 
   const lifecycle = new Lifecycle();
-  const openapi = new OpenApiDocument({ title: definition.title, version: '1.0.0', description: definition.description }, definition.basePath);
+  const openapi = serviceOpenApi(definition);
   const deps: ServiceDeps = { db, transport, logger, metrics, lifecycle, openapi, dataDir, verifyToken: createJwtVerifier(config) };
   const relay = new OutboxRelay({
     db,

@@ -12,7 +12,9 @@ export interface Operation {
 export async function fetchOperations(serviceUrl: string, service: Operation['service']): Promise<Operation[]> {
   const response = await fetch(`${serviceUrl}/openapi.json`);
   if (response.status !== 200) throw new Error(`${service} /openapi.json answered ${response.status}`);
-  const document = (await response.json()) as { paths: Record<string, Record<string, any>>; servers?: { url: string }[] };
+  const document = (await response.json()) as { paths: Record<string, Record<string, any>>; servers?: { url: string }[]; components?: { schemas?: Record<string, any> } };
+  // request bodies are named schemas: `{ $ref: '#/components/schemas/Name' }`
+  const resolve = (schema: any) => (typeof schema?.$ref === 'string' ? document.components?.schemas?.[schema.$ref.replace('#/components/schemas/', '')] : schema);
   // paths are relative to the document's server URL (the service's base path, e.g. /api/evidence)
   const base = (document.servers?.[0]?.url ?? '').replace(/\/$/, '');
   const operations: Operation[] = [];
@@ -30,7 +32,7 @@ export async function fetchOperations(serviceUrl: string, service: Operation['se
         method: method.toUpperCase(),
         path,
         security,
-        requestBody: contentType ? { contentType, schema: content![contentType].schema } : undefined,
+        requestBody: contentType ? { contentType, schema: resolve(content![contentType].schema) } : undefined,
         queryParameters: (operation.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => ({ name: p.name, required: !!p.required, schema: p.schema ?? {} })),
       });
     }

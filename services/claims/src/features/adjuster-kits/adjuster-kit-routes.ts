@@ -11,6 +11,26 @@ import { adjusterKitSchema } from './adjuster-kits-schemas';
 import { adjusterKitService } from './adjuster-kit-service';
 import { storedFilePath } from '../attachments/attachment-storage';
 import { findKitAttachment } from './attachment-files';
+import { attachmentExample, claimExample, escalationExample, timelineExample, triageExample } from '../claims/claim-examples';
+
+const adjusterKitExample = {
+  kit_id: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
+  claim_id: claimExample.claim_id,
+  generated_at: '2026-11-22T14:00:00Z',
+  generated_by: 'adjuster-alice',
+  draft: true,
+  claim: claimExample,
+  triage: triageExample,
+  escalation: escalationExample,
+  timeline: timelineExample,
+  attachments: [{ ...attachmentExample, description: 'The rear bumper', download_url: `/api/claims/claims/${claimExample.claim_id}/attachments/${attachmentExample.attachment_id}/content` }],
+  documents_checklist: [
+    { type: 'photos_of_damage', received: true, attachment_ids: [attachmentExample.attachment_id] },
+    { type: 'police_report', received: false, attachment_ids: [] },
+  ],
+  suggested_next_steps: [{ step: 'Request the police report', reason: 'The checklist still lacks police_report', draft: true }],
+  sha256: '3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b',
+};
 
 const common = {
   401: { description: 'No credentials, or credentials that do not verify' },
@@ -24,19 +44,20 @@ const common = {
 export function adjusterKitRouter(deps: ServiceDeps, exchange: string): Router {
   const router = Router();
   const kits = withTransactional(adjusterKitService(exchange), deps.db);
-  const tags = ['adjuster kits'];
+  const tag = 'Adjuster kits';
 
   deps.openapi.operation('post', '/claims/{id}/generate-adjuster-kit', {
+    operationId: 'generateAdjusterKit',
     summary: 'Generate an adjuster kit: a hashed snapshot of the claim file to start work from',
     description:
       'Stores an immutable snapshot (claim, latest triage run, latest escalation, timeline, attachments with sha256 and ' +
       'download_url, documents checklist, suggested next steps each marked draft) with `sha256` over the RFC 8785 ' +
       'canonical JSON of the snapshot without `sha256`. Generating again makes a new kit. Publishes ' +
       '`claim.adjuster_kit_generated`. Takes no body.',
-    tags,
+    tag,
     security: { scope: 'claims:write' },
     responses: {
-      201: { description: 'The stored kit', schema: adjusterKitSchema, headers: { Location: 'The kit' } },
+      201: { description: 'The stored kit', schema: adjusterKitSchema, schemaName: 'AdjusterKit', example: adjusterKitExample, headers: { Location: 'The kit' } },
       403: { description: 'The caller lacks claims:write' },
       404: { description: 'No such claim' },
       415: { description: 'A body was sent; this operation takes none' },
@@ -50,11 +71,12 @@ export function adjusterKitRouter(deps: ServiceDeps, exchange: string): Router {
   });
 
   deps.openapi.operation('get', '/claims/{id}/adjuster-kits/{kit_id}', {
+    operationId: 'getAdjusterKit',
     summary: 'Read a stored adjuster kit',
-    tags,
+    tag,
     security: { scope: 'claims:read' },
     responses: {
-      200: { description: 'The kit as generated', schema: adjusterKitSchema },
+      200: { description: 'The kit as generated', schema: adjusterKitSchema, schemaName: 'AdjusterKit', example: adjusterKitExample },
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim, or no such kit on it' },
       ...common,
@@ -65,9 +87,10 @@ export function adjusterKitRouter(deps: ServiceDeps, exchange: string): Router {
   });
 
   deps.openapi.operation('get', '/claims/{id}/attachments/{attachment_id}/content', {
+    operationId: 'downloadAttachment',
     summary: "Download an attachment's stored bytes",
     description: 'Streams the file with its detected content type; the file name is for display only (Content-Disposition).',
-    tags,
+    tag,
     security: { scope: 'claims:read' },
     responses: {
       200: { description: 'The file', contentType: 'application/octet-stream', schema: { type: 'string', contentEncoding: 'binary' } },

@@ -5,6 +5,7 @@ import { SCAN_STATUSES, scanUpload, type ServiceDeps, type VirusScanner } from '
 import type { ClaimsConfig } from '../../config';
 import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
 import { DOCUMENT_TYPES } from '../intake/required-documents';
+import { attachmentExample } from '../claims/claim-examples';
 import { attachmentService, removeUnreferencedFiles, type ScannedUpload } from './attachments-service';
 import { removeFile } from './attachment-storage';
 import { ACCEPTED_CONTENT_TYPES, MAX_FILES, receiveUpload } from './multipart-upload';
@@ -89,17 +90,20 @@ export function attachmentRoutes(deps: ServiceDeps, config: ClaimsConfig, scanne
   });
 
   deps.openapi.operation('post', '/api/claims/public/claims/{id}/attachments', {
+    operationId: 'addAttachments',
     summary: 'Add attachments to a claim',
     description:
       `Up to ${MAX_FILES} \`file\` parts, each at most ATTACHMENT_MAX_BYTES (25 MiB by default), accepted by their bytes (PDF, JPEG, PNG, HEIC, WebP, MP4). ` +
       'Optional `document_type` (a checklist type of the claim, or `other`) and `description` apply to every file. The same bytes again return the stored attachment with `duplicate: true`. ' +
       'Every file is scanned for viruses (CLAMD_URL) before it is filed: an infected file is quarantined (`scan_status: infected`, a plain-words `scan_notice`, ' +
       'not counted in the checklist); with the scanner down it is `pending` until a background rescan decides. A rejected upload leaves no file, row or event.',
-    tags: ['claimant'],
+    tag: 'Attachments',
     security: 'claimant',
-    requestBody: { contentType: 'multipart/form-data', schema: uploadSchema },
+    requestBody: { contentType: 'multipart/form-data', schema: uploadSchema, example: { file: ['(the bytes of rear-bumper.jpg)'], document_type: 'photos_of_damage', description: 'The rear bumper' } },
     responses: {
-      201: { description: 'The attachments, new or already stored', schema: attachmentsResponseSchema },
+      201: { description: 'The attachments, new or already stored', schema: attachmentsResponseSchema,
+        example: { attachments: [{ ...attachmentExample, content_type: 'image/jpeg', scan_notice: null, duplicate: false }] },
+      },
       400: { description: 'Malformed multipart body, no file, unexpected part or field, unknown document_type, more than 10 files' },
       401: { description: 'No access token' },
       404: { description: 'No such claim, or the token does not open it' },

@@ -5,6 +5,7 @@ import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
 import { scanNotice } from '../attachments/attachments-service';
 import { listAttachments } from '../attachments/attachments-store';
 import { requiredDocumentsSchema } from '../claims/claim-schemas';
+import { claimIds, requiredDocumentsExample, statusUpdateExample } from '../claims/claim-examples';
 import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
 import { CLAIM_STAGES } from '../../shared/claim-vocabulary';
 import { latestStatusUpdate, statusUpdateSchema } from '../status-updates/status-update';
@@ -69,11 +70,22 @@ export function claimantStatusRoutes(deps: ServiceDeps): Router {
   });
 
   deps.openapi.operation('get', '/api/claims/public/claims/{id}/status', {
+    operationId: 'getClaimStatus',
     summary: "A claimant's view of their claim",
-    tags: ['claimant'],
+    tag: 'Claimant status',
     security: 'claimant',
     responses: {
-      200: { description: 'Stage, checklist, the files sent with their virus scan status, and the latest status update', schema: claimantStatusSchema },
+      200: { description: 'Stage, checklist, the files sent with their virus scan status, and the latest status update', schema: claimantStatusSchema,
+        example: {
+          claim_id: claimIds.CLAIM_ID,
+          claim_number: 'CLM-2026-000123',
+          stage: 'inspection',
+          received_at: '2026-11-22T10:00:00Z',
+          required_documents: requiredDocumentsExample,
+          attachments: [{ attachment_id: claimIds.ATTACHMENT_ID, filename: 'rear-bumper.jpg', document_type: 'photos_of_damage', received_at: '2026-11-22T10:05:00Z', scan_status: 'clean', scan_notice: null }],
+          latest_update: statusUpdateExample,
+        },
+      },
       401: { description: 'No access token' },
       404: { description: 'No such claim, or the token does not open it (indistinguishable)' },
       503: { description: 'The database is unavailable' },

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { authenticate, requireScope } from '@platform/auth';
 import { noBody, parseQuery } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
+import { claimExample } from '../claims/claim-examples';
 import type { ClaimsConfig } from '../../config';
 import { claimsListQuerySchema, claimsListResponseSchema, type ClaimsListQuery } from './claims-list-schemas';
 import { claimsListService } from './claims-list-service';
@@ -17,9 +18,10 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
   });
 
   deps.openapi.operation('get', '/api/claims/claims', {
+    operationId: 'listClaims',
     summary: 'List claims',
     description: 'Newest first, keyset pagination: pass `next_cursor` as `cursor` for the next page. Any unknown or malformed parameter is 400.',
-    tags: ['claims'],
+    tag: 'Claims',
     security: { scope: 'claims:read' },
     parameters: Object.entries(claimsListQuerySchema.properties).map(([name, schema]) => ({
       name,
@@ -28,7 +30,27 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
       ...('description' in schema ? { description: schema.description as string } : {}),
     })),
     responses: {
-      200: { description: 'A page of claim summaries', schema: claimsListResponseSchema },
+      200: { description: 'A page of claim summaries', schema: claimsListResponseSchema,
+        example: {
+          items: [
+            {
+              claim_id: claimExample.claim_id,
+              claim_number: claimExample.claim_number,
+              stage: claimExample.stage,
+              policy_number: claimExample.policy_number,
+              loss_type: claimExample.loss.type,
+              loss_date: claimExample.loss.date,
+              claimant_name: claimExample.claimant.name,
+              queue: claimExample.queue,
+              escalation: null,
+              created_at: claimExample.created_at,
+              updated_at: claimExample.updated_at,
+              next_update_due: claimExample.next_update_due,
+            },
+          ],
+          next_cursor: null,
+        },
+      },
       400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
       401: { description: 'No or invalid credentials' },
       403: { description: 'The caller lacks claims:read' },

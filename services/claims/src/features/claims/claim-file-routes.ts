@@ -7,6 +7,7 @@ import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
 import { listAttachments } from '../attachments/attachments-store';
 import { listStatusUpdates } from '../status-updates/status-update';
 import { claimSchema, storedStatusUpdateSchema, timelineEntrySchema } from './claim-schemas';
+import { attachmentExample, claimExample, escalationExample, statusUpdateExample, timelineExample, triageExample } from './claim-examples';
 import { findClaim, listClaimAudit, withoutTokenHash } from '../../shared/claim-store';
 
 /**
@@ -75,11 +76,21 @@ export function claimFileRoutes(deps: ServiceDeps, extensions: ClaimFileExtensio
   });
 
   deps.openapi.operation('get', '/api/claims/claims/{id}', {
+    operationId: 'getClaim',
     summary: 'The whole claim file',
-    tags: ['claims'],
+    tag: 'Claims',
     security: { scope: 'claims:read' },
     responses: {
-      200: { description: 'Claim, status updates, attachments, internal timeline, triage and escalation', schema: claimFileSchema(extensions) },
+      200: { description: 'Claim, status updates, attachments, internal timeline, triage and escalation', schema: claimFileSchema(extensions),
+        example: {
+          claim: claimExample,
+          status_updates: [{ update_id: 'e7f8a9b0-c1d2-4e3f-8a4b-5c6d7e8f9a0b', created_at: '2026-11-22T13:00:00Z', created_by: 'adjuster-alice', ...statusUpdateExample }],
+          attachments: [{ ...attachmentExample, description: 'The rear bumper' }],
+          timeline: timelineExample,
+          triage: triageExample,
+          escalation: escalationExample,
+        },
+      },
       401: { description: 'No or invalid credentials' },
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim' },

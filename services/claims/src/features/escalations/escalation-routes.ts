@@ -5,6 +5,7 @@ import { assertValid, jsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { escalationDecisionRequestSchema, escalationSchema, type EscalationDecisionRequest } from '../triage/escalation-schemas';
 import { escalationService } from '../triage/escalation-service';
+import { escalationExample } from '../claims/claim-examples';
 
 /** POST /api/claims/claims/{id}/escalations/{escalation_id}/decision (claims:decide). */
 export function escalationRouter(deps: ServiceDeps, exchange: string): Router {
@@ -12,17 +13,22 @@ export function escalationRouter(deps: ServiceDeps, exchange: string): Router {
   const escalations = withTransactional(escalationService(exchange), deps.db);
 
   deps.openapi.operation('post', '/claims/{id}/escalations/{escalation_id}/decision', {
+    operationId: 'decideEscalation',
     summary: 'Decide an open triage escalation',
     description:
       '`accept` routes the claim to the queue the triage run proposed (`queue` may be omitted; a different queue is 422 — ' +
       'use `override`); `override` routes it to the given `queue` (required). `rationale` is required and not blank. ' +
       'The decision is final: a second one is 409. The claim takes the queue and moves from triage to `assigned` ' +
       '(a claim already past triage keeps its stage). Recorded with the caller as decider; publishes `claim.escalation_decided`.',
-    tags: ['triage'],
+    tag: 'Escalations',
     security: { scope: 'claims:decide' },
-    requestBody: { contentType: 'application/json', schema: escalationDecisionRequestSchema },
+    requestBody: {
+      contentType: 'application/json',
+      schema: escalationDecisionRequestSchema,
+      example: { decision: escalationExample.decision, rationale: escalationExample.rationale },
+    },
     responses: {
-      200: { description: 'The decided escalation', schema: escalationSchema },
+      200: { description: 'The decided escalation', schema: escalationSchema, example: escalationExample },
       400: { description: 'The body is malformed or violates the schema (e.g. a blank rationale)' },
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:decide' },

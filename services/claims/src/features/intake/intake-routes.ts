@@ -5,6 +5,7 @@ import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE, intakeRequestSchema, intakeResponseSchema, type IntakeRequest } from './intake-schemas';
 import { intakeService } from './intake-service';
+import { intakeRequestExample, intakeResponseExample } from '../claims/claim-examples';
 
 export const INTAKE_PATH = '/api/claims/public/claims';
 
@@ -34,16 +35,17 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   });
 
   deps.openapi.operation('post', INTAKE_PATH, {
+    operationId: 'createClaim',
     summary: 'Report a loss (first notice of loss)',
     description:
       'Creates the claim file in one transaction: claim number, checklist, service-level dates, acknowledgement, audit entry and the claim.created event. ' +
       'With an Idempotency-Key, the same key and body answer the same 201 again (header Idempotent-Replayed: true) for IDEMPOTENCY_RETENTION_HOURS; the same key with another body is 422.',
-    tags: ['claimant'],
+    tag: 'Intake',
     security: 'public',
     parameters: [{ name: 'Idempotency-Key', in: 'header', schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source }, description: `At least 128 random bits: ${IDEMPOTENCY_KEY_RULE}; anything else is 400` }],
-    requestBody: { contentType: 'application/json', schema: intakeRequestSchema },
+    requestBody: { contentType: 'application/json', schema: intakeRequestSchema, example: intakeRequestExample },
     responses: {
-      201: { description: 'The claim was created', schema: intakeResponseSchema, headers: { Location: 'The claimant status URL of the claim' } },
+      201: { description: 'The claim was created', schema: intakeResponseSchema, example: intakeResponseExample, headers: { Location: 'The claimant status URL of the claim' } },
       400: { description: 'Malformed JSON, schema violation, unknown field, impossible or future loss date, an Idempotency-Key that is not a UUID or 128 random bits' },
       413: { description: 'The body exceeds 1 MiB' },
       415: { description: 'Content-Type is not application/json' },

@@ -6,6 +6,7 @@ import type { ServiceDeps } from '@platform/runtime';
 import { statusUpdateRequestSchema, statusUpdateSchema, type StatusUpdateRequest } from './status-update';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { statusUpdateService } from './status-updates-service';
+import { statusUpdateExample, statusUpdateRequestExample } from '../claims/claim-examples';
 
 /** Called once a status update has committed, so the delivery worker looks at the queue at once. */
 export type DeliveryKick = () => void;
@@ -19,6 +20,7 @@ export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDeli
   const updates = withTransactional(statusUpdateService(exchange), deps.db);
 
   deps.openapi.operation('post', '/claims/{id}/status-updates', {
+    operationId: 'createStatusUpdate',
     summary: "Post a status update to the claimant and move the claim's stage",
     description:
       'The body is the StatusUpdate without `adequacy_score` and `adequacy_missing`, which the service computes ' +
@@ -32,11 +34,11 @@ export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDeli
       'An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim\'s promise ' +
       '(`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel ' +
       '(portal: delivered by being stored) and publishes `claim.status_updated`.',
-    tags: ['status updates'],
+    tag: 'Status updates',
     security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    requestBody: { contentType: 'application/json', schema: statusUpdateRequestSchema },
+    requestBody: { contentType: 'application/json', schema: statusUpdateRequestSchema, example: statusUpdateRequestExample },
     responses: {
-      201: { description: 'The stored StatusUpdate: exactly its thirteen fields', schema: statusUpdateSchema, headers: { Location: 'The status update' } },
+      201: { description: 'The stored StatusUpdate: exactly its thirteen fields', schema: statusUpdateSchema, schemaName: 'StatusUpdate', example: statusUpdateExample, headers: { Location: 'The status update' } },
       400: { description: 'Malformed JSON, a schema violation, adequacy fields sent, a past or impossible date, a bad language tag' },
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:decide for settlement, closing or reopening, or claims:write for any other stage' },
@@ -56,11 +58,12 @@ export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDeli
   });
 
   deps.openapi.operation('get', '/claims/{id}/status-updates/{update_id}', {
+    operationId: 'getStatusUpdate',
     summary: 'Read one status update of a claim',
-    tags: ['status updates'],
+    tag: 'Status updates',
     security: { scope: 'claims:read' },
     responses: {
-      200: { description: 'The stored StatusUpdate (thirteen fields)', schema: statusUpdateSchema },
+      200: { description: 'The stored StatusUpdate (thirteen fields)', schema: statusUpdateSchema, schemaName: 'StatusUpdate', example: statusUpdateExample },
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim, or no such update on it' },

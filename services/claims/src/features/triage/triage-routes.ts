@@ -4,6 +4,7 @@ import { withTransactional } from '@platform/db';
 import { noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { triageResultSchema } from './triage-schemas';
+import { triageExample } from '../claims/claim-examples';
 import { triageService } from './triage-service';
 
 /** POST /api/claims/claims/{id}/run-triage (claims:write). */
@@ -12,6 +13,7 @@ export function triageRouter(deps: ServiceDeps, exchange: string): Router {
   const triage = withTransactional(triageService(exchange), deps.db);
 
   deps.openapi.operation('post', '/claims/{id}/run-triage', {
+    operationId: 'runTriage',
     summary: 'Run the active triage policy over a claim',
     description:
       'Evaluates the active, versioned triage policy (json-rules-engine rules stored as data; the default 2026-11-01.1 is ' +
@@ -23,10 +25,10 @@ export function triageRouter(deps: ServiceDeps, exchange: string): Router {
       '`pending_human_decision`, the claim stays in (or moves to) `triage` with an open escalation. A claim past triage ' +
       'keeps its stage. While an escalation is open the run is refused with 409 (the problem names `escalation_id`): ' +
       'decide it first; there is never more than one open escalation per claim. Takes no body.',
-    tags: ['triage'],
+    tag: 'Triage',
     security: { scope: 'claims:write' },
     responses: {
-      201: { description: 'The stored triage run', schema: triageResultSchema },
+      201: { description: 'The stored triage run', schema: triageResultSchema, example: triageExample },
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:write' },
       404: { description: 'No such claim' },

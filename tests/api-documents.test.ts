@@ -1,0 +1,94 @@
+import { compile, OpenApiDocument } from '@platform/http';
+import { platformDocuments } from '../scripts/api-documents';
+
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  requestBody?: { content: Record<string, { schema?: unknown; example?: unknown }> };
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema?: unknown; example?: unknown }>; headers?: Record<string, unknown> }>;
+};
+type Document = {
+  jsonSchemaDialect?: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, object>; responses?: Record<string, Operation['responses'][string]> };
+};
+
+function operationsOf(document: Document): [string, Operation][] {
+  return Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]));
+}
+
+function resolve<T>(document: Document, value: T | { $ref: string }): T {
+  const ref = (value as { $ref?: string }).$ref;
+  if (!ref) return value as T;
+  const [, , section, name] = ref.split('/');
+  return (document.components as unknown as Record<string, Record<string, T>>)[section][name];
+}
+
+/** What is wrong with the document for a client developer; empty when nothing is. */
+function contractGaps(document: Document, { validateExamples }: { validateExamples: boolean }): string[] {
+  const gaps: string[] = [];
+  if (document.jsonSchemaDialect !== undefined) gaps.push('states a jsonSchemaDialect (Swagger UI refuses it; the OAS default is right)');
+  const checkExample = (where: string, media: { schema?: unknown; example?: unknown }) => {
+    if (media.example === undefined) return gaps.push(`${where} has no example`);
+    if (!validateExamples || (typeof media.example === 'string' && !(media.schema as { $ref?: string })?.$ref)) return; // a binary body
+    const validate = compile(resolve(document, media.schema as object));
+    if (!validate(media.example)) gaps.push(`${where}: the example does not match its schema: ${JSON.stringify(validate.errors?.[0])}`);
+  };
+  for (const [name, op] of operationsOf(document)) {
+    if (!op.operationId || !/^[a-z][a-zA-Z0-9]*$/.test(op.operationId)) gaps.push(`${name} has no camelCase operationId`);
+    if (op.tags?.length !== 1) gaps.push(`${name} has ${op.tags?.length ?? 0} tags, not one`);
+    for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) checkExample(`${name} request body (${type})`, media);
+    const statuses = Object.keys(op.responses).map(Number);
+    if (!statuses.some((status) => status >= 400 && status < 500)) gaps.push(`${name} documents no problem response`);
+    for (const [status, reference] of Object.entries(op.responses)) {
+      const response = resolve(document, reference);
+      for (const [type, media] of Object.entries(response.content ?? {})) {
+        if (Number(status) >= 400) {
+          if (type !== 'application/problem+json') gaps.push(`${name} ${status} is ${type}, not problem+json`);
+        } else if (type.endsWith('json')) checkExample(`${name} ${status} (${type})`, media);
+      }
+      if ((status === '429' || status === '503') && !response.headers?.['Retry-After']) gaps.push(`${name} ${status} has no Retry-After header`);
+    }
+  }
+  return gaps;
+}
+
+describe('the OpenAPI documents a client developer works from', () => {
+  let documents: Record<'claims' | 'evidence' | 'platform', Document>;
+  beforeAll(async () => {
+    documents = (await platformDocuments()) as typeof documents;
+  });
+
+  it.each(['claims', 'evidence', 'platform'] as const)('%s: every operation has an operationId, one tag, examples that match their schemas and problem+json errors', (name) => {
+    // the merged document holds copies of the same schemas and examples: checked for presence there
+    expect(contractGaps(documents[name], { validateExamples: name !== 'platform' })).toEqual([]);
+  });
+
+  it('operationIds are unique across the platform, and reused bodies are named schemas referenced, not copied', () => {
+    const ids = operationsOf(documents.platform).map(([, op]) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const getKit = documents.platform.paths['/api/claims/claims/{id}/adjuster-kits/{kit_id}'].get.responses['200'].content!['application/json'].schema;
+    const generateKit = documents.platform.paths['/api/claims/claims/{id}/generate-adjuster-kit'].post.responses['201'].content!['application/json'].schema;
+    expect(getKit).toEqual({ $ref: '#/components/schemas/AdjusterKit' });
+    expect(generateKit).toEqual(getKit);
+  });
+
+  it('at the gateway, public writes document the rate limit (429 with Retry-After) and every operation the gateway answers 502 and 504', () => {
+    const intake = documents.platform.paths['/api/claims/public/claims'].post;
+    expect(resolve(documents.platform, intake.responses['429']).headers).toHaveProperty('Retry-After');
+    expect(documents.platform.paths['/api/claims/public/claims/{id}/status'].get.responses['429']).toBeUndefined();
+    for (const [, op] of operationsOf(documents.platform)) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['502', '504']));
+    expect(intake.responses['408']).toBeDefined();
+  });
+
+  it('the builder refuses an operation without an operationId or an example', () => {
+    const document = new OpenApiDocument({ title: 't', version: '1', description: 'd' }, '/api/t');
+    const schema = { type: 'object' };
+    const spec = { operationId: 'createThing', summary: 's', tag: 'Things', security: 'public' as const, responses: { 201: { description: 'd', schema, example: {} } } };
+    expect(() => document.operation('post', '/things', { ...spec, operationId: 'Create thing' })).toThrow(/camelCase/);
+    expect(() => document.operation('post', '/things', { ...spec, responses: { 201: { description: 'd', schema } } })).toThrow(/201 response has no example/);
+    expect(() => document.operation('post', '/things', { ...spec, requestBody: { contentType: 'application/json', schema, example: undefined } })).toThrow(/request body has no example/);
+    document.operation('post', '/things', spec);
+    expect(() => document.operation('get', '/things', spec)).toThrow(/used twice/);
+  });
+});
