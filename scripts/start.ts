@@ -3,6 +3,7 @@
  * (PGlite under DATA_DIR, an in-process event bus); with CLAIMS_DATABASE_URL, EVIDENCE_DATABASE_URL and
  * AMQP_URL it runs on PostgreSQL and RabbitMQ.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { readConfig } from '@platform/config';
 import { createLogger } from '@platform/http';
 import { InProcessBus } from '@platform/messaging';
@@ -13,10 +14,21 @@ import { readGatewayConfig, startGateway } from '../gateway/src';
 import { platformVariables } from './platform-variables';
 import { backendsDescription } from './ready-line';
 
+/** A port free now: GATEWAY_PORT=0 is resolved before the services start, so their links can name it. */
+async function anyFreePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 async function main() {
   const env = process.env;
   const platform = readConfig(platformVariables, env);
-  const base = { ...env, PORT: undefined, DATABASE_URL: undefined };
+  const gatewayPort = platform.GATEWAY_PORT || (await anyFreePort());
+  // Links handed to claimants and examiners lead to the gateway this command starts, unless configured otherwise.
+  const base = { ...env, PORT: undefined, DATABASE_URL: undefined, PUBLIC_BASE_URL: platform.PUBLIC_BASE_URL ?? `http://localhost:${gatewayPort}` };
   // Only the gateway faces clients: a service reachable directly would bypass its rate limit and access checks.
   const serviceBase = { ...base, HOST: platform.SERVICES_HOST };
   const claimsConfig = readClaimsConfig({ ...serviceBase, PORT: String(platform.CLAIMS_PORT), DATABASE_URL: platform.CLAIMS_DATABASE_URL });
@@ -26,7 +38,7 @@ async function main() {
   const claims = await runService(claimsService(claimsConfig), claimsConfig, { transport: sharedBus });
   const evidence = await runService(evidenceService(evidenceConfig), evidenceConfig, { transport: sharedBus });
   const gateway = await startGateway(
-    readGatewayConfig({ ...base, PORT: String(platform.GATEWAY_PORT), CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }),
+    readGatewayConfig({ ...base, PORT: String(gatewayPort), CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }),
   );
 
   const backends = backendsDescription({

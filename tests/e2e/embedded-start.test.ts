@@ -2,10 +2,16 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import request from 'supertest';
 import { bearer, eventually } from '@platform/testing';
-import { auditRecordsOfClaim, reportLoss } from './fnol';
+import { auditRecordsOfClaim, fnolBody, reportLoss } from './fnol';
 import { startPlatform, type PlatformProcess } from './platform-process';
 
 const SECRET = 'embedded-test-secret-0123456789abcdef';
+
+/** The claimant's status link in the acknowledgement of a new claim, and the claim's id. */
+async function statusLinkOfNewClaim(gatewayUrl: string) {
+  const response = await request(gatewayUrl).post('/api/claims/public/claims').send(fnolBody()).expect(201);
+  return { claimId: response.body.claim_id as string, link: response.body.status.portal_url as string };
+}
 
 describe('pnpm start with no configuration (embedded PGlite, in-process bus)', () => {
   let platform: PlatformProcess;
@@ -22,6 +28,11 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     expect(platform.readyLine).toContain(`claims ${platform.claimsUrl}`);
     expect(platform.readyLine).toContain(`evidence ${platform.evidenceUrl}`);
     expect(platform.readyLine).toMatch(/databases: embedded PGlite in .* · bus: in-process event bus$/);
+  });
+
+  it('hands out links to the port the gateway was started on', async () => {
+    const { claimId, link } = await statusLinkOfNewClaim(platform.gatewayUrl);
+    expect(link).toBe(`${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/api/claims/public/claims/${claimId}/status`);
   });
 
   it('binds the services to loopback only, so clients cannot go around the gateway', async () => {
@@ -69,6 +80,7 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     }
     const binder = await api().post(`/api/evidence/binders/run/${run.body.run_id}`).set('Authorization', writer).expect(201);
     expect(binder.body.manifest.evidence.map((item: { title: string }) => item.title)).toEqual(['Restore log', 'Second restore']);
+    expect(binder.body.download_url).toBe(`${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/api/evidence/binders/${binder.body.binder_id}/download`);
     const zip = await api()
       .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
       .set('Authorization', examiner)
@@ -89,6 +101,28 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     expect(code).toBe(0);
     platform = undefined as unknown as PlatformProcess;
   });
+});
+
+describe('links handed out under pnpm start', () => {
+  let platform: PlatformProcess | undefined;
+  afterEach(async () => {
+    await platform?.stop();
+    platform = undefined;
+  });
+
+  it('name the port actually bound when GATEWAY_PORT is 0', async () => {
+    platform = await startPlatform({ GATEWAY_PORT: '0' });
+    const gatewayUrl = platform.readyLine.match(/gateway (http:\/\/localhost:\d+)/)![1];
+    expect(gatewayUrl).not.toBe('http://localhost:0');
+    const { claimId, link } = await statusLinkOfNewClaim(gatewayUrl);
+    expect(link).toBe(`${gatewayUrl}/api/claims/public/claims/${claimId}/status`);
+  }, 120000);
+
+  it('follow PUBLIC_BASE_URL when it is set', async () => {
+    platform = await startPlatform({ PUBLIC_BASE_URL: 'https://claims.example.com' });
+    const { claimId, link } = await statusLinkOfNewClaim(platform.gatewayUrl);
+    expect(link).toBe(`https://claims.example.com/api/claims/public/claims/${claimId}/status`);
+  }, 120000);
 });
 
 describe('pnpm start in production mode', () => {

@@ -1,19 +1,20 @@
 import { startPendingScans, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { EvidenceConfig } from './config';
-import { auditLogFeature } from './features/audit';
-import { auditPublicKey } from './features/binders/audit-key';
+import { startCheckpointer } from './features/audit/audit-checkpoints';
+import { auditRoutes } from './features/audit/audit-routes';
+import { checkpointSignerFor } from './features/audit/checkpoint-signer';
 import { bindersRoutes } from './features/binders/binders-routes';
+import { startClaimEventConsumer } from './features/claim-events/claim-events-consumer';
 import { controlsRoutes } from './features/controls/controls-routes';
 import { evidenceRoutes } from './features/evidence/evidence-routes';
-import { runsRoutes } from './features/runs/runs-routes';
-import { startClaimEventConsumer } from './features/claim-events';
-import { evidenceMigrations } from './migrations';
 import { rescanPendingFiles } from './features/evidence/file-rescan';
 import { EvidenceFileStore } from './features/evidence/file-store';
+import { runsRoutes } from './features/runs/runs-routes';
+import { evidenceMigrations } from './migrations';
 
 /** The evidence service: controls, runs, evidence, approvals, binders and the verifiable audit log. */
 export function evidenceService(config: EvidenceConfig): ServiceDefinition {
-  const auditLog = auditLogFeature(config);
+  const auditSigner = checkpointSignerFor(config.AUDIT_SIGNING_KEY);
   const scanner = virusScannerFrom(config);
   return {
     name: 'evidence',
@@ -23,14 +24,12 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
     migrations: evidenceMigrations,
     exchanges: [config.EVIDENCE_EXCHANGE],
     mount(app, deps) {
-      // features are mounted here
-      auditLog.mount(app, deps);
-      // the evidence workflow: controls, runs, evidence, binders (each change audited and published)
-      const exchange = config.EVIDENCE_EXCHANGE;
-      app.use('/api/evidence', controlsRoutes(deps, { exchange }));
-      app.use('/api/evidence', runsRoutes(deps, { exchange }));
-      app.use('/api/evidence', evidenceRoutes(deps, { exchange, maxBytes: config.EVIDENCE_MAX_BYTES, scanner }));
-      app.use('/api/evidence', bindersRoutes(deps, { exchange, publicBaseUrl: config.PUBLIC_BASE_URL, auditKey: auditPublicKey(config.AUDIT_SIGNING_KEY, deps) }));
+      const signer = auditSigner(deps);
+      app.use(auditRoutes(deps, config, signer));
+      app.use(controlsRoutes(deps, config));
+      app.use(runsRoutes(deps, config));
+      app.use(evidenceRoutes(deps, config, scanner));
+      app.use(bindersRoutes(deps, config, () => signer));
     },
     async startBackground(deps) {
       const files = new EvidenceFileStore(deps.dataDir);
@@ -38,9 +37,17 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
       // Consumers stop first on shutdown, then the checkpointer signs what they appended.
       const claimEvents = await startClaimEventConsumer(deps, config);
-      const checkpointer = await auditLog.startBackground(deps);
-      const exchange = config.EVIDENCE_EXCHANGE;
-      const fileRescan = scanner && startPendingScans(() => rescanPendingFiles(deps.db, scanner, files, exchange), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'evidence files');
+      const checkpointer = await startCheckpointer({
+        db: deps.db,
+        signer: auditSigner(deps),
+        exchange: config.EVIDENCE_EXCHANGE,
+        logger: deps.logger,
+        metrics: deps.metrics,
+        every: config.AUDIT_CHECKPOINT_EVERY,
+        intervalMs: config.AUDIT_CHECKPOINT_INTERVAL_MS,
+      });
+      const fileRescan =
+        scanner && startPendingScans(() => rescanPendingFiles(deps.db, scanner, files, config.EVIDENCE_EXCHANGE), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'evidence files');
       return {
         async stop() {
           await fileRescan?.stop();

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { authenticate, requireScope } from '@platform/auth';
 import { parseQuery, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
+import type { EvidenceConfig } from '../../config';
 import { listAuditRecords, listCheckpoints } from './audit-store';
 import { verifyAuditChain } from './audit-verify';
 import type { CheckpointSigner } from './checkpoint-signer';
@@ -31,13 +32,13 @@ function nextCursor<T extends { seq: number }>(items: T[], limit: number): strin
 }
 
 /** GET /api/evidence/audit/{verify,records,checkpoints,public-key}, all behind audit:read. */
-export function auditRouter(deps: ServiceDeps, signer: () => CheckpointSigner, verifyPageSize: number): Router {
+export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: CheckpointSigner): Router {
   const router = Router();
   const guard = [authenticate(deps.verifyToken), requireScope(AUDIT_READ)];
   const tags = ['audit'];
   const security = { scope: AUDIT_READ };
 
-  deps.openapi.operation('get', '/audit/verify', {
+  deps.openapi.operation('get', '/api/evidence/audit/verify', {
     summary: 'Verify the audit hash chain and its signed checkpoints',
     description:
       'Streams the chain in pages, recomputes every hash and link, checks that sequence numbers are gapless and that every ' +
@@ -56,10 +57,10 @@ export function auditRouter(deps: ServiceDeps, signer: () => CheckpointSigner, v
     if (query.from_seq !== undefined && query.to_seq !== undefined && query.from_seq > query.to_seq) {
       throw problems.badRequest('Query: from_seq must not be after to_seq', [{ pointer: '/from_seq', message: 'must be less than or equal to to_seq' }]);
     }
-    res.json(await verifyAuditChain(deps.db, signer(), { fromSeq: query.from_seq, toSeq: query.to_seq, pageSize: verifyPageSize }));
+    res.json(await verifyAuditChain(deps.db, signer, { fromSeq: query.from_seq, toSeq: query.to_seq, pageSize: config.AUDIT_VERIFY_PAGE_SIZE }));
   });
 
-  deps.openapi.operation('get', '/audit/records', {
+  deps.openapi.operation('get', '/api/evidence/audit/records', {
     summary: 'Page through audit records, oldest first',
     tags,
     security,
@@ -73,7 +74,7 @@ export function auditRouter(deps: ServiceDeps, signer: () => CheckpointSigner, v
     res.json({ items, next_cursor: nextCursor(items, limit) });
   });
 
-  deps.openapi.operation('get', '/audit/checkpoints', {
+  deps.openapi.operation('get', '/api/evidence/audit/checkpoints', {
     summary: 'Page through the signed checkpoints, oldest first',
     tags,
     security,
@@ -87,7 +88,7 @@ export function auditRouter(deps: ServiceDeps, signer: () => CheckpointSigner, v
     res.json({ items, next_cursor: nextCursor(items, limit) });
   });
 
-  deps.openapi.operation('get', '/audit/public-key', {
+  deps.openapi.operation('get', '/api/evidence/audit/public-key', {
     summary: 'The Ed25519 public key that signs checkpoints (PEM, SPKI)',
     description: 'For checking checkpoint signatures offline; X-Audit-Key-Id carries the key id stored with each checkpoint.',
     tags,
@@ -99,7 +100,7 @@ export function auditRouter(deps: ServiceDeps, signer: () => CheckpointSigner, v
     },
   });
   router.get('/api/evidence/audit/public-key', ...guard, (_req: Request, res: Response) => {
-    const { publicKeyPem, keyId } = signer();
+    const { publicKeyPem, keyId } = signer;
     res.setHeader('X-Audit-Key-Id', keyId);
     res.type('application/x-pem-file').send(publicKeyPem);
   });

@@ -53,15 +53,24 @@ export function parseSigningKey(value: string): KeyObject {
   }
 }
 
-export function signingKeyPath(dataDir: string): string {
+function signingKeyPath(dataDir: string): string {
   return path.join(dataDir, 'evidence', 'audit-signing-key.pem');
+}
+
+/**
+ * The service's one signer, shared by the audit routes, the checkpointer and binders. A configured key is
+ * checked now, so a bad one stops start-up before anything is opened; the development key is loaded on first use.
+ */
+export function checkpointSignerFor(configured: string | undefined): (deps: { dataDir: string; logger: Logger }) => CheckpointSigner {
+  let signer = configured ? createCheckpointSigner(parseSigningKey(configured)) : undefined;
+  return (deps) => (signer ??= loadCheckpointSigner(configured, deps.dataDir, deps.logger));
 }
 
 /**
  * The configured key, or in development one kept in `<dataDir>/evidence/audit-signing-key.pem`,
  * generated on first start (its public key is logged so it can be pinned).
  */
-export function loadCheckpointSigner(configured: string | undefined, dataDir: string, logger: Logger): CheckpointSigner {
+function loadCheckpointSigner(configured: string | undefined, dataDir: string, logger: Logger): CheckpointSigner {
   if (configured) return createCheckpointSigner(parseSigningKey(configured));
   const file = signingKeyPath(dataDir);
   let pem: string;

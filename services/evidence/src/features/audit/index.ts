@@ -2,4 +2,3 @@ export { appendAuditRecord, listAuditRecords, latestCheckpointCovering, type Aud
 export { GENESIS_HASH, recordHash, type AuditRecord, type AuditSource } from './audit-chain';
 export { checkpointMessage } from './checkpoint-signer';
 export { auditLogMigration } from './migrations';
-export { auditLogFeature } from './audit-log';

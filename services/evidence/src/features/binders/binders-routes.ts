@@ -1,14 +1,16 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
+import { withTransactional } from '@platform/db';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { noBody, setDownloadHeaders } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
+import type { EvidenceConfig } from '../../config';
 import { EvidenceFileStore } from '../evidence/file-store';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { coalesce, streamZip } from './binder-zip';
 import type { AuditKey } from './manifest';
-import { createBindersService } from './binders-service';
+import { bindersService } from './binders-service';
 
 const TAGS = ['Binders'];
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
@@ -43,19 +45,19 @@ async function sendJsonText(res: Response, pieces: AsyncIterable<string>): Promi
   }
 }
 
-export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; publicBaseUrl: string; auditKey: () => AuditKey | undefined }): Router {
+export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, auditKey: () => AuditKey | undefined): Router {
   const files = new EvidenceFileStore(deps.dataDir);
-  const service = createBindersService({ ...options, files }, deps.db);
+  const service = withTransactional(bindersService({ exchange: config.EVIDENCE_EXCHANGE, publicBaseUrl: config.PUBLIC_BASE_URL, auditKey, files }), deps.db);
   const auth = authenticate(deps.verifyToken);
   const router = Router();
 
-  router.post('/binders/run/:id', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res: Response) => {
+  router.post('/api/evidence/binders/run/:id', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res: Response) => {
     const runId = assertUuidPath(req.params.id, 'run');
     const binder = await service.transactional((s) => s.build(runId, principalOf(req).sub));
-    res.status(201).location(`${req.baseUrl}/binders/${binder.binder_id}`);
+    res.status(201).location(`/api/evidence/binders/${binder.binder_id}`);
     await sendJsonText(res, service.json(binder));
   });
-  deps.openapi.operation('post', '/binders/run/{id}', {
+  deps.openapi.operation('post', '/api/evidence/binders/run/{id}', {
     summary: 'Build an examiner-ready binder of a run (a new immutable binder each time)',
     tags: TAGS,
     security: { scope: 'evidence:write' },
@@ -67,11 +69,11 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
     },
   });
 
-  router.get('/binders/:binderId', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
+  router.get('/api/evidence/binders/:binderId', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
     const binder = await service.find(assertUuidPath(req.params.binderId, 'binder'));
     await sendJsonText(res, service.json(binder));
   });
-  deps.openapi.operation('get', '/binders/{binderId}', {
+  deps.openapi.operation('get', '/api/evidence/binders/{binderId}', {
     summary: 'Read a binder',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
     tags: TAGS,
@@ -79,7 +81,7 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
     responses: { 200: { description: 'The binder', schema: binderSchema }, ...AUTH_ERRORS, 404: { description: 'No such binder' } },
   });
 
-  router.get('/binders/:binderId/download', auth, requireScope('audit:read'), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
+  router.get('/api/evidence/binders/:binderId/download', auth, requireScope('audit:read'), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
     const contents = await service.zipContents(assertUuidPath(req.params.binderId, 'binder'));
     const { binder } = contents;
     res.status(200);
@@ -95,7 +97,7 @@ export function bindersRoutes(deps: ServiceDeps, options: { exchange: string; pu
     });
     archive.pipe(coalesce()).pipe(res);
   });
-  deps.openapi.operation('get', '/binders/{binderId}/download', {
+  deps.openapi.operation('get', '/api/evidence/binders/{binderId}/download', {
     summary: 'Download a binder as a zip (streamed)',
     description:
       'manifest.json (canonical, the hashed bytes), evidence/<sha256>-<name> files, audit.jsonl, index.html, SHA256SUMS (for `sha256sum -c`), VERIFY.md, and when a checkpoint covers the records checkpoint-message.bin, checkpoint.sig and audit-public-key.pem (for `openssl pkeyutl -verify`).',

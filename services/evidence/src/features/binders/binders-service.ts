@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { keysetPages, withTransactional, type Knex } from '@platform/db';
+import { keysetPages, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { AuditRecord } from '../audit';
 import { fileScansStore } from '../evidence/file-scans';
@@ -103,7 +103,3 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
     },
   };
 };
-
-export function createBindersService(deps: BindersDeps, db: Knex) {
-  return withTransactional(bindersService(deps), db);
-}

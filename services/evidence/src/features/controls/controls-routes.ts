@@ -1,7 +1,9 @@
 import { Router, type Request } from 'express';
+import { withTransactional } from '@platform/db';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { assertValid, jsonBody, noBody, parseQuery } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
+import type { EvidenceConfig } from '../../config';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import {
   controlListResponseSchema,
@@ -14,22 +16,22 @@ import {
   type CreateVersionRequest,
   type ListControlsQuery,
 } from './controls-schemas';
-import { createControlsService } from './controls-service';
+import { controlsService } from './controls-service';
 
 const TAGS = ['Controls'];
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
 
-export function controlsRoutes(deps: ServiceDeps, options: { exchange: string }): Router {
-  const service = createControlsService({ exchange: options.exchange }, deps.db);
+export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
+  const service = withTransactional(controlsService({ exchange: config.EVIDENCE_EXCHANGE }), deps.db);
   const router = Router();
   const auth = authenticate(deps.verifyToken);
 
-  router.post('/controls', auth, requireScope('evidence:write'), jsonBody, async (req: Request, res) => {
+  router.post('/api/evidence/controls', auth, requireScope('evidence:write'), jsonBody, async (req: Request, res) => {
     const body = assertValid<CreateControlRequest>(createControlRequestSchema, req.body);
     const control = await service.transactional((s) => s.create(body, principalOf(req).sub));
-    res.status(201).location(`${req.baseUrl}/controls/${control.control_id}`).json(control);
+    res.status(201).location(`/api/evidence/controls/${control.control_id}`).json(control);
   });
-  deps.openapi.operation('post', '/controls', {
+  deps.openapi.operation('post', '/api/evidence/controls', {
     summary: 'Create a control (version 1)',
     tags: TAGS,
     security: { scope: 'evidence:write' },
@@ -43,13 +45,13 @@ export function controlsRoutes(deps: ServiceDeps, options: { exchange: string })
     },
   });
 
-  router.post('/controls/:id/versions', auth, requireScope('evidence:write'), jsonBody, async (req: Request<{ id: string }>, res) => {
+  router.post('/api/evidence/controls/:id/versions', auth, requireScope('evidence:write'), jsonBody, async (req: Request<{ id: string }>, res) => {
     const controlId = assertUuidPath(req.params.id, 'control');
     const body = assertValid<CreateVersionRequest>(createVersionRequestSchema, req.body);
     const control = await service.transactional((s) => s.addVersion(controlId, body, principalOf(req).sub));
-    res.status(201).location(`${req.baseUrl}/controls/${control.control_id}`).json(control);
+    res.status(201).location(`/api/evidence/controls/${control.control_id}`).json(control);
   });
-  deps.openapi.operation('post', '/controls/{id}/versions', {
+  deps.openapi.operation('post', '/api/evidence/controls/{id}/versions', {
     summary: 'Add an immutable new version of a control',
     description: 'The new version (n+1) takes the fields sent and carries the others over from the current version. Versions are never edited.',
     tags: TAGS,
@@ -64,11 +66,11 @@ export function controlsRoutes(deps: ServiceDeps, options: { exchange: string })
     },
   });
 
-  router.get('/controls', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request, res) => {
+  router.get('/api/evidence/controls', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request, res) => {
     const query = parseQuery<ListControlsQuery>(listControlsQuerySchema, req.query as Record<string, unknown>);
     res.json(await service.list(query));
   });
-  deps.openapi.operation('get', '/controls', {
+  deps.openapi.operation('get', '/api/evidence/controls', {
     summary: 'List controls by key (keyset pagination)',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
     tags: TAGS,
@@ -80,10 +82,10 @@ export function controlsRoutes(deps: ServiceDeps, options: { exchange: string })
     responses: { 200: { description: 'A page of controls', schema: controlListResponseSchema }, 400: { description: 'Bad query parameter' }, ...AUTH_ERRORS },
   });
 
-  router.get('/controls/:id', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ id: string }>, res) => {
+  router.get('/api/evidence/controls/:id', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ id: string }>, res) => {
     res.json(await service.get(assertUuidPath(req.params.id, 'control')));
   });
-  deps.openapi.operation('get', '/controls/{id}', {
+  deps.openapi.operation('get', '/api/evidence/controls/{id}', {
     summary: 'Read a control with all its versions',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
     tags: TAGS,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { withTransactional, type Knex } from '@platform/db';
+import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { recordChange } from '../../shared/record-change';
 import { KEY_PATTERN, type Control, type ControlDefinition, type ControlVersion, type CreateControlRequest, type CreateVersionRequest, type ListControlsQuery } from './controls-schemas';
@@ -81,7 +81,3 @@ export const controlsService = (deps: ControlsDeps) => (db: Knex) => {
     },
   };
 };
-
-export function createControlsService(deps: ControlsDeps, db: Knex) {
-  return withTransactional(controlsService(deps), db);
-}

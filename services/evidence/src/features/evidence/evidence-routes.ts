@@ -2,6 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { authenticate, principalOf, requireScope } from '@platform/auth';
 import { assertValid, jsonBody, problems } from '@platform/http';
 import { scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
+import type { EvidenceConfig } from '../../config';
 import { assertUuidPath } from '../../shared/access';
 import { ACCEPTED_TYPES_TEXT, contentTypeOf } from './content-type';
 import { EvidenceFileStore } from './file-store';
@@ -37,9 +38,9 @@ function assertKindFields(body: JsonEvidenceRequest): void {
   if (errors.length) throw problems.badRequest(`Request body: ${errors[0].pointer.slice(1)} ${errors[0].message}`, errors);
 }
 
-export function evidenceRoutes(deps: ServiceDeps, options: { exchange: string; maxBytes: number; scanner: VirusScanner | undefined }): Router {
+export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanner: VirusScanner | undefined): Router {
   const files = new EvidenceFileStore(deps.dataDir);
-  const service = createEvidenceService({ exchange: options.exchange, files }, deps.db);
+  const service = createEvidenceService({ exchange: config.EVIDENCE_EXCHANGE, files }, deps.db);
   const router = Router();
 
   async function addJson(req: Request<{ id: string }>, res: Response) {
@@ -53,14 +54,14 @@ export function evidenceRoutes(deps: ServiceDeps, options: { exchange: string; m
   async function addFile(req: Request<{ id: string }>, res: Response) {
     const runId = assertUuidPath(req.params.id, 'run');
     await service.assertOpen(runId);
-    const form = await receiveMultipart(req, { maxBytes: options.maxBytes, tempPath: () => files.tempPath() });
+    const form = await receiveMultipart(req, { maxBytes: config.EVIDENCE_MAX_BYTES, tempPath: () => files.tempPath() });
     try {
       const fields = assertValid<FileEvidenceFields>(fileEvidenceFieldsSchema, form.fields, 'Form fields');
       if (form.file.size === 0) throw problems.badRequest('The file is empty', [{ pointer: '/file', message: 'is empty' }]);
       if (fields.title === undefined && !form.file.fileName) throw problems.badRequest('title is required when the file has no name', [{ pointer: '/title', message: 'is required' }]);
       const contentType = await contentTypeOf(form.file);
       if (!contentType) throw problems.unsupportedMediaType(`The file's bytes are not an accepted type (${ACCEPTED_TYPES_TEXT})`);
-      const scan = await scanUpload(options.scanner, form.file.tempPath);
+      const scan = await scanUpload(scanner, form.file.tempPath);
       const evidence = await service.addFile(runId, fields, { ...form.file, contentType, scan }, principalOf(req).sub);
       res.status(201).json(evidence);
     } finally {
@@ -69,7 +70,7 @@ export function evidenceRoutes(deps: ServiceDeps, options: { exchange: string; m
   }
 
   router.post(
-    '/runs/:id/evidence',
+    '/api/evidence/runs/:id/evidence',
     authenticate(deps.verifyToken),
     requireScope('evidence:write'),
     (req: Request<{ id: string }>, res: Response, next: NextFunction) => {
@@ -78,7 +79,7 @@ export function evidenceRoutes(deps: ServiceDeps, options: { exchange: string; m
       jsonBody(req, res, (error?: unknown) => (error ? next(error) : addJson(req, res).catch(next)));
     },
   );
-  deps.openapi.operation('post', '/runs/{id}/evidence', {
+  deps.openapi.operation('post', '/api/evidence/runs/{id}/evidence', {
     summary: 'Add evidence to an open run (JSON note/link/record, or one file as multipart/form-data)',
     description: [
       'JSON evidence is hashed as its RFC 8785 canonical JSON; a file by its bytes (streamed, typed by its bytes, stored content-addressed).',

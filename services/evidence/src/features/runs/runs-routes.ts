@@ -1,11 +1,13 @@
 import { Router, type Request } from 'express';
+import { withTransactional } from '@platform/db';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { assertValid, jsonBody, noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
+import type { EvidenceConfig } from '../../config';
 import { evidenceItemSchema } from '../evidence/evidence-schemas';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { createRunRequestSchema, decisionRequestSchema, decisionSchema, runResponseSchema, runStateSchema, type CreateRunRequest, type DecisionRequest } from './runs-schemas';
-import { createRunsService } from './runs-service';
+import { runsService } from './runs-service';
 
 const TAGS = ['Runs'];
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
@@ -28,17 +30,17 @@ const decisionResponseSchema = {
   properties: { ...decisionSchema.properties, status: { enum: ['approved', 'rejected'] } },
 };
 
-export function runsRoutes(deps: ServiceDeps, options: { exchange: string }): Router {
-  const service = createRunsService({ exchange: options.exchange }, deps.db);
+export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
+  const service = withTransactional(runsService({ exchange: config.EVIDENCE_EXCHANGE }), deps.db);
   const router = Router();
   const auth = authenticate(deps.verifyToken);
 
-  router.post('/runs', auth, requireScope('evidence:write'), jsonBody, async (req: Request, res) => {
+  router.post('/api/evidence/runs', auth, requireScope('evidence:write'), jsonBody, async (req: Request, res) => {
     const body = assertValid<CreateRunRequest>(createRunRequestSchema, req.body);
     const run = await service.transactional((s) => s.create(body, principalOf(req).sub));
-    res.status(201).location(`${req.baseUrl}/runs/${run.run_id}`).json(run);
+    res.status(201).location(`/api/evidence/runs/${run.run_id}`).json(run);
   });
-  deps.openapi.operation('post', '/runs', {
+  deps.openapi.operation('post', '/api/evidence/runs', {
     summary: 'Open a run of a control version over a period',
     tags: TAGS,
     security: { scope: 'evidence:write' },
@@ -53,10 +55,10 @@ export function runsRoutes(deps: ServiceDeps, options: { exchange: string }): Ro
     },
   });
 
-  router.get('/runs/:id', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ id: string }>, res) => {
+  router.get('/api/evidence/runs/:id', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ id: string }>, res) => {
     res.json(await service.get(assertUuidPath(req.params.id, 'run')));
   });
-  deps.openapi.operation('get', '/runs/{id}', {
+  deps.openapi.operation('get', '/api/evidence/runs/{id}', {
     summary: 'Read a run with its evidence and decisions',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
     tags: TAGS,
@@ -64,11 +66,11 @@ export function runsRoutes(deps: ServiceDeps, options: { exchange: string }): Ro
     responses: { 200: { description: 'The run', schema: runDetailSchema }, ...AUTH_ERRORS, 404: { description: 'No such run' } },
   });
 
-  router.post('/runs/:id/submit', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res) => {
+  router.post('/api/evidence/runs/:id/submit', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res) => {
     const runId = assertUuidPath(req.params.id, 'run');
     res.json(await service.transactional((s) => s.submit(runId, principalOf(req).sub)));
   });
-  deps.openapi.operation('post', '/runs/{id}/submit', {
+  deps.openapi.operation('post', '/api/evidence/runs/{id}/submit', {
     summary: 'Submit an open run for review (open → in_review)',
     tags: TAGS,
     security: { scope: 'evidence:write' },
@@ -80,13 +82,13 @@ export function runsRoutes(deps: ServiceDeps, options: { exchange: string }): Ro
     },
   });
 
-  router.post('/runs/:id/decision', auth, requireScope('evidence:approve'), jsonBody, async (req: Request<{ id: string }>, res) => {
+  router.post('/api/evidence/runs/:id/decision', auth, requireScope('evidence:approve'), jsonBody, async (req: Request<{ id: string }>, res) => {
     const runId = assertUuidPath(req.params.id, 'run');
     const body = assertValid<DecisionRequest>(decisionRequestSchema, req.body);
     const decision = await service.transactional((s) => s.decide(runId, body, principalOf(req).sub));
     res.status(201).json(decision);
   });
-  deps.openapi.operation('post', '/runs/{id}/decision', {
+  deps.openapi.operation('post', '/api/evidence/runs/{id}/decision', {
     summary: 'Approve or reject a run in review (final)',
     description: 'Segregation of duties: the approver must be neither the run’s creator nor anyone who added evidence to it (403). Decisions are final: a second one is 409.',
     tags: TAGS,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { withTransactional, type Knex } from '@platform/db';
+import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { controlsStore } from '../controls/controls-store';
 import { evidenceStore } from '../evidence/evidence-store';
@@ -92,7 +92,3 @@ export const runsService = (deps: RunsDeps) => (db: Knex) => {
     },
   };
 };
-
-export function createRunsService(deps: RunsDeps, db: Knex) {
-  return withTransactional(runsService(deps), db);
-}
