@@ -35,22 +35,23 @@ function nextCursor<T extends { seq: number }>(items: T[], limit: number): strin
 export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: CheckpointSigner): Router {
   const router = Router();
   const guard = [authenticate(deps.verifyToken), requireScope(AUDIT_READ)];
-  const tags = ['audit'];
+  const tag = 'Audit';
   const security = { scope: AUDIT_READ };
 
   deps.openapi.operation('get', '/api/evidence/audit/verify', {
+    operationId: 'verifyAuditLog',
     summary: 'Verify the audit hash chain and its signed checkpoints',
     description:
       'Streams the chain in pages, recomputes every hash and link, checks that sequence numbers are gapless and that every ' +
       'checkpoint in range is signed by the service key and matches its record; a checkpoint beyond the last record means ' +
       'truncation. Stops at the first break. valid:false is still a 200.',
-    tags,
+    tag,
     security,
     parameters: [
       { name: 'from_seq', in: 'query', schema: verifyQuerySchema.properties.from_seq },
       { name: 'to_seq', in: 'query', schema: verifyQuerySchema.properties.to_seq },
     ],
-    responses: { 200: { description: 'The verification report', schema: verificationSchema }, ...errors },
+    responses: { 200: { description: 'The verification report', schema: verificationSchema, example: { valid: true, records_checked: 1042, first_seq: 1, last_seq: 1042, head_hash: '5f0c1d8e2b7a4c3f9e6d1a0b8c7e5f4d3c2b1a09f8e7d6c5b4a39281706f5e4d', checkpoint: { seq: 1024, hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', signed_at: '2026-11-22T10:00:00Z', signature_valid: true }, first_invalid: null, verified_at: '2026-11-22T10:05:00Z', duration_ms: 87 } }, ...errors },
   });
   router.get('/api/evidence/audit/verify', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<VerifyQuery>(verifyQuerySchema, req.query);
@@ -61,11 +62,12 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
   });
 
   deps.openapi.operation('get', '/api/evidence/audit/records', {
+    operationId: 'listAuditRecords',
     summary: 'Page through audit records, oldest first',
-    tags,
+    tag,
     security,
     parameters: Object.entries(recordsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
-    responses: { 200: { description: 'A page of records', schema: recordsPageSchema }, ...errors },
+    responses: { 200: { description: 'A page of records', schema: recordsPageSchema, example: { items: [{ seq: 1, action: 'claim.created', source: 'claims', entity_type: 'claim', entity_id: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60', actor: 'claimant', event_id: 'd9e8f7a6-b5c4-4d3e-8f2a-1b0c9d8e7f6a', occurred_at: '2026-11-22T10:00:00Z', recorded_at: '2026-11-22T10:00:01Z', data: { claim_id: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60', loss_type: 'auto_collision' }, prev_hash: '0000000000000000000000000000000000000000000000000000000000000000', hash: '5f0c1d8e2b7a4c3f9e6d1a0b8c7e5f4d3c2b1a09f8e7d6c5b4a39281706f5e4d' }], next_cursor: '1' } }, ...errors },
   });
   router.get('/api/evidence/audit/records', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<RecordsQuery>(recordsQuerySchema, req.query);
@@ -75,11 +77,12 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
   });
 
   deps.openapi.operation('get', '/api/evidence/audit/checkpoints', {
+    operationId: 'listAuditCheckpoints',
     summary: 'Page through the signed checkpoints, oldest first',
-    tags,
+    tag,
     security,
     parameters: Object.entries(checkpointsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
-    responses: { 200: { description: 'A page of checkpoints', schema: checkpointsPageSchema }, ...errors },
+    responses: { 200: { description: 'A page of checkpoints', schema: checkpointsPageSchema, example: { items: [{ seq: 1024, hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', signed_at: '2026-11-22T10:00:00Z', signature: 'MEUCIQDx2l0Jd3k5w8Q9b1m4n7r2t6y0u3i5o8p1a4s7d0f3gA==', key_id: 'audit-2026' }], next_cursor: null } }, ...errors },
   });
   router.get('/api/evidence/audit/checkpoints', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<CheckpointsQuery>(checkpointsQuerySchema, req.query);
@@ -89,9 +92,10 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
   });
 
   deps.openapi.operation('get', '/api/evidence/audit/public-key', {
+    operationId: 'getAuditPublicKey',
     summary: 'The Ed25519 public key that signs checkpoints (PEM, SPKI)',
     description: 'For checking checkpoint signatures offline; X-Audit-Key-Id carries the key id stored with each checkpoint.',
-    tags,
+    tag,
     security,
     responses: {
       200: { description: 'The public key', contentType: 'application/x-pem-file', schema: { type: 'string' }, headers: { 'X-Audit-Key-Id': 'The key id' } },

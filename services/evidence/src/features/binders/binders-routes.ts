@@ -11,8 +11,19 @@ import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { coalesce, streamZip } from './binder-zip';
 import type { AuditKey } from './manifest';
 import { bindersService } from './binders-service';
+import { evidenceExample, runIds } from '../runs/examples';
 
-const TAGS = ['Binders'];
+const binderExample = {
+  binder_id: 'cc33dd44-ee55-4f66-8a77-889900aabbcc',
+  run_id: runIds.RUN_ID,
+  final: true,
+  created_at: '2026-10-06T12:00:00Z',
+  sha256: '2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
+  manifest: { run: { run_id: runIds.RUN_ID, status: 'approved' }, evidence: [{ evidence_id: evidenceExample.evidence_id, sha256: evidenceExample.sha256 }] },
+  download_url: 'https://claims.example.com/api/evidence/binders/cc33dd44-ee55-4f66-8a77-889900aabbcc/download',
+};
+
+const TAG = 'Binders';
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
 
 const binderSchema = {
@@ -58,11 +69,12 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, auditKe
     await sendJsonText(res, service.json(binder));
   });
   deps.openapi.operation('post', '/api/evidence/binders/run/{id}', {
+    operationId: 'buildBinder',
     summary: 'Build an examiner-ready binder of a run (a new immutable binder each time)',
-    tags: TAGS,
+    tag: TAG,
     security: { scope: 'evidence:write' },
     responses: {
-      201: { description: 'The binder', schema: binderSchema, headers: { Location: 'The binder' } },
+      201: { description: 'The binder', schema: binderSchema, schemaName: 'Binder', example: binderExample, headers: { Location: 'The binder' } },
       ...AUTH_ERRORS,
       404: { description: 'No such run' },
       409: { description: 'An evidence file of the run is quarantined (`infected`) or not scanned yet (`pending`); `files` lists them' },
@@ -73,12 +85,13 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, auditKe
     const binder = await service.find(assertUuidPath(req.params.binderId, 'binder'));
     await sendJsonText(res, service.json(binder));
   });
-  deps.openapi.operation('get', '/api/evidence/binders/{binderId}', {
+  deps.openapi.operation('get', '/api/evidence/binders/{id}', {
+    operationId: 'getBinder',
     summary: 'Read a binder',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
-    tags: TAGS,
+    tag: TAG,
     security: { anyScope: READ_SCOPES },
-    responses: { 200: { description: 'The binder', schema: binderSchema }, ...AUTH_ERRORS, 404: { description: 'No such binder' } },
+    responses: { 200: { description: 'The binder', schema: binderSchema, schemaName: 'Binder', example: binderExample }, ...AUTH_ERRORS, 404: { description: 'No such binder' } },
   });
 
   router.get('/api/evidence/binders/:binderId/download', auth, requireScope('audit:read'), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
@@ -97,11 +110,12 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, auditKe
     });
     archive.pipe(coalesce()).pipe(res);
   });
-  deps.openapi.operation('get', '/api/evidence/binders/{binderId}/download', {
+  deps.openapi.operation('get', '/api/evidence/binders/{id}/download', {
+    operationId: 'downloadBinder',
     summary: 'Download a binder as a zip (streamed)',
     description:
       'manifest.json (canonical, the hashed bytes), evidence/<sha256>-<name> files, audit.jsonl, index.html, SHA256SUMS (for `sha256sum -c`), VERIFY.md, and when a checkpoint covers the records checkpoint-message.bin, checkpoint.sig and audit-public-key.pem (for `openssl pkeyutl -verify`).',
-    tags: TAGS,
+    tag: TAG,
     security: { scope: 'audit:read' },
     responses: { 200: { description: 'The zip', contentType: 'application/zip', schema: { type: 'string', contentMediaType: 'application/zip' } }, ...AUTH_ERRORS, 404: { description: 'No such binder' } },
   });

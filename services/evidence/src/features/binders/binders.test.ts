@@ -340,8 +340,8 @@ describe('binders', () => {
   it('documents every binder operation in the OpenAPI document', async () => {
     const doc = await kit.http().get('/openapi.json').expect(200);
     expect(doc.body.paths['/binders/run/{id}'].post.security).toEqual([{ bearerJwt: ['evidence:write'] }]);
-    expect(doc.body.paths['/binders/{binderId}'].get).toBeDefined();
-    expect(doc.body.paths['/binders/{binderId}/download'].get.security).toEqual([{ bearerJwt: ['audit:read'] }]);
-    expect(doc.body.paths['/binders/{binderId}/download'].get.responses['200'].content['application/zip']).toBeDefined();
+    expect(doc.body.paths['/binders/{id}'].get).toBeDefined();
+    expect(doc.body.paths['/binders/{id}/download'].get.security).toEqual([{ bearerJwt: ['audit:read'] }]);
+    expect(doc.body.paths['/binders/{id}/download'].get.responses['200'].content['application/zip']).toBeDefined();
   });
 });

@@ -17,8 +17,9 @@ import {
   type ListControlsQuery,
 } from './controls-schemas';
 import { controlsService } from './controls-service';
+import { controlExample, controlWithVersionsExample, createControlRequestExample } from '../runs/examples';
 
-const TAGS = ['Controls'];
+const TAG = 'Controls';
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
 
 export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
@@ -32,12 +33,13 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
     res.status(201).location(`/api/evidence/controls/${control.control_id}`).json(control);
   });
   deps.openapi.operation('post', '/api/evidence/controls', {
+    operationId: 'createControl',
     summary: 'Create a control (version 1)',
-    tags: TAGS,
+    tag: TAG,
     security: { scope: 'evidence:write' },
-    requestBody: { contentType: 'application/json', schema: createControlRequestSchema },
+    requestBody: { contentType: 'application/json', schema: createControlRequestSchema, example: createControlRequestExample },
     responses: {
-      201: { description: 'Created, with its first version', schema: controlResponseSchema, headers: { Location: 'The control' } },
+      201: { description: 'Created, with its first version', schema: controlResponseSchema, schemaName: 'Control', example: controlExample, headers: { Location: 'The control' } },
       400: { description: 'Invalid body or unknown field' },
       ...AUTH_ERRORS,
       409: { description: 'The key is taken (`existing_control_id` names its control)' },
@@ -52,13 +54,14 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
     res.status(201).location(`/api/evidence/controls/${control.control_id}`).json(control);
   });
   deps.openapi.operation('post', '/api/evidence/controls/{id}/versions', {
+    operationId: 'createControlVersion',
     summary: 'Add an immutable new version of a control',
     description: 'The new version (n+1) takes the fields sent and carries the others over from the current version. Versions are never edited.',
-    tags: TAGS,
+    tag: TAG,
     security: { scope: 'evidence:write' },
-    requestBody: { contentType: 'application/json', schema: createVersionRequestSchema },
+    requestBody: { contentType: 'application/json', schema: createVersionRequestSchema, example: { test_procedure: 'Sample twenty joiners and leavers' } },
     responses: {
-      201: { description: 'The control with its new current version', schema: controlResponseSchema },
+      201: { description: 'The control with its new current version', schema: controlResponseSchema, schemaName: 'Control', example: { ...controlExample, test_procedure: 'Sample twenty joiners and leavers', current_version: { ...controlExample.current_version, control_version_id: '8b7c6d5e-4f3a-4b2c-8d1e-0f9a8b7c6d5e', version: 2 } } },
       400: { description: 'Invalid body or unknown field (the key cannot change)' },
       ...AUTH_ERRORS,
       404: { description: 'No such control' },
@@ -71,26 +74,28 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
     res.json(await service.list(query));
   });
   deps.openapi.operation('get', '/api/evidence/controls', {
+    operationId: 'listControls',
     summary: 'List controls by key (keyset pagination)',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
-    tags: TAGS,
+    tag: TAG,
     security: { anyScope: READ_SCOPES },
     parameters: [
       { name: 'limit', in: 'query', schema: listControlsQuerySchema.properties.limit },
       { name: 'cursor', in: 'query', schema: listControlsQuerySchema.properties.cursor, description: 'next_cursor of the previous page (opaque)' },
     ],
-    responses: { 200: { description: 'A page of controls', schema: controlListResponseSchema }, 400: { description: 'Bad query parameter' }, ...AUTH_ERRORS },
+    responses: { 200: { description: 'A page of controls', schema: controlListResponseSchema, example: { items: [controlExample], next_cursor: null } }, 400: { description: 'Bad query parameter' }, ...AUTH_ERRORS },
   });
 
   router.get('/api/evidence/controls/:id', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ id: string }>, res) => {
     res.json(await service.get(assertUuidPath(req.params.id, 'control')));
   });
   deps.openapi.operation('get', '/api/evidence/controls/{id}', {
+    operationId: 'getControl',
     summary: 'Read a control with all its versions',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
-    tags: TAGS,
+    tag: TAG,
     security: { anyScope: READ_SCOPES },
-    responses: { 200: { description: 'The control', schema: controlWithVersionsResponseSchema }, ...AUTH_ERRORS, 404: { description: 'No such control' } },
+    responses: { 200: { description: 'The control', schema: controlWithVersionsResponseSchema, example: controlWithVersionsExample }, ...AUTH_ERRORS, 404: { description: 'No such control' } },
   });
 
   return router;

@@ -16,6 +16,7 @@ import {
   type JsonEvidenceRequest,
 } from './evidence-schemas';
 import { createEvidenceService } from './evidence-service';
+import { addEvidenceRequestExample, evidenceExample } from '../runs/examples';
 
 function isWebUrl(value: string): boolean {
   try {
@@ -80,6 +81,7 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
     },
   );
   deps.openapi.operation('post', '/api/evidence/runs/{id}/evidence', {
+    operationId: 'addEvidence',
     summary: 'Add evidence to an open run (JSON note/link/record, or one file as multipart/form-data)',
     description: [
       'JSON evidence is hashed as its RFC 8785 canonical JSON; a file by its bytes (streamed, typed by its bytes, stored content-addressed).',
@@ -89,11 +91,16 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
       'A file is scanned for viruses (CLAMD_URL) and answered with `scan_status`: `infected` files are quarantined (kept, never packed into a binder), ' +
         '`pending` ones (scanner down) are rescanned in the background, `not_scanned` means no scanner is configured.',
     ].join(' '),
-    tags: ['Evidence'],
+    tag: 'Evidence',
     security: { scope: 'evidence:write' },
-    requestBody: { contentType: 'application/json', schema: jsonEvidenceRequestSchema, alternatives: { 'multipart/form-data': multipartEvidenceRequestSchema } },
+    requestBody: {
+      contentType: 'application/json',
+      schema: jsonEvidenceRequestSchema,
+      example: addEvidenceRequestExample,
+      alternatives: { 'multipart/form-data': { schema: multipartEvidenceRequestSchema, example: { file: '(the bytes of access-review.pdf)', title: 'Q3 access review', collected_at: '2026-09-30T17:00:00Z' } } },
+    },
     responses: {
-      201: { description: 'The stored evidence', schema: evidenceResponseSchema },
+      201: { description: 'The stored evidence', schema: evidenceResponseSchema, example: evidenceExample },
       400: { description: 'Invalid body or field, missing file part, more than one file' },
       401: { description: 'No or invalid credentials' },
       403: { description: 'Missing scope' },

@@ -8,8 +8,9 @@ import { evidenceItemSchema } from '../evidence/evidence-schemas';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { createRunRequestSchema, decisionRequestSchema, decisionSchema, runResponseSchema, runStateSchema, type CreateRunRequest, type DecisionRequest } from './runs-schemas';
 import { runsService } from './runs-service';
+import { createRunRequestExample, decisionExample, decisionRequestExample, evidenceExample, runExample, runStateExample } from './examples';
 
-const TAGS = ['Runs'];
+const TAG = 'Runs';
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
 
 const runDetailSchema = {
@@ -41,12 +42,13 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
     res.status(201).location(`/api/evidence/runs/${run.run_id}`).json(run);
   });
   deps.openapi.operation('post', '/api/evidence/runs', {
+    operationId: 'createRun',
     summary: 'Open a run of a control version over a period',
-    tags: TAGS,
+    tag: TAG,
     security: { scope: 'evidence:write' },
-    requestBody: { contentType: 'application/json', schema: createRunRequestSchema },
+    requestBody: { contentType: 'application/json', schema: createRunRequestSchema, example: createRunRequestExample },
     responses: {
-      201: { description: 'The open run', schema: runResponseSchema, headers: { Location: 'The run' } },
+      201: { description: 'The open run', schema: runResponseSchema, example: runExample, headers: { Location: 'The run' } },
       400: { description: 'Malformed JSON, missing or unknown field, not a calendar date' },
       ...AUTH_ERRORS,
       409: { description: 'The control version already has a run for this period; `existing_run_id` names it' },
@@ -59,11 +61,14 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
     res.json(await service.get(assertUuidPath(req.params.id, 'run')));
   });
   deps.openapi.operation('get', '/api/evidence/runs/{id}', {
+    operationId: 'getRun',
     summary: 'Read a run with its evidence and decisions',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
-    tags: TAGS,
+    tag: TAG,
     security: { anyScope: READ_SCOPES },
-    responses: { 200: { description: 'The run', schema: runDetailSchema }, ...AUTH_ERRORS, 404: { description: 'No such run' } },
+    responses: { 200: { description: 'The run', schema: runDetailSchema,
+        example: { ...runStateExample, evidence: [{ ...evidenceExample, description: null, url: 'https://tickets.example.com/SEC-1042', source: 'ticketing', file_name: null, superseded_by: null }], decisions: [] },
+      }, ...AUTH_ERRORS, 404: { description: 'No such run' } },
   });
 
   router.post('/api/evidence/runs/:id/submit', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res) => {
@@ -71,11 +76,12 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
     res.json(await service.transactional((s) => s.submit(runId, principalOf(req).sub)));
   });
   deps.openapi.operation('post', '/api/evidence/runs/{id}/submit', {
+    operationId: 'submitRun',
     summary: 'Submit an open run for review (open → in_review)',
-    tags: TAGS,
+    tag: TAG,
     security: { scope: 'evidence:write' },
     responses: {
-      200: { description: 'The run, now in review', schema: runStateSchema },
+      200: { description: 'The run, now in review', schema: runStateSchema, example: runStateExample },
       ...AUTH_ERRORS,
       404: { description: 'No such run' },
       409: { description: 'The run is not open' },
@@ -89,13 +95,14 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
     res.status(201).json(decision);
   });
   deps.openapi.operation('post', '/api/evidence/runs/{id}/decision', {
+    operationId: 'decideRun',
     summary: 'Approve or reject a run in review (final)',
     description: 'Segregation of duties: the approver must be neither the run’s creator nor anyone who added evidence to it (403). Decisions are final: a second one is 409.',
-    tags: TAGS,
+    tag: TAG,
     security: { scope: 'evidence:approve' },
-    requestBody: { contentType: 'application/json', schema: decisionRequestSchema },
+    requestBody: { contentType: 'application/json', schema: decisionRequestSchema, example: decisionRequestExample },
     responses: {
-      201: { description: 'The decision, and the run’s new status', schema: decisionResponseSchema },
+      201: { description: 'The decision, and the run’s new status', schema: decisionResponseSchema, example: { ...decisionExample, status: 'approved' } },
       400: { description: 'Invalid body; rationale missing or blank' },
       401: AUTH_ERRORS[401],
       403: { description: 'Missing scope, or the caller created the run or added evidence to it' },
