@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
-import { problems } from '@platform/http';
-import { UUID_PATTERN, findClaim, withoutTokenHash, type Claim } from './claim-store';
+import { UUID_PATTERN, problems } from '@platform/http';
+import { findClaim, withoutTokenHash, type Claim } from './claim-store';
 import type { Stage } from './stage-machine';
 
 export function isUuid(value: string): boolean {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
+import { UUID_PATTERN } from '@platform/http';
 import type { Channel, ClaimStage, LossType } from './claim-vocabulary';
 
 export interface RequiredDocument {
@@ -112,8 +113,6 @@ export function withoutTokenHash(claim: ClaimWithTokenHash): Claim {
   const { access_token_hash: _hash, ...rest } = claim;
   return rest;
 }
-
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A claim by id, or undefined (also for an id that is not a UUID). `forUpdate` locks the row. */
 export async function findClaim(db: Knex, claimId: string, options: { forUpdate?: boolean } = {}): Promise<ClaimWithTokenHash | undefined> {

@@ -1,5 +1,4 @@
-import { isStorableDateTime, problems } from '@platform/http';
-import { UUID_PATTERN } from '../../shared/claim-store';
+import { UUID_PATTERN, isStorableDateTime, problems } from '@platform/http';
 
 /** Keyset position after a claim: its `created_at` (microseconds, UTC) and id, newest first. */
 export interface ClaimCursor {
