@@ -418,7 +418,11 @@ describe('gateway API documentation', () => {
     expect(Object.keys(body.paths).sort()).toEqual(['/api/claims/claims', '/api/claims/public/claims', '/api/evidence/runs']);
     expect(body.components.schemas.Problem).toEqual(problem);
     expect(body.components.schemas.Claim).toEqual({ type: 'object' });
-    expect(body.components.responses).toEqual({ Bad: { description: 'claims bad' }, evidence_Bad: { description: 'evidence bad' } });
+    expect(body.components.responses).toMatchObject({ Bad: { description: 'claims bad' }, evidence_Bad: { description: 'evidence bad' } });
+    // the gateway's own answers: 429 on public writes, 502/504 everywhere
+    expect(body.paths['/api/claims/public/claims'].post.responses['429'].$ref).toBe('#/components/responses/RateLimited');
+    expect(body.paths['/api/evidence/runs'].post.responses['429']).toBeUndefined();
+    expect(body.paths['/api/evidence/runs'].post.responses['504'].$ref).toBe('#/components/responses/GatewayTimeout');
     expect(body.paths['/api/evidence/runs'].post.responses['400'].$ref).toBe('#/components/responses/evidence_Bad');
     expect(body.paths['/api/claims/public/claims'].post.responses['400'].$ref).toBe('#/components/responses/Bad');
   });
