@@ -49,7 +49,8 @@ describe('triage and escalation decisions', () => {
         'get /claims/{id}/attachments/{attachment_id}/content',
       ]),
     );
-    expect(doc.paths['/claims/{id}/run-triage'].post.responses['201'].content['application/json'].schema).toEqual(triageResultSchema);
+    expect(doc.paths['/claims/{id}/run-triage'].post.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RunTriageResponse' });
+    expect(doc.components.schemas.RunTriageResponse).toEqual(triageResultSchema);
   });
 
   it('refuses callers without claims:write (401, 403) and unknown claims (404)', async () => {
