@@ -1,3 +1,4 @@
+import type { FromSchema } from '@platform/http';
 import { NO_NUL } from '../runs/runs-schemas';
 
 /** JSON Schemas (2020-12) of the controls API: requests and responses, one source for validation and OpenAPI. */
@@ -7,8 +8,8 @@ export const KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$';
 export const FREQUENCIES = ['continuous', 'daily', 'weekly', 'monthly', 'quarterly', 'annual', 'ad_hoc'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
-const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: NO_NUL });
-const nullableText = (maxLength: number) => ({ type: ['string', 'null'], minLength: 1, maxLength, pattern: NO_NUL });
+const text = <Max extends number>(maxLength: Max) => ({ type: 'string', minLength: 1, maxLength, pattern: NO_NUL }) as const;
+const nullableText = <Max extends number>(maxLength: Max) => ({ type: ['string', 'null'], minLength: 1, maxLength, pattern: NO_NUL }) as const;
 
 const definitionProperties = {
   title: text(300),
@@ -17,7 +18,9 @@ const definitionProperties = {
   frequency: { enum: [...FREQUENCIES, null] },
   test_procedure: nullableText(10000),
   evidence_requirements: { type: 'array', maxItems: 100, items: text(1000) },
-};
+} as const;
+
+const DEFINITION_FIELDS = ['title', 'description', 'owner', 'frequency', 'test_procedure', 'evidence_requirements'] as const;
 
 export const createControlRequestSchema = {
   type: 'object',
@@ -27,7 +30,7 @@ export const createControlRequestSchema = {
     key: { type: 'string', pattern: KEY_PATTERN, description: 'Unique (case-insensitive), e.g. AC-2' },
     ...definitionProperties,
   },
-};
+} as const;
 
 export const createVersionRequestSchema = {
   type: 'object',
@@ -35,26 +38,13 @@ export const createVersionRequestSchema = {
   minProperties: 1,
   description: 'The definition fields that change; the others are carried over from the current version. `null` clears an optional field.',
   properties: definitionProperties,
-};
+} as const;
 
-export interface ControlDefinition {
-  title: string;
-  description: string | null;
-  owner: string | null;
-  frequency: Frequency | null;
-  test_procedure: string | null;
-  evidence_requirements: string[];
-}
+export type CreateControlRequest = FromSchema<typeof createControlRequestSchema>;
+export type CreateVersionRequest = FromSchema<typeof createVersionRequestSchema>;
 
-export interface CreateControlRequest extends Partial<ControlDefinition> {
-  key: string;
-  title: string;
-}
-
-export type CreateVersionRequest = Partial<ControlDefinition>;
-
-const timestamp = { type: 'string', format: 'date-time' };
-const uuid = { type: 'string', format: 'uuid' };
+const timestamp = { type: 'string', format: 'date-time' } as const;
+const uuid = { type: 'string', format: 'uuid' } as const;
 
 const definitionResponseProperties = {
   title: { type: 'string' },
@@ -63,14 +53,14 @@ const definitionResponseProperties = {
   frequency: { enum: [...FREQUENCIES, null] },
   test_procedure: { type: ['string', 'null'] },
   evidence_requirements: { type: 'array', items: { type: 'string' } },
-};
+} as const;
 
 export const controlVersionSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['control_version_id', 'version', 'created_at', 'created_by', ...Object.keys(definitionResponseProperties)],
+  required: ['control_version_id', 'version', 'created_at', 'created_by', ...DEFINITION_FIELDS],
   properties: { control_version_id: uuid, version: { type: 'integer', minimum: 1 }, ...definitionResponseProperties, created_by: { type: 'string' }, created_at: timestamp },
-};
+} as const;
 
 const controlProperties = {
   control_id: uuid,
@@ -84,29 +74,29 @@ const controlProperties = {
     required: ['control_version_id', 'version', 'created_at'],
     properties: { control_version_id: uuid, version: { type: 'integer', minimum: 1 }, created_at: timestamp },
   },
-};
+} as const;
 
 export const controlResponseSchema = {
   type: 'object',
   additionalProperties: false,
-  required: Object.keys(controlProperties),
+  required: ['control_id', 'key', ...DEFINITION_FIELDS, 'created_by', 'created_at', 'current_version'],
   description: 'A control with the definition of its current version.',
   properties: controlProperties,
-};
+} as const;
 
 export const controlWithVersionsResponseSchema = {
   type: 'object',
   additionalProperties: false,
   required: [...Object.keys(controlProperties), 'versions'],
   properties: { ...controlProperties, versions: { type: 'array', items: controlVersionSchema, description: 'Every version, oldest first' } },
-};
+} as const;
 
 export const controlListResponseSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['items', 'next_cursor'],
   properties: { items: { type: 'array', items: controlResponseSchema }, next_cursor: { type: ['string', 'null'] } },
-};
+} as const;
 
 export const listControlsQuerySchema = {
   type: 'object',
@@ -115,24 +105,10 @@ export const listControlsQuerySchema = {
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
     cursor: { type: 'string', maxLength: 200 },
   },
-};
+} as const;
 
-export interface ListControlsQuery {
-  limit?: number;
-  cursor?: string;
-}
-
-export interface ControlVersion extends ControlDefinition {
-  control_version_id: string;
-  version: number;
-  created_by: string;
-  created_at: string;
-}
-
-export interface Control extends ControlDefinition {
-  control_id: string;
-  key: string;
-  created_by: string;
-  created_at: string;
-  current_version: { control_version_id: string; version: number; created_at: string };
-}
+export type ListControlsQuery = FromSchema<typeof listControlsQuerySchema, { keepDefaultedPropertiesOptional: true }>;
+export type ControlVersion = FromSchema<typeof controlVersionSchema>;
+/** What a version defines (every field present; `null` when not set). */
+export type ControlDefinition = Pick<ControlVersion, (typeof DEFINITION_FIELDS)[number]>;
+export type Control = FromSchema<typeof controlResponseSchema>;
