@@ -24,7 +24,7 @@ const ROOT = path.resolve(__dirname, '..');
 async function migratedAndServing(service: 'claims' | 'evidence', migrations: Migration[], start: (env: Record<string, string>) => Promise<RunningService>) {
   const testEnv = await testServiceEnv(service, migrations);
   const names = { CLAIMS_EXCHANGE: uniqueName('claims'), EVIDENCE_EXCHANGE: uniqueName('evidence'), CLAIM_EVENTS_QUEUE: uniqueName('claim-events') };
-  const env = { ...testEnv.env, ...names, AUDIT_SIGNING_KEY: newSigningKey() };
+  const env: Record<string, string> = { ...testEnv.env, ...names, AUDIT_SIGNING_KEY: newSigningKey() };
   await run(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`, 'migrate'], { cwd: ROOT, env: { ...process.env, ...env } });
   const { MIGRATION_DATABASE_URL: _owner, ...runtimeOnly } = env;
   const running = await start(runtimeOnly);

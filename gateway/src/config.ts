@@ -13,6 +13,13 @@ export const gatewayVariables = {
     'false',
   ),
   UPSTREAM_TIMEOUT_MS: variable.int('How long the gateway waits for a silent service before answering 504, or for more of a stalled client body before answering 408', 30000, 100),
+  METRICS_PORT: variable.int(
+    'Port of a separate listener for /metrics on METRICS_HOST (0: none). When set, the public port does not serve /metrics; when 0, only outside production does it',
+    0,
+    0,
+    65535,
+  ),
+  METRICS_HOST: variable.string('Interface the metrics listener binds to (keep it internal)', '127.0.0.1'),
   ...authVariables,
   NODE_ENV: variable.string('`production` refuses the development secret', 'development'),
   SHUTDOWN_GRACE_MS: variable.int('After SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes', 3000, 0, 60000),

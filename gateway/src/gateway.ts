@@ -1,9 +1,9 @@
 import cors from 'cors';
-import type { Express, NextFunction, Request, Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
-import { Counter } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import { authenticate, createJwtVerifier } from '@platform/auth';
-import { Lifecycle, createLogger, createMetrics, createServiceApp, finishApp, listen, problems, sendProblem, type RunningServer } from '@platform/http';
+import { Lifecycle, createLogger, createMetrics, createServiceApp, finishApp, listen, metricsHandler, problems, sendProblem, type RunningServer } from '@platform/http';
 import { mountApiDocuments } from './api-documents';
 import type { GatewayConfig } from './config';
 import { forwardingHeaders } from './forwarding-headers';
@@ -13,6 +13,7 @@ import { createUpstreamProxy, upstreamDurationHistogram } from './upstream-proxy
 
 export interface Gateway {
   app: Express;
+  metrics: Registry;
   /** Set `draining` when shutting down: /readyz turns 503 so traffic moves away. */
   lifecycle: Lifecycle;
   /** Reports not-ready and releases upstream connections: call once the HTTP server has stopped. */
@@ -66,6 +67,8 @@ export function createGateway(config: GatewayConfig): Gateway {
   const app = createServiceApp({
     logger,
     metrics,
+    // Metrics tell an outsider the traffic and error rates: never on the public port in production.
+    metricsRoute: config.METRICS_PORT === 0 && config.NODE_ENV !== 'production',
     lifecycle,
     readiness: { claims: () => upstreamReady('claims', targets.claims), evidence: () => upstreamReady('evidence', targets.evidence) },
   });
@@ -118,6 +121,7 @@ export function createGateway(config: GatewayConfig): Gateway {
 
   return {
     app,
+    metrics,
     lifecycle,
     close: async () => {
       lifecycle.draining = true;
@@ -127,19 +131,33 @@ export function createGateway(config: GatewayConfig): Gateway {
   };
 }
 
-/** Listens on PORT/HOST; close() reports not-ready, lets in-flight requests finish, then releases upstreams. */
-export async function startGateway(config: GatewayConfig): Promise<RunningServer & { lifecycle: Lifecycle }> {
+/** The internal listener that serves only /metrics (METRICS_PORT on METRICS_HOST). */
+function listenForMetrics(registry: Registry, config: GatewayConfig): Promise<RunningServer> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/metrics', metricsHandler(registry));
+  finishApp(app, createLogger('gateway-metrics'));
+  return listen(app, config.METRICS_PORT, config.METRICS_HOST);
+}
+
+/**
+ * Listens on PORT/HOST (and METRICS_PORT when set); close() reports not-ready, lets in-flight requests
+ * finish, then releases upstreams.
+ */
+export async function startGateway(config: GatewayConfig): Promise<RunningServer & { lifecycle: Lifecycle; metricsUrl?: string }> {
   const gateway = createGateway(config);
   const server = await listen(gateway.app, config.PORT, config.HOST);
-  createLogger('gateway').info({ port: server.port, claims: config.CLAIMS_URL, evidence: config.EVIDENCE_URL }, 'gateway listening');
+  const metricsServer = config.METRICS_PORT === 0 ? undefined : await listenForMetrics(gateway.metrics, config);
+  createLogger('gateway').info({ port: server.port, metrics_port: metricsServer?.port, claims: config.CLAIMS_URL, evidence: config.EVIDENCE_URL }, 'gateway listening');
   let closing: Promise<void> | undefined;
   return {
     ...server,
     lifecycle: gateway.lifecycle,
+    metricsUrl: metricsServer && `${metricsServer.url}/metrics`,
     close: () =>
       (closing ??= (async () => {
         gateway.lifecycle.draining = true;
-        await server.close();
+        await Promise.all([server.close(), metricsServer?.close()]);
         await gateway.close();
       })()),
   };

@@ -185,6 +185,41 @@ describe('gateway forwarding', () => {
   });
 });
 
+describe('gateway metrics exposure', () => {
+  let claims: FakeUpstream;
+  beforeAll(async () => {
+    claims = await startFakeUpstream();
+  });
+  afterAll(async () => {
+    await claims?.close();
+  });
+
+  it('in production without METRICS_PORT, the public port does not serve /metrics', async () => {
+    const gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, NODE_ENV: 'production' }));
+    try {
+      await request(gateway.url).get('/metrics').expect(404);
+      expect(gateway.metricsUrl).toBeUndefined();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('with METRICS_PORT, metrics are served on that internal listener and not on the public port', async () => {
+    const port = await freePort();
+    const gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, METRICS_PORT: String(port) }));
+    try {
+      await request(gateway.url).get('/api/claims/public/claims/abc/status').expect(200);
+      await request(gateway.url).get('/metrics').expect(404);
+      expect(gateway.metricsUrl).toBe(`http://127.0.0.1:${port}/metrics`);
+      const scraped = await fetch(gateway.metricsUrl!);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toMatch(/gateway_upstream_request_duration_seconds_count\{[^}]*upstream="claims",status="200"\} 1/);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 describe('gateway with a service down', () => {
   let claims: FakeUpstream;
   let gateway: RunningServer;

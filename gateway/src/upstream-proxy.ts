@@ -4,7 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import { Histogram, type Registry } from 'prom-client';
-import { problems, sendProblem } from '@platform/http';
+import { closeAfterAnswer, problems, sendProblem } from '@platform/http';
 import type { Upstream } from './request-path';
 
 const TIMEOUT_CODE = 'GATEWAY_UPSTREAM_TIMEOUT';
@@ -63,7 +63,10 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
         delete proxyRes.headers['x-powered-by'];
         // Answered before the client finished sending (e.g. a 413 at the size cap): close the client's
         // connection after the answer instead of letting Node read the rest of the body to keep it alive.
-        if (!req.complete) proxyRes.headers.connection = 'close';
+        if (!req.complete) {
+          proxyRes.headers.connection = 'close';
+          closeAfterAnswer(req, res);
+        }
         // From here the service's answer is the answer: a later error (e.g. EPIPE because the service
         // answered 413 and closed before reading the whole upload) must not replace it with a 502.
         res.locals.upstreamAnswered = true;

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problems } from './problem';
@@ -16,6 +18,33 @@ export function isDependencyUnavailable(error: unknown): boolean {
   return /Connection terminated|connection error|terminating connection|Connection ended/i.test(message ?? '');
 }
 
+/** How long, and how much more of an unwanted body, a closing connection still reads after its answer. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Answers with `Connection: close` and then closes the way nginx's lingering close does. Node would destroy
+ * the socket as soon as the answer is flushed, and with body bytes still unread that is a TCP reset, which
+ * can make the client (or a proxy in front) lose the answer before reading it. Instead: send FIN, discard
+ * what still arrives for at most LINGER_MS or LINGER_BYTES, then close.
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('Connection', 'close');
+  const socket = req.socket as Socket & { destroySoon?: () => void };
+  socket.destroySoon = () => {
+    if (socket.destroyed) return;
+    socket.end();
+    req.unpipe(); // a request still piped somewhere (a proxy's upstream) would hold the socket paused
+    req.resume();
+    const limit = socket.bytesRead + LINGER_BYTES;
+    socket.on('data', () => {
+      if (socket.bytesRead > limit) socket.destroy();
+    });
+    socket.resume();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
+}
+
 export function sendProblem(req: Request, res: Response, problem: HttpProblem): void {
   if (res.headersSent) {
     res.destroy();
@@ -24,7 +53,7 @@ export function sendProblem(req: Request, res: Response, problem: HttpProblem): 
   res.status(problem.status);
   // Refused before its body arrived (over a size cap, unauthenticated, wrong type): close the connection
   // instead of letting Node read the rest of a possibly huge body to keep the connection alive.
-  if (!req.complete) res.setHeader('Connection', 'close');
+  if (!req.complete) closeAfterAnswer(req, res);
   for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
   res.end(JSON.stringify(problem.body(req.originalUrl.split('?')[0], req.id)));

@@ -21,6 +21,8 @@ export class Lifecycle {
 export interface ServiceAppOptions {
   logger: Logger;
   metrics: Registry;
+  /** Serve `/metrics` on this app (default); false where metrics have an internal listener of their own. */
+  metricsRoute?: boolean;
   readiness: Record<string, ReadinessCheck>;
   openapi?: OpenApiDocument;
   lifecycle?: Lifecycle;
@@ -35,6 +37,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
     promise.then(resolve, reject).finally(() => clearTimeout(timer));
   });
+}
+
+/** Prometheus exposition of `registry`. */
+export function metricsHandler(registry: Registry) {
+  return async (_req: Request, res: Response) => {
+    res.setHeader('Content-Type', registry.contentType);
+    res.send(await registry.metrics());
+  };
 }
 
 /** The skeleton every process shares: request ids, access log, metrics, health, readiness, OpenAPI. */
@@ -77,10 +87,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     res.status(503).setHeader('Retry-After', problem.headers['Retry-After']);
     res.type('application/problem+json').send(JSON.stringify({ ...problem.body(req.path, req.id), checks: results }));
   });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', options.metrics.contentType);
-    res.send(await options.metrics.metrics());
-  });
+  if (options.metricsRoute !== false) app.get('/metrics', metricsHandler(options.metrics));
   if (options.openapi) {
     const document = options.openapi;
     app.get('/openapi.json', (_req, res) => {
