@@ -1,20 +1,19 @@
 import { startPendingScans, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { ClaimsConfig } from './config';
 import { rescanPendingAttachments } from './features/attachments/attachment-rescan';
-import { attachmentRoutes } from './features/attachments/attachment-routes';
+import { attachmentsRoutes } from './features/attachments/attachments-routes';
 import { removeAbandonedUploads } from './features/attachments/attachment-storage';
 import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
-import { claimFileRoutes } from './features/claims/claim-file-routes';
+import { claimsRoutes } from './features/claims/claims-routes';
 import { claimsListRoutes } from './features/claims-list/claims-list-routes';
 import { startIdempotencyPurge } from './features/intake/idempotency-purge';
 import { intakeRoutes } from './features/intake/intake-routes';
-import { adjusterKitRouter } from './features/adjuster-kits/adjuster-kit-routes';
+import { adjusterKitsRoutes } from './features/adjuster-kits/adjuster-kits-routes';
 import { deliveryWorkerHandle } from './features/delivery/delivery-worker';
-import { escalationRouter } from './features/escalations/escalation-routes';
 import { startOverdueSweeper } from './features/overdue/overdue-sweep';
-import { statusUpdateRouter } from './features/status-updates/status-update-routes';
+import { statusUpdatesRoutes } from './features/status-updates/status-updates-routes';
 import { claimTriageDetail, claimTriageDetailProperties } from './features/triage/triage-detail';
-import { triageRouter } from './features/triage/triage-routes';
+import { triageRoutes } from './features/triage/triage-routes';
 import { claimsMigrations } from './migrations';
 
 /** The claims service: public first notice of loss and claimant status, internal adjuster work. */
@@ -30,15 +29,14 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
     exchanges: [config.CLAIMS_EXCHANGE],
     mount(app, deps) {
       app.use(intakeRoutes(deps, config));
-      app.use(claimantStatusRoutes(deps));
-      app.use(attachmentRoutes(deps, config, scanner));
+      app.use(claimantStatusRoutes(deps, config));
+      app.use(attachmentsRoutes(deps, config, scanner));
       app.use(claimsListRoutes(deps, config));
-      app.use(claimFileRoutes(deps, [{ properties: claimTriageDetailProperties, load: claimTriageDetail }]));
-      // claims workflow: triage, escalation decisions, status updates, adjuster kits
-      app.use(triageRouter(deps, config.CLAIMS_EXCHANGE));
-      app.use(escalationRouter(deps, config.CLAIMS_EXCHANGE));
-      app.use(statusUpdateRouter(deps, config.CLAIMS_EXCHANGE, delivery.kick));
-      app.use(adjusterKitRouter(deps, config.CLAIMS_EXCHANGE));
+      app.use(claimsRoutes(deps, config, [{ properties: claimTriageDetailProperties, load: claimTriageDetail }]));
+      // claims workflow: triage and escalation decisions, status updates, adjuster kits
+      app.use(triageRoutes(deps, config));
+      app.use(statusUpdatesRoutes(deps, config, delivery.kick));
+      app.use(adjusterKitsRoutes(deps, config));
     },
     async startBackground(deps) {
       const abandoned = await removeAbandonedUploads(deps.dataDir);

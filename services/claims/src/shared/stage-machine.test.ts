@@ -1,6 +1,7 @@
-import { STAGES, judgeTransition, stageAfterDecision, stageAfterTriage, type Stage } from './stage-machine';
+import { CLAIM_STAGES, type ClaimStage } from './claim-vocabulary';
+import { judgeTransition, stageAfterDecision, stageAfterTriage } from './stage-machine';
 
-const allowed = (from: Stage, to: Stage) => judgeTransition(from, to).allowed;
+const allowed = (from: ClaimStage, to: ClaimStage) => judgeTransition(from, to).allowed;
 
 describe('claim lifecycle state machine', () => {
   it('refuses skipping ahead, going backwards and leaving settlement for work stages', () => {
@@ -25,9 +26,9 @@ describe('claim lifecycle state machine', () => {
   it('follows intake → triage → assigned → work stages ⇄ each other → settlement → closed', () => {
     expect(judgeTransition('intake', 'triage')).toEqual({ allowed: true, kind: 'advance', needsDecide: false });
     expect(judgeTransition('triage', 'assigned')).toEqual({ allowed: true, kind: 'advance', needsDecide: false });
-    for (const work of ['inspection', 'estimate', 'waiting_on_customer'] as Stage[]) {
+    for (const work of ['inspection', 'estimate', 'waiting_on_customer'] as ClaimStage[]) {
       expect(judgeTransition('assigned', work)).toEqual({ allowed: true, kind: 'advance', needsDecide: false });
-      for (const other of ['inspection', 'estimate', 'waiting_on_customer'] as Stage[]) {
+      for (const other of ['inspection', 'estimate', 'waiting_on_customer'] as ClaimStage[]) {
         if (other !== work) expect(judgeTransition(work, other)).toEqual({ allowed: true, kind: 'advance', needsDecide: false });
       }
       expect(judgeTransition(work, 'settlement')).toEqual({ allowed: true, kind: 'advance', needsDecide: true });
@@ -36,7 +37,7 @@ describe('claim lifecycle state machine', () => {
   });
 
   it('treats the same stage as a progress update, which needs claims:decide only in settlement', () => {
-    for (const stage of STAGES.filter((s) => s !== 'closed')) {
+    for (const stage of CLAIM_STAGES.filter((s) => s !== 'closed')) {
       expect(judgeTransition(stage, stage)).toEqual({ allowed: true, kind: 'progress', needsDecide: stage === 'settlement' });
     }
   });

@@ -1,3 +1,5 @@
+import type { ClaimStage } from './claim-vocabulary';
+
 /**
  * The claim lifecycle: the one place that says which stage may follow which, and who may move it.
  *
@@ -6,18 +8,16 @@
  * The same stage again is a progress update. Moving into `settlement` or `closed`, and reopening a
  * closed claim, need `claims:decide`. Anything else is refused (409).
  */
-export const STAGES = ['intake', 'triage', 'assigned', 'waiting_on_customer', 'inspection', 'estimate', 'settlement', 'closed'] as const;
-export type Stage = (typeof STAGES)[number];
 
 export const DECIDE_SCOPE = 'claims:decide';
 export const WRITE_SCOPE = 'claims:write';
 
-const WORK_STAGES: readonly Stage[] = ['inspection', 'estimate', 'waiting_on_customer'];
+const WORK_STAGES: readonly ClaimStage[] = ['inspection', 'estimate', 'waiting_on_customer'];
 /** Where a reopened claim may go back to: anywhere an adjuster works on it. */
-const REOPEN_STAGES: readonly Stage[] = ['assigned', ...WORK_STAGES, 'settlement'];
-const DECIDED_STAGES: readonly Stage[] = ['settlement', 'closed'];
+const REOPEN_STAGES: readonly ClaimStage[] = ['assigned', ...WORK_STAGES, 'settlement'];
+const DECIDED_STAGES: readonly ClaimStage[] = ['settlement', 'closed'];
 
-const NEXT: Record<Stage, readonly Stage[]> = {
+const NEXT: Record<ClaimStage, readonly ClaimStage[]> = {
   intake: ['triage'],
   triage: ['assigned'],
   assigned: WORK_STAGES,
@@ -35,7 +35,7 @@ export type TransitionVerdict =
   | { allowed: false; reason: string };
 
 /** Whether a status update may move a claim from `from` to `to`, and whether that needs `claims:decide`. */
-export function judgeTransition(from: Stage, to: Stage): TransitionVerdict {
+export function judgeTransition(from: ClaimStage, to: ClaimStage): TransitionVerdict {
   if (from === 'closed') {
     if (REOPEN_STAGES.includes(to)) return { allowed: true, kind: 'reopen', needsDecide: true };
     return { allowed: false, reason: `The claim is closed; it can only be reopened into ${REOPEN_STAGES.join(', ')}` };
@@ -47,21 +47,21 @@ export function judgeTransition(from: Stage, to: Stage): TransitionVerdict {
 }
 
 /** Stages from which running triage moves the claim (into `assigned`, or `triage` while a human decides). */
-export function triageMovesStage(stage: Stage): boolean {
+export function triageMovesStage(stage: ClaimStage): boolean {
   return stage === 'intake' || stage === 'triage';
 }
 
 /** The stage a triage run leaves the claim in. Later stages keep their stage; a closed claim cannot be triaged. */
-export function stageAfterTriage(stage: Stage, gated: boolean): Stage {
+export function stageAfterTriage(stage: ClaimStage, gated: boolean): ClaimStage {
   if (!triageMovesStage(stage)) return stage;
   return gated ? 'triage' : 'assigned';
 }
 
 /** The stage a human escalation decision leaves the claim in. */
-export function stageAfterDecision(stage: Stage): Stage {
+export function stageAfterDecision(stage: ClaimStage): ClaimStage {
   return triageMovesStage(stage) ? 'assigned' : stage;
 }
 
-export function isClosed(stage: Stage): boolean {
+export function isClosed(stage: ClaimStage): boolean {
   return stage === 'closed';
 }

@@ -1,4 +1,4 @@
-import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
+import { attachmentScanStatusSchema } from '../attachments/attachments-routes';
 import { claimSchema, timelineEntrySchema } from '../claims/claim-schemas';
 import { escalationSchema } from '../triage/escalation-schemas';
 import { triageResultSchema } from '../triage/triage-schemas';

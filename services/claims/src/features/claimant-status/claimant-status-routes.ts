@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
-import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
+import type { ClaimsConfig } from '../../config';
+import { attachmentScanStatusSchema } from '../attachments/attachments-routes';
 import { scanNotice } from '../attachments/attachments-service';
 import { listAttachments } from '../attachments/attachments-store';
 import { requiredDocumentsSchema } from '../claims/claim-schemas';
@@ -47,7 +48,7 @@ export const claimantStatusSchema = {
   },
 } as const;
 
-export function claimantStatusRoutes(deps: ServiceDeps): Router {
+export function claimantStatusRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {
   const router = Router();
 
   router.get(CLAIMANT_STATUS_PATH, noBody, async (req, res) => {

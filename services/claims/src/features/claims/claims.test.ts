@@ -2,7 +2,7 @@ import request from 'supertest';
 import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
 import { claimTriageDetailProperties } from '../triage/triage-detail';
-import { claimFileSchema } from './claim-file-routes';
+import { claimFileSchema } from './claims-routes';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 
 describe('GET /api/claims/claims/{id} (the claim file)', () => {

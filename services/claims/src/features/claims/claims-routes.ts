@@ -3,7 +3,8 @@ import { authenticate, requireScope } from '@platform/auth';
 import type { Knex } from '@platform/db';
 import { noBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
-import { attachmentScanStatusSchema } from '../attachments/attachment-routes';
+import type { ClaimsConfig } from '../../config';
+import { attachmentScanStatusSchema } from '../attachments/attachments-routes';
 import { listAttachments } from '../attachments/attachments-store';
 import { listStatusUpdates } from '../status-updates/status-update';
 import { claimSchema, storedStatusUpdateSchema, timelineEntrySchema } from './claim-schemas';
@@ -52,7 +53,7 @@ export function claimFileSchema(extensions: ClaimFileExtension[]) {
 }
 
 /** GET /api/claims/claims/{id} (claims:read) — the whole claim file. */
-export function claimFileRoutes(deps: ServiceDeps, extensions: ClaimFileExtension[] = []): Router {
+export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extensions: ClaimFileExtension[] = []): Router {
   const router = Router();
 
   router.get('/api/claims/claims/:id', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {

@@ -6,9 +6,10 @@ import { authenticate, principalOf, requireScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
 import { noBody, problems, setDownloadHeaders } from '@platform/http';
 import { assertServable, type ServiceDeps } from '@platform/runtime';
+import type { ClaimsConfig } from '../../config';
 import { readClaim } from '../../shared/claim-state';
 import { adjusterKitSchema } from './adjuster-kits-schemas';
-import { adjusterKitService } from './adjuster-kit-service';
+import { adjusterKitService } from './adjuster-kits-service';
 import { storedFilePath } from '../attachments/attachment-storage';
 import { findKitAttachment } from './attachment-files';
 import { attachmentExample, claimExample, escalationExample, timelineExample, triageExample } from '../claims/claim-examples';
@@ -41,12 +42,12 @@ const common = {
  * POST …/generate-adjuster-kit (claims:write), GET …/adjuster-kits/{kit_id} (claims:read) and
  * GET …/attachments/{attachment_id}/content (claims:read), which the kit's download_url points to.
  */
-export function adjusterKitRouter(deps: ServiceDeps, exchange: string): Router {
+export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   const router = Router();
-  const kits = withTransactional(adjusterKitService(exchange), deps.db);
+  const kits = withTransactional(adjusterKitService(config.CLAIMS_EXCHANGE), deps.db);
   const tag = 'Adjuster kits';
 
-  deps.openapi.operation('post', '/claims/{id}/generate-adjuster-kit', {
+  deps.openapi.operation('post', '/api/claims/claims/{id}/generate-adjuster-kit', {
     operationId: 'generateAdjusterKit',
     summary: 'Generate an adjuster kit: a hashed snapshot of the claim file to start work from',
     description:
@@ -70,7 +71,7 @@ export function adjusterKitRouter(deps: ServiceDeps, exchange: string): Router {
     res.status(201).location(`/api/claims/claims/${kit.claim_id}/adjuster-kits/${kit.kit_id}`).json(kit);
   });
 
-  deps.openapi.operation('get', '/claims/{id}/adjuster-kits/{kit_id}', {
+  deps.openapi.operation('get', '/api/claims/claims/{id}/adjuster-kits/{kit_id}', {
     operationId: 'getAdjusterKit',
     summary: 'Read a stored adjuster kit',
     tag,
@@ -86,7 +87,7 @@ export function adjusterKitRouter(deps: ServiceDeps, exchange: string): Router {
     res.json(await kits.get(String(req.params.id), String(req.params.kit_id)));
   });
 
-  deps.openapi.operation('get', '/claims/{id}/attachments/{attachment_id}/content', {
+  deps.openapi.operation('get', '/api/claims/claims/{id}/attachments/{attachment_id}/content', {
     operationId: 'downloadAttachment',
     summary: "Download an attachment's stored bytes",
     description: 'Streams the file with its detected content type; the file name is for display only (Content-Disposition).',

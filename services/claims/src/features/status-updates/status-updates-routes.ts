@@ -3,6 +3,7 @@ import { authenticate, principalOf, requireAnyScope, requireScope } from '@platf
 import { withTransactional } from '@platform/db';
 import { assertValid, jsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
+import type { ClaimsConfig } from '../../config';
 import { statusUpdateRequestSchema, statusUpdateSchema, type StatusUpdateRequest } from './status-update';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { statusUpdateService } from './status-updates-service';
@@ -15,11 +16,11 @@ export type DeliveryKick = () => void;
  * POST /api/claims/claims/{id}/status-updates (claims:write; claims:decide, which alone suffices, for settlement,
  * closed and reopening) and GET …/status-updates/{update_id} (claims:read), where the Location points.
  */
-export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDelivery: DeliveryKick): Router {
+export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kickDelivery: DeliveryKick): Router {
   const router = Router();
-  const updates = withTransactional(statusUpdateService(exchange), deps.db);
+  const updates = withTransactional(statusUpdateService(config.CLAIMS_EXCHANGE), deps.db);
 
-  deps.openapi.operation('post', '/claims/{id}/status-updates', {
+  deps.openapi.operation('post', '/api/claims/claims/{id}/status-updates', {
     operationId: 'createStatusUpdate',
     summary: "Post a status update to the claimant and move the claim's stage",
     description:
@@ -57,7 +58,7 @@ export function statusUpdateRouter(deps: ServiceDeps, exchange: string, kickDeli
     res.status(201).location(`/api/claims/claims/${stored.update.claim_id}/status-updates/${stored.update_id}`).json(stored.update);
   });
 
-  deps.openapi.operation('get', '/claims/{id}/status-updates/{update_id}', {
+  deps.openapi.operation('get', '/api/claims/claims/{id}/status-updates/{update_id}', {
     operationId: 'getStatusUpdate',
     summary: 'Read one status update of a claim',
     tag: 'Status updates',

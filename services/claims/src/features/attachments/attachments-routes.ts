@@ -54,7 +54,7 @@ const uploadSchema = {
 } as const;
 
 /** POST /api/claims/public/claims/{id}/attachments — claimant uploads, streamed to disk. */
-export function attachmentRoutes(deps: ServiceDeps, config: ClaimsConfig, scanner: VirusScanner | undefined): Router {
+export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scanner: VirusScanner | undefined): Router {
   const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE, dataDir: deps.dataDir }), deps.db);
   const router = Router();
 
