@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { GENESIS_HASH, recordHash, type AuditRecord } from '../../services/evidence/src/features/audit/audit-chain';
-import { AUDIT_CHAIN_LOCK } from '../../services/evidence/src/features/audit/audit-store';
+import { GENESIS_HASH, recordHash, type AuditRecord } from '../../services/evidence/src/shared/audit-chain';
+import { AUDIT_CHAIN_LOCK } from '../../services/evidence/src/shared/audit-append';
 import { canonicalRecordBytes } from './audit-bytes';
 import { pgClient } from './workspace-modules';
 

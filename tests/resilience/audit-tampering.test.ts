@@ -1,4 +1,4 @@
-import { recordHash, type AuditRecord } from '../../services/evidence/src/features/audit/audit-chain';
+import { recordHash, type AuditRecord } from '../../services/evidence/src/shared/audit-chain';
 import { bearer } from '@platform/testing';
 import { withDatabase, queryRows } from './support/database';
 import { claimBody } from './support/payloads';

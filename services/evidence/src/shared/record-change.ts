@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import { createEvent, enqueueEvent } from '@platform/messaging';
-import { appendAuditRecord } from '../features/audit';
+import { appendAuditRecord } from './audit-append';
 
 /** CloudEvents `source` of the evidence service's events (the audit checkpoints use the same). */
 export const EVENT_SOURCE = '/evidence';

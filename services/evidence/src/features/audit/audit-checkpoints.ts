@@ -2,8 +2,10 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Knex } from '@platform/db';
 import { createEvent, enqueueEvent } from '@platform/messaging';
-import { chainTimestamp } from './audit-chain';
-import { auditSignals, chainHead, insertCheckpoint, latestCheckpoint, lockAuditChain, type AuditCheckpoint } from './audit-store';
+import { auditSignals, chainHead, lockAuditChain } from '../../shared/audit-append';
+import { chainTimestamp } from '../../shared/audit-chain';
+import type { AuditCheckpoint } from './audit-schemas';
+import { auditStore } from './audit-store';
 import type { CheckpointSigner } from './checkpoint-signer';
 
 export const CHECKPOINT_EVENT_TYPE = 'evidence.audit_checkpoint';
@@ -20,7 +22,8 @@ export async function takeCheckpoint(db: Knex, signer: CheckpointSigner, exchang
     await trx.raw(`SET LOCAL lock_timeout = '${CHECKPOINT_LOCK_TIMEOUT_MS}ms'`);
     await lockAuditChain(trx);
     const head = await chainHead(trx);
-    const last = await latestCheckpoint(trx);
+    const store = auditStore(trx);
+    const last = await store.latestCheckpoint();
     if (!head || (last && last.seq >= head.seq)) return undefined;
     const checkpoint: AuditCheckpoint = {
       seq: head.seq,
@@ -29,7 +32,7 @@ export async function takeCheckpoint(db: Knex, signer: CheckpointSigner, exchang
       signature: signer.sign(head.seq, head.hash),
       key_id: signer.keyId,
     };
-    await insertCheckpoint(trx, checkpoint);
+    await store.insertCheckpoint(checkpoint);
     await enqueueEvent(trx, exchange, createEvent({ source: EVIDENCE_EVENT_SOURCE, type: CHECKPOINT_EVENT_TYPE, subject: String(checkpoint.seq), data: { ...checkpoint } }));
     return checkpoint;
   });
@@ -55,7 +58,8 @@ export interface CheckpointerOptions {
 export async function startCheckpointer(options: CheckpointerOptions): Promise<{ stop(): Promise<void> }> {
   const { db, signer, exchange, logger, every, intervalMs } = options;
   const taken = new Counter({ name: 'evidence_audit_checkpoints_total', help: 'Signed audit checkpoints taken', registers: [options.metrics] });
-  let signedSeq = (await latestCheckpoint(db))?.seq ?? 0;
+  const store = auditStore(db);
+  let signedSeq = (await store.latestCheckpoint())?.seq ?? 0;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -75,7 +79,7 @@ export async function startCheckpointer(options: CheckpointerOptions): Promise<{
             taken.inc();
             logger.info({ seq: checkpoint.seq, hash: checkpoint.hash }, 'audit checkpoint signed');
           } else {
-            signedSeq = Math.max(signedSeq, (await latestCheckpoint(db))?.seq ?? 0); // another instance signed it
+            signedSeq = Math.max(signedSeq, (await store.latestCheckpoint())?.seq ?? 0); // another instance signed it
           }
         } catch (error) {
           logger.warn({ err: error }, 'audit checkpoint failed; will retry');

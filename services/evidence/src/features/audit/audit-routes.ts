@@ -3,7 +3,7 @@ import { authenticate, requireScope } from '@platform/auth';
 import { parseQuery, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
-import { listAuditRecords, listCheckpoints } from './audit-store';
+import { auditStore } from './audit-store';
 import { verifyAuditChain } from './audit-verify';
 import type { CheckpointSigner } from './checkpoint-signer';
 import {
@@ -72,7 +72,7 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
   router.get('/api/evidence/audit/records', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<RecordsQuery>(recordsQuerySchema, req.query);
     const limit = query.limit ?? DEFAULT_LIMIT;
-    const items = await listAuditRecords(deps.db, { ...query, limit });
+    const items = await auditStore(deps.db).listRecords({ ...query, limit });
     res.json({ items, next_cursor: nextCursor(items, limit) });
   });
 
@@ -87,7 +87,7 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
   router.get('/api/evidence/audit/checkpoints', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<CheckpointsQuery>(checkpointsQuerySchema, req.query);
     const limit = query.limit ?? DEFAULT_LIMIT;
-    const items = await listCheckpoints(deps.db, { after_seq: query.after_seq, limit });
+    const items = await auditStore(deps.db).listCheckpoints({ after_seq: query.after_seq, limit });
     res.json({ items, next_cursor: nextCursor(items, limit) });
   });
 

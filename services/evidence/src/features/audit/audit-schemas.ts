@@ -1,7 +1,8 @@
+import type { FromSchema } from '@platform/http';
+import { AUDIT_SEQ as seq, SHA256_HEX as hash, auditRecordSchema } from '../../shared/audit-chain';
+
 /** JSON Schemas (2020-12) of the audit endpoints' queries and responses; the OpenAPI document uses the same. */
-const seq = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 const cursorSeq = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
-const hash = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 const limit = { type: 'integer', minimum: 1, maximum: 500, default: 100 } as const;
 
 export const verifyQuerySchema = {
@@ -12,59 +13,27 @@ export const verifyQuerySchema = {
     to_seq: { ...seq, description: 'Last record to verify (default: the head)' },
   },
 } as const;
-export interface VerifyQuery {
-  from_seq?: number;
-  to_seq?: number;
-}
+export type VerifyQuery = FromSchema<typeof verifyQuerySchema>;
 
 export const recordsQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
     entity_id: { type: 'string', minLength: 1, maxLength: 200 },
-    source: { type: 'string', enum: ['evidence', 'claims'] },
+    source: auditRecordSchema.properties.source,
     action: { type: 'string', minLength: 1, maxLength: 200 },
     after_seq: { ...cursorSeq, description: 'Only records after this seq (a previous page\'s next_cursor)' },
     limit,
   },
 } as const;
-export interface RecordsQuery {
-  entity_id?: string;
-  source?: 'evidence' | 'claims';
-  action?: string;
-  after_seq?: number;
-  limit?: number;
-}
+export type RecordsQuery = FromSchema<typeof recordsQuerySchema, { keepDefaultedPropertiesOptional: true }>;
 
 export const checkpointsQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: { after_seq: cursorSeq, limit },
 } as const;
-export interface CheckpointsQuery {
-  after_seq?: number;
-  limit?: number;
-}
-
-export const auditRecordSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['seq', 'action', 'source', 'entity_type', 'entity_id', 'actor', 'event_id', 'occurred_at', 'recorded_at', 'data', 'prev_hash', 'hash'],
-  properties: {
-    seq,
-    action: { type: 'string' },
-    source: { type: 'string', enum: ['evidence', 'claims'] },
-    entity_type: { type: 'string' },
-    entity_id: { type: 'string' },
-    actor: { type: 'string' },
-    event_id: { type: ['string', 'null'], description: 'The CloudEvents id of a consumed event' },
-    occurred_at: { type: 'string', format: 'date-time' },
-    recorded_at: { type: 'string', format: 'date-time' },
-    data: { type: 'object' },
-    prev_hash: hash,
-    hash: { ...hash, description: 'SHA-256 hex of prev_hash followed by the RFC 8785 canonical JSON of every other field' },
-  },
-} as const;
+export type CheckpointsQuery = FromSchema<typeof checkpointsQuerySchema, { keepDefaultedPropertiesOptional: true }>;
 
 export const checkpointSchema = {
   type: 'object',
@@ -132,3 +101,7 @@ export const verificationSchema = {
     duration_ms: { type: 'integer', minimum: 0 },
   },
 } as const;
+
+export type AuditCheckpoint = FromSchema<typeof checkpointSchema>;
+export type VerificationReport = FromSchema<typeof verificationSchema>;
+export type BreakReason = NonNullable<VerificationReport['first_invalid']>['reason'];

@@ -1,21 +1,8 @@
 import { keysetPages, type Knex } from '@platform/db';
-import { GENESIS_HASH, chainTimestamp, recordHash } from './audit-chain';
-import { auditRecordAt, auditRecordsPage, listCheckpoints, type AuditCheckpoint } from './audit-store';
+import { GENESIS_HASH, chainTimestamp, recordHash } from '../../shared/audit-chain';
+import type { AuditCheckpoint, BreakReason, VerificationReport } from './audit-schemas';
+import { auditStore } from './audit-store';
 import type { CheckpointSigner } from './checkpoint-signer';
-
-export type BreakReason = 'edited_record' | 'broken_link' | 'gap' | 'checkpoint_mismatch' | 'bad_signature' | 'truncated';
-
-export interface VerificationReport {
-  valid: boolean;
-  records_checked: number;
-  first_seq: number | null;
-  last_seq: number | null;
-  head_hash: string | null;
-  checkpoint: { seq: number; hash: string; signed_at: string; signature_valid: boolean } | null;
-  first_invalid: { seq: number; reason: BreakReason } | null;
-  verified_at: string;
-  duration_ms: number;
-}
 
 export interface VerifyOptions {
   fromSeq?: number;
@@ -60,7 +47,8 @@ async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: Verif
     report.valid = false;
     report.first_invalid = { seq, reason };
   };
-  const checkpoints = keysetWalk((after) => listCheckpoints(db, { after_seq: after, to_seq: toSeq, limit: pageSize }), fromSeq - 1, pageSize);
+  const store = auditStore(db);
+  const checkpoints = keysetWalk((after) => store.listCheckpoints({ after_seq: after, to_seq: toSeq, limit: pageSize }), fromSeq - 1, pageSize);
   let nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
   const checkCheckpoint = (checkpoint: AuditCheckpoint, recordHashAtSeq: string): boolean => {
     const signatureValid = signer.verify(checkpoint.seq, checkpoint.hash, checkpoint.signature);
@@ -71,9 +59,9 @@ async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: Verif
   };
 
   // The link into the range: genesis, or the hash of the record just before it (when it exists).
-  let expectedPrev: string | undefined = fromSeq === 1 ? GENESIS_HASH : (await auditRecordAt(db, fromSeq - 1))?.hash;
+  let expectedPrev: string | undefined = fromSeq === 1 ? GENESIS_HASH : (await store.recordAt(fromSeq - 1))?.hash;
   let expectedSeq: number | undefined = fromSeq === 1 ? 1 : expectedPrev !== undefined ? fromSeq : undefined;
-  const records = keysetWalk((after) => auditRecordsPage(db, after + 1, toSeq, pageSize), fromSeq - 1, pageSize);
+  const records = keysetWalk((after) => store.recordsPage(after + 1, toSeq, pageSize), fromSeq - 1, pageSize);
   for await (const record of records) {
     if (expectedSeq !== undefined && record.seq !== expectedSeq) {
       fail(expectedSeq, 'gap');

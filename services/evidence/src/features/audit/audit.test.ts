@@ -1,9 +1,9 @@
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import request from 'supertest';
 import { bearer, captureEvents, eventually } from '@platform/testing';
-import { GENESIS_HASH, recordHash, type AuditRecord } from './audit-chain';
+import { appendAuditRecord } from '../../shared/audit-append';
+import { GENESIS_HASH, recordHash, type AuditRecord } from '../../shared/audit-chain';
 import { takeCheckpoint } from './audit-checkpoints';
-import { appendAuditRecord } from './audit-store';
 import { checkpointMessage, createCheckpointSigner, parseSigningKey } from './checkpoint-signer';
 import { newSigningKey, startAuditTestService, type AuditTestService } from '../../testing/audit-test-service';
 import { readEvidenceConfig } from '../../config';

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import type { Archiver, ArchiverOptions } from 'archiver';
 import { canonicalJson } from '@platform/canonical-json';
-import type { AuditRecord } from '../audit';
+import type { AuditRecord } from '../../shared/audit-chain';
 import type { Manifest, ManifestCheckpoint, ManifestEvidence } from './manifest';
 import type { BinderRecord } from './store';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { keysetPages, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import type { AuditRecord } from '../audit';
+import type { AuditRecord } from '../../shared/audit-chain';
 import { fileScansStore } from '../evidence/file-scans';
 import type { EvidenceFileStore } from '../evidence/file-store';
 import { recordChange } from '../../shared/record-change';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalJson } from '@platform/canonical-json';
 import { keysetPages, type Knex } from '@platform/db';
-import { checkpointMessage, listAuditRecords, type AuditRecord } from '../audit';
-import { listCheckpoints } from '../audit/audit-store';
+import type { AuditRecord } from '../../shared/audit-chain';
+import { auditStore } from '../audit/audit-store';
+import { checkpointMessage } from '../audit/checkpoint-signer';
 import { controlsStore } from '../controls/controls-store';
 import type { ControlVersion } from '../controls/controls-schemas';
 import { EXTENSIONS_BY_TYPE } from '../evidence/content-type';
@@ -141,9 +142,9 @@ export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey 
   if (!run) return undefined;
   const control = await controlsStore(db).findVersion(run.control_version_id);
   const decisions = await runsStore(db).decisions(runId);
-  const [lastRecord] = await listAuditRecords(db, { entity_id: runId, limit: 1, newest_first: true });
+  const [lastRecord] = await auditStore(db).listRecords({ entity_id: runId, limit: 1, newest_first: true });
   const lastSeq = lastRecord?.seq;
-  const [checkpoint] = lastSeq === undefined ? [] : await listCheckpoints(db, { after_seq: lastSeq - 1, limit: 1 });
+  const [checkpoint] = lastSeq === undefined ? [] : await auditStore(db).listCheckpoints({ after_seq: lastSeq - 1, limit: 1 });
   const { control_id: _c, control_key: _k, control_version: _v, ...runFields } = run;
   const placeholder = { evidence: `evidence-${randomUUID()}`, records: `records-${randomUUID()}` };
   const skeleton: Omit<Manifest, 'evidence' | 'audit'> & { evidence: string; audit: { records: string; checkpoint: ManifestCheckpoint | null } } = {
@@ -175,7 +176,7 @@ export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey 
   await sink(`${beforeRecords}[`);
   const record = arrayElements(sink);
   if (lastSeq !== undefined) {
-    const pages = keysetPages((after: number) => listAuditRecords(db, { entity_id: runId, limit: AUDIT_PAGE, after_seq: after, to_seq: lastSeq }), (item) => item.seq, 0, AUDIT_PAGE);
+    const pages = keysetPages((after: number) => auditStore(db).listRecords({ entity_id: runId, limit: AUDIT_PAGE, after_seq: after, to_seq: lastSeq }), (item) => item.seq, 0, AUDIT_PAGE);
     for await (const page of pages) for (const item of page) await record(canonicalJson(item));
   }
   await sink(`]${betweenArrays}[`);

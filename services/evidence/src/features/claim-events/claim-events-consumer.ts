@@ -3,7 +3,7 @@ import type { Knex } from '@platform/db';
 import { PoisonMessageError, applyOnce, type CloudEvent, type Subscription } from '@platform/messaging';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
-import { appendAuditRecord, type AuditRecordInput } from '../audit';
+import { appendAuditRecord, type AuditRecordInput } from '../../shared/audit-append';
 
 /** The inbox name under which consumed claim events are de-duplicated. */
 export const CLAIM_EVENTS_CONSUMER = 'evidence.claim-events';
