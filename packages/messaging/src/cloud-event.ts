@@ -9,12 +9,14 @@ export interface CloudEvent<T = Record<string, unknown>> {
   subject?: string;
   time: string;
   datacontenttype: 'application/json';
+  /** The URI naming the schema `data` adheres to (the `$id` of the kind's schema). */
+  dataschema?: string;
   data: T;
 }
 
 export const CLOUDEVENT_CONTENT_TYPE = 'application/cloudevents+json';
 
-export function createEvent<T extends Record<string, unknown>>(fields: { source: string; type: string; subject?: string; data: T }): CloudEvent<T> {
+export function createEvent<T extends Record<string, unknown>>(fields: { source: string; type: string; subject?: string; dataschema?: string; data: T }): CloudEvent<T> {
   return {
     specversion: '1.0',
     id: randomUUID(),
@@ -23,6 +25,7 @@ export function createEvent<T extends Record<string, unknown>>(fields: { source:
     ...(fields.subject ? { subject: fields.subject } : {}),
     time: new Date().toISOString(),
     datacontenttype: 'application/json',
+    ...(fields.dataschema ? { dataschema: fields.dataschema } : {}),
     data: fields.data,
   };
 }

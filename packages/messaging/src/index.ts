@@ -1,4 +1,5 @@
 export * from './cloud-event';
+export * from './event-kinds';
 export * from './transport';
 export * from './amqp-transport';
 export * from './in-process-bus';

@@ -5,13 +5,13 @@ import { problems } from '@platform/http';
 import { listClaimAudit, type Claim, type ClaimAuditRecord, type RequiredDocument } from '../../shared/claim-store';
 import type { Escalation } from '../triage/escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
+import { claimAdjusterKitGenerated } from './adjuster-kits-events';
 import { isUuid, lockClaim, readClaim } from '../../shared/claim-state';
 import { claimTriageDetail } from '../triage/triage-detail';
 import type { TriageResult } from '../triage/triage-store';
 import { listKitAttachments, type KitAttachment } from './attachment-files';
 import { suggestNextSteps, type SuggestedStep } from './next-steps';
 
-export const CLAIM_ADJUSTER_KIT_GENERATED = 'claim.adjuster_kit_generated';
 
 export interface AdjusterKitSnapshot {
   kit_id: string;
@@ -64,7 +64,7 @@ export function adjusterKitService(exchange: string) {
       await db('adjuster_kits').insert({ id: snapshot.kit_id, claim_id: claim.claim_id, generated_at: generatedAt, generated_by: actor, snapshot: canonicalJson(snapshot), sha256 });
       await recordClaimChange(db, exchange, {
         claimId: claim.claim_id,
-        type: CLAIM_ADJUSTER_KIT_GENERATED,
+        event: claimAdjusterKitGenerated,
         actor,
         reason: 'Adjuster kit generated',
         data: { kit_id: snapshot.kit_id, sha256, triage_id: triage?.triage_id ?? null, attachments: attachments.length, stage: claim.stage },

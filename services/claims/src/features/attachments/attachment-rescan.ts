@@ -2,11 +2,11 @@ import type { Knex } from '@platform/db';
 import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
 import { findClaim } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
+import { claimAttachmentScanned } from './attachments-events';
 import { refreshChecklistItem } from './attachments-service';
 import { storedFilePath } from './attachment-storage';
 import { claimPendingAttachment, recordScanOutcome } from './attachments-store';
 
-export const CLAIM_ATTACHMENT_SCANNED = 'claim.attachment_scanned';
 
 /**
  * Scans one attachment left `pending`, claimed with FOR UPDATE SKIP LOCKED so replicas never scan the
@@ -30,7 +30,7 @@ async function rescanOne(db: Knex, scanner: VirusScanner, dataDir: string, excha
     const scan = { attachment_id: attachment.attachment_id, sha256: attachment.sha256, scan_status: verdict.status, scan_signature: verdict.signature };
     await recordClaimChange(trx, exchange, {
       claimId: claim.claim_id,
-      type: CLAIM_ATTACHMENT_SCANNED,
+      event: claimAttachmentScanned,
       actor: 'virus-scanner',
       data: { claim_number: claim.claim_number, ...scan },
       timeline: { action: 'attachment.scanned', data: scan },

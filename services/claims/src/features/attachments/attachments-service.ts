@@ -4,11 +4,11 @@ import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import { findClaim, updateRequiredDocuments, type Claim } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
+import { claimAttachmentAdded } from './attachments-events';
 import { placeFile, removeFile, storedFilePath } from './attachment-storage';
 import { contentIsReferenced, hasUsableDocument, insertAttachmentOnce, lockContent, type Attachment } from './attachments-store';
 import type { ReceivedFile, ReceivedUpload } from './multipart-upload';
 
-export const CLAIM_ATTACHMENT_ADDED = 'claim.attachment_added';
 
 export interface AttachmentResult extends Omit<Attachment, 'description'> {
   duplicate: boolean;
@@ -88,7 +88,7 @@ export function attachmentService(settings: AttachmentSettings) {
         if (duplicate) continue;
         await recordClaimChange(db, settings.exchange, {
           claimId,
-          type: CLAIM_ATTACHMENT_ADDED,
+          event: claimAttachmentAdded,
           actor: 'claimant',
           data: {
             claim_number: claim.claim_number,

@@ -4,6 +4,7 @@ import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { allocateClaimNumber, insertClaim, type RequiredDocument } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
+import { claimCreated } from './intake-events';
 import { queueDelivery } from '../delivery/delivery-store';
 import {
   insertStatusUpdate,
@@ -18,7 +19,6 @@ import type { IntakeRequest } from './intake-schemas';
 import { describeDocumentType, requiredDocumentsFor } from './required-documents';
 
 export const INTAKE_OPERATION = 'claims.intake';
-export const CLAIM_CREATED = 'claim.created';
 
 const HOUR_MS = 3600_000;
 /** Service levels, measured from `received_at` (docs/claims.md). */
@@ -134,7 +134,7 @@ export function intakeService(settings: IntakeSettings) {
       await queueDelivery(db, stored); // the acknowledgement goes out on the preferred channel
       await recordClaimChange(db, settings.exchange, {
         claimId,
-        type: CLAIM_CREATED,
+        event: claimCreated,
         actor: 'claimant',
         reason: 'first notice of loss',
         data: {

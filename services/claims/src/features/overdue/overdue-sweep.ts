@@ -1,8 +1,9 @@
 import type { Knex } from '@platform/db';
 import type { Logger } from 'pino';
 import { recordClaimChange } from '../../shared/claim-change';
+import type { ClaimStage } from '../../shared/claim-vocabulary';
+import { claimUpdateOverdue } from './overdue-events';
 
-export const CLAIM_UPDATE_OVERDUE = 'claim.update_overdue';
 export const OVERDUE_SWEEP_ACTOR = 'system:overdue-sweep';
 const BATCH = 100;
 
@@ -26,11 +27,11 @@ export async function sweepOverdue(db: Knex, exchange: string): Promise<number> 
         .forUpdate()
         .skipLocked();
       let count = 0;
-      for (const claim of due as { id: string; stage: string; next_update_due: Date }[]) {
+      for (const claim of due as { id: string; stage: ClaimStage; next_update_due: Date }[]) {
         const dueAt = new Date(claim.next_update_due);
         const eventId = await recordClaimChange(trx, exchange, {
           claimId: claim.id,
-          type: CLAIM_UPDATE_OVERDUE,
+          event: claimUpdateOverdue,
           actor: OVERDUE_SWEEP_ACTOR,
           reason: `The update promised before ${dueAt.toISOString()} was not sent`,
           data: { next_update_due: dueAt.toISOString(), stage: claim.stage },

@@ -3,6 +3,7 @@ import { problems } from '@platform/http';
 import { queueDelivery } from '../delivery/delivery-store';
 import { findOpenEscalation } from '../triage/escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
+import { claimStatusUpdated } from './status-updates-events';
 import { lockClaim, readClaim, updateClaimState } from '../../shared/claim-state';
 import { DECIDE_SCOPE, WRITE_SCOPE, judgeTransition } from '../../shared/stage-machine';
 import {
@@ -15,7 +16,6 @@ import {
   type StoredStatusUpdate,
 } from './status-update';
 
-export const CLAIM_STATUS_UPDATED = 'claim.status_updated';
 
 export interface Caller {
   sub: string;
@@ -94,7 +94,7 @@ export function statusUpdateService(exchange: string) {
       await queueDelivery(db, stored);
       await recordClaimChange(db, exchange, {
         claimId: claim.claim_id,
-        type: CLAIM_STATUS_UPDATED,
+        event: claimStatusUpdated,
         actor: caller.sub,
         reason: verdict.kind === 'progress' ? `Progress update in ${request.stage}` : `${verdict.kind === 'reopen' ? 'Reopened' : 'Moved'} from ${claim.stage} to ${request.stage}`,
         data: {

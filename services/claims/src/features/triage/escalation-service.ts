@@ -1,12 +1,12 @@
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { recordClaimChange } from '../../shared/claim-change';
+import { claimEscalationDecided } from './triage-events';
 import { isUuid, lockClaim, updateClaimState } from '../../shared/claim-state';
 import { isClosed, stageAfterDecision } from '../../shared/stage-machine';
 import type { EscalationDecisionRequest } from './escalation-schemas';
 import { lockEscalation, recordDecision, type Escalation } from './escalation-store';
 
-export const CLAIM_ESCALATION_DECIDED = 'claim.escalation_decided';
 
 /** A human settles what triage could not: final, recorded with its rationale and decider. */
 export function escalationService(exchange: string) {
@@ -31,7 +31,7 @@ export function escalationService(exchange: string) {
       await updateClaimState(db, claim.claim_id, { stage, queue });
       await recordClaimChange(db, exchange, {
         claimId: claim.claim_id,
-        type: CLAIM_ESCALATION_DECIDED,
+        event: claimEscalationDecided,
         actor,
         reason: rationale,
         data: {

@@ -4,13 +4,13 @@ import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { findOpenEscalation, insertEscalation } from './escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
+import { claimTriaged } from './triage-events';
 import { lockClaim, updateClaimState } from '../../shared/claim-state';
 import { isClosed, stageAfterTriage } from '../../shared/stage-machine';
 import { assertPolicyShape, evaluatePolicy } from './evaluate-policy';
 import { deriveFacts } from './triage-facts';
 import { insertTriageRun, loadActivePolicy, loadClaimHistory, type TriageResult } from './triage-store';
 
-export const CLAIM_TRIAGED = 'claim.triaged';
 
 /**
  * Runs the active triage policy over a claim. Automation drafts, humans decide: with no gate the claim
@@ -67,7 +67,7 @@ export function triageService(exchange: string) {
 
       await recordClaimChange(db, exchange, {
         claimId: claim.claim_id,
-        type: CLAIM_TRIAGED,
+        event: claimTriaged,
         actor,
         reason: gated
           ? `Triage policy ${policy.version} raised ${verdict.escalation_gates.map((g) => g.gate).join(', ')}: a human decides the queue`

@@ -1,0 +1,25 @@
+import type { EventCatalog } from '@platform/messaging';
+import { claimAdjusterKitGenerated } from './features/adjuster-kits/adjuster-kits-events';
+import { claimAttachmentAdded, claimAttachmentScanned } from './features/attachments/attachments-events';
+import { claimCreated } from './features/intake/intake-events';
+import { claimUpdateOverdue } from './features/overdue/overdue-events';
+import { claimStatusUpdated } from './features/status-updates/status-updates-events';
+import { claimEscalationDecided, claimTriaged } from './features/triage/triage-events';
+import { CLAIMS_EVENT_SOURCE } from './shared/claim-change';
+
+/** Every event the claims service publishes (the gateway's /asyncapi.json documents them). */
+export const claimsEventCatalog: EventCatalog = {
+  service: 'claims',
+  exchange: 'claims.events',
+  source: CLAIMS_EVENT_SOURCE,
+  kinds: [
+    claimCreated,
+    claimAttachmentAdded,
+    claimAttachmentScanned,
+    claimTriaged,
+    claimEscalationDecided,
+    claimStatusUpdated,
+    claimAdjusterKitGenerated,
+    claimUpdateOverdue,
+  ],
+};
