@@ -1,9 +1,10 @@
 /** JSON Schemas (2020-12) of evidence: the JSON and multipart forms of a submission, and the stored item. */
+import type { FromSchema } from '@platform/http';
 import { SCAN_STATUSES } from '@platform/runtime';
 import { NO_NUL, YEAR_1000_TO_9999 } from '../runs/runs-schemas';
 
-const uuid = { type: 'string', format: 'uuid' };
-const timestamp = { type: 'string', format: 'date-time' };
+const uuid = { type: 'string', format: 'uuid' } as const;
+const timestamp = { type: 'string', format: 'date-time' } as const;
 
 export const JSON_KINDS = ['note', 'link', 'record'] as const;
 export const KINDS = [...JSON_KINDS, 'file'] as const;
@@ -15,7 +16,7 @@ const commonFields = {
   collected_at: { ...timestamp, pattern: YEAR_1000_TO_9999, description: 'When the evidence was collected; outside the run period it is accepted and flagged `out_of_period`' },
   source: { type: 'string', minLength: 1, maxLength: 300, pattern: NO_NUL, description: 'Where it came from (system, person)' },
   supersedes: { ...uuid, description: 'An evidence item of the same run that this one corrects; the old one stays' },
-};
+} as const;
 
 export const jsonEvidenceRequestSchema = {
   type: 'object',
@@ -27,18 +28,9 @@ export const jsonEvidenceRequestSchema = {
     url: { type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]', maxLength: 2048, description: 'Required for a link (absolute http or https URL), refused otherwise' },
     data: { type: 'object', description: 'Required for a record, refused otherwise. Kept exactly, so an integer beyond ±(2^53 − 1) is refused (send it as a string), as is nesting deeper than 63 levels' },
   },
-};
+} as const;
 
-export interface JsonEvidenceRequest {
-  kind: (typeof JSON_KINDS)[number];
-  title: string;
-  description?: string;
-  url?: string;
-  data?: Record<string, unknown>;
-  collected_at?: string;
-  source?: string;
-  supersedes?: string;
-}
+export type JsonEvidenceRequest = FromSchema<typeof jsonEvidenceRequestSchema>;
 
 /** The text parts that may accompany the one `file` part of a multipart submission. */
 export const fileEvidenceFieldsSchema = {
@@ -48,16 +40,9 @@ export const fileEvidenceFieldsSchema = {
     kind: { const: 'file', description: 'Optional; a multipart submission is always a file' },
     ...commonFields,
   },
-};
+} as const;
 
-export interface FileEvidenceFields {
-  kind?: 'file';
-  title?: string;
-  description?: string;
-  collected_at?: string;
-  source?: string;
-  supersedes?: string;
-}
+export type FileEvidenceFields = FromSchema<typeof fileEvidenceFieldsSchema>;
 
 export const multipartEvidenceRequestSchema = {
   type: 'object',
@@ -67,7 +52,7 @@ export const multipartEvidenceRequestSchema = {
     ...fileEvidenceFieldsSchema.properties,
     title: { ...commonFields.title, description: 'Defaults to the file name' },
   },
-};
+} as const;
 
 const evidenceProperties = {
   evidence_id: uuid,
@@ -82,12 +67,13 @@ const evidenceProperties = {
   out_of_period: { type: 'boolean' },
   supersedes: { type: ['string', 'null'], format: 'uuid' },
   collected_at: { type: ['string', 'null'], format: 'date-time' },
-};
+} as const;
+const EVIDENCE_FIELDS = ['evidence_id', 'run_id', 'kind', 'title', 'sha256', 'size_bytes', 'content_type', 'submitted_by', 'submitted_at', 'out_of_period', 'supersedes', 'collected_at'] as const;
 
 export const evidenceResponseSchema = {
   type: 'object',
   additionalProperties: false,
-  required: Object.keys(evidenceProperties),
+  required: EVIDENCE_FIELDS,
   properties: {
     ...evidenceProperties,
     scan_status: {
@@ -97,22 +83,10 @@ export const evidenceResponseSchema = {
         '`pending` (scanner unreachable; rescanned in the background, a binder of the run is refused until then); `not_scanned` (no scanner configured)',
     },
   },
-};
+} as const;
 
-export interface Evidence {
-  evidence_id: string;
-  run_id: string;
-  kind: EvidenceKind;
-  title: string;
-  sha256: string;
-  size_bytes: number;
-  content_type: string;
-  submitted_by: string;
-  submitted_at: string;
-  out_of_period: boolean;
-  supersedes: string | null;
-  collected_at: string | null;
-}
+/** The contract's 201 answer; scan_status is present for file evidence only. */
+export type Evidence = FromSchema<typeof evidenceResponseSchema>;
 
 const itemProperties = {
   ...evidenceProperties,
@@ -121,25 +95,17 @@ const itemProperties = {
   source: { type: ['string', 'null'] },
   file_name: { type: ['string', 'null'], description: 'For display only' },
   superseded_by: { type: ['string', 'null'], format: 'uuid' },
-};
+} as const;
 
 /** An item as a run lists it: everything stored about it, and which later item corrects it. */
 export const evidenceItemSchema = {
   type: 'object',
   additionalProperties: false,
-  required: Object.keys(itemProperties),
+  required: [...EVIDENCE_FIELDS, 'description', 'url', 'source', 'file_name', 'superseded_by'],
   properties: itemProperties,
-};
+} as const;
 
-export interface EvidenceItem extends Evidence {
-  description: string | null;
-  url: string | null;
-  source: string | null;
-  file_name: string | null;
-  superseded_by: string | null;
-}
+export type EvidenceItem = FromSchema<typeof evidenceItemSchema>;
 
 /** The stored item with what a binder needs to reproduce its bytes. */
-export interface StoredEvidence extends EvidenceItem {
-  content_json: string | null;
-}
+export type StoredEvidence = EvidenceItem & { content_json: string | null };

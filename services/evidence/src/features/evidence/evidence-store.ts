@@ -1,24 +1,8 @@
 import { inBatches, type Knex } from '@platform/db';
-import type { Evidence, EvidenceItem, EvidenceKind, StoredEvidence } from './evidence-schemas';
+import type { Evidence, EvidenceItem, StoredEvidence } from './evidence-schemas';
 
-export interface NewEvidence {
-  evidence_id: string;
-  run_id: string;
-  kind: EvidenceKind;
-  title: string;
-  description: string | null;
-  url: string | null;
-  source: string | null;
-  collected_at: string | null;
-  out_of_period: boolean;
-  supersedes: string | null;
-  sha256: string;
-  size_bytes: number;
-  content_type: string;
-  file_name: string | null;
-  content_json: string | null;
-  submitted_by: string;
-}
+/** A row to insert: the stored item without what the database fills in. */
+export type NewEvidence = Omit<StoredEvidence, 'submitted_at' | 'superseded_by'>;
 
 interface EvidenceRow extends Omit<StoredEvidence, 'size_bytes' | 'submitted_at' | 'collected_at'> {
   size_bytes: string | number;
