@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { withTransactional } from '@platform/db';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
-import { noBody, setDownloadHeaders } from '@platform/http';
+import { noBody, parseQuery, setDownloadHeaders } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { EvidenceFileStore } from '../evidence/file-store';
@@ -11,6 +11,7 @@ import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { coalesce, streamZip } from './binder-zip';
 import type { AuditKey } from './manifest';
 import { bindersService } from './binders-service';
+import { binderListResponseSchema, listBindersQuerySchema, type ListBindersQuery } from './binders-schemas';
 import { evidenceExample, runIds } from '../runs/examples';
 
 const binderExample = {
@@ -78,6 +79,28 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, auditKe
       ...AUTH_ERRORS,
       404: { description: 'No such run' },
       409: { description: 'An evidence file of the run is quarantined (`infected`) or not scanned yet (`pending`); `files` lists them' },
+    },
+  });
+
+  router.get('/api/evidence/binders', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request, res: Response) => {
+    res.json(await service.list(parseQuery<ListBindersQuery>(listBindersQuerySchema, req.query as Record<string, unknown>)));
+  });
+  deps.openapi.operation('get', '/api/evidence/binders', {
+    operationId: 'listBinders',
+    summary: 'List binders, optionally of one run (keyset pagination)',
+    description: `Newest first, without manifests (read a binder for its manifest); pass \`next_cursor\` as \`cursor\` for the next page. Readable with any of ${READ_SCOPES.join(', ')}.`,
+    tag: TAG,
+    security: { anyScope: READ_SCOPES },
+    parameters: Object.entries(listBindersQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema, ...('description' in schema ? { description: schema.description } : {}) })),
+    responses: {
+      200: {
+        description: 'A page of binders',
+        schema: binderListResponseSchema,
+        schemaName: 'BinderList',
+        example: { items: [{ ...Object.fromEntries(Object.entries(binderExample).filter(([field]) => field !== 'manifest')), created_by: 'auditor-carol' }], next_cursor: null },
+      },
+      400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
+      ...AUTH_ERRORS,
     },
   });
 

@@ -5,8 +5,11 @@ import type { AuditRecord } from '../../shared/audit-chain';
 import { fileScansStore } from '../evidence/file-scans';
 import type { EvidenceFileStore } from '../evidence/file-store';
 import { recordChange } from '../../shared/record-change';
+import { binderBuilt } from './binders-events';
 import type { BinderContents, BinderHead, EvidenceEntry } from './binder-zip';
 import { writeManifest, type AuditKey, type ManifestEvidence } from './manifest';
+import { decodeCursor, pageOf } from '../runs/newest-first-cursor';
+import type { BinderSummary, ListBindersQuery } from './binders-schemas';
 import { bindersStore, type BinderPart, type BinderRecord, type BinderSection } from './store';
 
 export interface BindersDeps {
@@ -16,7 +19,9 @@ export interface BindersDeps {
   auditKey: () => AuditKey | undefined;
 }
 
-const PAGE = { evidenceWithContent: 32, evidence: 500, audit: 500, files: 1000 };
+const PAGE = { list: 25, evidenceWithContent: 32, evidence: 500, audit: 500, files: 1000 };
+
+const downloadUrlOf = (publicBaseUrl: string, binderId: string) => `${publicBaseUrl.replace(/\/+$/, '')}/api/evidence/binders/${binderId}/download`;
 
 /**
  * The contract's binder representation as JSON text, in pieces. The manifest goes in as the stored
@@ -25,10 +30,9 @@ const PAGE = { evidenceWithContent: 32, evidence: 500, audit: 500, files: 1000 }
  */
 async function* binderJson(record: BinderRecord, manifestChunks: AsyncIterable<string>, publicBaseUrl: string): AsyncGenerator<string> {
   const { binder_id, run_id, final, created_at, sha256 } = record;
-  const downloadUrl = `${publicBaseUrl.replace(/\/+$/, '')}/api/evidence/binders/${binder_id}/download`;
   yield `${JSON.stringify({ binder_id, run_id, final, created_at, sha256 }).slice(0, -1)},"manifest":`;
   yield* manifestChunks;
-  yield `,"download_url":${JSON.stringify(downloadUrl)}}`;
+  yield `,"download_url":${JSON.stringify(downloadUrlOf(publicBaseUrl, binder_id))}}`;
 }
 
 /** Examiner-ready binders of runs: built from the run's state, stored immutable, packaged as a zip. */
@@ -59,7 +63,7 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
       const sha256 = await writer.finish();
       const record = await binders.insert({ binder_id: binderId, run_id: runId, final: manifest.final, sha256, created_by: actor });
       await recordChange(db, deps.exchange, {
-        type: 'evidence.binder_built',
+        event: binderBuilt,
         entity_type: 'binder',
         entity_id: binderId,
         actor,
@@ -69,6 +73,19 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
     },
 
     find,
+
+    /** A page of binders (of one run, or all), newest first, without their manifests. */
+    async list(query: ListBindersQuery): Promise<{ items: BinderSummary[]; next_cursor: string | null }> {
+      const limit = query.limit ?? PAGE.list;
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      const rows = await binders.page(query.run_id?.toLowerCase(), after, limit + 1);
+      return pageOf(
+        rows,
+        limit,
+        (row) => ({ binder_id: row.binder_id, run_id: row.run_id, final: row.final, created_at: row.created_at, created_by: row.created_by, sha256: row.sha256, download_url: downloadUrlOf(deps.publicBaseUrl, row.binder_id) }),
+        (row) => row.position,
+      );
+    },
 
     /** A stored binder as the contract's JSON text, a piece at a time. */
     json: (record: BinderRecord): AsyncGenerator<string> => binderJson(record, binders.manifestChunks(record.binder_id), deps.publicBaseUrl),

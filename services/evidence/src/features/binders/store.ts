@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { keysetPages, type Knex } from '@platform/db';
 import type { EvidenceKind } from '../evidence/evidence-schemas';
+import { cursorTimestampSql, type NewestFirstPosition } from '../runs/newest-first-cursor';
 
 /**
  * Splits a stored binder's manifest into its parts, one row each, so its zip is streamed a page at a
@@ -95,6 +96,19 @@ export function bindersStore(db: Knex) {
       )) as { rows: (Omit<BinderRecord, 'created_at'> & { created_at: Date })[] };
       await db.raw(SPLIT_MANIFEST_SQL, [binder.binder_id]);
       return toRecord(rows[0]);
+    },
+
+    /** Up to `limit` binders (of one run, or all) after `after`, newest first by (created_at, binder_id). */
+    async page(runId: string | undefined, after: NewestFirstPosition | undefined, limit: number): Promise<(BinderRecord & { created_by: string; position: NewestFirstPosition })[]> {
+      const query = db('evidence_binders').select(...RECORD_COLUMNS, 'created_by', db.raw(`${cursorTimestampSql('created_at')} AS cursor_created_at`));
+      if (runId !== undefined) query.where({ run_id: runId });
+      if (after) query.whereRaw('(created_at, binder_id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
+      const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'binder_id', order: 'desc' }]).limit(limit);
+      return rows.map(({ cursor_created_at, ...row }: { cursor_created_at: string; created_by: string } & Omit<BinderRecord, 'created_at'> & { created_at: Date }) => ({
+        ...toRecord(row),
+        created_by: row.created_by,
+        position: { created_at: cursor_created_at, id: row.binder_id },
+      }));
     },
 
     async find(binderId: string): Promise<BinderRecord | undefined> {

@@ -1,13 +1,14 @@
 import { Router, type Request } from 'express';
 import { withTransactional } from '@platform/db';
-import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
-import { assertValid, jsonBody, noBody } from '@platform/http';
+import { authenticate, hasScope, principalOf, requireAnyScope, requireScope } from '@platform/auth';
+import { assertValid, jsonBody, noBody, parseQuery, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { evidenceItemSchema } from '../evidence/evidence-schemas';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { createRunRequestSchema, decisionRequestSchema, decisionSchema, runResponseSchema, runStateSchema, type CreateRunRequest, type DecisionRequest } from './runs-schemas';
 import { runsService } from './runs-service';
+import { listRunsQuerySchema, runListResponseSchema, type ListRunsQuery } from './runs-list-schemas';
 import { createRunRequestExample, decisionExample, decisionRequestExample, evidenceExample, runExample, runStateExample } from './examples';
 
 const TAG = 'Runs';
@@ -54,6 +55,30 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
       409: { description: 'The control version already has a run for this period; `existing_run_id` names it' },
       415: { description: 'Not JSON' },
       422: { description: 'period_start after period_end, or unknown control_version_id' },
+    },
+  });
+
+  router.get('/api/evidence/runs', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request, res) => {
+    const query = parseQuery<ListRunsQuery>(listRunsQuerySchema, req.query as Record<string, unknown>);
+    const principal = principalOf(req);
+    if (query.awaiting === 'me' && !hasScope(principal, 'evidence:approve')) {
+      throw problems.forbidden('awaiting=me is the approval queue: it requires the evidence:approve scope');
+    }
+    res.json(await service.list(query, query.awaiting === 'me' ? principal.sub : undefined));
+  });
+  deps.openapi.operation('get', '/api/evidence/runs', {
+    operationId: 'listRuns',
+    summary: 'List runs, or the caller’s approval queue (keyset pagination)',
+    description: `Newest first; pass \`next_cursor\` as \`cursor\` for the next page. Readable with any of ${READ_SCOPES.join(', ')}. \`status=in_review&awaiting=me\` is the approval queue: the runs in review the caller may decide (segregation of duties, the rule the decision enforces). Any unknown or malformed parameter is 400.`,
+    tag: TAG,
+    security: { anyScope: READ_SCOPES },
+    parameters: Object.entries(listRunsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema, ...('description' in schema ? { description: schema.description } : {}) })),
+    responses: {
+      200: { description: 'A page of runs', schema: runListResponseSchema, schemaName: 'RunList', example: { items: [runStateExample], next_cursor: null } },
+      400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
+      401: AUTH_ERRORS[401],
+      403: { description: 'Missing scope, or awaiting=me without evidence:approve' },
+      422: { description: 'period_from is not before period_to' },
     },
   });
 

@@ -5,8 +5,24 @@ import { controlsStore } from '../controls/controls-store';
 import { evidenceStore } from '../evidence/evidence-store';
 import type { EvidenceItem } from '../evidence/evidence-schemas';
 import { recordChange } from '../../shared/record-change';
+import { runCreated, runSubmitted, runDecided } from './runs-events';
 import type { CreateRunRequest, Decision, DecisionRequest, Run, RunState } from './runs-schemas';
-import { publicRun, runsStore } from './runs-store';
+import type { ListRunsQuery } from './runs-list-schemas';
+import { publicRun, runsStore, type SegregationOfDutiesConflict } from './runs-store';
+import { decodeCursor, pageOf } from './newest-first-cursor';
+
+const DEFAULT_LIMIT = 25;
+
+const SEGREGATION_OF_DUTIES_REASONS: Record<SegregationOfDutiesConflict, string> = {
+  created: 'created',
+  submitted: 'submitted',
+  added_evidence: 'added evidence to',
+};
+
+export interface RunListPage {
+  items: RunState[];
+  next_cursor: string | null;
+}
 
 export interface RunsDeps {
   exchange: string;
@@ -40,13 +56,24 @@ export const runsService = (deps: RunsDeps) => (db: Knex) => {
         });
       }
       await recordChange(db, deps.exchange, {
-        type: 'evidence.run_created',
+        event: runCreated,
         entity_type: 'run',
         entity_id: runId,
         actor,
         data: { run_id: runId, control_id: version.control_id, control_version_id: version.control_version_id, period_start: request.period_start, period_end: request.period_end },
       });
       return publicRun((await runs.find(runId)) as RunState);
+    },
+
+    /** A page of runs, newest first; `approver` turns the list into their approval queue. */
+    async list(query: ListRunsQuery, approver?: string): Promise<RunListPage> {
+      const { limit = DEFAULT_LIMIT, cursor, awaiting: _awaiting, ...filters } = query;
+      if (filters.period_from !== undefined && filters.period_to !== undefined && filters.period_from >= filters.period_to) {
+        throw problems.unprocessable(`period_from ${filters.period_from} must be before period_to ${filters.period_to} (the range is half-open)`);
+      }
+      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      const rows = await runs.page({ ...filters, awaitingDecisionBy: approver }, after, limit + 1);
+      return pageOf(rows, limit, ({ position: _position, ...run }) => run, (row) => row.position);
     },
 
     async get(runId: string): Promise<RunDetail> {
@@ -62,7 +89,7 @@ export const runsService = (deps: RunsDeps) => (db: Knex) => {
       await runs.transition(runId, 'open', 'in_review', { submitted_by: actor, submitted_at: db.raw('clock_timestamp()') });
       const evidenceCount = await evidence.countForRun(runId);
       await recordChange(db, deps.exchange, {
-        type: 'evidence.run_submitted',
+        event: runSubmitted,
         entity_type: 'run',
         entity_id: runId,
         actor,
@@ -75,14 +102,12 @@ export const runsService = (deps: RunsDeps) => (db: Knex) => {
       const run = await lockedRun(runId);
       if (run.status === 'approved' || run.status === 'rejected') throw problems.conflict(`Run ${runId} is already ${run.status}; decisions are final`);
       if (run.status !== 'in_review') throw problems.conflict(`Run ${runId} is ${run.status}; only a run in review can be decided`);
-      if (run.created_by === actor) throw problems.forbidden('Segregation of duties: you created this run, so someone else must decide it');
-      if ((await evidence.contributors(runId)).includes(actor)) {
-        throw problems.forbidden('Segregation of duties: you added evidence to this run, so someone else must decide it');
-      }
+      const conflict = await runs.segregationOfDutiesConflict(runId, actor);
+      if (conflict) throw problems.forbidden(`Segregation of duties: you ${SEGREGATION_OF_DUTIES_REASONS[conflict]} this run, so someone else must decide it`);
       await runs.transition(runId, 'in_review', request.decision);
       const decision = await runs.insertDecision({ decision_id: randomUUID(), run_id: runId, decision: request.decision, rationale: request.rationale, decided_by: actor });
       await recordChange(db, deps.exchange, {
-        type: 'evidence.run_decided',
+        event: runDecided,
         entity_type: 'run',
         entity_id: runId,
         actor,
