@@ -1,5 +1,5 @@
-import { attachmentScanStatusSchema } from '../attachments/attachments-routes';
-import { claimSchema, timelineEntrySchema } from '../claims/claim-schemas';
+import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
+import { claimSchema, timelineEntrySchema } from '../claims/claims-schemas';
 import { escalationSchema } from '../triage/escalation-schemas';
 import { triageResultSchema } from '../triage/triage-schemas';
 

@@ -2,51 +2,14 @@ import { Router } from 'express';
 import { noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { attachmentScanStatusSchema } from '../attachments/attachments-routes';
 import { scanNotice } from '../attachments/attachments-service';
 import { listAttachments } from '../attachments/attachments-store';
-import { requiredDocumentsSchema } from '../claims/claim-schemas';
 import { claimIds, requiredDocumentsExample, statusUpdateExample } from '../claims/claim-examples';
 import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
-import { CLAIM_STAGES } from '../../shared/claim-vocabulary';
-import { latestStatusUpdate, statusUpdateSchema } from '../status-updates/status-update';
+import { statusUpdatesStore } from '../status-updates/status-updates-store';
+import { claimantStatusSchema } from './claimant-status-schemas';
 
 export const CLAIMANT_STATUS_PATH = '/api/claims/public/claims/:id/status';
-
-/**
- * What a claimant may see of their claim, and nothing more: never triage, queue, escalations or the
- * internal timeline. `latest_update` is the newest status update on any channel.
- */
-export const claimantStatusSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['claim_id', 'claim_number', 'stage', 'received_at', 'required_documents', 'attachments', 'latest_update'],
-  properties: {
-    claim_id: { type: 'string', format: 'uuid' },
-    claim_number: { type: 'string' },
-    stage: { enum: [...CLAIM_STAGES] },
-    received_at: { type: 'string', format: 'date-time' },
-    required_documents: requiredDocumentsSchema,
-    attachments: {
-      type: 'array',
-      description: 'The files the claimant sent, oldest first, with what the virus scan says about each',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['attachment_id', 'filename', 'document_type', 'received_at', 'scan_status', 'scan_notice'],
-        properties: {
-          attachment_id: { type: 'string', format: 'uuid' },
-          filename: { type: 'string' },
-          document_type: { type: 'string' },
-          received_at: { type: 'string', format: 'date-time' },
-          scan_status: attachmentScanStatusSchema,
-          scan_notice: { type: ['string', 'null'], description: 'Plain words when the file is held back (quarantined or still being checked)' },
-        },
-      },
-    },
-    latest_update: { oneOf: [{ type: 'null' }, statusUpdateSchema] },
-  },
-} as const;
 
 export function claimantStatusRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {
   const router = Router();
@@ -54,7 +17,7 @@ export function claimantStatusRoutes(deps: ServiceDeps, _config: ClaimsConfig): 
   router.get(CLAIMANT_STATUS_PATH, noBody, async (req, res) => {
     const token = requireClaimantToken(req);
     const claim = await claimOpenedBy(deps.db, String(req.params.id), token);
-    const latest = await latestStatusUpdate(deps.db, claim.claim_id);
+    const latest = await statusUpdatesStore(deps.db).latestOfClaim(claim.claim_id);
     const attachments = await listAttachments(deps.db, claim.claim_id);
     res.setHeader('Cache-Control', 'no-store');
     res.json({

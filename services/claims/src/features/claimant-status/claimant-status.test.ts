@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { compile } from '@platform/http';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
-import { insertStatusUpdate } from '../status-updates/status-update';
-import { claimantStatusSchema } from './claimant-status-routes';
+import { statusUpdatesStore } from '../status-updates/status-updates-store';
+import { claimantStatusSchema } from './claimant-status-schemas';
 
 describe('GET /api/claims/public/claims/{id}/status', () => {
   let t: ClaimsTestService;
@@ -52,7 +52,7 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
 
   it('shows the newest status update, whatever its channel', async () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await insertStatusUpdate(t.db, {
+    await statusUpdatesStore(t.db).insert({
       claim_id: claim.claim_id,
       channel: 'portal',
       stage: 'intake',

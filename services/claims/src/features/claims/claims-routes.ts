@@ -4,10 +4,10 @@ import type { Knex } from '@platform/db';
 import { noBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { attachmentScanStatusSchema } from '../attachments/attachments-routes';
+import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
 import { listAttachments } from '../attachments/attachments-store';
-import { listStatusUpdates } from '../status-updates/status-update';
-import { claimSchema, storedStatusUpdateSchema, timelineEntrySchema } from './claim-schemas';
+import { statusUpdatesStore } from '../status-updates/status-updates-store';
+import { claimSchema, storedStatusUpdateSchema, timelineEntrySchema } from './claims-schemas';
 import { attachmentExample, claimExample, escalationExample, statusUpdateExample, timelineExample, triageExample } from './claim-examples';
 import { findClaim, listClaimAudit, withoutTokenHash } from '../../shared/claim-store';
 
@@ -61,7 +61,7 @@ export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extension
     const claim = await findClaim(deps.db, claimId);
     if (!claim) throw problems.notFound('No such claim');
     const [statusUpdates, attachments, timeline] = [
-      await listStatusUpdates(deps.db, claimId),
+      await statusUpdatesStore(deps.db).listOfClaim(claimId),
       await listAttachments(deps.db, claimId),
       await listClaimAudit(deps.db, claimId),
     ];

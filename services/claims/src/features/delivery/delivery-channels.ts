@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import type { StatusUpdate } from '../status-updates/status-update';
+import type { StatusUpdate } from '../status-updates/status-updates-schemas';
 
 /** One message to a claimant; `to` is an email address or an E.164 number. */
 export interface OutgoingMessage {

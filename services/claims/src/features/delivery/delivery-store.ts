@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
-import type { StoredStatusUpdate } from '../status-updates/status-update';
+import type { StoredStatusUpdate } from '../status-updates/status-updates-store';
 
 /**
  * Queues a stored status update for delivery on its channel, on the caller's transaction. A portal

@@ -3,7 +3,7 @@ import { retryDelayMs } from '@platform/messaging';
 import type { ServiceDeps } from '@platform/runtime';
 import type { Logger } from 'pino';
 import { findClaim } from '../../shared/claim-store';
-import { listStatusUpdates } from '../status-updates/status-update';
+import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { createMessageSender, renderStatusUpdate, type SendMessage } from './delivery-channels';
 import { completeDelivery, leaseDueDelivery, retryDeliveryLater, type DueDelivery } from './delivery-store';
 
@@ -21,9 +21,8 @@ export interface DeliveryWorker {
 
 /** Sends one leased delivery and records the outcome; a failure is retried with backoff, then failed. */
 async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Logger): Promise<void> {
-  const row = await db('status_updates').where({ update_id: due.update_id }).first('claim_id');
-  const claim = row ? await findClaim(db, row.claim_id) : undefined;
-  const stored = claim ? (await listStatusUpdates(db, claim.claim_id)).find((update) => update.update_id === due.update_id) : undefined;
+  const stored = await statusUpdatesStore(db).find(due.update_id);
+  const claim = stored ? await findClaim(db, stored.update.claim_id) : undefined;
   if (!claim || !stored) return completeDelivery(db, due.delivery_id, 'failed', 'The status update or its claim no longer exists');
   const to = due.channel === 'email' ? claim.claimant.email : claim.claimant.phone;
   if (!to) return completeDelivery(db, due.delivery_id, 'failed', `The claimant has no ${due.channel === 'email' ? 'email address' : 'phone number'}`);

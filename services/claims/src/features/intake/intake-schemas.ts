@@ -1,7 +1,8 @@
-import { lossLocationSchema, requiredDocumentsSchema } from '../claims/claim-schemas';
+import { lossLocationSchema, requiredDocumentsSchema } from '../claims/claims-schemas';
 import type { LossLocation } from '../../shared/claim-store';
 import { CHANNELS, LOSS_TYPES, type Channel, type LossType } from '../../shared/claim-vocabulary';
-import { LANGUAGE_TAG_PATTERN, NON_BLANK_TEXT_PATTERN, statusUpdateSchema } from '../status-updates/status-update';
+import { LANGUAGE_TAG_PATTERN } from '../status-updates/language-tag';
+import { NON_BLANK_TEXT_PATTERN, statusUpdateSchema } from '../status-updates/status-updates-schemas';
 
 export interface IntakeRequest {
   policy_number: string;

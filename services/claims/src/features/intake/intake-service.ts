@@ -6,14 +6,10 @@ import { allocateClaimNumber, insertClaim, type RequiredDocument } from '../../s
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimCreated } from './intake-events';
 import { queueDelivery } from '../delivery/delivery-store';
-import {
-  insertStatusUpdate,
-  isCalendarDate,
-  nextUpdateDueAt,
-  normaliseLanguageTag,
-  type StatusUpdate,
-  type StatusUpdateContact,
-} from '../status-updates/status-update';
+import { normaliseLanguageTag } from '../status-updates/language-tag';
+import { isCalendarDate, nextUpdateDueAt } from '../status-updates/status-update-dates';
+import type { StatusUpdate, StatusUpdateContact } from '../status-updates/status-updates-schemas';
+import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { claimIdempotencyKey, requestDigest, storeIdempotentResponse, type StoredResponse } from './idempotency';
 import type { IntakeRequest } from './intake-schemas';
 import { describeDocumentType, requiredDocumentsFor } from './required-documents';
@@ -123,7 +119,7 @@ export function intakeService(settings: IntakeSettings) {
         next_update_due: nextUpdateDueAt(expectedNextUpdateBy),
       });
       // The acknowledgement's text is English; `language` says so rather than echoing the claimant's tag.
-      const stored = await insertStatusUpdate(db, {
+      const stored = await statusUpdatesStore(db).insert({
         claim_id: claimId,
         channel: preferredChannel,
         stage: 'intake',

@@ -4,7 +4,7 @@ import { withTransactional } from '@platform/db';
 import { assertValid, jsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { statusUpdateRequestSchema, statusUpdateSchema, type StatusUpdateRequest } from './status-update';
+import { statusUpdateRequestSchema, statusUpdateSchema, type StatusUpdateRequest } from './status-updates-schemas';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { statusUpdateService } from './status-updates-service';
 import { statusUpdateExample, statusUpdateRequestExample } from '../claims/claim-examples';

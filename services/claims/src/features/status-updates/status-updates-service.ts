@@ -6,15 +6,10 @@ import { recordClaimChange } from '../../shared/claim-change';
 import { claimStatusUpdated } from './status-updates-events';
 import { lockClaim, readClaim, updateClaimState } from '../../shared/claim-state';
 import { DECIDE_SCOPE, WRITE_SCOPE, judgeTransition } from '../../shared/stage-machine';
-import {
-  insertStatusUpdate,
-  isTodayOrLater,
-  listStatusUpdates,
-  nextUpdateDueAt,
-  normaliseLanguageTag,
-  type StatusUpdateRequest,
-  type StoredStatusUpdate,
-} from './status-update';
+import { normaliseLanguageTag } from './language-tag';
+import { isTodayOrLater, nextUpdateDueAt } from './status-update-dates';
+import type { StatusUpdateRequest } from './status-updates-schemas';
+import { statusUpdatesStore, type StoredStatusUpdate } from './status-updates-store';
 
 
 export interface Caller {
@@ -49,73 +44,76 @@ function checkRequest(claimId: string, request: StatusUpdateRequest): { language
  * update (`next_update_due`) replaced, and `claim.status_updated` published — in one transaction.
  */
 export function statusUpdateService(exchange: string) {
-  return (db: Knex) => ({
-    async post(claimId: string, request: StatusUpdateRequest, caller: Caller): Promise<StoredStatusUpdate> {
-      const { language } = checkRequest(claimId, request);
-      const claim = await lockClaim(db, claimId);
-      const verdict = judgeTransition(claim.stage, request.stage);
-      if (!verdict.allowed) throw problems.conflict(verdict.reason);
-      if (verdict.needsDecide && !caller.scopes.has(DECIDE_SCOPE)) {
-        const what = verdict.kind === 'reopen' ? 'Reopening a closed claim' : `Moving a claim into ${request.stage}`;
-        throw problems.forbidden(`${what} requires the ${DECIDE_SCOPE} scope`);
-      }
-      // claims:decide grants settlement, closing and reopening on its own (CONTRACT §2); every other update needs claims:write.
-      if (!verdict.needsDecide && !caller.scopes.has(WRITE_SCOPE)) {
-        throw problems.forbidden(`A status update into ${request.stage} requires the ${WRITE_SCOPE} scope`);
-      }
-      const leavesTriage = claim.stage === 'triage' && request.stage !== 'triage';
-      if (leavesTriage || (request.stage === 'closed' && claim.stage !== 'closed')) {
-        const open = await findOpenEscalation(db, claim.claim_id);
-        if (open) {
-          throw problems.conflict(`Triage raised an escalation that a claims:decide caller must decide before the claim ${leavesTriage ? 'leaves triage' : 'is closed'}`, {
-            escalation_id: open.escalation_id,
-          });
+  return (db: Knex) => {
+    const statusUpdates = statusUpdatesStore(db);
+    return {
+      async post(claimId: string, request: StatusUpdateRequest, caller: Caller): Promise<StoredStatusUpdate> {
+        const { language } = checkRequest(claimId, request);
+        const claim = await lockClaim(db, claimId);
+        const verdict = judgeTransition(claim.stage, request.stage);
+        if (!verdict.allowed) throw problems.conflict(verdict.reason);
+        if (verdict.needsDecide && !caller.scopes.has(DECIDE_SCOPE)) {
+          const what = verdict.kind === 'reopen' ? 'Reopening a closed claim' : `Moving a claim into ${request.stage}`;
+          throw problems.forbidden(`${what} requires the ${DECIDE_SCOPE} scope`);
         }
-      }
-      if (request.channel === 'email' && !claim.claimant.email) throw problems.unprocessable('The claimant gave no email address; choose another channel');
-      if (request.channel === 'sms' && !claim.claimant.phone) throw problems.unprocessable('The claimant gave no phone number; choose another channel');
+        // claims:decide grants settlement, closing and reopening on its own (CONTRACT §2); every other update needs claims:write.
+        if (!verdict.needsDecide && !caller.scopes.has(WRITE_SCOPE)) {
+          throw problems.forbidden(`A status update into ${request.stage} requires the ${WRITE_SCOPE} scope`);
+        }
+        const leavesTriage = claim.stage === 'triage' && request.stage !== 'triage';
+        if (leavesTriage || (request.stage === 'closed' && claim.stage !== 'closed')) {
+          const open = await findOpenEscalation(db, claim.claim_id);
+          if (open) {
+            throw problems.conflict(`Triage raised an escalation that a claims:decide caller must decide before the claim ${leavesTriage ? 'leaves triage' : 'is closed'}`, {
+              escalation_id: open.escalation_id,
+            });
+          }
+        }
+        if (request.channel === 'email' && !claim.claimant.email) throw problems.unprocessable('The claimant gave no email address; choose another channel');
+        if (request.channel === 'sms' && !claim.claimant.phone) throw problems.unprocessable('The claimant gave no phone number; choose another channel');
 
-      const stored = await insertStatusUpdate(db, {
-        claim_id: claim.claim_id,
-        channel: request.channel,
-        stage: request.stage,
-        what_happened: request.what_happened,
-        what_happens_next: request.what_happens_next,
-        what_we_need_from_you: request.what_we_need_from_you ?? null,
-        expected_next_update_by: request.expected_next_update_by ?? null,
-        cta: request.cta ?? null,
-        contact: request.contact ?? null,
-        portal_url: request.portal_url ?? null,
-        language,
-        created_by: caller.sub,
-      });
-      const nextUpdateDue = request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by);
-      await updateClaimState(db, claim.claim_id, { stage: request.stage, next_update_due: nextUpdateDue });
-      await queueDelivery(db, stored);
-      await recordClaimChange(db, exchange, {
-        claimId: claim.claim_id,
-        event: claimStatusUpdated,
-        actor: caller.sub,
-        reason: verdict.kind === 'progress' ? `Progress update in ${request.stage}` : `${verdict.kind === 'reopen' ? 'Reopened' : 'Moved'} from ${claim.stage} to ${request.stage}`,
-        data: {
-          update_id: stored.update_id,
-          previous_stage: claim.stage,
-          stage: request.stage,
-          transition: verdict.kind,
+        const stored = await statusUpdates.insert({
+          claim_id: claim.claim_id,
           channel: request.channel,
-          adequacy_score: stored.update.adequacy_score,
-          adequacy_missing: stored.update.adequacy_missing,
-          expected_next_update_by: stored.update.expected_next_update_by,
-        },
-      });
-      return stored;
-    },
+          stage: request.stage,
+          what_happened: request.what_happened,
+          what_happens_next: request.what_happens_next,
+          what_we_need_from_you: request.what_we_need_from_you ?? null,
+          expected_next_update_by: request.expected_next_update_by ?? null,
+          cta: request.cta ?? null,
+          contact: request.contact ?? null,
+          portal_url: request.portal_url ?? null,
+          language,
+          created_by: caller.sub,
+        });
+        const nextUpdateDue = request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by);
+        await updateClaimState(db, claim.claim_id, { stage: request.stage, next_update_due: nextUpdateDue });
+        await queueDelivery(db, stored);
+        await recordClaimChange(db, exchange, {
+          claimId: claim.claim_id,
+          event: claimStatusUpdated,
+          actor: caller.sub,
+          reason: verdict.kind === 'progress' ? `Progress update in ${request.stage}` : `${verdict.kind === 'reopen' ? 'Reopened' : 'Moved'} from ${claim.stage} to ${request.stage}`,
+          data: {
+            update_id: stored.update_id,
+            previous_stage: claim.stage,
+            stage: request.stage,
+            transition: verdict.kind,
+            channel: request.channel,
+            adequacy_score: stored.update.adequacy_score,
+            adequacy_missing: stored.update.adequacy_missing,
+            expected_next_update_by: stored.update.expected_next_update_by,
+          },
+        });
+        return stored;
+      },
 
-    async get(claimId: string, updateId: string): Promise<StoredStatusUpdate> {
-      const claim = await readClaim(db, claimId);
-      const found = (await listStatusUpdates(db, claim.claim_id)).find((stored) => stored.update_id === updateId.toLowerCase());
-      if (!found) throw problems.notFound('No such status update on this claim');
-      return found;
-    },
-  });
+      async get(claimId: string, updateId: string): Promise<StoredStatusUpdate> {
+        const claim = await readClaim(db, claimId);
+        const found = (await statusUpdates.listOfClaim(claim.claim_id)).find((stored) => stored.update_id === updateId.toLowerCase());
+        if (!found) throw problems.notFound('No such status update on this claim');
+        return found;
+      },
+    };
+  };
 }

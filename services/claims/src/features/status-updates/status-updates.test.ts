@@ -6,7 +6,7 @@ import { bearer, eventually } from '@platform/testing';
 import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as, daysAgo, daysAhead, insertTestClaim, type TestClaimFields } from '../../testing/workflow-fixtures';
 import { DELIVERY_MAX_ATTEMPTS } from '../delivery/delivery-worker';
-import { statusUpdateSchema } from './status-update';
+import { statusUpdateSchema } from './status-updates-schemas';
 
 /** The fake SMS provider refuses messages to this number. */
 const FAILING_PHONE = '+14155550000';

@@ -1,4 +1,4 @@
-import { NON_BLANK_TEXT_PATTERN, statusUpdateSchema } from '../status-updates/status-update';
+import { NON_BLANK_TEXT_PATTERN, statusUpdateSchema } from '../status-updates/status-updates-schemas';
 import { CHANNELS, CLAIM_STAGES, LOSS_TYPES } from '../../shared/claim-vocabulary';
 
 /** JSON Schemas (2020-12) of what the claims core answers; request schemas live with their feature. */

@@ -1,5 +1,8 @@
 import { compile } from '@platform/http';
-import { computeAdequacy, isCalendarDate, isTodayOrLater, nextUpdateDueAt, normaliseLanguageTag, statusUpdateRequestSchema } from './status-update';
+import { normaliseLanguageTag } from './language-tag';
+import { computeAdequacy } from './status-update-adequacy';
+import { isCalendarDate, isTodayOrLater, nextUpdateDueAt } from './status-update-dates';
+import { statusUpdateRequestSchema } from './status-updates-schemas';
 
 const contact = { name: 'Claims team', phone: '+18005550100', email: 'claims@example.com' };
 const cta = { label: 'Upload', url: 'https://claims.example.com/u' };

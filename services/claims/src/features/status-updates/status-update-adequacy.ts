@@ -1,0 +1,42 @@
+import type { Channel } from '../../shared/claim-vocabulary';
+import type { StatusUpdate, StatusUpdateRequest } from './status-updates-schemas';
+
+/**
+ * Adequacy weights: what a customer needs from an update, and how much each part counts.
+ *
+ * | field                     | weight | applies                                   |
+ * |---------------------------|--------|-------------------------------------------|
+ * | `expected_next_update_by` | 3      | always                                    |
+ * | `cta`                     | 2      | whenever `what_we_need_from_you` is not null |
+ * | `contact`                 | 2      | always                                    |
+ * | `portal_url`              | 1      | on the `portal` channel                   |
+ * | `language`                | 1      | always                                    |
+ *
+ * `adequacy_score` = (sum of the weights of the applicable fields present) / (sum of the weights of the
+ * applicable fields), rounded to two decimals, so it is always in [0, 1]. `adequacy_missing` names the
+ * applicable fields that are absent (null or not sent), in the order of this table.
+ * Mirrored in docs/claims.md.
+ */
+export const ADEQUACY_WEIGHTS: readonly { field: keyof StatusUpdate; weight: number; applies: (update: AdequacyInput) => boolean }[] = [
+  { field: 'expected_next_update_by', weight: 3, applies: () => true },
+  { field: 'cta', weight: 2, applies: (update) => update.what_we_need_from_you != null },
+  { field: 'contact', weight: 2, applies: () => true },
+  { field: 'portal_url', weight: 1, applies: (update) => update.channel === 'portal' },
+  { field: 'language', weight: 1, applies: () => true },
+];
+
+export type AdequacyInput = Omit<StatusUpdateRequest, 'stage' | 'what_happened' | 'what_happens_next'> & { channel: Channel };
+
+export function computeAdequacy(update: AdequacyInput): { adequacy_score: number; adequacy_missing: string[] } {
+  let applicable = 0;
+  let given = 0;
+  const missing: string[] = [];
+  for (const { field, weight, applies } of ADEQUACY_WEIGHTS) {
+    if (!applies(update)) continue;
+    applicable += weight;
+    if (update[field as keyof AdequacyInput] != null) given += weight;
+    else missing.push(field);
+  }
+  const score = applicable === 0 ? 1 : Math.round((given / applicable) * 100) / 100;
+  return { adequacy_score: score, adequacy_missing: missing };
+}

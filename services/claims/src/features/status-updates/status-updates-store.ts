@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '@platform/db';
+import { computeAdequacy } from './status-update-adequacy';
+import type { StatusUpdate } from './status-updates-schemas';
+
+export interface NewStatusUpdate extends Omit<StatusUpdate, 'adequacy_score' | 'adequacy_missing'> {
+  created_by: string;
+}
+
+export interface StoredStatusUpdate {
+  update_id: string;
+  created_at: string;
+  created_by: string;
+  update: StatusUpdate;
+}
+
+/** A status_updates row: the date read as text, the numeric score as a string, plus the row's own columns. */
+interface StatusUpdateRow extends Omit<StatusUpdate, 'expected_next_update_by' | 'adequacy_score'> {
+  update_id: string;
+  expected_next_update_by: string | Date | null;
+  adequacy_score: string | number;
+  created_at: Date | string;
+  created_by: string;
+}
+
+function asDateString(value: string | Date | null): string | null {
+  if (value === null) return null;
+  if (typeof value === 'string') return value.slice(0, 10);
+  // a `date` column read by node-postgres is a local-midnight Date
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
+}
+
+/** The thirteen fields of a stored row, and no others. */
+function toStatusUpdate(row: StatusUpdateRow): StatusUpdate {
+  return {
+    claim_id: row.claim_id,
+    channel: row.channel,
+    stage: row.stage,
+    what_happened: row.what_happened,
+    what_happens_next: row.what_happens_next,
+    what_we_need_from_you: row.what_we_need_from_you,
+    expected_next_update_by: asDateString(row.expected_next_update_by),
+    cta: row.cta,
+    contact: row.contact,
+    portal_url: row.portal_url,
+    language: row.language,
+    adequacy_score: Number(row.adequacy_score),
+    adequacy_missing: row.adequacy_missing,
+  };
+}
+
+function toStored(row: StatusUpdateRow): StoredStatusUpdate {
+  return {
+    update_id: row.update_id,
+    created_at: new Date(row.created_at).toISOString(),
+    created_by: row.created_by,
+    update: toStatusUpdate(row),
+  };
+}
+
+const SELECT_COLUMNS = `update_id, claim_id, channel, stage, what_happened, what_happens_next, what_we_need_from_you,
+  to_char(expected_next_update_by, 'YYYY-MM-DD') AS expected_next_update_by, cta, contact, portal_url, language,
+  adequacy_score, adequacy_missing, created_at, created_by`;
+
+export function statusUpdatesStore(db: Knex) {
+  return {
+    /**
+     * Stores a status update with its adequacy computed here (the one place it is computed). Call it on the
+     * transaction of the change it belongs to. Returns the stored update.
+     */
+    async insert(input: NewStatusUpdate): Promise<StoredStatusUpdate> {
+      const adequacy = computeAdequacy(input);
+      const [row] = await db('status_updates')
+        .insert({
+          update_id: randomUUID(),
+          claim_id: input.claim_id,
+          channel: input.channel,
+          stage: input.stage,
+          what_happened: input.what_happened,
+          what_happens_next: input.what_happens_next,
+          what_we_need_from_you: input.what_we_need_from_you,
+          expected_next_update_by: input.expected_next_update_by,
+          cta: input.cta === null ? null : JSON.stringify(input.cta),
+          contact: input.contact === null ? null : JSON.stringify(input.contact),
+          portal_url: input.portal_url,
+          language: input.language,
+          adequacy_score: adequacy.adequacy_score,
+          adequacy_missing: JSON.stringify(adequacy.adequacy_missing),
+          created_by: input.created_by,
+        })
+        .returning('*');
+      return toStored(row as StatusUpdateRow);
+    },
+
+    /** One status update by its id (a UUID), or undefined. */
+    async find(updateId: string): Promise<StoredStatusUpdate | undefined> {
+      const row = await db('status_updates').select(db.raw(SELECT_COLUMNS)).where({ update_id: updateId }).first();
+      return row ? toStored(row as StatusUpdateRow) : undefined;
+    },
+
+    /** A claim's status updates, oldest first. */
+    async listOfClaim(claimId: string): Promise<StoredStatusUpdate[]> {
+      const rows = await db('status_updates').select(db.raw(SELECT_COLUMNS)).where({ claim_id: claimId }).orderBy([{ column: 'created_at' }, { column: 'update_id' }]);
+      return (rows as StatusUpdateRow[]).map(toStored);
+    },
+
+    /** The newest status update of a claim, or null. */
+    async latestOfClaim(claimId: string): Promise<StoredStatusUpdate | null> {
+      const row = await db('status_updates')
+        .select(db.raw(SELECT_COLUMNS))
+        .where({ claim_id: claimId })
+        .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'update_id', order: 'desc' }])
+        .first();
+      return row ? toStored(row as StatusUpdateRow) : null;
+    },
+  };
+}
