@@ -4,12 +4,12 @@ import type { Knex } from '@platform/db';
 import { createEvent, enqueueEvent } from '@platform/messaging';
 import { auditSignals, chainHead, lockAuditChain } from '../../shared/audit-append';
 import { chainTimestamp } from '../../shared/audit-chain';
+import { EVENT_SOURCE } from '../../shared/record-change';
+import { auditCheckpoint } from './audit-events';
 import type { AuditCheckpoint } from './audit-schemas';
 import { auditStore } from './audit-store';
 import type { CheckpointSigner } from './checkpoint-signer';
 
-export const CHECKPOINT_EVENT_TYPE = 'evidence.audit_checkpoint';
-export const EVIDENCE_EVENT_SOURCE = '/evidence';
 const CHECKPOINT_LOCK_TIMEOUT_MS = 3000;
 
 /**
@@ -33,7 +33,7 @@ export async function takeCheckpoint(db: Knex, signer: CheckpointSigner, exchang
       key_id: signer.keyId,
     };
     await store.insertCheckpoint(checkpoint);
-    await enqueueEvent(trx, exchange, createEvent({ source: EVIDENCE_EVENT_SOURCE, type: CHECKPOINT_EVENT_TYPE, subject: String(checkpoint.seq), data: { ...checkpoint } }));
+    await enqueueEvent(trx, exchange, createEvent({ source: EVENT_SOURCE, type: auditCheckpoint.type, subject: String(checkpoint.seq), dataschema: auditCheckpoint.schema.$id, data: { ...checkpoint } }));
     return checkpoint;
   });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { recordChange } from '../../shared/record-change';
+import { controlCreated, controlVersionAdded } from './controls-events';
 import { KEY_PATTERN, type Control, type ControlDefinition, type ControlVersion, type CreateControlRequest, type CreateVersionRequest, type ListControlsQuery } from './controls-schemas';
 import { controlsStore, definitionOf } from './controls-store';
 
@@ -36,7 +37,7 @@ export const controlsService = (deps: ControlsDeps) => (db: Knex) => {
       const controlVersionId = randomUUID();
       await store.insertVersion({ control_version_id: controlVersionId, control_id: controlId, version: 1, created_by: actor, ...definitionOf(request as CreateControlRequest & ControlDefinition) });
       await recordChange(db, deps.exchange, {
-        type: 'evidence.control_created',
+        event: controlCreated,
         entity_type: 'control',
         entity_id: controlId,
         actor,
@@ -58,7 +59,7 @@ export const controlsService = (deps: ControlsDeps) => (db: Knex) => {
         ...definitionOf({ ...definitionOf(current), ...changes }),
       });
       await recordChange(db, deps.exchange, {
-        type: 'evidence.control_version_added',
+        event: controlVersionAdded,
         entity_type: 'control',
         entity_id: controlId,
         actor,

@@ -4,6 +4,7 @@ import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import { recordChange } from '../../shared/record-change';
+import { evidenceAdded } from './evidence-events';
 import type { RunState } from '../runs/runs-schemas';
 import { runsStore } from '../runs/runs-store';
 import { fileScansStore } from './file-scans';
@@ -62,7 +63,7 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
     const stored = await items.insert({ ...fields, evidence_id: evidenceId, run_id: runId, out_of_period: outsidePeriod(fields.collected_at, run), submitted_by: actor });
     if (scan) await fileScansStore(db).insert(evidenceId, scan);
     await recordChange(db, deps.exchange, {
-      type: 'evidence.evidence_added',
+      event: evidenceAdded,
       entity_type: 'run',
       entity_id: runId,
       actor,

@@ -1,6 +1,7 @@
 import type { Knex } from '@platform/db';
 import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
 import { recordChange } from '../../shared/record-change';
+import { fileScanned } from './evidence-events';
 import { fileScansStore } from './file-scans';
 import type { EvidenceFileStore } from './file-store';
 
@@ -25,7 +26,7 @@ async function rescanOne(db: Knex, scanner: VirusScanner, files: EvidenceFileSto
     }
     await scans.record(pending.evidence_id, verdict);
     await recordChange(trx, exchange, {
-      type: 'evidence.file_scanned',
+      event: fileScanned,
       entity_type: 'run',
       entity_id: pending.run_id,
       actor: SCANNER_ACTOR,
