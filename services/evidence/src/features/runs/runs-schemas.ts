@@ -1,12 +1,14 @@
 /** JSON Schemas (2020-12) of runs, submission and decisions. */
-const uuid = { type: 'string', format: 'uuid' };
+import type { FromSchema } from '@platform/http';
+
+const uuid = { type: 'string', format: 'uuid' } as const;
 /** Years 1000–9999: what PostgreSQL stores as a date without surprise (year 0000 does not exist there). */
 export const YEAR_1000_TO_9999 = '^[1-9][0-9]{3}-';
 /** Text PostgreSQL can store: no NUL characters. */
 export const NO_NUL = '^[^\\u0000]*$';
-const date = { type: 'string', format: 'date', pattern: YEAR_1000_TO_9999, description: 'A calendar date, YYYY-MM-DD' };
-const timestamp = { type: 'string', format: 'date-time' };
-const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' };
+const date = { type: 'string', format: 'date', pattern: YEAR_1000_TO_9999, description: 'A calendar date, YYYY-MM-DD' } as const;
+const timestamp = { type: 'string', format: 'date-time' } as const;
+const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;
 
 export const RUN_STATUSES = ['open', 'in_review', 'approved', 'rejected'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -16,13 +18,9 @@ export const createRunRequestSchema = {
   additionalProperties: false,
   required: ['control_version_id', 'period_start', 'period_end'],
   properties: { control_version_id: uuid, period_start: date, period_end: date },
-};
+} as const;
 
-export interface CreateRunRequest {
-  control_version_id: string;
-  period_start: string;
-  period_end: string;
-}
+export type CreateRunRequest = FromSchema<typeof createRunRequestSchema>;
 
 export const decisionRequestSchema = {
   type: 'object',
@@ -32,12 +30,9 @@ export const decisionRequestSchema = {
     decision: { enum: ['approved', 'rejected'] },
     rationale: { type: 'string', minLength: 1, maxLength: 10000, pattern: '^(?=[\\s\\S]*\\S)[^\\u0000]*$', description: 'Why; required and not blank' },
   },
-};
+} as const;
 
-export interface DecisionRequest {
-  decision: 'approved' | 'rejected';
-  rationale: string;
-}
+export type DecisionRequest = FromSchema<typeof decisionRequestSchema>;
 
 export const runResponseSchema = {
   type: 'object',
@@ -52,41 +47,18 @@ export const runResponseSchema = {
     created_by: { type: 'string' },
     created_at: timestamp,
   },
-};
+} as const;
 
-export interface Run {
-  run_id: string;
-  control_version_id: string;
-  period_start: string;
-  period_end: string;
-  status: RunStatus;
-  created_by: string;
-  created_at: string;
-}
-
-export interface RunState extends Run {
-  control_id: string;
-  control_key: string;
-  control_version: number;
-  submitted_by: string | null;
-  submitted_at: string | null;
-}
+export type Run = FromSchema<typeof runResponseSchema>;
 
 export const decisionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['decision_id', 'run_id', 'decision', 'rationale', 'decided_by', 'decided_at'],
   properties: { decision_id: uuid, run_id: uuid, decision: { enum: ['approved', 'rejected'] }, rationale: { type: 'string' }, decided_by: { type: 'string' }, decided_at: timestamp },
-};
+} as const;
 
-export interface Decision {
-  decision_id: string;
-  run_id: string;
-  decision: 'approved' | 'rejected';
-  rationale: string;
-  decided_by: string;
-  decided_at: string;
-}
+export type Decision = FromSchema<typeof decisionSchema>;
 
 export const runStateSchema = {
   type: 'object',
@@ -100,4 +72,7 @@ export const runStateSchema = {
     submitted_by: { type: ['string', 'null'] },
     submitted_at: nullableTimestamp,
   },
-};
+} as const;
+
+/** A run with its control version and who submitted it. */
+export type RunState = FromSchema<typeof runStateSchema>;
