@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { canonicalJson, canonicalSha256 } from '@platform/canonical-json';
+import { canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { listClaimAudit, type Claim, type ClaimAuditRecord, type RequiredDocument } from '../../shared/claim-store';
@@ -9,6 +9,7 @@ import { claimAdjusterKitGenerated } from './adjuster-kits-events';
 import { isUuid, lockClaim, readClaim } from '../../shared/claim-state';
 import { claimTriageDetail } from '../triage/triage-detail';
 import type { TriageResult } from '../triage/triage-store';
+import { adjusterKitsStore } from './adjuster-kits-store';
 import { listKitAttachments, type KitAttachment } from './attachment-files';
 import { suggestNextSteps, type SuggestedStep } from './next-steps';
 
@@ -61,7 +62,7 @@ export function adjusterKitService(exchange: string) {
         suggested_next_steps: suggestNextSteps(claim, triage, escalation, generatedAt),
       };
       const sha256 = canonicalSha256(snapshot);
-      await db('adjuster_kits').insert({ id: snapshot.kit_id, claim_id: claim.claim_id, generated_at: generatedAt, generated_by: actor, snapshot: canonicalJson(snapshot), sha256 });
+      await adjusterKitsStore(db).insert({ kit_id: snapshot.kit_id, claim_id: claim.claim_id, generated_at: generatedAt, generated_by: actor, snapshot, sha256 });
       await recordClaimChange(db, exchange, {
         claimId: claim.claim_id,
         event: claimAdjusterKitGenerated,
@@ -74,7 +75,7 @@ export function adjusterKitService(exchange: string) {
 
     async get(claimId: string, kitId: string): Promise<AdjusterKit> {
       const claim = await readClaim(db, claimId);
-      const row = isUuid(kitId) ? await db('adjuster_kits').where({ id: kitId, claim_id: claim.claim_id }).first('snapshot', 'sha256') : undefined;
+      const row = isUuid(kitId) ? await adjusterKitsStore(db).find(claim.claim_id, kitId) : undefined;
       if (!row) throw problems.notFound('No such adjuster kit on this claim');
       return { ...(JSON.parse(row.snapshot) as AdjusterKitSnapshot), sha256: row.sha256 };
     },

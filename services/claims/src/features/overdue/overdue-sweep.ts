@@ -1,8 +1,8 @@
 import type { Knex } from '@platform/db';
 import type { Logger } from 'pino';
 import { recordClaimChange } from '../../shared/claim-change';
-import type { ClaimStage } from '../../shared/claim-vocabulary';
 import { claimUpdateOverdue } from './overdue-events';
+import { overdueStore } from './overdue-store';
 
 export const OVERDUE_SWEEP_ACTOR = 'system:overdue-sweep';
 const BATCH = 100;
@@ -17,17 +17,10 @@ export async function sweepOverdue(db: Knex, exchange: string): Promise<number> 
   let announced = 0;
   for (;;) {
     const batch = await db.transaction(async (trx) => {
-      const due = await trx('claims')
-        .select('id', 'stage', 'next_update_due')
-        .whereNot('stage', 'closed')
-        .where('next_update_due', '<=', trx.raw('clock_timestamp()'))
-        .whereNotExists(trx('overdue_announcements').select(trx.raw('1')).whereRaw('overdue_announcements.claim_id = claims.id AND overdue_announcements.due_at = claims.next_update_due'))
-        .orderBy('next_update_due')
-        .limit(BATCH)
-        .forUpdate()
-        .skipLocked();
+      const store = overdueStore(trx);
+      const due = await store.lockUnannouncedOverdue(BATCH);
       let count = 0;
-      for (const claim of due as { id: string; stage: ClaimStage; next_update_due: Date }[]) {
+      for (const claim of due) {
         const dueAt = new Date(claim.next_update_due);
         const eventId = await recordClaimChange(trx, exchange, {
           claimId: claim.id,
@@ -36,7 +29,7 @@ export async function sweepOverdue(db: Knex, exchange: string): Promise<number> 
           reason: `The update promised before ${dueAt.toISOString()} was not sent`,
           data: { next_update_due: dueAt.toISOString(), stage: claim.stage },
         });
-        await trx('overdue_announcements').insert({ claim_id: claim.id, due_at: dueAt, event_id: eventId });
+        await store.recordAnnouncement({ claim_id: claim.id, due_at: dueAt, event_id: eventId });
         count += 1;
       }
       return count;
