@@ -1,10 +1,14 @@
 /**
  * `pnpm run lint:api`: builds every OpenAPI document from the code (no server, database or broker), writes
- * them to .tmp/api/ and lints them with Redocly's recommended rules (redocly.yaml: any warning fails).
+ * them to .tmp/api/ and lints them with Redocly's recommended rules (redocly.yaml: any warning fails);
+ * then builds the AsyncAPI document of the events (the gateway's /asyncapi.json) and parses it with
+ * @asyncapi/parser: any error or warning fails.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Parser } from '@asyncapi/parser';
+import { platformAsyncApi } from '../gateway/src/asyncapi-document';
 import { platformDocuments } from './api-documents';
 
 async function main(): Promise<number> {
@@ -21,7 +25,18 @@ async function main(): Promise<number> {
     // no telemetry or update check: CI has no network beyond the package registries
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
   });
-  return redocly.status ?? 1;
+  const asyncApi = await lintAsyncApi(out);
+  return redocly.status === 0 ? asyncApi : (redocly.status ?? 1);
+}
+
+async function lintAsyncApi(out: string): Promise<number> {
+  const document = platformAsyncApi();
+  writeFileSync(path.join(out, 'platform.asyncapi.json'), `${JSON.stringify(document, null, 2)}\n`);
+  const { diagnostics } = await new Parser().parse(document);
+  const failures = diagnostics.filter((diagnostic) => diagnostic.severity <= 1); // 0 error, 1 warning
+  for (const failure of failures) console.error(`asyncapi: ${failure.code} at /${failure.path.join('/')}: ${failure.message}`);
+  console.log(`asyncapi: ${failures.length === 0 ? 'valid' : `${failures.length} problem(s)`}`);
+  return failures.length === 0 ? 0 : 1;
 }
 
 main().then(

@@ -5,6 +5,7 @@ import { Counter, type Registry } from 'prom-client';
 import { authenticate, createJwtVerifier } from '@platform/auth';
 import { Lifecycle, createLogger, createMetrics, createServiceApp, finishApp, listen, metricsHandler, problems, sendProblem, type RunningServer } from '@platform/http';
 import { mountApiDocuments } from './api-documents';
+import { mountAsyncApiDocument } from './asyncapi-document';
 import type { GatewayConfig } from './config';
 import { forwardingHeaders } from './forwarding-headers';
 import { publicWriteRateLimit } from './public-rate-limit';
@@ -117,6 +118,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     { name: 'claims', title: 'Claims service', url: targets.claims },
     { name: 'evidence', title: 'Evidence service', url: targets.evidence },
   ]);
+  mountAsyncApiDocument(app);
   finishApp(app, logger);
 
   return {
