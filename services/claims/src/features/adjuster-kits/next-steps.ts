@@ -1,7 +1,7 @@
 import type { Claim } from '../../shared/claim-store';
-import type { Escalation } from '../triage/escalation-store';
+import type { Escalation } from '../triage/escalation-schemas';
 import type { Gate } from '../triage/triage-policy';
-import type { TriageResult } from '../triage/triage-store';
+import type { TriageResult } from '../triage/triage-schemas';
 
 /** A suggestion for the adjuster: always a draft, for a human to accept or ignore. */
 export interface SuggestedStep {

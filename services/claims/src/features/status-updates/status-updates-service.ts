@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { queueDelivery } from '../delivery/delivery-store';
-import { findOpenEscalation } from '../triage/escalation-store';
+import { escalationStore } from '../triage/escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimStatusUpdated } from './status-updates-events';
 import { lockClaim, readClaim, updateClaimState } from '../../shared/claim-state';
@@ -62,7 +62,7 @@ export function statusUpdateService(exchange: string) {
         }
         const leavesTriage = claim.stage === 'triage' && request.stage !== 'triage';
         if (leavesTriage || (request.stage === 'closed' && claim.stage !== 'closed')) {
-          const open = await findOpenEscalation(db, claim.claim_id);
+          const open = await escalationStore(db).findOpen(claim.claim_id);
           if (open) {
             throw problems.conflict(`Triage raised an escalation that a claims:decide caller must decide before the claim ${leavesTriage ? 'leaves triage' : 'is closed'}`, {
               escalation_id: open.escalation_id,

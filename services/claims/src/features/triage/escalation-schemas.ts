@@ -1,11 +1,6 @@
-import { QUEUES, type Queue } from './triage-policy';
+import type { FromSchema } from '@platform/http';
+import { QUEUES } from './triage-policy';
 import { escalationGateSchema } from './triage-schemas';
-
-export interface EscalationDecisionRequest {
-  decision: 'accept' | 'override';
-  queue?: Queue;
-  rationale: string;
-}
 
 /**
  * Body of POST /api/claims/claims/{id}/escalations/{escalation_id}/decision. `accept` takes the queue
@@ -45,3 +40,7 @@ export const escalationSchema = {
     created_at: { type: 'string', format: 'date-time' },
   },
 } as const;
+
+export type EscalationDecisionRequest = FromSchema<typeof escalationDecisionRequestSchema>;
+/** An escalation as the API shows it (claim detail, adjuster kit, decision response). */
+export type Escalation = FromSchema<typeof escalationSchema>;

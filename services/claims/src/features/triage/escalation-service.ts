@@ -5,7 +5,8 @@ import { claimEscalationDecided } from './triage-events';
 import { isUuid, lockClaim, updateClaimState } from '../../shared/claim-state';
 import { isClosed, stageAfterDecision } from '../../shared/stage-machine';
 import type { EscalationDecisionRequest } from './escalation-schemas';
-import { lockEscalation, recordDecision, type Escalation } from './escalation-store';
+import type { Escalation } from './escalation-schemas';
+import { escalationStore } from './escalation-store';
 
 
 /** A human settles what triage could not: final, recorded with its rationale and decider. */
@@ -13,7 +14,7 @@ export function escalationService(exchange: string) {
   return (db: Knex) => ({
     async decide(claimId: string, escalationId: string, request: EscalationDecisionRequest, actor: string): Promise<Escalation> {
       const claim = await lockClaim(db, claimId);
-      const escalation = isUuid(escalationId) ? await lockEscalation(db, claim.claim_id, escalationId) : undefined;
+      const escalation = isUuid(escalationId) ? await escalationStore(db).lock(claim.claim_id, escalationId) : undefined;
       if (!escalation) throw problems.notFound('No such escalation on this claim');
       if (escalation.status !== 'open') {
         throw problems.conflict(`The escalation was already decided (${escalation.decision} by ${escalation.decided_by}); decisions are final`);
@@ -26,7 +27,7 @@ export function escalationService(exchange: string) {
       }
       const queue = request.decision === 'accept' ? escalation.proposed_queue : request.queue!;
       const rationale = request.rationale.trim();
-      const decided = await recordDecision(db, escalation.escalation_id, { decision: request.decision, queue, rationale, decided_by: actor });
+      const decided = await escalationStore(db).recordDecision(escalation.escalation_id, { decision: request.decision, queue, rationale, decided_by: actor });
       const stage = stageAfterDecision(claim.stage);
       await updateClaimState(db, claim.claim_id, { stage, queue });
       await recordClaimChange(db, exchange, {

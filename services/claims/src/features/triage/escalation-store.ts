@@ -1,36 +1,13 @@
 import type { Knex } from '@platform/db';
 import type { EscalationGate } from './evaluate-policy';
+import type { Escalation, EscalationDecisionRequest } from './escalation-schemas';
 import type { Queue } from './triage-policy';
 
-export type EscalationDecisionKind = 'accept' | 'override';
+type EscalationDecisionKind = EscalationDecisionRequest['decision'];
 
-/** An escalation as the API shows it (claim detail, adjuster kit, decision response). */
-export interface Escalation {
-  escalation_id: string;
-  claim_id: string;
-  triage_id: string;
-  status: 'open' | 'decided';
-  gates: EscalationGate[];
-  proposed_queue: Queue;
-  decision: EscalationDecisionKind | null;
-  queue: Queue | null;
-  rationale: string | null;
-  decided_by: string | null;
-  decided_at: string | null;
-  created_at: string;
-}
-
-interface EscalationRow {
+/** An escalations row: the id column is `id`, the times are Dates. */
+interface EscalationRow extends Omit<Escalation, 'escalation_id' | 'decided_at' | 'created_at'> {
   id: string;
-  claim_id: string;
-  triage_id: string;
-  status: 'open' | 'decided';
-  gates: EscalationGate[];
-  proposed_queue: Queue;
-  decision: EscalationDecisionKind | null;
-  queue: Queue | null;
-  rationale: string | null;
-  decided_by: string | null;
   decided_at: Date | null;
   created_at: Date;
 }
@@ -52,41 +29,38 @@ function toEscalation(row: EscalationRow): Escalation {
   };
 }
 
-export async function insertEscalation(
-  db: Knex,
-  escalation: { id: string; claim_id: string; triage_id: string; gates: EscalationGate[]; proposed_queue: Queue },
-): Promise<Escalation> {
-  const [row] = await db('escalations')
-    .insert({ ...escalation, status: 'open', gates: JSON.stringify(escalation.gates) })
-    .returning('*');
-  return toEscalation(row);
-}
+export function escalationStore(db: Knex) {
+  return {
+    async insert(escalation: { id: string; claim_id: string; triage_id: string; gates: EscalationGate[]; proposed_queue: Queue }): Promise<Escalation> {
+      const [row] = await db('escalations')
+        .insert({ ...escalation, status: 'open', gates: JSON.stringify(escalation.gates) })
+        .returning('*');
+      return toEscalation(row);
+    },
 
-export async function findOpenEscalation(db: Knex, claimId: string): Promise<Escalation | undefined> {
-  const row = await db('escalations').where({ claim_id: claimId, status: 'open' }).first();
-  return row ? toEscalation(row) : undefined;
-}
+    async findOpen(claimId: string): Promise<Escalation | undefined> {
+      const row = await db('escalations').where({ claim_id: claimId, status: 'open' }).first();
+      return row ? toEscalation(row) : undefined;
+    },
 
-/** One of the claim's escalations, locked until the transaction ends. */
-export async function lockEscalation(db: Knex, claimId: string, escalationId: string): Promise<Escalation | undefined> {
-  const row = await db('escalations').where({ id: escalationId, claim_id: claimId }).forUpdate().first();
-  return row ? toEscalation(row) : undefined;
-}
+    /** One of the claim's escalations, locked until the transaction ends. */
+    async lock(claimId: string, escalationId: string): Promise<Escalation | undefined> {
+      const row = await db('escalations').where({ id: escalationId, claim_id: claimId }).forUpdate().first();
+      return row ? toEscalation(row) : undefined;
+    },
 
-export async function recordDecision(
-  db: Knex,
-  escalationId: string,
-  decision: { decision: EscalationDecisionKind; queue: Queue; rationale: string; decided_by: string },
-): Promise<Escalation> {
-  const [row] = await db('escalations')
-    .where({ id: escalationId, status: 'open' })
-    .update({ ...decision, status: 'decided', decided_at: db.fn.now() })
-    .returning('*');
-  return toEscalation(row);
-}
+    async recordDecision(escalationId: string, decision: { decision: EscalationDecisionKind; queue: Queue; rationale: string; decided_by: string }): Promise<Escalation> {
+      const [row] = await db('escalations')
+        .where({ id: escalationId, status: 'open' })
+        .update({ ...decision, status: 'decided', decided_at: db.fn.now() })
+        .returning('*');
+      return toEscalation(row);
+    },
 
-/** The claim's escalations, newest first. */
-export async function listEscalations(db: Knex, claimId: string): Promise<Escalation[]> {
-  const rows = await db('escalations').where({ claim_id: claimId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
-  return (rows as EscalationRow[]).map(toEscalation);
+    /** The claim's escalations, newest first. */
+    async listOfClaim(claimId: string): Promise<Escalation[]> {
+      const rows = await db('escalations').where({ claim_id: claimId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+      return (rows as EscalationRow[]).map(toEscalation);
+    },
+  };
 }

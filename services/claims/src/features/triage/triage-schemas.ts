@@ -1,3 +1,4 @@
+import type { FromSchema } from '@platform/http';
 import { GATES, QUEUES } from './triage-policy';
 
 export const ruleHitSchema = {
@@ -33,3 +34,6 @@ export const triageResultSchema = {
     escalation_id: { type: ['string', 'null'], format: 'uuid' },
   },
 } as const;
+
+/** The 201 body of run-triage, and what the claim detail and adjuster kit show of a run. */
+export type TriageResult = FromSchema<typeof triageResultSchema>;

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { findOpenEscalation, insertEscalation } from './escalation-store';
+import { escalationStore } from './escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimTriaged } from './triage-events';
 import { lockClaim, updateClaimState } from '../../shared/claim-state';
 import { isClosed, stageAfterTriage } from '../../shared/stage-machine';
 import { assertPolicyShape, evaluatePolicy } from './evaluate-policy';
 import { deriveFacts } from './triage-facts';
-import { insertTriageRun, loadActivePolicy, loadClaimHistory, type TriageResult } from './triage-store';
+import type { TriageResult } from './triage-schemas';
+import { insertTriageRun, loadActivePolicy, loadClaimHistory } from './triage-store';
 
 
 /**
@@ -22,7 +23,7 @@ export function triageService(exchange: string) {
     async runTriage(claimId: string, actor: string): Promise<TriageResult> {
       const claim = await lockClaim(db, claimId);
       if (isClosed(claim.stage)) throw problems.conflict('The claim is closed; it cannot be triaged');
-      const open = await findOpenEscalation(db, claim.claim_id);
+      const open = await escalationStore(db).findOpen(claim.claim_id);
       if (open) {
         throw problems.conflict('The claim has an open escalation; it must be decided before triage runs again', { escalation_id: open.escalation_id });
       }
@@ -60,7 +61,7 @@ export function triageService(exchange: string) {
         ran_by: actor,
       });
       if (escalationId) {
-        await insertEscalation(db, { id: escalationId, claim_id: claim.claim_id, triage_id: triageId, gates: verdict.escalation_gates, proposed_queue: verdict.queue });
+        await escalationStore(db).insert({ id: escalationId, claim_id: claim.claim_id, triage_id: triageId, gates: verdict.escalation_gates, proposed_queue: verdict.queue });
       }
       const stage = stageAfterTriage(claim.stage, gated);
       await updateClaimState(db, claim.claim_id, gated ? { stage } : { stage, queue: verdict.queue });

@@ -1,25 +1,9 @@
 import type { Knex } from '@platform/db';
 import type { Claim } from '../../shared/claim-store';
-import type { EscalationGate, RuleHit } from './evaluate-policy';
 import type { ClaimHistory, TriageFacts } from './triage-facts';
-import type { Queue, TriagePolicy, TriagePolicyParameters } from './triage-policy';
+import type { TriageResult } from './triage-schemas';
+import type { TriagePolicy, TriagePolicyParameters } from './triage-policy';
 
-export type TriageOutcome = 'auto_routed' | 'pending_human_decision';
-
-/** The 201 body of run-triage, and what the claim detail and adjuster kit show of a run. */
-export interface TriageResult {
-  triage_id: string;
-  claim_id: string;
-  policy_version: string;
-  ran_at: string;
-  ran_by: string;
-  score: number;
-  queue: Queue;
-  rule_hits: RuleHit[];
-  escalation_gates: EscalationGate[];
-  outcome: TriageOutcome;
-  escalation_id: string | null;
-}
 
 export interface TriageRunRecord extends Omit<TriageResult, 'ran_at'> {
   input_digest: string;
@@ -57,17 +41,9 @@ export async function loadClaimHistory(db: Knex, claim: Claim, parameters: Triag
   return { recent_claims_on_policy: Number(samePolicy.count), other_policies_sharing_contact: sharingContact };
 }
 
-interface TriageRunRow {
+/** A triage_runs row: the id column is `id`, `ran_at` a Date. */
+interface TriageRunRow extends Omit<TriageResult, 'triage_id' | 'ran_at'> {
   id: string;
-  claim_id: string;
-  policy_version: string;
-  score: number;
-  queue: Queue;
-  rule_hits: RuleHit[];
-  escalation_gates: EscalationGate[];
-  outcome: TriageOutcome;
-  escalation_id: string | null;
-  ran_by: string;
   ran_at: Date;
 }
 
