@@ -4,7 +4,7 @@ import type { Escalation } from './escalation-schemas';
 import { escalationStore } from './escalation-store';
 import { triageResultSchema } from './triage-schemas';
 import type { TriageResult } from './triage-schemas';
-import { latestTriageRun } from './triage-store';
+import { triageStore } from './triage-store';
 
 /** What the internal claim detail (GET /api/claims/claims/{id}) shows of triage: spread into the claim file. */
 export interface ClaimTriageDetail {
@@ -21,6 +21,6 @@ export const claimTriageDetailProperties = {
 } as const;
 
 export async function claimTriageDetail(db: Knex, claimId: string): Promise<ClaimTriageDetail> {
-  const [triage, escalations] = [await latestTriageRun(db, claimId), await escalationStore(db).listOfClaim(claimId)];
+  const [triage, escalations] = [await triageStore(db).latestRun(claimId), await escalationStore(db).listOfClaim(claimId)];
   return { triage, escalation: escalations[0] ?? null };
 }

@@ -10,7 +10,7 @@ import { isClosed, stageAfterTriage } from '../../shared/stage-machine';
 import { assertPolicyShape, evaluatePolicy } from './evaluate-policy';
 import { deriveFacts } from './triage-facts';
 import type { TriageResult } from './triage-schemas';
-import { insertTriageRun, loadActivePolicy, loadClaimHistory } from './triage-store';
+import { triageStore } from './triage-store';
 
 
 /**
@@ -27,7 +27,7 @@ export function triageService(exchange: string) {
       if (open) {
         throw problems.conflict('The claim has an open escalation; it must be decided before triage runs again', { escalation_id: open.escalation_id });
       }
-      const policy = await loadActivePolicy(db);
+      const policy = await triageStore(db).activePolicy();
       if (!policy) throw problems.serviceUnavailable('No triage policy is active', 60);
       assertPolicyShape(policy);
 
@@ -41,7 +41,7 @@ export function triageService(exchange: string) {
           estimated_amount: claim.estimated_amount?.amount ?? null,
           received_at: new Date(claim.received_at),
         },
-        await loadClaimHistory(db, claim, policy.parameters),
+        await triageStore(db).claimHistory(claim, policy.parameters),
         policy.parameters,
       );
       const verdict = await evaluatePolicy(policy, facts);
@@ -49,7 +49,7 @@ export function triageService(exchange: string) {
       const triageId = randomUUID();
       const escalationId = gated ? randomUUID() : null;
 
-      const result = await insertTriageRun(db, {
+      const result = await triageStore(db).insertRun({
         triage_id: triageId,
         claim_id: claim.claim_id,
         policy_version: policy.version,

@@ -4,41 +4,9 @@ import type { ClaimHistory, TriageFacts } from './triage-facts';
 import type { TriageResult } from './triage-schemas';
 import type { TriagePolicy, TriagePolicyParameters } from './triage-policy';
 
-
 export interface TriageRunRecord extends Omit<TriageResult, 'ran_at'> {
   input_digest: string;
   inputs: TriageFacts;
-}
-
-/** The active policy, or undefined when none is active. */
-export async function loadActivePolicy(db: Knex): Promise<TriagePolicy | undefined> {
-  const row = await db('triage_policies').where({ active: true }).first('version', 'description', 'parameters', 'score_bands', 'rules');
-  return row ? { version: row.version, description: row.description, parameters: row.parameters, score_bands: row.score_bands, rules: row.rules } : undefined;
-}
-
-/** The claim's neighbours: other claims on its policy nearby in time, other policies sharing its contact. */
-export async function loadClaimHistory(db: Knex, claim: Claim, parameters: TriagePolicyParameters): Promise<ClaimHistory> {
-  const policyWindow = `${parameters.same_policy_window_days} days`;
-  const contactWindow = `${parameters.shared_contact_window_days} days`;
-  const [samePolicy] = await db('claims')
-    .count<{ count: string }[]>('* as count')
-    .where('policy_number', claim.policy_number)
-    .whereNot('id', claim.claim_id)
-    .whereRaw('received_at > ?::timestamptz - ?::interval AND received_at < ?::timestamptz + ?::interval', [claim.received_at, policyWindow, claim.received_at, policyWindow]);
-  let sharingContact = 0;
-  const { email, phone } = claim.claimant;
-  if (email || phone) {
-    const [row] = await db('claims')
-      .countDistinct<{ count: string }[]>('policy_number as count')
-      .whereNot('policy_number', claim.policy_number)
-      .whereRaw('received_at > ?::timestamptz - ?::interval AND received_at < ?::timestamptz + ?::interval', [claim.received_at, contactWindow, claim.received_at, contactWindow])
-      .where((contact) => {
-        if (email) contact.orWhereRaw('lower(claimant_email) = lower(?)', [email]);
-        if (phone) contact.orWhere('claimant_phone', phone);
-      });
-    sharingContact = Number(row.count);
-  }
-  return { recent_claims_on_policy: Number(samePolicy.count), other_policies_sharing_contact: sharingContact };
 }
 
 /** A triage_runs row: the id column is `id`, `ran_at` a Date. */
@@ -63,28 +31,63 @@ function toResult(row: TriageRunRow): TriageResult {
   };
 }
 
-export async function insertTriageRun(db: Knex, run: TriageRunRecord): Promise<TriageResult> {
-  const [row] = await db('triage_runs')
-    .insert({
-      id: run.triage_id,
-      claim_id: run.claim_id,
-      policy_version: run.policy_version,
-      input_digest: run.input_digest,
-      inputs: JSON.stringify(run.inputs),
-      score: run.score,
-      queue: run.queue,
-      rule_hits: JSON.stringify(run.rule_hits),
-      escalation_gates: JSON.stringify(run.escalation_gates),
-      outcome: run.outcome,
-      escalation_id: run.escalation_id,
-      ran_by: run.ran_by,
-    })
-    .returning('*');
-  return toResult(row);
-}
+export function triageStore(db: Knex) {
+  return {
+    /** The active policy, or undefined when none is active. */
+    async activePolicy(): Promise<TriagePolicy | undefined> {
+      const row = await db('triage_policies').where({ active: true }).first('version', 'description', 'parameters', 'score_bands', 'rules');
+      return row ? { version: row.version, description: row.description, parameters: row.parameters, score_bands: row.score_bands, rules: row.rules } : undefined;
+    },
 
-/** The claim's latest triage run, or null. */
-export async function latestTriageRun(db: Knex, claimId: string): Promise<TriageResult | null> {
-  const row = await db('triage_runs').where({ claim_id: claimId }).orderBy([{ column: 'ran_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
-  return row ? toResult(row) : null;
+    /** The claim's neighbours: other claims on its policy nearby in time, other policies sharing its contact. */
+    async claimHistory(claim: Claim, parameters: TriagePolicyParameters): Promise<ClaimHistory> {
+      const policyWindow = `${parameters.same_policy_window_days} days`;
+      const contactWindow = `${parameters.shared_contact_window_days} days`;
+      const [samePolicy] = await db('claims')
+        .count<{ count: string }[]>('* as count')
+        .where('policy_number', claim.policy_number)
+        .whereNot('id', claim.claim_id)
+        .whereRaw('received_at > ?::timestamptz - ?::interval AND received_at < ?::timestamptz + ?::interval', [claim.received_at, policyWindow, claim.received_at, policyWindow]);
+      let sharingContact = 0;
+      const { email, phone } = claim.claimant;
+      if (email || phone) {
+        const [row] = await db('claims')
+          .countDistinct<{ count: string }[]>('policy_number as count')
+          .whereNot('policy_number', claim.policy_number)
+          .whereRaw('received_at > ?::timestamptz - ?::interval AND received_at < ?::timestamptz + ?::interval', [claim.received_at, contactWindow, claim.received_at, contactWindow])
+          .where((contact) => {
+            if (email) contact.orWhereRaw('lower(claimant_email) = lower(?)', [email]);
+            if (phone) contact.orWhere('claimant_phone', phone);
+          });
+        sharingContact = Number(row.count);
+      }
+      return { recent_claims_on_policy: Number(samePolicy.count), other_policies_sharing_contact: sharingContact };
+    },
+
+    async insertRun(run: TriageRunRecord): Promise<TriageResult> {
+      const [row] = await db('triage_runs')
+        .insert({
+          id: run.triage_id,
+          claim_id: run.claim_id,
+          policy_version: run.policy_version,
+          input_digest: run.input_digest,
+          inputs: JSON.stringify(run.inputs),
+          score: run.score,
+          queue: run.queue,
+          rule_hits: JSON.stringify(run.rule_hits),
+          escalation_gates: JSON.stringify(run.escalation_gates),
+          outcome: run.outcome,
+          escalation_id: run.escalation_id,
+          ran_by: run.ran_by,
+        })
+        .returning('*');
+      return toResult(row);
+    },
+
+    /** The claim's latest triage run, or null. */
+    async latestRun(claimId: string): Promise<TriageResult | null> {
+      const row = await db('triage_runs').where({ claim_id: claimId }).orderBy([{ column: 'ran_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
+      return row ? toResult(row) : null;
+    },
+  };
 }
