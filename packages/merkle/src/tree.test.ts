@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import {
   EMPTY_ROOT,
   appendSiblings,
+  frontierAppend,
+  frontierRoot,
   consistencyProof,
   hashChildren,
   hashLeaf,
@@ -265,7 +267,10 @@ describe('RFC 9162 Merkle tree hashing', () => {
     const leaves = Array.from({ length: 64 }, (_, i) => hashLeaf(Buffer.from(`leaf ${i}`)));
     const { nodeAt } = buildTree(leaves);
     const roots = Array.from({ length: 65 }, (_, size) => rootFromLeafHashes(leaves.slice(0, size)));
+    const frontier: Buffer[] = [];
     for (let size = 1; size <= 64; size += 1) {
+      frontierAppend(frontier, size - 1, leaves[size - 1]);
+      expect(frontierRoot(frontier)).toEqual(roots[size]);
       expect(rootHash(size, nodeAt)).toEqual(roots[size]);
       for (let index = 0; index < size; index += 1) {
         const proof = inclusionProof(index, size, nodeAt);

@@ -83,7 +83,7 @@ export function completeSubtrees(range: LeafRange): NodeId[] {
 export function rangeHash(range: LeafRange, nodeAt: NodeLookup): Buffer {
   if (range.end <= range.start) return EMPTY_ROOT;
   const nodes = completeSubtrees(range);
-  let hash = Buffer.from(nodeAt(nodes[nodes.length - 1]));
+  let hash: Buffer = Buffer.from(nodeAt(nodes[nodes.length - 1]));
   for (let i = nodes.length - 2; i >= 0; i -= 1) hash = hashChildren(nodeAt(nodes[i]), hash);
   return hash;
 }
@@ -99,7 +99,7 @@ export function rootHash(size: number, nodeAt: NodeLookup): Buffer {
  * each needing one left sibling that is already stored.
  */
 export function nodesCompletedByAppend(index: number, leafHash: Uint8Array, nodeAt: NodeLookup): (NodeId & { hash: Buffer })[] {
-  const completed = [{ level: 0, index, hash: Buffer.from(leafHash) }];
+  const completed: (NodeId & { hash: Buffer })[] = [{ level: 0, index, hash: Buffer.from(leafHash) }];
   let { level, index: position, hash } = completed[0];
   while (position % 2 === 1) {
     hash = hashChildren(nodeAt({ level, index: position - 1 }), hash);
@@ -108,6 +108,27 @@ export function nodesCompletedByAppend(index: number, leafHash: Uint8Array, node
     completed.push({ level, index: position, hash });
   }
   return completed;
+}
+
+/**
+ * Appends a leaf to a frontier in place: the hashes of completeSubtrees({ start: 0, end: size }), the
+ * O(log n) state from which the root of every later size follows (amortised one hash per leaf).
+ */
+export function frontierAppend(frontier: Buffer[], size: number, leafHash: Uint8Array): void {
+  frontier.push(Buffer.from(leafHash));
+  for (let rest = size; rest % 2 === 1; rest = (rest - 1) / 2) {
+    const right = frontier.pop()!;
+    const left = frontier.pop()!;
+    frontier.push(hashChildren(left, right));
+  }
+}
+
+/** The root of the tree whose frontier this is. */
+export function frontierRoot(frontier: readonly Uint8Array[]): Buffer {
+  if (frontier.length === 0) return EMPTY_ROOT;
+  let hash: Buffer = Buffer.from(frontier[frontier.length - 1]);
+  for (let i = frontier.length - 2; i >= 0; i -= 1) hash = hashChildren(frontier[i], hash);
+  return hash;
 }
 
 /** The left siblings nodesCompletedByAppend(index, …) will look up, so they can be read in one query. */
@@ -205,7 +226,7 @@ export function rootFromInclusionProof(index: number, size: number, leafHash: Ui
   if (!isHash(leafHash) || !proof.every(isHash)) return undefined;
   let fn = index;
   let sn = size - 1;
-  let r = Buffer.from(leafHash);
+  let r: Buffer = Buffer.from(leafHash);
   for (const p of proof) {
     if (sn === 0) return undefined;
     if (fn % 2 === 1 || fn === sn) {
@@ -247,8 +268,8 @@ export function verifyConsistency(from: number, to: number, proof: readonly Uint
     fn = (fn - 1) / 2;
     sn = Math.floor(sn / 2);
   }
-  let fr = Buffer.from(path[0]);
-  let sr = Buffer.from(path[0]);
+  let fr: Buffer = Buffer.from(path[0]);
+  let sr: Buffer = Buffer.from(path[0]);
   for (const c of path.slice(1)) {
     if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Knex } from '@platform/db';
-import { GENESIS_HASH, chainTimestamp, recordHash, type AuditRecord, type AuditSource } from './audit-chain';
+import { GENESIS_HASH, canonicalRecord, chainHash, chainTimestamp, type AuditRecord, type AuditSource } from './audit-chain';
+import { addAuditLeaf, catchUpAuditTree } from './audit-tree';
 
 /**
  * Transaction-scoped advisory lock that serialises every writer of the chain (and the checkpointer):
@@ -35,7 +36,7 @@ export async function chainHead(db: Knex): Promise<{ seq: number; hash: string }
 }
 
 /**
- * Appends one record to the chain on the caller's transaction, so the change and its audit record
+ * Appends one record to the chain, and as a leaf to its Merkle tree, on the caller's transaction, so the change and its audit record
  * commit together (called outside a transaction, it opens its own). Returns the stored record.
  */
 export async function appendAuditRecord(trx: Knex, input: AuditRecordInput): Promise<AuditRecord> {
@@ -44,6 +45,7 @@ export async function appendAuditRecord(trx: Knex, input: AuditRecordInput): Pro
   const data = JSON.parse(JSON.stringify(input.data ?? {})) as Record<string, unknown>;
   await lockAuditChain(trx);
   const head = await chainHead(trx);
+  await catchUpAuditTree(trx, head?.seq ?? 0);
   const recordedAt = chainTimestamp(new Date());
   const unsigned: Omit<AuditRecord, 'hash'> = {
     seq: (head?.seq ?? 0) + 1,
@@ -58,8 +60,11 @@ export async function appendAuditRecord(trx: Knex, input: AuditRecordInput): Pro
     data,
     prev_hash: head?.hash ?? GENESIS_HASH,
   };
-  const record: AuditRecord = { ...unsigned, hash: recordHash(unsigned) };
+  // Canonicalised once: the chain hash and the Merkle leaf cover the same stored bytes.
+  const leafBytes = Buffer.from(canonicalRecord(unsigned), 'utf8');
+  const record: AuditRecord = { ...unsigned, hash: chainHash(unsigned.prev_hash, leafBytes) };
   await trx('audit_log').insert({ ...record, data: JSON.stringify(record.data) });
+  await addAuditLeaf(trx, record.seq, leafBytes);
   const committed = (trx as Knex.Transaction).executionPromise;
   committed?.then(() => auditSignals.emit('appended', record.seq), () => undefined);
   return record;

@@ -40,7 +40,12 @@ export function canonicalRecord(record: Omit<AuditRecord, 'hash'>): string {
 
 /** hash = SHA-256( prev_hash (64 lowercase hex characters) ‖ canonical JSON of the record ), hex. */
 export function recordHash(record: Omit<AuditRecord, 'hash'>): string {
-  return createHash('sha256').update(record.prev_hash, 'utf8').update(canonicalRecord(record), 'utf8').digest('hex');
+  return chainHash(record.prev_hash, Buffer.from(canonicalRecord(record), 'utf8'));
+}
+
+/** The chain hash from the stored canonical bytes (the record's Merkle leaf), without canonicalising again. */
+export function chainHash(prevHash: string, leafBytes: Uint8Array): string {
+  return createHash('sha256').update(prevHash, 'utf8').update(leafBytes).digest('hex');
 }
 
 /** A timestamp in the one form the chain stores: ISO 8601, UTC, milliseconds. Throws when invalid. */

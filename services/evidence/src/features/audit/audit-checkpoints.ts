@@ -4,6 +4,7 @@ import type { Knex } from '@platform/db';
 import { createEvent, enqueueEvent } from '@platform/messaging';
 import { auditSignals, chainHead, lockAuditChain } from '../../shared/audit-append';
 import { chainTimestamp } from '../../shared/audit-chain';
+import { auditTreeRoot, catchUpAuditTree } from '../../shared/audit-tree';
 import { EVENT_SOURCE } from '../../shared/record-change';
 import { auditCheckpoint } from './audit-events';
 import type { AuditCheckpoint } from './audit-schemas';
@@ -13,7 +14,7 @@ import type { CheckpointSigner } from './checkpoint-signer';
 const CHECKPOINT_LOCK_TIMEOUT_MS = 3000;
 
 /**
- * Signs the current head of the chain, unless it is already signed. Holds the chain lock, so the head
+ * Signs the current head of the chain and of its Merkle tree (a C2SP checkpoint note), unless it is already signed. Holds the chain lock, so the head
  * cannot move meanwhile, and publishes `evidence.audit_checkpoint` through the outbox.
  */
 export async function takeCheckpoint(db: Knex, signer: CheckpointSigner, exchange: string): Promise<AuditCheckpoint | undefined> {
@@ -25,12 +26,14 @@ export async function takeCheckpoint(db: Knex, signer: CheckpointSigner, exchang
     const store = auditStore(trx);
     const last = await store.latestCheckpoint();
     if (!head || (last && last.seq >= head.seq)) return undefined;
+    await catchUpAuditTree(trx, head.seq);
     const checkpoint: AuditCheckpoint = {
       seq: head.seq,
       hash: head.hash,
       signed_at: chainTimestamp(new Date()),
       signature: signer.sign(head.seq, head.hash),
       key_id: signer.keyId,
+      note: signer.signTreeHead(head.seq, await auditTreeRoot(trx, head.seq)),
     };
     await store.insertCheckpoint(checkpoint);
     await enqueueEvent(trx, exchange, createEvent({ source: EVENT_SOURCE, type: auditCheckpoint.type, subject: String(checkpoint.seq), dataschema: auditCheckpoint.schema.$id, data: { ...checkpoint } }));

@@ -38,13 +38,17 @@ export type CheckpointsQuery = FromSchema<typeof checkpointsQuerySchema, { keepD
 export const checkpointSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['seq', 'hash', 'signed_at', 'signature', 'key_id'],
+  required: ['seq', 'hash', 'signed_at', 'signature', 'key_id', 'note'],
   properties: {
     seq,
     hash,
     signed_at: { type: 'string', format: 'date-time' },
     signature: { type: 'string', description: 'Base64 Ed25519 signature of the canonical JSON {"hash":…,"seq":…}' },
     key_id: { type: 'string', description: 'First 16 hex characters of SHA-256 over the public key (SPKI DER)' },
+    note: {
+      type: ['string', 'null'],
+      description: 'The Merkle tree head of the first seq records as a C2SP signed checkpoint note (null for checkpoints taken before the tree)',
+    },
   },
 } as const;
 
@@ -93,7 +97,7 @@ export const verificationSchema = {
           type: 'object',
           additionalProperties: false,
           required: ['seq', 'reason'],
-          properties: { seq, reason: { type: 'string', enum: ['edited_record', 'broken_link', 'gap', 'checkpoint_mismatch', 'bad_signature', 'truncated'] } },
+          properties: { seq, reason: { type: 'string', enum: ['edited_record', 'broken_link', 'gap', 'checkpoint_mismatch', 'bad_signature', 'truncated', 'tree_mismatch'] } },
         },
       ],
     },

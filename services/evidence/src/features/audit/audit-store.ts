@@ -24,7 +24,17 @@ function toAuditRecord(row: AuditRow): AuditRecord {
 }
 
 function toCheckpoint(row: CheckpointRow): AuditCheckpoint {
-  return { seq: Number(row.seq), hash: row.hash, signed_at: row.signed_at, signature: row.signature, key_id: row.key_id };
+  return { seq: Number(row.seq), hash: row.hash, signed_at: row.signed_at, signature: row.signature, key_id: row.key_id, note: row.note ?? null };
+}
+
+/** A record as verification reads it (see treeRecordsPage). */
+export interface TreeRecord {
+  seq: number;
+  prev_hash: string;
+  hash: string;
+  leaf_bytes: Buffer | null;
+  leaf_hash: Buffer | null;
+  row_matches: boolean;
 }
 
 export interface AuditRecordFilter {
@@ -56,11 +66,27 @@ export function auditStore(db: Knex) {
       return (await query).map(toAuditRecord);
     },
 
-    /** Records with seq in [fromSeq, toSeq], oldest first, at most `limit` (one page of a keyset walk). */
-    async recordsPage(fromSeq: number, toSeq: number | undefined, limit: number): Promise<AuditRecord[]> {
-      const query = db('audit_log').where('seq', '>=', fromSeq).orderBy('seq', 'asc').limit(limit);
-      if (toSeq !== undefined) query.where('seq', '<=', toSeq);
-      return (await query).map(toAuditRecord);
+    /**
+     * Records with seq in [fromSeq, toSeq] as verification reads them: the chain fields, the record's stored
+     * canonical bytes and leaf hash (null when missing), and whether the row still says what those bytes say
+     * (compared as jsonb by PostgreSQL, so nothing is canonicalised again).
+     */
+    async treeRecordsPage(fromSeq: number, toSeq: number | undefined, limit: number): Promise<TreeRecord[]> {
+      const { rows } = await db.raw(
+        `select l.seq, l.prev_hash, l.hash, f.leaf_bytes, n.hash as leaf_hash,
+                convert_from(f.leaf_bytes, 'UTF8')::jsonb = jsonb_build_object(
+                  'seq', l.seq, 'action', l.action, 'source', l.source, 'entity_type', l.entity_type, 'entity_id', l.entity_id,
+                  'actor', l.actor, 'event_id', l.event_id, 'occurred_at', l.occurred_at, 'recorded_at', l.recorded_at,
+                  'data', l.data, 'prev_hash', l.prev_hash) as row_matches
+           from "audit_log" l
+           left join "audit_leaves" f on f.seq = l.seq
+           left join "audit_tree_nodes" n on n.level = 0 and n.idx = l.seq - 1
+          where l.seq >= ? and l.seq <= ?
+          order by l.seq
+          limit ?`,
+        [fromSeq, toSeq ?? Number.MAX_SAFE_INTEGER, limit],
+      );
+      return rows.map((row: TreeRecord & { seq: string }) => ({ ...row, seq: Number(row.seq), row_matches: row.row_matches === true }));
     },
 
     async recordAt(seq: number): Promise<AuditRecord | undefined> {

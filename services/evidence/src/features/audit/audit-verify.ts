@@ -1,7 +1,9 @@
 import { keysetPages, type Knex } from '@platform/db';
-import { GENESIS_HASH, chainTimestamp, recordHash } from '../../shared/audit-chain';
+import { completeSubtrees, frontierAppend, frontierRoot, hashLeaf } from '@platform/merkle';
+import { GENESIS_HASH, canonicalRecord, chainHash, chainTimestamp } from '../../shared/audit-chain';
+import { auditTreeRoot, auditTreeSize, readTreeNodes } from '../../shared/audit-tree';
 import type { AuditCheckpoint, BreakReason, VerificationReport } from './audit-schemas';
-import { auditStore } from './audit-store';
+import { auditStore, type TreeRecord } from './audit-store';
 import type { CheckpointSigner } from './checkpoint-signer';
 
 export interface VerifyOptions {
@@ -28,6 +30,20 @@ export async function verifyAuditChain(db: Knex, signer: CheckpointSigner, optio
   return verifySnapshot(db, signer, options);
 }
 
+/**
+ * The leaf bytes a record is verified by, and the chain hash they give. Normally the stored bytes, when the
+ * row still matches them; a row that no longer does is checked by its own canonical JSON (the chain then
+ * shows whether it was edited or rewritten and rehashed); a record from before the tree (not yet caught up)
+ * has no stored bytes and is canonicalised. Undefined when the record is gone meanwhile.
+ */
+async function leafOfRecord(store: ReturnType<typeof auditStore>, record: TreeRecord): Promise<{ bytes: Buffer; chainHash: string; matchesRow: boolean } | undefined> {
+  if (record.leaf_bytes && record.row_matches) return { bytes: record.leaf_bytes, chainHash: chainHash(record.prev_hash, record.leaf_bytes), matchesRow: true };
+  const row = await store.recordAt(record.seq);
+  if (!row) return undefined;
+  const rowBytes = Buffer.from(canonicalRecord(row), 'utf8');
+  return { bytes: record.leaf_bytes ?? rowBytes, chainHash: chainHash(row.prev_hash, rowBytes), matchesRow: record.leaf_bytes === null };
+}
+
 async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: VerifyOptions): Promise<VerificationReport> {
   const started = Date.now();
   const fromSeq = options.fromSeq ?? 1;
@@ -50,24 +66,43 @@ async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: Verif
   const store = auditStore(db);
   const checkpoints = keysetWalk((after) => store.listCheckpoints({ after_seq: after, to_seq: toSeq, limit: pageSize }), fromSeq - 1, pageSize);
   let nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
-  const checkCheckpoint = (checkpoint: AuditCheckpoint, recordHashAtSeq: string): boolean => {
+  const checkCheckpoint = async (checkpoint: AuditCheckpoint, recordHashAtSeq: string): Promise<boolean> => {
     const signatureValid = signer.verify(checkpoint.seq, checkpoint.hash, checkpoint.signature);
+    const treeHead = checkpoint.note === null ? undefined : signer.openTreeHead(checkpoint.note);
     report.checkpoint = { seq: checkpoint.seq, hash: checkpoint.hash, signed_at: checkpoint.signed_at, signature_valid: signatureValid };
-    if (!signatureValid) fail(checkpoint.seq, 'bad_signature');
+    if (!signatureValid || (checkpoint.note !== null && !treeHead)) fail(checkpoint.seq, 'bad_signature');
     else if (checkpoint.hash !== recordHashAtSeq) fail(checkpoint.seq, 'checkpoint_mismatch');
+    else if (treeHead && (treeHead.size !== checkpoint.seq || !frontier || !treeHead.rootHash.equals(frontierRoot(frontier)))) fail(checkpoint.seq, 'checkpoint_mismatch');
+    // The stored subtrees that proofs are built from must agree with the leaves too.
+    else if (treeHead && !(await auditTreeRoot(db, checkpoint.seq)).equals(treeHead.rootHash)) fail(checkpoint.seq, 'tree_mismatch');
     return report.valid;
   };
 
   // The link into the range: genesis, or the hash of the record just before it (when it exists).
   let expectedPrev: string | undefined = fromSeq === 1 ? GENESIS_HASH : (await store.recordAt(fromSeq - 1))?.hash;
   let expectedSeq: number | undefined = fromSeq === 1 ? 1 : expectedPrev !== undefined ? fromSeq : undefined;
-  const records = keysetWalk((after) => store.recordsPage(after + 1, toSeq, pageSize), fromSeq - 1, pageSize);
+  // The tree over the records walked so far, from the stored subtrees of the ones before the range.
+  // (Unknown when the range starts among records from before the tree: no tree head covers those.)
+  const treeSize = await auditTreeSize(db);
+  const prefix = fromSeq - 1 <= treeSize ? completeSubtrees({ start: 0, end: fromSeq - 1 }) : undefined;
+  const prefixNodes = await readTreeNodes(db, prefix ?? []);
+  const frontier = prefix?.map((node) => Buffer.from(prefixNodes(node)));
+  // A record rewritten and consistently rehashed no longer matches its stored leaf: the signed
+  // checkpoint after it names the break (as before the tree); without one, the leaf does.
+  let rewrittenAt: number | undefined;
+  const records = keysetWalk((after) => store.treeRecordsPage(after + 1, toSeq, pageSize), fromSeq - 1, pageSize);
   for await (const record of records) {
     if (expectedSeq !== undefined && record.seq !== expectedSeq) {
       fail(expectedSeq, 'gap');
       break;
     }
-    if (recordHash(record) !== record.hash) {
+    const leaf = await leafOfRecord(store, record);
+    const leafHash = leaf && hashLeaf(leaf.bytes);
+    if (!leafHash || (record.seq <= treeSize && (!record.leaf_bytes || !record.leaf_hash || !record.leaf_hash.equals(leafHash)))) {
+      fail(record.seq, 'tree_mismatch');
+      break;
+    }
+    if (leaf.chainHash !== record.hash) {
       fail(record.seq, 'edited_record');
       break;
     }
@@ -75,18 +110,21 @@ async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: Verif
       fail(record.seq, 'broken_link');
       break;
     }
+    if (!leaf.matchesRow) rewrittenAt ??= record.seq;
+    if (frontier) frontierAppend(frontier, record.seq - 1, leafHash);
     report.records_checked += 1;
     report.first_seq ??= record.seq;
     report.last_seq = record.seq;
     report.head_hash = record.hash;
     while (nextCheckpoint && nextCheckpoint.seq < record.seq) nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
     if (nextCheckpoint && nextCheckpoint.seq === record.seq) {
-      if (!checkCheckpoint(nextCheckpoint, record.hash)) break;
+      if (!(await checkCheckpoint(nextCheckpoint, record.hash))) break;
       nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
     }
     expectedSeq = record.seq + 1;
     expectedPrev = record.hash;
   }
+  if (report.valid && rewrittenAt !== undefined) fail(rewrittenAt, 'tree_mismatch');
   await records.return(undefined);
   if (report.valid) {
     // A signed checkpoint beyond the last record means records it anchored are gone.

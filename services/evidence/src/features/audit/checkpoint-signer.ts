@@ -3,6 +3,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { canonicalJson } from '@platform/canonical-json';
+import { formatCheckpoint, formatVerifierKey, parseCheckpoint, signNote, verifyNote, type Checkpoint } from '@platform/merkle';
+
+/**
+ * The origin line of the log's tree heads (c2sp.org/tlog-checkpoint), also the name of the key that
+ * signs them as notes (c2sp.org/signed-note), as transparency logs name their keys.
+ */
+export const AUDIT_LOG_ORIGIN = 'evidence.claims-platform/audit-log';
 
 /**
  * The exact bytes a checkpoint signature covers: the UTF-8 RFC 8785 canonical JSON of
@@ -20,6 +27,12 @@ export interface CheckpointSigner {
   sign(seq: number, hash: string): string;
   /** Whether `signature` (base64) is this key's signature of the checkpoint message. */
   verify(seq: number, hash: string, signature: string): boolean;
+  /** The C2SP verifier key `<origin>+<key hash>+<base64(0x01 ‖ public key)>` that note verifiers pin. */
+  readonly verifierKey: string;
+  /** The tree head as a C2SP checkpoint, signed as a note by this key. */
+  signTreeHead(size: number, rootHash: Buffer): string;
+  /** The checkpoint a note carries when this key signed it for this log's origin; undefined otherwise. */
+  openTreeHead(note: string): Checkpoint | undefined;
 }
 
 export function keyIdOf(publicKey: KeyObject): string {
@@ -39,6 +52,13 @@ export function createCheckpointSigner(privateKey: KeyObject): CheckpointSigner 
       } catch {
         return false;
       }
+    },
+    verifierKey: formatVerifierKey(AUDIT_LOG_ORIGIN, publicKey),
+    signTreeHead: (size, rootHash) => signNote(formatCheckpoint({ origin: AUDIT_LOG_ORIGIN, size, rootHash }), AUDIT_LOG_ORIGIN, privateKey),
+    openTreeHead: (note) => {
+      const text = verifyNote(note, AUDIT_LOG_ORIGIN, publicKey);
+      const checkpoint = text === undefined ? undefined : parseCheckpoint(text);
+      return checkpoint?.origin === AUDIT_LOG_ORIGIN ? checkpoint : undefined;
     },
   };
 }
