@@ -15,6 +15,8 @@ export const evidenceVariables = {
   AUDIT_CHECKPOINT_INTERVAL_MS: variable.int('…or after this long with new records', 30000, 100),
   AUDIT_VERIFY_PAGE_SIZE: variable.int('Audit records read per query while verifying the chain (memory stays bounded by it)', 1000, 1, 10000),
   PUBLIC_BASE_URL: variable.string('Base URL used in download links', 'http://localhost:8080'),
+  RUN_SCHEDULER: variable.bool('Open a run for every due control (GET /api/evidence/controls/due) as its period starts; safe on several replicas', false),
+  RUN_SCHEDULER_INTERVAL_MS: variable.int('How often the run scheduler looks for due controls', 60000, 100),
 };
 
 export type EvidenceConfig = ReturnType<typeof readEvidenceConfig>;

@@ -9,6 +9,7 @@ import { controlsRoutes } from './features/controls/controls-routes';
 import { evidenceRoutes } from './features/evidence/evidence-routes';
 import { rescanPendingFiles } from './features/evidence/file-rescan';
 import { EvidenceFileStore } from './features/evidence/file-store';
+import { startRunScheduler } from './features/runs/run-scheduler';
 import { runsRoutes } from './features/runs/runs-routes';
 import { evidenceMigrations } from './migrations';
 
@@ -48,8 +49,10 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
       });
       const fileRescan =
         scanner && startPendingScans(() => rescanPendingFiles(deps.db, scanner, files, config.EVIDENCE_EXCHANGE), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'evidence files');
+      const runScheduler = config.RUN_SCHEDULER ? startRunScheduler({ db: deps.db, exchange: config.EVIDENCE_EXCHANGE, logger: deps.logger }, config.RUN_SCHEDULER_INTERVAL_MS) : undefined;
       return {
         async stop() {
+          await runScheduler?.stop();
           await fileRescan?.stop();
           await claimEvents.stop();
           await checkpointer.stop();

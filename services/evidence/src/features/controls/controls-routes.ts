@@ -11,6 +11,7 @@ import {
   controlWithVersionsResponseSchema,
   createControlRequestSchema,
   createVersionRequestSchema,
+  dueControlListResponseSchema,
   listControlsQuerySchema,
   type CreateControlRequest,
   type CreateVersionRequest,
@@ -84,6 +85,49 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
       { name: 'cursor', in: 'query', schema: listControlsQuerySchema.properties.cursor, description: 'next_cursor of the previous page (opaque)' },
     ],
     responses: { 200: { description: 'A page of controls', schema: controlListResponseSchema, example: { items: [controlExample], next_cursor: null } }, 400: { description: 'Bad query parameter' }, ...AUTH_ERRORS },
+  });
+
+  // Before /controls/:id, which would take "due" for an id
+  router.get('/api/evidence/controls/due', auth, requireScope('evidence:write'), noBody, async (req: Request, res) => {
+    const query = parseQuery<ListControlsQuery>(listControlsQuerySchema, req.query as Record<string, unknown>);
+    res.json(await service.due(query, new Date()));
+  });
+  deps.openapi.operation('get', '/api/evidence/controls/due', {
+    operationId: 'listDueControls',
+    summary: 'List controls whose current period has no run (by key, keyset pagination)',
+    description:
+      'The current period of a control is that of its current version’s frequency, in UTC: daily the day, weekly the ISO week (Monday to Sunday), monthly the calendar month, quarterly the calendar quarter, annual the calendar year. A run of any version of the control whose period overlaps it counts. `continuous`, `ad_hoc` and unset frequencies have no period and are never due.',
+    tag: TAG,
+    security: { scope: 'evidence:write' },
+    parameters: [
+      { name: 'limit', in: 'query', schema: listControlsQuerySchema.properties.limit },
+      { name: 'cursor', in: 'query', schema: listControlsQuerySchema.properties.cursor, description: 'next_cursor of the previous page (opaque)' },
+    ],
+    responses: {
+      200: {
+        description: 'A page of due controls, each with its current period',
+        schema: dueControlListResponseSchema,
+        schemaName: 'DueControlList',
+        example: {
+          items: [
+            {
+              control_id: controlExample.control_id,
+              key: controlExample.key,
+              title: controlExample.title,
+              owner: controlExample.owner,
+              frequency: 'quarterly',
+              control_version_id: controlExample.current_version.control_version_id,
+              version: 1,
+              period_start: '2026-10-01',
+              period_end: '2026-12-31',
+            },
+          ],
+          next_cursor: null,
+        },
+      },
+      400: { description: 'Bad query parameter' },
+      ...AUTH_ERRORS,
+    },
   });
 
   router.get('/api/evidence/controls/:id', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ id: string }>, res) => {

@@ -112,3 +112,30 @@ export type ControlVersion = FromSchema<typeof controlVersionSchema>;
 /** What a version defines (every field present; `null` when not set). */
 export type ControlDefinition = Pick<ControlVersion, (typeof DEFINITION_FIELDS)[number]>;
 export type Control = FromSchema<typeof controlResponseSchema>;
+
+export const dueControlSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['control_id', 'key', 'title', 'owner', 'frequency', 'control_version_id', 'version', 'period_start', 'period_end'],
+  description: 'A control whose current period (of its current version’s frequency, in UTC) has no run yet.',
+  properties: {
+    control_id: uuid,
+    key: { type: 'string' },
+    title: { type: 'string' },
+    owner: { type: ['string', 'null'] },
+    frequency: { enum: ['daily', 'weekly', 'monthly', 'quarterly', 'annual'] },
+    control_version_id: { ...uuid, description: 'The current version, which a run of the period would test' },
+    version: { type: 'integer', minimum: 1 },
+    period_start: { type: 'string', format: 'date', description: 'First day of the current period' },
+    period_end: { type: 'string', format: 'date', description: 'Last day of the current period (inclusive, as a run’s period_end)' },
+  },
+} as const;
+
+export const dueControlListResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items', 'next_cursor'],
+  properties: { items: { type: 'array', items: dueControlSchema }, next_cursor: { type: ['string', 'null'] } },
+} as const;
+
+export type DueControl = FromSchema<typeof dueControlSchema>;

@@ -3,8 +3,9 @@ import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { recordChange } from '../../shared/record-change';
 import { controlCreated, controlVersionAdded } from './controls-events';
-import { KEY_PATTERN, type Control, type ControlDefinition, type ControlVersion, type CreateControlRequest, type CreateVersionRequest, type ListControlsQuery } from './controls-schemas';
+import { KEY_PATTERN, type Control, type ControlDefinition, type ControlVersion, type CreateControlRequest, type CreateVersionRequest, type DueControl, type ListControlsQuery } from './controls-schemas';
 import { controlsStore, definitionOf } from './controls-store';
+import { currentPeriods } from './control-periods';
 
 export interface ControlsDeps {
   exchange: string;
@@ -72,6 +73,14 @@ export const controlsService = (deps: ControlsDeps) => (db: Knex) => {
       const control = await store.find(controlId);
       if (!control) throw problems.notFound(`No control ${controlId}`);
       return { ...control, versions: await store.versions(controlId) };
+    },
+
+    /** Controls whose current period at `now` has no run, by key (the period rules: control-periods.ts). */
+    async due(query: ListControlsQuery, now: Date): Promise<{ items: DueControl[]; next_cursor: string | null }> {
+      const limit = query.limit ?? 25;
+      const rows = await store.due(currentPeriods(now), { limit: limit + 1, afterKey: query.cursor === undefined ? undefined : decodeCursor(query.cursor) });
+      const items = rows.slice(0, limit);
+      return { items, next_cursor: rows.length > limit ? encodeCursor(items[items.length - 1].key) : null };
     },
 
     async list(query: ListControlsQuery): Promise<{ items: Control[]; next_cursor: string | null }> {

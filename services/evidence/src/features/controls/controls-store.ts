@@ -1,5 +1,6 @@
 import type { Knex } from '@platform/db';
-import type { Control, ControlDefinition, ControlVersion } from './controls-schemas';
+import { PERIODIC_FREQUENCIES, type Period, type PeriodicFrequency } from './control-periods';
+import type { Control, ControlDefinition, ControlVersion, DueControl } from './controls-schemas';
 
 interface VersionRow extends ControlDefinition {
   control_version_id: string;
@@ -74,6 +75,8 @@ function fromJoined(row: JoinedRow): Control {
   return toControl(row, { ...row, created_by: row.version_created_by, created_at: row.version_created_at });
 }
 
+const lock = (db: Knex, controlId: string) => db.raw("SELECT pg_advisory_xact_lock(hashtext('evidence_controls'), hashtext(?))", [controlId]);
+
 export function controlsStore(db: Knex) {
   return {
     /** Inserts the control unless its key is taken (case-insensitively); false when it is. */
@@ -91,13 +94,16 @@ export function controlsStore(db: Knex) {
       return row?.control_id;
     },
 
+    /** Holds the control's lock until the transaction ends (see find). Opening a run takes it too, so "is it due?" and the run's insert are one step. */
+    lock: (controlId: string) => lock(db, controlId),
+
     /**
      * The control with its current version; `lock` serialises concurrent new versions of one control
      * with an advisory lock until the transaction ends (a row lock would need UPDATE on evidence_controls,
      * which is append-only: the service's role may only read and insert there).
      */
     async find(controlId: string, options: { lock?: boolean } = {}): Promise<Control | undefined> {
-      if (options.lock) await db.raw("SELECT pg_advisory_xact_lock(hashtext('evidence_controls'), hashtext(?))", [controlId]);
+      if (options.lock) await lock(db, controlId);
       const row = await currentVersions(db).where('c.control_id', controlId).first();
       return row ? fromJoined(row) : undefined;
     },
@@ -113,6 +119,39 @@ export function controlsStore(db: Knex) {
       if (afterKey !== undefined) query.whereRaw('lower(c.key) > lower(?)', [afterKey]);
       const rows: JoinedRow[] = await query;
       return rows.map(fromJoined);
+    },
+
+    /**
+     * Controls whose current version has a periodic frequency and no run (of any version) overlapping
+     * the current period of that frequency, by key; `controlId` asks about one control.
+     */
+    async due(periods: Record<PeriodicFrequency, Period>, options: { limit: number; afterKey?: string; controlId?: string }): Promise<DueControl[]> {
+      const values = PERIODIC_FREQUENCIES.map(() => '(?, ?::date, ?::date)').join(', ');
+      const query = currentVersions(db)
+        .joinRaw(`JOIN (VALUES ${values}) AS p (frequency, period_start, period_end) ON p.frequency = v.frequency`, PERIODIC_FREQUENCIES.flatMap((frequency) => [frequency, periods[frequency].period_start, periods[frequency].period_end]))
+        .whereNotExists(
+          db('evidence_runs as r')
+            .join('evidence_control_versions as rv', 'rv.control_version_id', 'r.control_version_id')
+            .whereRaw('rv.control_id = c.control_id AND r.period_start <= p.period_end AND r.period_end >= p.period_start')
+            .select(db.raw('1')),
+        )
+        .select(db.raw("to_char(p.period_start, 'YYYY-MM-DD') AS period_start"), db.raw("to_char(p.period_end, 'YYYY-MM-DD') AS period_end"))
+        .orderByRaw('lower(c.key)')
+        .limit(options.limit);
+      if (options.afterKey !== undefined) query.whereRaw('lower(c.key) > lower(?)', [options.afterKey]);
+      if (options.controlId !== undefined) query.where('c.control_id', options.controlId);
+      const rows: (JoinedRow & Period)[] = await query;
+      return rows.map((row) => ({
+        control_id: row.control_id,
+        key: row.key,
+        title: row.title,
+        owner: row.owner ?? null,
+        frequency: row.frequency as PeriodicFrequency,
+        control_version_id: row.control_version_id,
+        version: row.version,
+        period_start: row.period_start,
+        period_end: row.period_end,
+      }));
     },
 
     /** A control version with its control, as runs and binders see it. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
+import { currentPeriods, type Period } from '../controls/control-periods';
 import { controlsStore } from '../controls/controls-store';
 import { evidenceStore } from '../evidence/evidence-store';
 import type { EvidenceItem } from '../evidence/evidence-schemas';
@@ -34,6 +35,7 @@ export type RunDetail = RunState & { evidence: EvidenceItem[]; decisions: Decisi
 export const runsService = (deps: RunsDeps) => (db: Knex) => {
   const runs = runsStore(db);
   const evidence = evidenceStore(db);
+  const controls = controlsStore(db);
 
   async function lockedRun(runId: string): Promise<RunState> {
     const run = await runs.find(runId, { lock: true });
@@ -41,28 +43,49 @@ export const runsService = (deps: RunsDeps) => (db: Knex) => {
     return run;
   }
 
+  /** Inserts the open run, audited and announced; undefined when the version already has a run of this period. */
+  async function open(version: { control_id: string; control_version_id: string }, period: Period, actor: string): Promise<Run | undefined> {
+    const runId = randomUUID();
+    const { control_version_id } = version;
+    const { period_start, period_end } = period;
+    if (!(await runs.insert({ run_id: runId, control_version_id, period_start, period_end, created_by: actor }))) return undefined;
+    await recordChange(db, deps.exchange, {
+      event: runCreated,
+      entity_type: 'run',
+      entity_id: runId,
+      actor,
+      data: { run_id: runId, control_id: version.control_id, control_version_id, period_start, period_end },
+    });
+    return publicRun((await runs.find(runId)) as RunState);
+  }
+
   return {
     async create(request: CreateRunRequest, actor: string): Promise<Run> {
       if (request.period_start > request.period_end) {
         throw problems.unprocessable(`period_start ${request.period_start} is after period_end ${request.period_end}`);
       }
-      const version = await controlsStore(db).findVersion(request.control_version_id);
+      const version = await controls.findVersion(request.control_version_id);
       if (!version) throw problems.unprocessable(`No control version ${request.control_version_id}`);
-      const runId = randomUUID();
-      if (!(await runs.insert({ run_id: runId, ...request, created_by: actor }))) {
+      await controls.lock(version.control_id);
+      const run = await open(version, request, actor);
+      if (!run) {
         const existing = await runs.findByPeriod(request.control_version_id, request.period_start, request.period_end);
         throw problems.conflict(`Run ${existing} already covers control version ${request.control_version_id} for ${request.period_start}..${request.period_end}`, {
           existing_run_id: existing,
         });
       }
-      await recordChange(db, deps.exchange, {
-        event: runCreated,
-        entity_type: 'run',
-        entity_id: runId,
-        actor,
-        data: { run_id: runId, control_id: version.control_id, control_version_id: version.control_version_id, period_start: request.period_start, period_end: request.period_end },
-      });
-      return publicRun((await runs.find(runId)) as RunState);
+      return run;
+    },
+
+    /**
+     * Opens the run of the control's current period at `now` if the control is still due then (on a
+     * transaction). The control's lock, also taken by create, makes the check and the insert one step:
+     * however many schedulers race, a control gets one run per period. Undefined when it is not due.
+     */
+    async openDue(controlId: string, now: Date, actor: string): Promise<Run | undefined> {
+      await controls.lock(controlId);
+      const [due] = await controls.due(currentPeriods(now), { limit: 1, controlId });
+      return due && open(due, due, actor);
     },
 
     /** A page of runs, newest first; `approver` turns the list into their approval queue. */
