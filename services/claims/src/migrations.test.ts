@@ -3,6 +3,7 @@ import type { Knex } from '@platform/db';
 import { messagingMigrations } from '@platform/messaging';
 import { SCAN_STATUSES } from '@platform/runtime';
 import { checkedValues, openTestDatabase, releasedMigrationProblems } from '@platform/testing';
+import { DELIVERY_KINDS } from './features/delivery/delivery-store';
 import { DEFAULT_TRIAGE_POLICY } from './features/triage/default-policy';
 import { QUEUES } from './features/triage/triage-policy';
 import { claimsMigrations } from './migrations';
@@ -32,6 +33,7 @@ describe('claims migrations', () => {
       ['status_updates', 'channel', CHANNELS],
       ['status_updates', 'stage', CLAIM_STAGES],
       ['deliveries', 'channel', CHANNELS],
+      ['deliveries', 'kind', DELIVERY_KINDS],
       ['triage_runs', 'queue', QUEUES],
       ['escalations', 'proposed_queue', QUEUES],
       ['escalations', 'queue', QUEUES],

@@ -1,5 +1,6 @@
 import type { Migration } from '@platform/db';
 import { adjusterKitsMigration } from './features/adjuster-kits/migrations';
+import { claimantSelfServiceMigration } from './features/access-links/migrations';
 import { attachmentScansMigration } from './features/attachments/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
 import { deliveriesMigration } from './features/delivery/migrations';
@@ -15,4 +16,5 @@ export const claimsMigrations: Migration[] = [
   overdueMigration,
   adjusterKitsMigration,
   attachmentScansMigration,
+  claimantSelfServiceMigration,
 ];

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import type { StoredStatusUpdate } from '../status-updates/status-updates-store';
 
+/** What a delivery carries: a stored status update, or a new access link (no update behind it). */
+export const DELIVERY_KINDS = ['status_update', 'access_link'] as const;
+
 /**
  * Queues a stored status update for delivery on its channel, on the caller's transaction. A portal
  * update is delivered by being stored (the claimant status endpoint serves it).
