@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import knex, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 
@@ -55,7 +57,9 @@ export function createDatabase(options: DatabaseOptions): Knex {
   }
   if (!options.embeddedDir) throw new Error('createDatabase needs a url or an embeddedDir');
   mkdirSync(options.embeddedDir, { recursive: true });
-  return knex({ client: EmbeddedClient, dialect: 'postgres', connection: { filename: options.embeddedDir } } as Knex.Config);
+  // The contrib extensions migrations may CREATE EXTENSION (pg_trgm for claim search) must be loaded by PGlite itself.
+  const pglite = new PGlite(options.embeddedDir, { extensions: { pg_trgm } });
+  return knex({ client: EmbeddedClient, dialect: 'postgres', connection: { pglite } } as Knex.Config);
 }
 
 /**

@@ -16,3 +16,7 @@ export type LossType = (typeof LOSS_TYPES)[number];
 
 export const CHANNELS = ['email', 'sms', 'portal'] as const;
 export type Channel = (typeof CHANNELS)[number];
+
+/** Why a claim closed: a claim closes paid (after settlement), denied (a decision with a rationale), withdrawn or as a duplicate. */
+export const CLOSING_REASONS = ['paid', 'denied', 'withdrawn', 'duplicate'] as const;
+export type ClosingReason = (typeof CLOSING_REASONS)[number];
