@@ -1,5 +1,6 @@
 import type { Migration } from '@platform/db';
 import { adjusterKitsMigration } from './features/adjuster-kits/migrations';
+import { assignmentSearchMigration } from './features/assignment/migrations';
 import { claimantSelfServiceMigration } from './features/access-links/migrations';
 import { attachmentScansMigration } from './features/attachments/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
@@ -16,5 +17,6 @@ export const claimsMigrations: Migration[] = [
   overdueMigration,
   adjusterKitsMigration,
   attachmentScansMigration,
+  assignmentSearchMigration,
   claimantSelfServiceMigration,
 ];
