@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { UUID_PATTERN } from '@platform/http';
-import type { Channel, ClaimStage, LossType } from './claim-vocabulary';
+import type { Channel, ClaimStage, ClosingReason, LossType } from './claim-vocabulary';
 
 export interface RequiredDocument {
   type: string;
@@ -34,6 +34,12 @@ export interface Claim extends ReportedClaim {
   claim_id: string;
   stage: ClaimStage;
   queue: string | null;
+  /** The JWT `sub` working the claim, or null. */
+  assignee: string | null;
+  /** Bumped on every change of the row (a trigger): the claim's ETag. */
+  version: number;
+  /** Why a closed claim closed; null while open (and for claims closed before reasons existed). */
+  closing: { reason: ClosingReason; rationale: string | null } | null;
   received_at: string;
   acknowledge_by: string;
   acknowledged_at: string | null;
@@ -66,6 +72,10 @@ interface ClaimRow {
   language: string;
   stage: ClaimStage;
   queue: string | null;
+  assignee: string | null;
+  version: number;
+  closing_reason: ClosingReason | null;
+  closing_rationale: string | null;
   access_token_hash: string;
   required_documents: RequiredDocument[];
   received_at: Date;
@@ -96,6 +106,9 @@ function toClaim(row: ClaimRow): ClaimWithTokenHash {
     language: row.language,
     stage: row.stage,
     queue: row.queue,
+    assignee: row.assignee,
+    version: row.version,
+    closing: row.closing_reason === null ? null : { reason: row.closing_reason, rationale: row.closing_rationale },
     required_documents: row.required_documents,
     received_at: iso(row.received_at)!,
     acknowledge_by: iso(row.acknowledge_by)!,

@@ -1,5 +1,5 @@
 import { NON_BLANK_TEXT_PATTERN, statusUpdateSchema } from '../status-updates/status-updates-schemas';
-import { CHANNELS, CLAIM_STAGES, LOSS_TYPES } from '../../shared/claim-vocabulary';
+import { CHANNELS, CLAIM_STAGES, CLOSING_REASONS, LOSS_TYPES } from '../../shared/claim-vocabulary';
 
 /** JSON Schemas (2020-12) of what the claims core answers; request schemas live with their feature. */
 export const requiredDocumentsSchema = {
@@ -32,7 +32,7 @@ export const claimSchema = {
   additionalProperties: false,
   required: [
     'claim_id', 'claim_number', 'policy_number', 'claimant', 'loss', 'injuries', 'police_report_number', 'estimated_amount',
-    'preferred_channel', 'language', 'stage', 'queue', 'required_documents', 'received_at', 'acknowledge_by', 'acknowledged_at',
+    'preferred_channel', 'language', 'stage', 'queue', 'assignee', 'version', 'closing', 'required_documents', 'received_at', 'acknowledge_by', 'acknowledged_at',
     'first_contact_due', 'next_update_due', 'created_at', 'updated_at',
   ],
   properties: {
@@ -68,6 +68,14 @@ export const claimSchema = {
     language: { type: 'string' },
     stage: { enum: [...CLAIM_STAGES] },
     queue: { type: ['string', 'null'] },
+    assignee: { type: ['string', 'null'], description: 'The JWT `sub` working the claim; null while unassigned' },
+    version: { type: 'integer', minimum: 1, description: 'Bumped by every change; also the ETag. Send it as If-Match to change the assignee' },
+    closing: nullable({
+      type: 'object',
+      additionalProperties: false,
+      required: ['reason', 'rationale'],
+      properties: { reason: { enum: [...CLOSING_REASONS] }, rationale: { type: ['string', 'null'] } },
+    }),
     required_documents: requiredDocumentsSchema,
     received_at: timestamp,
     acknowledge_by: timestamp,
