@@ -3,7 +3,7 @@ import { auditLogMigration, auditTreeMigration } from './features/audit/migratio
 import { binderPartsMigration, bindersMigration } from './features/binders/migrations';
 import { controlsMigration } from './features/controls/migrations';
 import { evidenceFileScansMigration, evidenceMigration } from './features/evidence/migrations';
-import { runsMigration } from './features/runs/migrations';
+import { listIndexesMigration, runsMigration } from './features/runs/migrations';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const evidenceMigrations: Migration[] = [
@@ -15,4 +15,5 @@ export const evidenceMigrations: Migration[] = [
   binderPartsMigration,
   evidenceFileScansMigration,
   auditTreeMigration,
+  listIndexesMigration,
 ];
