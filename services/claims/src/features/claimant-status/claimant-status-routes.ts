@@ -1,55 +1,52 @@
 import { Router } from 'express';
-import { noBody } from '@platform/http';
+import { noBody, parseQuery } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { scanNotice } from '../attachments/attachments-service';
-import { listAttachments } from '../attachments/attachments-store';
 import { claimIds, requiredDocumentsExample, statusUpdateExample } from '../claims/claim-examples';
-import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
-import { statusUpdatesStore } from '../status-updates/status-updates-store';
-import { claimantStatusSchema } from './claimant-status-schemas';
+import { requireClaimantToken } from '../../shared/claimant-access';
+import { claimantStatusQuerySchema, claimantStatusSchema, type ClaimantStatusQuery } from './claimant-status-schemas';
+import { claimantStatusService } from './claimant-status-service';
 
 export const CLAIMANT_STATUS_PATH = '/api/claims/public/claims/:id/status';
 
 export function claimantStatusRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {
+  const claimantStatus = claimantStatusService()(deps.db);
   const router = Router();
 
   router.get(CLAIMANT_STATUS_PATH, noBody, async (req, res) => {
     const token = requireClaimantToken(req);
-    const claim = await claimOpenedBy(deps.db, String(req.params.id), token);
-    const latest = await statusUpdatesStore(deps.db).latestOfClaim(claim.claim_id);
-    const attachments = await listAttachments(deps.db, claim.claim_id);
+    const query = parseQuery<ClaimantStatusQuery>(claimantStatusQuerySchema, req.query as Record<string, unknown>);
+    const status = await claimantStatus.status(String(req.params.id), token, query);
     res.setHeader('Cache-Control', 'no-store');
-    res.json({
-      claim_id: claim.claim_id,
-      claim_number: claim.claim_number,
-      stage: claim.stage,
-      received_at: claim.received_at,
-      required_documents: claim.required_documents,
-      attachments: attachments.map(({ attachment_id, filename, document_type, received_at, scan_status }) => ({
-        attachment_id, filename, document_type, received_at, scan_status, scan_notice: scanNotice(scan_status),
-      })),
-      latest_update: latest?.update ?? null,
-    });
+    res.json(status);
   });
 
   deps.openapi.operation('get', '/api/claims/public/claims/{id}/status', {
     operationId: 'getClaimStatus',
     summary: "A claimant's view of their claim",
     tag: 'Claimant status',
+    description: 'The history pages newest first: pass `history.next_cursor` as `cursor` for older updates. An unknown or malformed parameter is 400.',
     security: 'claimant',
+    parameters: Object.entries(claimantStatusQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema, description: schema.description })),
     responses: {
-      200: { description: 'Stage, checklist, the files sent with their virus scan status, and the latest status update', schema: claimantStatusSchema,
+      200: { description: 'Stage, checklist, the files sent with their virus scan status, the latest status update and a page of every update sent', schema: claimantStatusSchema,
         example: {
           claim_id: claimIds.CLAIM_ID,
           claim_number: 'CLM-2026-000123',
           stage: 'inspection',
           received_at: '2026-11-22T10:00:00Z',
           required_documents: requiredDocumentsExample,
-          attachments: [{ attachment_id: claimIds.ATTACHMENT_ID, filename: 'rear-bumper.jpg', document_type: 'photos_of_damage', received_at: '2026-11-22T10:05:00Z', scan_status: 'clean', scan_notice: null }],
+          attachments: [
+            { attachment_id: claimIds.ATTACHMENT_ID, filename: 'rear-bumper.jpg', content_type: 'image/jpeg', size_bytes: 482113, document_type: 'photos_of_damage', received_at: '2026-11-22T10:05:00Z', scan_status: 'clean', scan_notice: null },
+          ],
           latest_update: statusUpdateExample,
+          history: {
+            items: [{ update_id: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f', sent_at: '2026-11-22T10:00:00Z', language_fallback_from: null, update: statusUpdateExample }],
+            next_cursor: null,
+          },
         },
       },
+      400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
       401: { description: 'No access token' },
       404: { description: 'No such claim, or the token does not open it (indistinguishable)' },
       503: { description: 'The database is unavailable' },

@@ -1,16 +1,30 @@
+import type { FromSchema } from '@platform/http';
 import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
 import { requiredDocumentsSchema } from '../claims/claims-schemas';
 import { statusUpdateSchema } from '../status-updates/status-updates-schemas';
 import { CLAIM_STAGES } from '../../shared/claim-vocabulary';
 
+/** Query of GET /api/claims/public/claims/{id}/status: the page of the history; every other parameter is a 400. */
+export const claimantStatusQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Status updates per page of `history`' },
+    cursor: { type: 'string', minLength: 1, maxLength: 200, description: '`history.next_cursor` of the previous page' },
+  },
+} as const;
+
+export type ClaimantStatusQuery = FromSchema<typeof claimantStatusQuerySchema>;
+
 /**
- * What a claimant may see of their claim, and nothing more: never triage, queue, escalations or the
- * internal timeline. `latest_update` is the newest status update on any channel.
+ * What a claimant may see of their claim, and nothing more: never triage, queue, escalations, the
+ * internal timeline or who did what. `latest_update` is the newest status update on any channel;
+ * `history` pages through every update sent, newest first.
  */
 export const claimantStatusSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['claim_id', 'claim_number', 'stage', 'received_at', 'required_documents', 'attachments', 'latest_update'],
+  required: ['claim_id', 'claim_number', 'stage', 'received_at', 'required_documents', 'attachments', 'latest_update', 'history'],
   properties: {
     claim_id: { type: 'string', format: 'uuid' },
     claim_number: { type: 'string' },
@@ -19,14 +33,16 @@ export const claimantStatusSchema = {
     required_documents: requiredDocumentsSchema,
     attachments: {
       type: 'array',
-      description: 'The files the claimant sent, oldest first, with what the virus scan says about each',
+      description: 'The files the claimant sent, oldest first, with what the virus scan says about each (never where they are stored)',
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['attachment_id', 'filename', 'document_type', 'received_at', 'scan_status', 'scan_notice'],
+        required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'document_type', 'received_at', 'scan_status', 'scan_notice'],
         properties: {
           attachment_id: { type: 'string', format: 'uuid' },
-          filename: { type: 'string' },
+          filename: { type: 'string', description: 'As sent, for display only' },
+          content_type: { type: 'string', description: 'Detected from the bytes' },
+          size_bytes: { type: 'integer', minimum: 0 },
           document_type: { type: 'string' },
           received_at: { type: 'string', format: 'date-time' },
           scan_status: attachmentScanStatusSchema,
@@ -35,5 +51,33 @@ export const claimantStatusSchema = {
       },
     },
     latest_update: { oneOf: [{ type: 'null' }, statusUpdateSchema] },
+    history: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['items', 'next_cursor'],
+      properties: {
+        items: {
+          type: 'array',
+          description: 'Every status update sent for the claim, newest first',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['update_id', 'sent_at', 'language_fallback_from', 'update'],
+            properties: {
+              update_id: { type: 'string', format: 'uuid' },
+              sent_at: { type: 'string', format: 'date-time' },
+              language_fallback_from: {
+                type: ['string', 'null'],
+                description: "The claim's language when this generated message is in English because there is no text in that language yet",
+              },
+              update: statusUpdateSchema,
+            },
+          },
+        },
+        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next (older) page; null on the last page' },
+      },
+    },
   },
 } as const;
+
+export type ClaimantStatus = FromSchema<typeof claimantStatusSchema>;

@@ -43,7 +43,7 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
     await t.db('claims').where({ id: claim.claim_id }).update({ queue: 'special_investigations' });
     const response = await status(claim.claim_id, `Bearer ${claim.access_token}`).expect(200);
     expect(compile(claimantStatusSchema)(response.body)).toBe(true);
-    expect(Object.keys(response.body).sort()).toEqual(['attachments', 'claim_id', 'claim_number', 'latest_update', 'received_at', 'required_documents', 'stage']);
+    expect(Object.keys(response.body).sort()).toEqual(['attachments', 'claim_id', 'claim_number', 'history', 'latest_update', 'received_at', 'required_documents', 'stage']);
     expect(response.body).toMatchObject({ claim_id: claim.claim_id, claim_number: claim.claim_number, stage: 'intake' });
     expect(response.body.latest_update).toMatchObject({ claim_id: claim.claim_id, stage: 'intake' });
     expect(JSON.stringify(response.body)).not.toMatch(/special_investigations|access_token|Ana Ruiz/);
@@ -73,5 +73,53 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
       adequacy_score: 0.29,
       adequacy_missing: ['expected_next_update_by', 'contact'],
     });
+  });
+
+  it('pages through every update sent, newest first, with an opaque cursor', async () => {
+    const fresh = await fileClaim(t.url);
+    for (const what of ['First look.', 'Second look.', 'Third look.']) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      await statusUpdatesStore(t.db).insert({
+        claim_id: fresh.claim_id, channel: 'portal', stage: 'intake', what_happened: what, what_happens_next: 'We call you.',
+        what_we_need_from_you: null, expected_next_update_by: null, cta: null, contact: null, portal_url: null, language: 'en', created_by: 'adjuster-7',
+      });
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const path: string = `/api/claims/public/claims/${fresh.claim_id}/status?limit=3${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = await request(t.url).get(path).set('Authorization', `Bearer ${fresh.access_token}`).expect(200);
+      expect(compile(claimantStatusSchema)(page.body)).toBe(true);
+      expect(page.body.history.items.length).toBeLessThanOrEqual(3);
+      seen.push(...page.body.history.items.map((item: { update: { what_happened: string } }) => item.update.what_happened));
+      cursor = page.body.history.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(['Third look.', 'Second look.', 'First look.', `We received your claim ${fresh.claim_number}.`]);
+    const everything = await status(fresh.claim_id, `Bearer ${fresh.access_token}`).expect(200);
+    expect(JSON.stringify(everything.body)).not.toContain('adjuster-7');
+  });
+
+  it('answers 400 for a cursor it did not issue, or a limit out of range', async () => {
+    for (const query of ['cursor=not-a-cursor', 'limit=0', 'limit=101', 'unknown=1']) {
+      const response = await request(t.url).get(`/api/claims/public/claims/${claim.claim_id}/status?${query}`).set('Authorization', `Bearer ${claim.access_token}`).expect(400);
+      expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+    }
+  });
+
+  it("lists the claimant's files with name, type, size, received_at and scan status, never where they are stored", async () => {
+    const fresh = await fileClaim(t.url);
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    await request(t.url)
+      .post(`/api/claims/public/claims/${fresh.claim_id}/attachments`)
+      .set('Authorization', `Bearer ${fresh.access_token}`)
+      .field('document_type', 'photos_of_damage')
+      .attach('file', png, { filename: 'bumper.png', contentType: 'image/png' })
+      .expect(201);
+    const response = await status(fresh.claim_id, `Bearer ${fresh.access_token}`).expect(200);
+    expect(response.body.attachments).toEqual([
+      expect.objectContaining({ filename: 'bumper.png', content_type: 'image/png', size_bytes: png.length, document_type: 'photos_of_damage', scan_status: expect.any(String) }),
+    ]);
+    expect(JSON.stringify(response.body.attachments)).not.toMatch(/sha256|storage|\/files\/|dataDir/i);
+    expect(JSON.stringify(response.body)).not.toContain(t.dataDir);
   });
 });

@@ -5,13 +5,22 @@ import type { StatusUpdate } from './status-updates-schemas';
 
 export interface NewStatusUpdate extends Omit<StatusUpdate, 'adequacy_score' | 'adequacy_missing'> {
   created_by: string;
+  /** The claim's language when this generated text fell back to English (the catalogue has none for it). */
+  language_fallback_from?: string | null;
 }
 
 export interface StoredStatusUpdate {
   update_id: string;
   created_at: string;
   created_by: string;
+  language_fallback_from: string | null;
   update: StatusUpdate;
+}
+
+/** Keyset position of a status update in its claim's history: `created_at` (microseconds, UTC) and id. */
+export interface StatusUpdatePosition {
+  created_at: string;
+  id: string;
 }
 
 /** A status_updates row: the date read as text, the numeric score as a string, plus the row's own columns. */
@@ -21,6 +30,7 @@ interface StatusUpdateRow extends Omit<StatusUpdate, 'expected_next_update_by' |
   adequacy_score: string | number;
   created_at: Date | string;
   created_by: string;
+  language_fallback_from: string | null;
 }
 
 function asDateString(value: string | Date | null): string | null {
@@ -55,13 +65,14 @@ function toStored(row: StatusUpdateRow): StoredStatusUpdate {
     update_id: row.update_id,
     created_at: new Date(row.created_at).toISOString(),
     created_by: row.created_by,
+    language_fallback_from: row.language_fallback_from,
     update: toStatusUpdate(row),
   };
 }
 
 const SELECT_COLUMNS = `update_id, claim_id, channel, stage, what_happened, what_happens_next, what_we_need_from_you,
   to_char(expected_next_update_by, 'YYYY-MM-DD') AS expected_next_update_by, cta, contact, portal_url, language,
-  adequacy_score, adequacy_missing, created_at, created_by`;
+  adequacy_score, adequacy_missing, created_at, created_by, language_fallback_from`;
 
 export function statusUpdatesStore(db: Knex) {
   return {
@@ -88,6 +99,7 @@ export function statusUpdatesStore(db: Knex) {
           adequacy_score: adequacy.adequacy_score,
           adequacy_missing: JSON.stringify(adequacy.adequacy_missing),
           created_by: input.created_by,
+          language_fallback_from: input.language_fallback_from ?? null,
         })
         .returning('*');
       return toStored(row as StatusUpdateRow);
@@ -103,6 +115,16 @@ export function statusUpdatesStore(db: Knex) {
     async listOfClaim(claimId: string): Promise<StoredStatusUpdate[]> {
       const rows = await db('status_updates').select(db.raw(SELECT_COLUMNS)).where({ claim_id: claimId }).orderBy([{ column: 'created_at' }, { column: 'update_id' }]);
       return (rows as StatusUpdateRow[]).map(toStored);
+    },
+
+    /** Up to `limit` of a claim's status updates after `after`, newest first by (created_at, id), each with its position. */
+    async historyPage(claimId: string, after: StatusUpdatePosition | undefined, limit: number): Promise<{ stored: StoredStatusUpdate; position: StatusUpdatePosition }[]> {
+      let select = db('status_updates')
+        .select(db.raw(SELECT_COLUMNS), db.raw(`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at`))
+        .where({ claim_id: claimId });
+      if (after) select = select.whereRaw('(created_at, update_id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
+      const rows = (await select.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'update_id', order: 'desc' }]).limit(limit)) as (StatusUpdateRow & { cursor_created_at: string })[];
+      return rows.map((row) => ({ stored: toStored(row), position: { created_at: row.cursor_created_at, id: row.update_id } }));
     },
 
     /** The newest status update of a claim, or null. */
