@@ -1,15 +1,18 @@
 import request from 'supertest';
 import { createDatabase, type Knex } from '@platform/db';
 import { runService, type RunningService } from '@platform/runtime';
+import { eventConformance } from '@platform/messaging';
 import { captureEvents, deleteTopology, testServiceEnv, uniqueName } from '@platform/testing';
 import { readClaimsConfig, type ClaimsConfig } from '../config';
+import { claimsEventCatalog } from '../events';
 import { claimsMigrations } from '../migrations';
 import { claimsService } from '../service';
 
 /**
  * The claims service for a test file: a fresh PostgreSQL database, the real broker on an exchange of
- * its own with every published event captured, a temporary DATA_DIR, and a direct database handle
- * for assertions (row counts) and arranging states the API cannot reach (a closed claim).
+ * its own with every published event captured (stop() checks them against their schemas), a temporary
+ * DATA_DIR, and a direct database handle for assertions (row counts) and arranging states the API
+ * cannot reach (a closed claim).
  */
 export async function startClaimsTestService(env: Record<string, string> = {}) {
   const testEnv = await testServiceEnv('claims', claimsMigrations);
@@ -25,12 +28,15 @@ export async function startClaimsTestService(env: Record<string, string> = {}) {
     events,
     db,
     dataDir: testEnv.dataDir,
+    /** Also checks that every event the service published is exactly as /asyncapi.json documents it. */
     async stop() {
+      const undocumented = events.received.flatMap((event) => eventConformance(claimsEventCatalog, event.body));
       await service.close();
       await events.close();
       await db.destroy();
       await deleteTopology([exchange], []);
       await testEnv.cleanup();
+      expect(undocumented).toEqual([]);
     },
   };
 }

@@ -2,8 +2,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import request from 'supertest';
 import { createDatabase } from '@platform/db';
 import { runService, type RunningService } from '@platform/runtime';
+import { eventConformance } from '@platform/messaging';
 import { bearer, captureEvents, deleteTopology, testServiceEnv, uniqueName } from '@platform/testing';
 import { readEvidenceConfig, type EvidenceConfig } from '../config';
+import { evidenceEventCatalog } from '../events';
 import { evidenceMigrations } from '../migrations';
 import { evidenceService } from '../service';
 
@@ -90,12 +92,15 @@ export async function startWorkflowService(env: Record<string, string> = {}) {
       return result;
     },
 
+    /** Also checks that every event the service published is exactly as /asyncapi.json documents it. */
     async stop() {
+      const undocumented = events.received.flatMap((event) => eventConformance(evidenceEventCatalog, event.body));
       await service?.close();
       await events.close();
       await db.destroy();
       await testEnv.cleanup();
       await deleteTopology([names.EVIDENCE_EXCHANGE, names.CLAIMS_EXCHANGE], [names.CLAIM_EVENTS_QUEUE, `${names.CLAIM_EVENTS_QUEUE}.dlq`]);
+      expect(undocumented).toEqual([]);
     },
   };
 }
