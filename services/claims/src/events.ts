@@ -1,5 +1,6 @@
 import type { EventCatalog } from '@platform/messaging';
 import { claimAdjusterKitGenerated } from './features/adjuster-kits/adjuster-kits-events';
+import { claimAssigneeChanged } from './features/assignment/assignment-events';
 import { claimAttachmentAdded, claimAttachmentScanned } from './features/attachments/attachments-events';
 import { claimCreated } from './features/intake/intake-events';
 import { claimUpdateOverdue } from './features/overdue/overdue-events';
@@ -20,6 +21,7 @@ export const claimsEventCatalog: EventCatalog = {
     claimEscalationDecided,
     claimStatusUpdated,
     claimAdjusterKitGenerated,
+    claimAssigneeChanged,
     claimUpdateOverdue,
   ],
 };

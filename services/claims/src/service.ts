@@ -9,6 +9,7 @@ import { claimsListRoutes } from './features/claims-list/claims-list-routes';
 import { startIdempotencyPurge } from './features/intake/idempotency-purge';
 import { intakeRoutes } from './features/intake/intake-routes';
 import { adjusterKitsRoutes } from './features/adjuster-kits/adjuster-kits-routes';
+import { assignmentRoutes } from './features/assignment/assignment-routes';
 import { deliveryWorkerHandle } from './features/delivery/delivery-worker';
 import { startOverdueSweeper } from './features/overdue/overdue-sweep';
 import { statusUpdatesRoutes } from './features/status-updates/status-updates-routes';
@@ -37,6 +38,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(triageRoutes(deps, config));
       app.use(statusUpdatesRoutes(deps, config, delivery.kick));
       app.use(adjusterKitsRoutes(deps, config));
+      app.use(assignmentRoutes(deps, config));
     },
     async startBackground(deps) {
       const abandoned = await removeAbandonedUploads(deps.dataDir);

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { authenticate, requireScope } from '@platform/auth';
+import { authenticate, principalOf, requireScope } from '@platform/auth';
 import { noBody, parseQuery } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { claimExample } from '../claims/claim-examples';
@@ -14,13 +14,17 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
 
   router.get('/api/claims/claims', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
     const query = parseQuery<ClaimsListQuery>(claimsListQuerySchema, req.query as Record<string, unknown>);
-    res.json(await claimsList.list(query));
+    res.json(await claimsList.list(query, principalOf(req)));
   });
 
   deps.openapi.operation('get', '/api/claims/claims', {
     operationId: 'listClaims',
     summary: 'List claims',
-    description: 'Newest first, keyset pagination: pass `next_cursor` as `cursor` for the next page. Any unknown or malformed parameter is 400.',
+    description:
+      'Newest first, keyset pagination: pass `next_cursor` as `cursor` for the next page. Any unknown or malformed parameter is 400. ' +
+      '`q` searches claim number, policy number, claimant name (typos and partial words), email and phone, best match first ' +
+      '(then newest), and combines with every filter and the cursor (a cursor continues only the search it came from). ' +
+      '`assignee=me` is the caller\'s own work list; `assignee` and `unassigned=true` together are 422.',
     tag: 'Claims',
     security: { scope: 'claims:read' },
     parameters: Object.entries(claimsListQuerySchema.properties).map(([name, schema]) => ({
@@ -42,6 +46,7 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
               loss_date: claimExample.loss.date,
               claimant_name: claimExample.claimant.name,
               queue: claimExample.queue,
+              assignee: claimExample.assignee,
               escalation: null,
               created_at: claimExample.created_at,
               updated_at: claimExample.updated_at,
@@ -51,10 +56,10 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
           next_cursor: null,
         },
       },
-      400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
+      400: { description: 'An unknown or malformed query parameter, a q of fewer than 3 characters, or a cursor this service did not issue for this search' },
       401: { description: 'No or invalid credentials' },
       403: { description: 'The caller lacks claims:read' },
-      422: { description: 'created_from is not before created_to' },
+      422: { description: 'created_from is not before created_to, or assignee and unassigned=true together' },
       503: { description: 'The database is unavailable' },
     },
   });

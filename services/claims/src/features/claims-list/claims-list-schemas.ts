@@ -1,5 +1,7 @@
 import type { FromSchema } from '@platform/http';
+import { DEADLINES } from '../../shared/claim-deadlines';
 import { CLAIM_STAGES, LOSS_TYPES } from '../../shared/claim-vocabulary';
+import { SUBJECT_PATTERN } from '../assignment/assignment-schemas';
 
 /** Query of GET /api/claims/claims; every other parameter is a 400. */
 export const claimsListQuerySchema = {
@@ -9,9 +11,17 @@ export const claimsListQuerySchema = {
     stage: { type: 'array', items: { enum: [...CLAIM_STAGES] }, minItems: 1, maxItems: CLAIM_STAGES.length, description: 'Repeatable' },
     queue: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' },
     escalation: { const: 'open', description: 'Only claims with an open escalation' },
-    overdue: { type: 'boolean', const: true, description: 'Only claims whose promised next update has passed (not closed)' },
+    overdue: { type: 'boolean', const: true, description: 'Only open claims past a deadline still unmet: any of them, or the one `deadline` names' },
+    deadline: { enum: [...DEADLINES], description: 'With overdue=true: only this deadline (acknowledgement reaching the claimant, first contact by an adjuster, promised next update)' },
+    delivery_failed: { type: 'boolean', const: true, description: 'Only claims with a message whose delivery failed for good' },
     created_from: { type: 'string', format: 'date-time', description: 'Inclusive (created_at >= created_from)' },
     created_to: { type: 'string', format: 'date-time', description: 'Exclusive (created_at < created_to)' },
+    q: {
+      type: 'string', minLength: 1, maxLength: 100,
+      description: 'Search: claim number, policy number, claimant name (typos and partial words), email or phone (at least 3 characters); ranked best match first',
+    },
+    assignee: { type: 'string', minLength: 1, maxLength: 255, pattern: SUBJECT_PATTERN, description: '`me` (the caller) or a JWT `sub`: only claims assigned to them' },
+    unassigned: { type: 'boolean', const: true, description: 'Only claims nobody is assigned to' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
     cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'next_cursor of the previous page' },
   },
@@ -23,7 +33,7 @@ export const claimSummarySchema = {
   type: 'object',
   additionalProperties: false,
   required: [
-    'claim_id', 'claim_number', 'stage', 'policy_number', 'loss_type', 'loss_date', 'claimant_name', 'queue', 'escalation',
+    'claim_id', 'claim_number', 'stage', 'policy_number', 'loss_type', 'loss_date', 'claimant_name', 'queue', 'assignee', 'escalation',
     'created_at', 'updated_at', 'next_update_due',
   ],
   properties: {
@@ -35,6 +45,7 @@ export const claimSummarySchema = {
     loss_date: { type: 'string', format: 'date' },
     claimant_name: { type: 'string' },
     queue: { type: ['string', 'null'] },
+    assignee: { type: ['string', 'null'], description: 'The JWT `sub` working the claim, or null' },
     escalation: { enum: ['open', null], description: '"open" while an escalation awaits a human decision' },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },

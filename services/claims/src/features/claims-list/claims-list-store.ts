@@ -1,6 +1,9 @@
 import type { Knex } from '@platform/db';
+import { ANY_OPEN_BREACH, openBreachCondition } from '../../shared/claim-deadlines';
 import type { ClaimStage, LossType } from '../../shared/claim-vocabulary';
+import { HAS_FAILED_DELIVERY } from '../delivery/delivery-store';
 import type { ClaimCursor } from './claim-cursor';
+import { containsPattern } from './claim-search';
 import type { ClaimsListQuery, ClaimSummary } from './claims-list-schemas';
 
 interface SummaryRow {
@@ -12,7 +15,9 @@ interface SummaryRow {
   loss_date: string;
   claimant_name: string;
   queue: string | null;
+  assignee: string | null;
   has_open_escalation: boolean;
+  rank?: number;
   created_at: Date;
   cursor_created_at: string;
   updated_at: Date;
@@ -21,14 +26,23 @@ interface SummaryRow {
 
 const OPEN_ESCALATION = `EXISTS (SELECT 1 FROM escalations e WHERE e.claim_id = claims.id AND e.status = 'open')`;
 
-export type ClaimsListFilters = Omit<ClaimsListQuery, 'limit' | 'cursor'>;
+/** `search` is normalised (normaliseSearch); `assignee` a `sub` (`me` resolved). */
+export type ClaimsListFilters = Omit<ClaimsListQuery, 'limit' | 'cursor' | 'q'> & { search?: string };
+
+/**
+ * How well a claim matches the search: pg_trgm's word similarity (typos, partial words), 1 for an exact word.
+ * A claim matches when its search text contains the search or is similar enough (`<%`, pg_trgm's
+ * word_similarity_threshold, 0.6 by default); both are served by the trigram GIN index on search_text.
+ */
+const RANK = 'word_similarity(?, search_text)';
+const MATCHES = '(search_text LIKE ? OR ? <% search_text)';
 
 export function claimsListStore(db: Knex) {
   return {
-    /** Up to `limit` claims after `after`, newest first by (created_at, id), each with its own cursor position. */
+    /** Up to `limit` claims after `after`, newest first by (created_at, id) (best match first in a search), each with its own cursor position. */
     async page(filters: ClaimsListFilters, after: ClaimCursor | undefined, limit: number): Promise<{ summary: ClaimSummary; position: ClaimCursor }[]> {
       let select = db('claims').select(
-        'id', 'claim_number', 'stage', 'policy_number', 'loss_type', 'claimant_name', 'queue', 'created_at', 'updated_at', 'next_update_due',
+        'id', 'claim_number', 'stage', 'policy_number', 'loss_type', 'claimant_name', 'queue', 'assignee', 'created_at', 'updated_at', 'next_update_due',
         db.raw(`to_char(loss_date, 'YYYY-MM-DD') AS loss_date`),
         db.raw(`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at`),
         db.raw(`${OPEN_ESCALATION} AS has_open_escalation`),
@@ -36,10 +50,22 @@ export function claimsListStore(db: Knex) {
       if (filters.stage) select = select.whereIn('stage', filters.stage);
       if (filters.queue !== undefined) select = select.where('queue', filters.queue);
       if (filters.escalation === 'open') select = select.whereRaw(OPEN_ESCALATION);
-      if (filters.overdue) select = select.where('next_update_due', '<', db.raw('now()')).whereNot('stage', 'closed');
+      if (filters.overdue) select = select.whereRaw(filters.deadline ? openBreachCondition(filters.deadline) : ANY_OPEN_BREACH);
+      if (filters.delivery_failed) select = select.whereRaw(HAS_FAILED_DELIVERY);
       if (filters.created_from) select = select.where('created_at', '>=', filters.created_from);
       if (filters.created_to) select = select.where('created_at', '<', filters.created_to);
-      if (after) select = select.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
+      if (filters.assignee !== undefined) select = select.where('assignee', filters.assignee);
+      if (filters.unassigned) select = select.whereNull('assignee');
+      const { search } = filters;
+      if (search !== undefined) {
+        select = select.select(db.raw(`${RANK} AS rank`, [search])).whereRaw(MATCHES, [containsPattern(search), search]);
+        if (after?.search) {
+          select = select.whereRaw(`(${RANK}, created_at, id) < (?::real, ?::timestamptz, ?::uuid)`, [search, after.search.rank, after.created_at, after.id]);
+        }
+        select = select.orderByRaw(`rank DESC`);
+      } else if (after) {
+        select = select.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
+      }
       const rows = (await select.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit)) as SummaryRow[];
       return rows.map((row) => ({
         summary: {
@@ -51,12 +77,17 @@ export function claimsListStore(db: Knex) {
           loss_date: row.loss_date,
           claimant_name: row.claimant_name,
           queue: row.queue,
+          assignee: row.assignee,
           escalation: row.has_open_escalation ? 'open' : null,
           created_at: new Date(row.created_at).toISOString(),
           updated_at: new Date(row.updated_at).toISOString(),
           next_update_due: row.next_update_due === null ? null : new Date(row.next_update_due).toISOString(),
         },
-        position: { created_at: row.cursor_created_at, id: row.id },
+        position: {
+          created_at: row.cursor_created_at,
+          id: row.id,
+          ...(search !== undefined ? { search: { rank: Number(row.rank), query: search } } : {}),
+        },
       }));
     },
   };

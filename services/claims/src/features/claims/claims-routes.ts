@@ -67,7 +67,7 @@ export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extension
     ];
     const extra: object[] = [];
     for (const extension of extensions) extra.push(await extension.load(deps.db, claimId));
-    res.json({
+    res.set('ETag', `"${claim.version}"`).json({
       claim: withoutTokenHash(claim),
       status_updates: statusUpdates.map((stored) => ({ update_id: stored.update_id, created_at: stored.created_at, created_by: stored.created_by, ...stored.update })),
       attachments,
