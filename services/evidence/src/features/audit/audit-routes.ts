@@ -5,10 +5,17 @@ import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { auditStore } from './audit-store';
 import { verifyAuditChain } from './audit-verify';
+import { auditConsistencyProof, auditInclusionProof } from './audit-proofs';
 import type { CheckpointSigner } from './checkpoint-signer';
 import {
   checkpointsPageSchema,
   checkpointsQuerySchema,
+  consistencyProofSchema,
+  consistencyQuerySchema,
+  inclusionProofSchema,
+  inclusionQuerySchema,
+  type ConsistencyQuery,
+  type InclusionQuery,
   recordsPageSchema,
   recordsQuerySchema,
   verificationSchema,
@@ -31,7 +38,7 @@ function nextCursor<T extends { seq: number }>(items: T[], limit: number): strin
   return items.length === limit ? String(items[items.length - 1].seq) : null;
 }
 
-/** GET /api/evidence/audit/{verify,records,checkpoints,public-key}, all behind audit:read. */
+/** GET /api/evidence/audit/{verify,records,checkpoints,checkpoint,proofs/*,public-key}, all behind audit:read. */
 export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: CheckpointSigner): Router {
   const router = Router();
   const guard = [authenticate(deps.verifyToken), requireScope(AUDIT_READ)];
@@ -91,14 +98,66 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     res.json({ items, next_cursor: nextCursor(items, limit) });
   });
 
-  deps.openapi.operation('get', '/api/evidence/audit/public-key', {
-    operationId: 'getAuditPublicKey',
-    summary: 'The Ed25519 public key that signs checkpoints (PEM, SPKI)',
-    description: 'For checking checkpoint signatures offline; X-Audit-Key-Id carries the key id stored with each checkpoint.',
+  deps.openapi.operation('get', '/api/evidence/audit/checkpoint', {
+    operationId: 'getAuditCheckpoint',
+    summary: 'The latest signed tree head as a C2SP checkpoint note',
+    description:
+      'c2sp.org/tlog-checkpoint: the origin line, the tree size, the base64 root hash, a blank line, then the signature line ' +
+      '"— <origin> <base64(4-byte key hash ‖ Ed25519 signature)>" (c2sp.org/signed-note) by the service key.',
     tag,
     security,
     responses: {
-      200: { description: 'The public key', contentType: 'application/x-pem-file', schema: { type: 'string' }, headers: { 'X-Audit-Key-Id': 'The key id' } },
+      200: { description: 'The signed checkpoint note', contentType: 'text/plain', schema: { type: 'string' } },
+      401: errors[401],
+      403: errors[403],
+      404: { description: 'No checkpoint has been taken yet' },
+      503: errors[503],
+    },
+  });
+  router.get('/api/evidence/audit/checkpoint', ...guard, async (_req: Request, res: Response) => {
+    const note = await auditStore(deps.db).latestTreeHead();
+    if (note === undefined) throw problems.notFound('No checkpoint has been taken yet');
+    res.type('text/plain; charset=utf-8').send(note);
+  });
+
+  deps.openapi.operation('get', '/api/evidence/audit/proofs/inclusion', {
+    operationId: 'getAuditInclusionProof',
+    summary: 'RFC 9162 inclusion proof of a record in a tree size',
+    description: 'Leaf index = record seq - 1. Verify with the record\'s canonical bytes and the root of a checkpoint of tree_size (RFC 9162 §2.1.3.2).',
+    tag,
+    security,
+    parameters: Object.entries(inclusionQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema, required: true })),
+    responses: { 200: { description: 'The inclusion proof', schema: inclusionProofSchema, example: { leaf_index: 5, tree_size: 8, leaf_hash: 'QnGia+DYqE8L1UyMMC58s6O10fpngKQLzOKHNHfatlg=', proof: ['vBoGQ7EuTS18d5GPROD095qDi2z57FtcKD4fTYhZnms=', 'yoVOoSjtBQtBs1/8G4e46yveRh6eO1WW7Oa51ZdaCuA=', '037kGJdt2VdTwcc4Yrk5j6Kiz5tP8P3+izDNlSCWFLc='] } }, ...errors },
+  });
+  router.get('/api/evidence/audit/proofs/inclusion', ...guard, async (req: Request, res: Response) => {
+    const query = parseQuery<InclusionQuery>(inclusionQuerySchema, req.query);
+    res.json(await auditInclusionProof(deps.db, query.index, query.tree_size));
+  });
+
+  deps.openapi.operation('get', '/api/evidence/audit/proofs/consistency', {
+    operationId: 'getAuditConsistencyProof',
+    summary: 'RFC 9162 consistency proof between two tree sizes',
+    description: 'Proves that the tree of the first `from` records is a prefix of the tree of the first `to` (RFC 9162 §2.1.4.2).',
+    tag,
+    security,
+    parameters: Object.entries(consistencyQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema, required: true })),
+    responses: { 200: { description: 'The consistency proof', schema: consistencyProofSchema, example: { from: 6, to: 8, proof: ['DrxdNDf74tsVi58Sah0RjjCBgQMdCpSfje3t68VY72o=', 'yoVOoSjtBQtBs1/8G4e46yveRh6eO1WW7Oa51ZdaCuA=', '037kGJdt2VdTwcc4Yrk5j6Kiz5tP8P3+izDNlSCWFLc='] } }, ...errors },
+  });
+  router.get('/api/evidence/audit/proofs/consistency', ...guard, async (req: Request, res: Response) => {
+    const query = parseQuery<ConsistencyQuery>(consistencyQuerySchema, req.query);
+    res.json(await auditConsistencyProof(deps.db, query.from, query.to));
+  });
+
+  deps.openapi.operation('get', '/api/evidence/audit/public-key', {
+    operationId: 'getAuditPublicKey',
+    summary: 'The Ed25519 public key that signs checkpoints (PEM, SPKI)',
+    description:
+      'For checking checkpoint signatures offline; X-Audit-Key-Id carries the key id stored with each checkpoint, and ' +
+      'X-Audit-Verifier-Key the same key as a C2SP verifier key (<origin>+<key hash>+<base64 key>) for checkpoint notes.',
+    tag,
+    security,
+    responses: {
+      200: { description: 'The public key', contentType: 'application/x-pem-file', schema: { type: 'string' }, headers: { 'X-Audit-Key-Id': 'The key id', 'X-Audit-Verifier-Key': 'The C2SP verifier key of checkpoint notes' } },
       401: errors[401],
       403: errors[403],
     },
@@ -106,6 +165,7 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
   router.get('/api/evidence/audit/public-key', ...guard, (_req: Request, res: Response) => {
     const { publicKeyPem, keyId } = signer;
     res.setHeader('X-Audit-Key-Id', keyId);
+    res.setHeader('X-Audit-Verifier-Key', signer.verifierKey);
     res.type('application/x-pem-file').send(publicKeyPem);
   });
 

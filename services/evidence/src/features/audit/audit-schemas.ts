@@ -109,3 +109,53 @@ export const verificationSchema = {
 export type AuditCheckpoint = FromSchema<typeof checkpointSchema>;
 export type VerificationReport = FromSchema<typeof verificationSchema>;
 export type BreakReason = NonNullable<VerificationReport['first_invalid']>['reason'];
+
+const treeSize = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+const base64Hash = { type: 'string', contentEncoding: 'base64', description: 'A SHA-256 hash, base64' } as const;
+
+export const inclusionQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['index', 'tree_size'],
+  properties: {
+    index: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Leaf index: the record seq - 1' },
+    tree_size: { ...treeSize, description: 'Size of the tree (a checkpoint\'s size); more than index, at most the current size' },
+  },
+} as const;
+export type InclusionQuery = FromSchema<typeof inclusionQuerySchema>;
+
+export const consistencyQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['from', 'to'],
+  properties: {
+    from: { ...treeSize, description: 'The older tree size' },
+    to: { ...treeSize, description: 'The newer tree size: at least from, at most the current size' },
+  },
+} as const;
+export type ConsistencyQuery = FromSchema<typeof consistencyQuerySchema>;
+
+export const inclusionProofSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['leaf_index', 'tree_size', 'leaf_hash', 'proof'],
+  properties: {
+    leaf_index: { type: 'integer', minimum: 0 },
+    tree_size: treeSize,
+    leaf_hash: { ...base64Hash, description: 'SHA-256(0x00 ‖ the record\'s canonical bytes), base64' },
+    proof: { type: 'array', items: base64Hash, description: 'RFC 9162 §2.1.3 inclusion path, the leaf\'s sibling first' },
+  },
+} as const;
+export type InclusionProof = FromSchema<typeof inclusionProofSchema>;
+
+export const consistencyProofSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['from', 'to', 'proof'],
+  properties: {
+    from: treeSize,
+    to: treeSize,
+    proof: { type: 'array', items: base64Hash, description: 'RFC 9162 §2.1.4 consistency proof (empty when from equals to)' },
+  },
+} as const;
+export type ConsistencyProof = FromSchema<typeof consistencyProofSchema>;

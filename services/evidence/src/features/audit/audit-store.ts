@@ -86,7 +86,15 @@ export function auditStore(db: Knex) {
           limit ?`,
         [fromSeq, toSeq ?? Number.MAX_SAFE_INTEGER, limit],
       );
-      return rows.map((row: TreeRecord & { seq: string }) => ({ ...row, seq: Number(row.seq), row_matches: row.row_matches === true }));
+      // Embedded PGlite gives bytea as Uint8Array: viewed as a Buffer, not copied.
+      const bytes = (value: Uint8Array | null) => (value === null || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+      return rows.map((row: TreeRecord & { seq: string }) => ({
+        ...row,
+        seq: Number(row.seq),
+        leaf_bytes: bytes(row.leaf_bytes),
+        leaf_hash: bytes(row.leaf_hash),
+        row_matches: row.row_matches === true,
+      }));
     },
 
     async recordAt(seq: number): Promise<AuditRecord | undefined> {
@@ -102,6 +110,12 @@ export function auditStore(db: Knex) {
     },
 
     latestCheckpoint,
+
+    /** The newest signed tree head (C2SP checkpoint note), if any checkpoint has one. */
+    async latestTreeHead(): Promise<string | undefined> {
+      const row = await db('audit_checkpoints').whereNotNull('note').orderBy('seq', 'desc').select('note').first();
+      return row?.note;
+    },
 
     async insertCheckpoint(checkpoint: AuditCheckpoint): Promise<void> {
       await db('audit_checkpoints').insert(checkpoint);
