@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
 import request from 'supertest';
+import { eventSchemaId } from '@platform/messaging';
 import { bearer, eventually, peekQueue, testAmqpUrl } from '@platform/testing';
 import { startAuditTestService, type AuditTestService } from '../../testing/audit-test-service';
 
+/** A claim event as the claims service publishes it, `dataschema` included (the consumer accepts it). */
 function claimEvent(type: string, data: Record<string, unknown>, overrides: Record<string, unknown> = {}) {
-  return { specversion: '1.0', id: randomUUID(), source: '/claims', type, time: '2026-11-22T10:00:00.123456Z', datacontenttype: 'application/json', data, ...overrides };
+  const envelope = { specversion: '1.0', id: randomUUID(), source: '/claims', type, time: '2026-11-22T10:00:00.123456Z', datacontenttype: 'application/json' };
+  return { ...envelope, dataschema: eventSchemaId(type, 1), data, ...overrides };
 }
 
 /** Publishes raw bytes to the claims exchange the way the claims service's relay does. */
