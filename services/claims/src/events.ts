@@ -2,8 +2,8 @@ import type { EventCatalog } from '@platform/messaging';
 import { claimAdjusterKitGenerated } from './features/adjuster-kits/adjuster-kits-events';
 import { claimAssigneeChanged } from './features/assignment/assignment-events';
 import { claimAttachmentAdded, claimAttachmentScanned } from './features/attachments/attachments-events';
+import { claimSlaBreached } from './features/deadlines/deadlines-events';
 import { claimCreated } from './features/intake/intake-events';
-import { claimUpdateOverdue } from './features/overdue/overdue-events';
 import { claimStatusUpdated } from './features/status-updates/status-updates-events';
 import { claimEscalationDecided, claimTriaged } from './features/triage/triage-events';
 import { CLAIMS_EVENT_SOURCE } from './shared/claim-change';
@@ -22,6 +22,6 @@ export const claimsEventCatalog: EventCatalog = {
     claimStatusUpdated,
     claimAdjusterKitGenerated,
     claimAssigneeChanged,
-    claimUpdateOverdue,
+    claimSlaBreached,
   ],
 };

@@ -7,6 +7,7 @@ import { DELIVERY_KINDS } from './features/delivery/delivery-store';
 import { DEFAULT_TRIAGE_POLICY } from './features/triage/default-policy';
 import { QUEUES } from './features/triage/triage-policy';
 import { claimsMigrations } from './migrations';
+import { DEADLINES } from './shared/claim-deadlines';
 import { CHANNELS, CLAIM_STAGES, LOSS_TYPES } from './shared/claim-vocabulary';
 
 describe('claims migrations', () => {
@@ -38,6 +39,7 @@ describe('claims migrations', () => {
       ['escalations', 'proposed_queue', QUEUES],
       ['escalations', 'queue', QUEUES],
       ['attachments', 'scan_status', SCAN_STATUSES],
+      ['deadline_breaches', 'deadline', DEADLINES],
     ])('%s.%s accepts exactly the values the code uses', async (table, column, values) => {
       expect((await checkedValues(db, table, column)).sort()).toEqual([...values].sort());
     });

@@ -5,7 +5,7 @@ import { claimantSelfServiceMigration } from './features/access-links/migrations
 import { attachmentScansMigration } from './features/attachments/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
 import { deliveriesMigration } from './features/delivery/migrations';
-import { overdueMigration } from './features/overdue/migrations';
+import { deadlinesDeliveriesMigration, overdueMigration } from './features/deadlines/migrations';
 import { triageMigration } from './features/triage/migrations';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
@@ -18,5 +18,6 @@ export const claimsMigrations: Migration[] = [
   adjusterKitsMigration,
   attachmentScansMigration,
   assignmentSearchMigration,
+  deadlinesDeliveriesMigration,
   claimantSelfServiceMigration,
 ];

@@ -11,7 +11,10 @@ import { intakeRoutes } from './features/intake/intake-routes';
 import { adjusterKitsRoutes } from './features/adjuster-kits/adjuster-kits-routes';
 import { assignmentRoutes } from './features/assignment/assignment-routes';
 import { deliveryWorkerHandle } from './features/delivery/delivery-worker';
-import { startOverdueSweeper } from './features/overdue/overdue-sweep';
+import { startDeadlineSweeper } from './features/deadlines/deadline-sweep';
+import { registerDeadlineMetrics } from './features/deadlines/deadlines-metrics';
+import { deliveryRoutes } from './features/delivery/delivery-routes';
+import { registerDeliveryMetrics } from './features/delivery/delivery-metrics';
 import { statusUpdatesRoutes } from './features/status-updates/status-updates-routes';
 import { claimTriageDetail, claimTriageDetailProperties } from './features/triage/triage-detail';
 import { triageRoutes } from './features/triage/triage-routes';
@@ -38,6 +41,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(triageRoutes(deps, config));
       app.use(statusUpdatesRoutes(deps, config, delivery.kick));
       app.use(adjusterKitsRoutes(deps, config));
+      app.use(deliveryRoutes(deps, config));
       app.use(assignmentRoutes(deps, config));
     },
     async startBackground(deps) {
@@ -46,12 +50,14 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
       const attachmentRescan =
         scanner && startPendingScans(() => rescanPendingAttachments(deps.db, scanner, deps.dataDir, config.CLAIMS_EXCHANGE), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'attachments');
-      // claims workflow: the delivery worker and the overdue sweep
+      // claims workflow: the delivery worker and the deadline sweep, and their gauges
       const deliveryWorker = delivery.start(deps);
-      const overdueSweeper = startOverdueSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);
+      const deadlineSweeper = startDeadlineSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);
+      registerDeadlineMetrics(deps);
+      registerDeliveryMetrics(deps);
       return {
         async stop() {
-          await overdueSweeper.stop();
+          await deadlineSweeper.stop();
           await attachmentRescan?.stop();
           await deliveryWorker.stop();
           idempotencyPurge.stop();

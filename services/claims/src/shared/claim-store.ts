@@ -26,6 +26,8 @@ interface ReportedClaim {
   estimated_amount: { amount: string; currency: string } | null;
   preferred_channel: Channel;
   language: string;
+  /** IANA time zone the claim's promised dates count in; UTC when null. */
+  time_zone: string | null;
   required_documents: RequiredDocument[];
 }
 
@@ -70,6 +72,7 @@ interface ClaimRow {
   estimated_currency: string | null;
   preferred_channel: Channel;
   language: string;
+  time_zone: string | null;
   stage: ClaimStage;
   queue: string | null;
   assignee: string | null;
@@ -104,6 +107,7 @@ function toClaim(row: ClaimRow): ClaimWithTokenHash {
     estimated_amount: row.estimated_amount === null || row.estimated_currency === null ? null : { amount: row.estimated_amount, currency: row.estimated_currency },
     preferred_channel: row.preferred_channel,
     language: row.language,
+    time_zone: row.time_zone,
     stage: row.stage,
     queue: row.queue,
     assignee: row.assignee,
@@ -175,6 +179,7 @@ export async function insertClaim(db: Knex, claim: NewClaim): Promise<void> {
     estimated_currency: claim.estimated_amount?.currency ?? null,
     preferred_channel: claim.preferred_channel,
     language: claim.language,
+    time_zone: claim.time_zone,
     stage: 'intake',
     access_token_hash: claim.access_token_hash,
     required_documents: JSON.stringify(claim.required_documents),

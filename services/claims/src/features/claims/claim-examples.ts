@@ -122,6 +122,7 @@ export const claimExample = {
   estimated_amount: { amount: '2500.00', currency: 'USD' },
   preferred_channel: 'email',
   language: 'en',
+  time_zone: 'America/Los_Angeles',
   stage: 'inspection',
   queue: 'complex',
   assignee: 'adjuster-7',

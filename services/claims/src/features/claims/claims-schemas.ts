@@ -32,7 +32,7 @@ export const claimSchema = {
   additionalProperties: false,
   required: [
     'claim_id', 'claim_number', 'policy_number', 'claimant', 'loss', 'injuries', 'police_report_number', 'estimated_amount',
-    'preferred_channel', 'language', 'stage', 'queue', 'assignee', 'version', 'closing', 'required_documents', 'received_at', 'acknowledge_by', 'acknowledged_at',
+    'preferred_channel', 'language', 'time_zone', 'stage', 'queue', 'assignee', 'version', 'closing', 'required_documents', 'received_at', 'acknowledge_by', 'acknowledged_at',
     'first_contact_due', 'next_update_due', 'created_at', 'updated_at',
   ],
   properties: {
@@ -66,6 +66,7 @@ export const claimSchema = {
     }),
     preferred_channel: { enum: [...CHANNELS] },
     language: { type: 'string' },
+    time_zone: { type: ['string', 'null'], description: 'IANA time zone the claim\'s promised dates count in; null counts in UTC' },
     stage: { enum: [...CLAIM_STAGES] },
     queue: { type: ['string', 'null'] },
     assignee: { type: ['string', 'null'], description: 'The JWT `sub` working the claim; null while unassigned' },

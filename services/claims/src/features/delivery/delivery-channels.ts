@@ -12,8 +12,11 @@ export interface OutgoingMessage {
   text: string;
 }
 
-/** 'sent' when handed to the provider, 'logged' when no provider is configured; throws when sending fails. */
-export type SendMessage = (message: OutgoingMessage) => Promise<'sent' | 'logged'>;
+/** 'sent' when handed to the provider (with the id it gave the message), 'logged' when no provider is configured. */
+export type SendOutcome = { status: 'sent'; providerMessageId: string | null } | { status: 'logged'; providerMessageId: null };
+
+/** Throws when sending fails. */
+export type SendMessage = (message: OutgoingMessage) => Promise<SendOutcome>;
 
 const SEND_TIMEOUT_MS = 10000;
 
@@ -30,7 +33,7 @@ export function renderStatusUpdate(claimNumber: string, update: StatusUpdate): {
 
 /**
  * Email through SMTP (nodemailer) when SMTP_URL is set, SMS through a POST to SMS_WEBHOOK_URL when it
- * is set; with neither, the message is written to the log (without its text: it may hold personal data).
+ * is set (its JSON answer's `id`, if any, is kept as the provider's message id); with neither, the message is written to the log (without its text: it may hold personal data).
  */
 export function createMessageSender(settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string }, logger: Logger): SendMessage {
   const mailer = settings.SMTP_URL
@@ -38,8 +41,8 @@ export function createMessageSender(settings: { SMTP_URL?: string; SMTP_FROM: st
     : undefined;
   return async (message) => {
     if (message.channel === 'email' && mailer) {
-      await mailer.sendMail({ from: settings.SMTP_FROM, to: message.to, subject: message.subject, text: message.text, headers: { 'X-Claim-Update-Id': message.updateId } });
-      return 'sent';
+      const info = await mailer.sendMail({ from: settings.SMTP_FROM, to: message.to, subject: message.subject, text: message.text, headers: { 'X-Claim-Update-Id': message.updateId } });
+      return { status: 'sent', providerMessageId: info.messageId ?? null };
     }
     if (message.channel === 'sms' && settings.SMS_WEBHOOK_URL) {
       const response = await fetch(settings.SMS_WEBHOOK_URL, {
@@ -49,9 +52,10 @@ export function createMessageSender(settings: { SMTP_URL?: string; SMTP_FROM: st
         signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });
       if (!response.ok) throw new Error(`SMS webhook answered ${response.status}`);
-      return 'sent';
+      const answer = (await response.json().catch(() => null)) as { id?: unknown } | null;
+      return { status: 'sent', providerMessageId: typeof answer?.id === 'string' ? answer.id : null };
     }
     logger.info({ channel: message.channel, claim_number: message.claimNumber, update_id: message.updateId }, 'status update delivery logged (no provider configured)');
-    return 'logged';
+    return { status: 'logged', providerMessageId: null };
   };
 }

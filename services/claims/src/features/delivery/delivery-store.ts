@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import type { StoredStatusUpdate } from '../status-updates/status-updates-store';
+import type { ClaimDelivery } from './delivery-schemas';
 
 /** What a delivery carries: a stored status update, or a new access link (no update behind it). */
 export const DELIVERY_KINDS = ['status_update', 'access_link'] as const;
@@ -45,12 +46,76 @@ export async function leaseDueDelivery(db: Knex, leaseSeconds: number): Promise<
   return row ? { delivery_id: row.id, update_id: row.update_id, channel: row.channel, attempts: row.attempts } : undefined;
 }
 
-export async function completeDelivery(db: Knex, deliveryId: string, status: 'sent' | 'logged' | 'failed', lastError: string | null = null): Promise<void> {
-  await db('deliveries').where({ id: deliveryId }).update({ status, last_error: lastError, completed_at: db.raw('clock_timestamp()') });
+/** Ends a delivery: handed to the provider (`sent`, with the provider's message id), `logged`, or `failed` with the last error. */
+export async function completeDelivery(
+  db: Knex,
+  deliveryId: string,
+  outcome: { status: 'sent' | 'logged'; providerMessageId: string | null } | { status: 'failed'; lastError: string },
+): Promise<void> {
+  await db('deliveries')
+    .where({ id: deliveryId })
+    .update(
+      outcome.status === 'failed'
+        ? { status: 'failed', last_error: outcome.lastError, completed_at: db.raw('clock_timestamp()') }
+        : { status: outcome.status, provider_message_id: outcome.providerMessageId, completed_at: db.raw('clock_timestamp()') },
+    );
 }
 
 export async function retryDeliveryLater(db: Knex, deliveryId: string, delayMs: number, lastError: string): Promise<void> {
   await db('deliveries')
     .where({ id: deliveryId })
     .update({ last_error: lastError, next_attempt_at: db.raw('clock_timestamp() + make_interval(secs => ?)', [delayMs / 1000]) });
+}
+
+interface DeliveryRow {
+  id: string;
+  kind: ClaimDelivery['kind'];
+  update_id: string | null;
+  channel: ClaimDelivery['channel'];
+  status: 'pending' | 'sent' | 'logged' | 'failed' | 'delivered';
+  attempts: number;
+  last_error: string | null;
+  provider_message_id: string | null;
+  next_attempt_at: Date;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+/**
+ * The status a reader sees: a pending delivery is `queued` until an attempt fails and `retrying` after;
+ * handed to the provider, written to the log (no provider configured) or served on the portal is `sent`.
+ */
+function toClaimDelivery(row: DeliveryRow): ClaimDelivery {
+  const status = row.status === 'pending' ? (row.last_error === null ? 'queued' : 'retrying') : row.status === 'failed' ? 'failed' : 'sent';
+  return {
+    delivery_id: row.id,
+    kind: row.kind,
+    update_id: row.update_id,
+    channel: row.channel,
+    status,
+    attempts: row.attempts,
+    last_error: row.last_error,
+    provider_message_id: row.provider_message_id,
+    next_attempt_at: row.status === 'pending' ? new Date(row.next_attempt_at).toISOString() : null,
+    created_at: new Date(row.created_at).toISOString(),
+    completed_at: row.completed_at === null ? null : new Date(row.completed_at).toISOString(),
+  };
+}
+
+/** SQL condition (on `claims`): a message to the claimant failed for good. */
+export const HAS_FAILED_DELIVERY = `EXISTS (SELECT 1 FROM deliveries fd WHERE fd.claim_id = claims.id AND fd.status = 'failed')`;
+
+export function deliveriesStore(db: Knex) {
+  return {
+    /** Every delivery of a claim, oldest first. */
+    async listOfClaim(claimId: string): Promise<ClaimDelivery[]> {
+      const rows = await db('deliveries').where({ claim_id: claimId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+      return (rows as DeliveryRow[]).map(toClaimDelivery);
+    },
+
+    async countClaimsWithFailedDelivery(): Promise<number> {
+      const row = await db('claims').whereRaw(HAS_FAILED_DELIVERY).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+  };
 }

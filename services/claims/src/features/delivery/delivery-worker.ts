@@ -23,9 +23,9 @@ export interface DeliveryWorker {
 async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Logger): Promise<void> {
   const stored = await statusUpdatesStore(db).find(due.update_id);
   const claim = stored ? await findClaim(db, stored.update.claim_id) : undefined;
-  if (!claim || !stored) return completeDelivery(db, due.delivery_id, 'failed', 'The status update or its claim no longer exists');
+  if (!claim || !stored) return completeDelivery(db, due.delivery_id, { status: 'failed', lastError: 'The status update or its claim no longer exists' });
   const to = due.channel === 'email' ? claim.claimant.email : claim.claimant.phone;
-  if (!to) return completeDelivery(db, due.delivery_id, 'failed', `The claimant has no ${due.channel === 'email' ? 'email address' : 'phone number'}`);
+  if (!to) return completeDelivery(db, due.delivery_id, { status: 'failed', lastError: `The claimant has no ${due.channel === 'email' ? 'email address' : 'phone number'}` });
   try {
     const outcome = await send({ channel: due.channel, to, claimNumber: claim.claim_number, updateId: due.update_id, ...renderStatusUpdate(claim.claim_number, stored.update) });
     await completeDelivery(db, due.delivery_id, outcome);
@@ -33,7 +33,7 @@ async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Lo
     const message = error instanceof Error ? error.message : String(error);
     if (due.attempts >= DELIVERY_MAX_ATTEMPTS) {
       logger.warn({ delivery_id: due.delivery_id, attempts: due.attempts, err: message }, 'status update delivery failed for good');
-      await completeDelivery(db, due.delivery_id, 'failed', message);
+      await completeDelivery(db, due.delivery_id, { status: 'failed', lastError: message });
     } else {
       await retryDeliveryLater(db, due.delivery_id, retryDelayMs(due.attempts, 1000, 60000), message);
     }

@@ -13,6 +13,7 @@ export interface IntakeRequest {
   estimated_amount?: { amount: string; currency: string };
   preferred_channel?: Channel;
   language?: string;
+  time_zone?: string;
 }
 
 /**
@@ -60,6 +61,7 @@ export const intakeRequestSchema = {
     },
     preferred_channel: { enum: [...CHANNELS], description: 'Default: `email` when claimant.email is given, otherwise `sms`' },
     language: { type: 'string', maxLength: 35, pattern: LANGUAGE_TAG_PATTERN, default: 'en', description: 'BCP 47' },
+    time_zone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone ("Europe/Madrid") the claim\'s promised dates count in; UTC when omitted' },
   },
 } as const;
 

@@ -7,7 +7,8 @@ import { recordClaimChange } from '../../shared/claim-change';
 import { claimCreated } from './intake-events';
 import { queueDelivery } from '../delivery/delivery-store';
 import { normaliseLanguageTag } from '../status-updates/language-tag';
-import { isCalendarDate, nextUpdateDueAt } from '../status-updates/status-update-dates';
+import { isCalendarDate } from '../status-updates/status-update-dates';
+import { addDays, dateIn, isTimeZone, promiseDueAt } from '../../shared/claim-deadlines';
 import type { StatusUpdate, StatusUpdateContact } from '../status-updates/status-updates-schemas';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { claimIdempotencyKey, requestDigest, storeIdempotentResponse, type StoredResponse } from './idempotency';
@@ -47,7 +48,7 @@ export function preferredChannelOf(request: IntakeRequest) {
 }
 
 /** Checks what the schema cannot: the loss date is real and not in the future; an email or a phone; the channel has its contact; the language tag is valid. */
-export function checkIntakeFacts(request: IntakeRequest, now: Date): { language: string } {
+export function checkIntakeFacts(request: IntakeRequest, now: Date): { language: string; timeZone: string | null } {
   const errors: { pointer: string; message: string }[] = [];
   const latestToday = dateOnly(new Date(now.getTime() + LATEST_UTC_OFFSET_HOURS * HOUR_MS));
   if (!isCalendarDate(request.loss.date)) errors.push({ pointer: '/loss/date', message: 'must be a calendar date (YYYY-MM-DD)' });
@@ -58,8 +59,9 @@ export function checkIntakeFacts(request: IntakeRequest, now: Date): { language:
   if (channel === 'sms' && request.claimant.phone === undefined) errors.push({ pointer: '/claimant/phone', message: 'is required for the sms channel' });
   const language = normaliseLanguageTag(request.language ?? 'en');
   if (!language) errors.push({ pointer: '/language', message: 'must be a BCP 47 language tag' });
+  if (request.time_zone !== undefined && !isTimeZone(request.time_zone)) errors.push({ pointer: '/time_zone', message: 'must be an IANA time zone name' });
   if (errors.length > 0) throw problems.badRequest(`Request body: ${errors[0].pointer.slice(1).replace(/\//g, '.')} ${errors[0].message}`, errors);
-  return { language: language! };
+  return { language: language!, timeZone: request.time_zone ?? null };
 }
 
 function acknowledgement(claimId: string, claimNumber: string, documents: RequiredDocument[], firstContactDue: Date, expectedNextUpdateBy: string, settings: IntakeSettings) {
@@ -85,7 +87,7 @@ export function intakeService(settings: IntakeSettings) {
   return (db: Knex) => ({
     async submit(request: IntakeRequest, idempotencyKey: string | undefined): Promise<StoredResponse & { replayed: boolean }> {
       const now = new Date();
-      const { language } = checkIntakeFacts(request, now);
+      const { language, timeZone } = checkIntakeFacts(request, now);
       if (idempotencyKey !== undefined) {
         const claim = await claimIdempotencyKey(db, INTAKE_OPERATION, idempotencyKey, requestDigest(request), settings.idempotencyRetentionHours);
         if (claim.replay) return { ...claim.replay, replayed: true };
@@ -96,7 +98,7 @@ export function intakeService(settings: IntakeSettings) {
       const claimNumber = await allocateClaimNumber(db, now.getUTCFullYear());
       const requiredDocuments = requiredDocumentsFor(request.loss.type, request.injuries ?? null);
       const firstContactDue = new Date(now.getTime() + SERVICE_LEVELS.firstContactWithinHours * HOUR_MS);
-      const expectedNextUpdateBy = dateOnly(new Date(now.getTime() + SERVICE_LEVELS.firstUpdateWithinDays * 24 * HOUR_MS));
+      const expectedNextUpdateBy = addDays(dateIn(timeZone, now), SERVICE_LEVELS.firstUpdateWithinDays);
       const preferredChannel = preferredChannelOf(request);
 
       await insertClaim(db, {
@@ -110,13 +112,14 @@ export function intakeService(settings: IntakeSettings) {
         estimated_amount: request.estimated_amount ?? null,
         preferred_channel: preferredChannel,
         language,
+        time_zone: timeZone,
         access_token_hash: hashAccessToken(accessToken),
         required_documents: requiredDocuments,
         received_at: now,
         acknowledge_by: new Date(now.getTime() + SERVICE_LEVELS.acknowledgeWithinHours * HOUR_MS),
         acknowledged_at: now,
         first_contact_due: firstContactDue,
-        next_update_due: nextUpdateDueAt(expectedNextUpdateBy),
+        next_update_due: promiseDueAt(expectedNextUpdateBy, timeZone),
       });
       // The acknowledgement's text is English; `language` says so rather than echoing the claimant's tag.
       const stored = await statusUpdatesStore(db).insert({

@@ -1,3 +1,5 @@
+import { addDays, dateIn, promiseDueAt } from '../../shared/claim-deadlines';
+
 /** True when a calendar date (YYYY-MM-DD) is a real date (2026-02-30 is not). */
 export function isCalendarDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
@@ -7,20 +9,16 @@ export function isCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** Today's calendar date in UTC, YYYY-MM-DD. */
-export function todayUtc(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
+/** True when a real calendar date is today or later in the claim's time zone (UTC when it has none). */
+export function isTodayOrLater(date: string, now = new Date(), zone: string | null = null): boolean {
+  return isCalendarDate(date) && date >= dateIn(zone, now);
 }
 
-/** True when a real calendar date is today (UTC) or later. */
-export function isTodayOrLater(date: string, now = new Date()): boolean {
-  return isCalendarDate(date) && date >= todayUtc(now);
-}
-
-/** The moment a promised `expected_next_update_by` date has passed: the start of the next UTC day. */
-export function nextUpdateDueAt(expectedNextUpdateBy: string | null): Date | null {
-  if (!expectedNextUpdateBy) return null;
-  const due = new Date(`${expectedNextUpdateBy}T00:00:00Z`);
-  due.setUTCDate(due.getUTCDate() + 1);
-  return due;
+/**
+ * The moment the next update is due: the end of the promised `expected_next_update_by` day in the claim's
+ * time zone, or, when the adjuster promised nothing, the end of the day `cadenceDays` from today there.
+ * Every open claim thus always has a promise that can be broken.
+ */
+export function nextUpdateDueAt(expectedNextUpdateBy: string | null, zone: string | null, cadenceDays: number, now = new Date()): Date {
+  return promiseDueAt(expectedNextUpdateBy ?? addDays(dateIn(zone, now), cadenceDays), zone);
 }

@@ -69,9 +69,23 @@ describe('date and language helpers', () => {
     expect(isTodayOrLater('2026-11-22', now)).toBe(true);
     expect(isTodayOrLater('2026-11-21', now)).toBe(false);
   });
-  it('puts next_update_due at the start of the day after the promised date', () => {
-    expect(nextUpdateDueAt('2026-11-30')?.toISOString()).toBe('2026-12-01T00:00:00.000Z');
-    expect(nextUpdateDueAt(null)).toBeNull();
+  it('compares with today in the claim\'s time zone when it has one', () => {
+    const now = new Date('2026-11-22T23:30:00Z'); // already the 23rd in Madrid
+    expect(isTodayOrLater('2026-11-22', now, 'Europe/Madrid')).toBe(false);
+    expect(isTodayOrLater('2026-11-22', now, 'America/New_York')).toBe(true);
+  });
+  it('puts next_update_due at the end of the promised day, in UTC or in the claim\'s time zone', () => {
+    expect(nextUpdateDueAt('2026-11-30', null, 5).toISOString()).toBe('2026-12-01T00:00:00.000Z');
+    expect(nextUpdateDueAt('2026-12-31', 'Europe/Madrid', 5).toISOString()).toBe('2026-12-31T23:00:00.000Z');
+    expect(nextUpdateDueAt('2026-07-14', 'America/Los_Angeles', 5).toISOString()).toBe('2026-07-15T07:00:00.000Z');
+    // across a DST change: Madrid moves to summer time on 2026-03-29
+    expect(nextUpdateDueAt('2026-03-28', 'Europe/Madrid', 5).toISOString()).toBe('2026-03-28T23:00:00.000Z');
+    expect(nextUpdateDueAt('2026-03-29', 'Europe/Madrid', 5).toISOString()).toBe('2026-03-29T22:00:00.000Z');
+  });
+  it('promises an update after the default cadence when the adjuster gives no date (never none)', () => {
+    const now = new Date('2026-11-22T12:00:00Z');
+    expect(nextUpdateDueAt(null, null, 5, now).toISOString()).toBe('2026-11-28T00:00:00.000Z');
+    expect(nextUpdateDueAt(null, 'Pacific/Auckland', 5, now).toISOString()).toBe('2026-11-28T11:00:00.000Z'); // the 23rd there already
   });
   it('canonicalises BCP 47 tags and refuses what is not one', () => {
     expect(normaliseLanguageTag('pt-br')).toBe('pt-BR');

@@ -18,14 +18,14 @@ export interface Caller {
 }
 
 /** Checks what the schema cannot: the path/body claim id, the promised date, the language tag. */
-function checkRequest(claimId: string, request: StatusUpdateRequest): { language: string | null } {
+function checkRequest(claimId: string, request: StatusUpdateRequest, timeZone: string | null): { language: string | null } {
   if (request.claim_id !== undefined && request.claim_id.toLowerCase() !== claimId.toLowerCase()) {
     throw problems.unprocessable('claim_id in the body names another claim than the path', {
       errors: [{ pointer: '/claim_id', message: 'must equal the claim id of the path' }],
     });
   }
-  if (request.expected_next_update_by != null && !isTodayOrLater(request.expected_next_update_by)) {
-    throw problems.badRequest('expected_next_update_by must be a real date, today (UTC) or later', [
+  if (request.expected_next_update_by != null && !isTodayOrLater(request.expected_next_update_by, new Date(), timeZone)) {
+    throw problems.badRequest('expected_next_update_by must be a real date, today or later in the claim\'s time zone (UTC when it has none)', [
       { pointer: '/expected_next_update_by', message: 'must be today or later' },
     ]);
   }
@@ -41,15 +41,16 @@ function checkRequest(claimId: string, request: StatusUpdateRequest): { language
 /**
  * Posts a status update: the claim's stage follows the lifecycle state machine, the update is stored
  * with its adequacy computed, queued for delivery on its channel, the claim's promise of the next
- * update (`next_update_due`) replaced, and `claim.status_updated` published — in one transaction.
+ * update (`next_update_due`) replaced, and `claim.status_updated` published — in one transaction. An open
+ * claim always keeps a promise: `defaultCadenceDays` out when the update names no date.
  */
-export function statusUpdateService(exchange: string) {
+export function statusUpdateService(exchange: string, defaultCadenceDays: number) {
   return (db: Knex) => {
     const statusUpdates = statusUpdatesStore(db);
     return {
       async post(claimId: string, request: StatusUpdateRequest, caller: Caller): Promise<StoredStatusUpdate> {
-        const { language } = checkRequest(claimId, request);
         const claim = await lockClaim(db, claimId);
+        const { language } = checkRequest(claimId, request, claim.time_zone);
         const verdict = judgeTransition(claim.stage, request.stage);
         if (!verdict.allowed) throw problems.conflict(verdict.reason);
         if (verdict.needsDecide && !caller.scopes.has(DECIDE_SCOPE)) {
@@ -86,7 +87,7 @@ export function statusUpdateService(exchange: string) {
           language,
           created_by: caller.sub,
         });
-        const nextUpdateDue = request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by);
+        const nextUpdateDue = request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by, claim.time_zone, defaultCadenceDays);
         await updateClaimState(db, claim.claim_id, { stage: request.stage, next_update_due: nextUpdateDue });
         await queueDelivery(db, stored);
         await recordClaimChange(db, exchange, {

@@ -1,0 +1,74 @@
+import type { Knex } from '@platform/db';
+import type { Logger } from 'pino';
+import { recordClaimChange } from '../../shared/claim-change';
+import { DEADLINES, type Deadline } from '../../shared/claim-deadlines';
+import { claimSlaBreached } from './deadlines-events';
+import { deadlinesStore } from './deadlines-store';
+
+export const DEADLINE_SWEEP_ACTOR = 'system:deadline-sweep';
+const BATCH = 100;
+
+const WHAT_WAS_DUE: Record<Deadline, string> = {
+  acknowledgement: 'The acknowledgement did not reach the claimant',
+  first_contact: 'No adjuster contacted the claimant',
+  next_update: 'The promised update was not sent',
+};
+
+/**
+ * Announces, once each, every deadline an open claim passed unmet (`claim.sla_breached`, naming the
+ * deadline). The breach row (claim, deadline, due moment) and the event commit together; the primary key
+ * makes a second sweep, or a concurrent one, announce nothing. A new due moment (a newer promise) is
+ * announced again if it too passes.
+ */
+export async function sweepDeadlines(db: Knex, exchange: string): Promise<number> {
+  let announced = 0;
+  for (const deadline of DEADLINES) {
+    for (;;) {
+      const batch = await db.transaction(async (trx) => {
+        const store = deadlinesStore(trx);
+        const breached = await store.lockUnannouncedBreaches(deadline, BATCH);
+        for (const claim of breached) {
+          const dueAt = new Date(claim.due_at);
+          const eventId = await recordClaimChange(trx, exchange, {
+            claimId: claim.id,
+            event: claimSlaBreached,
+            actor: DEADLINE_SWEEP_ACTOR,
+            reason: `${WHAT_WAS_DUE[deadline]} by ${dueAt.toISOString()}`,
+            data: { deadline, due_at: dueAt.toISOString(), stage: claim.stage },
+          });
+          await store.recordBreach({ claim_id: claim.id, deadline, due_at: dueAt, event_id: eventId });
+        }
+        return breached.length;
+      });
+      announced += batch;
+      if (batch < BATCH) break;
+    }
+  }
+  return announced;
+}
+
+/** Runs the sweep every `intervalMs` (OVERDUE_SWEEP_INTERVAL_MS); stop() waits for a running sweep. */
+export function startDeadlineSweeper(db: Knex, exchange: string, intervalMs: number, logger: Logger): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const run = () => {
+    if (running || stopped) return;
+    running = sweepDeadlines(db, exchange)
+      .then((count) => {
+        if (count > 0) logger.info({ count }, 'broken claim deadlines announced');
+      })
+      .catch((error) => logger.warn({ err: error }, 'deadline sweep failed; retrying at the next interval'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Knex } from '@platform/db';
+import { DEADLINE_DUE_COLUMN, DEADLINES, openBreachCondition, type Deadline } from '../../shared/claim-deadlines';
+import type { ClaimStage } from '../../shared/claim-vocabulary';
+
+export interface BreachedClaim {
+  id: string;
+  stage: ClaimStage;
+  due_at: Date;
+}
+
+export function deadlinesStore(db: Knex) {
+  return {
+    /**
+     * Up to `limit` open claims whose `deadline` passed unmet and is not announced for that due moment
+     * yet, locked (skipping those another sweep holds) until the transaction ends.
+     */
+    async lockUnannouncedBreaches(deadline: Deadline, limit: number): Promise<BreachedClaim[]> {
+      const due = DEADLINE_DUE_COLUMN[deadline];
+      return db('claims')
+        .select('id', 'stage', `${due} AS due_at`)
+        .whereRaw(openBreachCondition(deadline))
+        .whereNotExists(
+          db('deadline_breaches').select(db.raw('1')).whereRaw(`deadline_breaches.claim_id = claims.id AND deadline_breaches.deadline = ? AND deadline_breaches.due_at = claims.${due}`, [deadline]),
+        )
+        .orderBy(due)
+        .limit(limit)
+        .forUpdate()
+        .skipLocked();
+    },
+
+    async recordBreach(breach: { claim_id: string; deadline: Deadline; due_at: Date; event_id: string }): Promise<void> {
+      await db('deadline_breaches').insert(breach);
+    },
+
+    /** How many open claims are past each deadline unmet right now (announced or not). */
+    async countOpenBreaches(): Promise<Record<Deadline, number>> {
+      const row = await db('claims')
+        .select(DEADLINES.map((deadline) => db.raw(`count(*) FILTER (WHERE ${openBreachCondition(deadline)})::int AS ${deadline}`)))
+        .whereNot('stage', 'closed')
+        .first();
+      return row as Record<Deadline, number>;
+    },
+  };
+}
