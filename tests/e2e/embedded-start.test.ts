@@ -65,6 +65,20 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     expect(records.map((record) => record.action)).toEqual(['claim.created']);
   });
 
+  it('searches claims with pg_trgm (a misspelt name) and takes one with If-Match on PGlite', async () => {
+    const claim = await reportLoss(platform.gatewayUrl, fnolBody({ claimant: { name: 'Wilhelmina Oyelaran', email: 'wo@example.com' } }));
+    const adjuster = await bearer('claims:read claims:write', 'adjuster-1', { secret: SECRET });
+    const found = await request(platform.gatewayUrl).get('/api/claims/claims').query({ q: 'Wilhelmina Oyelaren' }).set('Authorization', adjuster).expect(200);
+    expect(found.body.items[0].claim_id).toBe(claim.claim_id);
+    const read = await request(platform.gatewayUrl).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', adjuster).expect(200);
+    const take = (etag: string) =>
+      request(platform.gatewayUrl).put(`/api/claims/claims/${claim.claim_id}/assignee`).set('Authorization', adjuster).set('If-Match', etag).send({ assignee: 'adjuster-1' });
+    await take(read.headers.etag).expect(200);
+    await take(read.headers.etag).expect(409);
+    const mine = await request(platform.gatewayUrl).get('/api/claims/claims').query({ assignee: 'me', q: 'oyelaran' }).set('Authorization', adjuster).expect(200);
+    expect(mine.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([claim.claim_id]);
+  });
+
   it('builds an evidence binder and streams its zip on PGlite', async () => {
     const writer = await bearer('evidence:write', 'writer', { secret: SECRET });
     const examiner = await bearer('audit:read', 'examiner', { secret: SECRET });
