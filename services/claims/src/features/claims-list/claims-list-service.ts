@@ -16,6 +16,7 @@ export const claimsListService = () => (db: Knex) => ({
       throw problems.unprocessable('created_from must be before created_to');
     }
     if (assignee !== undefined && filters.unassigned) throw problems.unprocessable('assignee and unassigned=true exclude each other');
+    if (filters.deadline && !filters.overdue) throw problems.unprocessable('deadline narrows overdue=true; send both');
     const search = q === undefined ? undefined : normaliseSearch(q);
     const after = cursor === undefined ? undefined : decodeCursor(cursor, search);
     const rows = await claimsListStore(db).page(
