@@ -6,6 +6,7 @@ import { claimSlaBreached } from './features/deadlines/deadlines-events';
 import { claimCreated } from './features/intake/intake-events';
 import { claimStatusUpdated } from './features/status-updates/status-updates-events';
 import { claimEscalationDecided, claimTriaged } from './features/triage/triage-events';
+import { claimWithdrawn } from './features/withdrawal/withdrawal-events';
 import { CLAIMS_EVENT_SOURCE } from './shared/claim-change';
 
 /** Every event the claims service publishes (the gateway's /asyncapi.json documents them). */
@@ -20,6 +21,7 @@ export const claimsEventCatalog: EventCatalog = {
     claimTriaged,
     claimEscalationDecided,
     claimStatusUpdated,
+    claimWithdrawn,
     claimAdjusterKitGenerated,
     claimAssigneeChanged,
     claimSlaBreached,

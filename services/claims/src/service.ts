@@ -4,6 +4,7 @@ import { rescanPendingAttachments } from './features/attachments/attachment-resc
 import { attachmentsRoutes } from './features/attachments/attachments-routes';
 import { removeAbandonedUploads } from './features/attachments/attachment-storage';
 import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
+import { withdrawalRoutes } from './features/withdrawal/withdrawal-routes';
 import { claimsRoutes } from './features/claims/claims-routes';
 import { claimsListRoutes } from './features/claims-list/claims-list-routes';
 import { startIdempotencyPurge } from './features/intake/idempotency-purge';
@@ -34,6 +35,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
     mount(app, deps) {
       app.use(intakeRoutes(deps, config));
       app.use(claimantStatusRoutes(deps, config));
+      app.use(withdrawalRoutes(deps, config));
       app.use(attachmentsRoutes(deps, config, scanner));
       app.use(claimsListRoutes(deps, config));
       app.use(claimsRoutes(deps, config, [{ properties: claimTriageDetailProperties, load: claimTriageDetail }]));
