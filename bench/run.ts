@@ -9,7 +9,7 @@
  * Exit code: 0 whenever the benchmark ran (missed targets are data, not failures); 1 when something
  * broke (a scenario could not run: an endpoint failing, a process not starting).
  *
- * Options: --quick; --only=gateway,status,intake,events,upload,audit,binder (a subset);
+ * Options: --quick; --only=gateway,status,intake,events,upload,audit,binder,search (a subset);
  * --profile (every platform process runs under the V8 CPU profiler, harness/cpu-profiler.js; summaries in
  * bench/.work/profiles);
  * --out=<file> (default bench/results.json).
@@ -33,6 +33,7 @@ import { eventsScenario } from './scenarios/events';
 import { gatewayLatencyScenario } from './scenarios/gateway-latency';
 import { intakeScenario } from './scenarios/intake';
 import { proxyScenario } from './scenarios/proxy';
+import { searchScenario } from './scenarios/search';
 import { statusScenario } from './scenarios/status';
 import { uploadScenario } from './scenarios/upload';
 
@@ -135,6 +136,8 @@ async function main(): Promise<number> {
     { group: 'events', scenario: eventsScenario, needsStack: true },
     { group: 'upload', scenario: uploadScenario, needsStack: true },
     { group: 'binder', scenario: binderScenario, needsStack: true },
+    // Last: it grows the claims table to 100,000 rows, which would change the intake series' sizes.
+    { group: 'search', scenario: searchScenario, needsStack: true },
   ];
   const context: BenchContext = { params, load, stack: stack!, workDir, processEnv, processes: pids, shared: {}, log };
   for (const { scenario } of scenarios) {

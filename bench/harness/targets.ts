@@ -23,6 +23,7 @@ export const TARGETS: Target[] = [
   { key: 'upload.throughput_ratio_vs_disk', op: '>=', threshold: 0.5 },
   { key: 'binder.seconds_per_10k_evidence', op: 'reported' },
   { key: 'binder.rss_growth_mb', op: '<', threshold: 50 },
+  { key: 'search.p99_ms_at_100k', op: '<', threshold: 50 },
 ];
 
 export interface TargetResult {
