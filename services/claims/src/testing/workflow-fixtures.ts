@@ -51,7 +51,7 @@ export async function insertTestClaim(db: Knex, fields: TestClaimFields = {}): P
     access_token_hash: 'f'.repeat(64),
     required_documents: JSON.stringify(fields.required_documents ?? [{ type: 'photos_of_damage', received: false }, { type: 'repair_estimate', received: false }]),
     received_at: now,
-    acknowledge_by: now,
+    acknowledge_by: new Date(now.getTime() + 86400_000),
     acknowledged_at: now,
     first_contact_due: new Date(now.getTime() + 86400_000),
     next_update_due: null,

@@ -30,7 +30,7 @@ function update(overrides: Record<string, unknown> = {}): Record<string, unknown
   };
 }
 
-describe('status updates, deliveries and the overdue sweep', () => {
+describe('status updates and deliveries', () => {
   let t: ClaimsTestService;
   let smsServer: Server;
   const smsReceived: { to: string; body: string; reference: string }[] = [];
@@ -48,7 +48,7 @@ describe('status updates, deliveries and the overdue sweep', () => {
     });
     await new Promise<void>((resolve) => smsServer.listen(0, '127.0.0.1', resolve));
     const smsUrl = `http://127.0.0.1:${(smsServer.address() as AddressInfo).port}/sms`;
-    t = await startClaimsTestService({ SMS_WEBHOOK_URL: smsUrl, OVERDUE_SWEEP_INTERVAL_MS: '150' });
+    t = await startClaimsTestService({ SMS_WEBHOOK_URL: smsUrl });
   });
   afterAll(async () => {
     await t?.stop();
@@ -258,29 +258,5 @@ describe('status updates, deliveries and the overdue sweep', () => {
     const claim = await newClaim({ stage: 'assigned', phone: null });
     expect((await post(claim.claim_id, update({ stage: 'assigned', channel: 'sms' }))).status).toBe(422);
     expect(await countUpdates(claim.claim_id)).toBe(0);
-  });
-
-  it('announces a broken promise once with claim.update_overdue, and again only after a newer promise breaks', async () => {
-    const claim = await newClaim({ stage: 'assigned' });
-    const closed = await newClaim({ stage: 'closed' });
-    await t.db('claims').where({ id: closed.claim_id }).update({ next_update_due: new Date(Date.now() - 3600_000) });
-    expect((await post(claim.claim_id, update({ stage: 'inspection', expected_next_update_by: daysAhead(0) }))).status).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(eventsOf('claim.update_overdue', claim.claim_id)).toHaveLength(0);
-
-    // time passes: the promised day is over
-    await t.db('claims').where({ id: claim.claim_id }).update({ next_update_due: new Date(Date.now() - 1000) });
-    await t.events.waitFor(() => eventsOf('claim.update_overdue', claim.claim_id).length >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(eventsOf('claim.update_overdue', claim.claim_id)).toHaveLength(1);
-    expect(eventsOf('claim.update_overdue', claim.claim_id)[0].body.data).toMatchObject({ stage: 'inspection', actor: 'system:overdue-sweep' });
-    expect(eventsOf('claim.update_overdue', closed.claim_id)).toHaveLength(0);
-
-    expect((await post(claim.claim_id, update({ stage: 'estimate', expected_next_update_by: daysAhead(1) }))).status).toBe(201);
-    await t.db('claims').where({ id: claim.claim_id }).update({ next_update_due: new Date(Date.now() - 500) });
-    await t.events.waitFor(() => eventsOf('claim.update_overdue', claim.claim_id).length >= 2);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(eventsOf('claim.update_overdue', claim.claim_id)).toHaveLength(2);
-    expect(await t.db('overdue_announcements').where({ claim_id: claim.claim_id }).count({ n: '*' })).toEqual([{ n: '2' }]);
   });
 });

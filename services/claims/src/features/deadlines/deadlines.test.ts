@@ -1,0 +1,132 @@
+import request from 'supertest';
+import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { as, daysAhead, insertTestClaim, type TestClaimFields } from '../../testing/workflow-fixtures';
+import { startOfDayIn } from '../../shared/claim-deadlines';
+import { fnolBody } from '../../testing/claims-test-service';
+import { sweepDeadlines } from './deadline-sweep';
+
+const CADENCE_DAYS = 3;
+const past = (ms = 60_000) => new Date(Date.now() - ms);
+
+function update(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    channel: 'portal',
+    stage: 'inspection',
+    what_happened: 'We booked the inspection',
+    what_happens_next: 'The inspector visits your car',
+    expected_next_update_by: null,
+    language: 'en',
+    ...overrides,
+  };
+}
+
+describe('deadlines that hold', () => {
+  let t: ClaimsTestService;
+
+  beforeAll(async () => {
+    t = await startClaimsTestService({ DEFAULT_UPDATE_CADENCE_DAYS: String(CADENCE_DAYS) });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const newClaim = (fields: TestClaimFields = {}) => insertTestClaim(t.db, fields);
+  const post = async (claimId: string, body: Record<string, unknown>) =>
+    request(t.url).post(`/api/claims/claims/${claimId}/status-updates`).set('Authorization', await as.writer()).send(body);
+  const dueOf = async (claimId: string) => (await t.db('claims').where({ id: claimId }).first('next_update_due')).next_update_due as Date | null;
+  const breachEvents = (claimId: string) =>
+    t.events.received.filter((event) => event.routingKey === 'claim.sla_breached' && event.body.data.claim_id === claimId).map((event) => event.body.data);
+  const listed = async (query: string) =>
+    (await request(t.url).get(`/api/claims/claims?${query}`).set('Authorization', await as.reader()).expect(200)).body.items.map((item: { claim_id: string }) => item.claim_id);
+
+  it('keeps a promised next update when a status update names no date: the default cadence, never none (regression: it was cleared)', async () => {
+    const claim = await newClaim({ stage: 'assigned' });
+    expect((await post(claim.claim_id, update({ expected_next_update_by: daysAhead(1) }))).status).toBe(201);
+    expect((await post(claim.claim_id, update({ stage: 'estimate' }))).status).toBe(201);
+    expect((await dueOf(claim.claim_id))?.toISOString()).toBe(`${daysAhead(CADENCE_DAYS + 1)}T00:00:00.000Z`);
+  });
+
+  it('counts a promised date to the end of that day in the claim\'s time zone', async () => {
+    const filed = await request(t.url).post('/api/claims/public/claims').send(fnolBody({ time_zone: 'Pacific/Auckland' })).expect(201);
+    await t.db('claims').where({ id: filed.body.claim_id }).update({ stage: 'triage' });
+    const promised = daysAhead(10);
+    expect((await post(filed.body.claim_id, update({ stage: 'assigned', expected_next_update_by: promised }))).status).toBe(201);
+    expect((await dueOf(filed.body.claim_id))?.toISOString()).toBe(startOfDayIn(daysAhead(11), 'Pacific/Auckland').toISOString());
+    const file = await request(t.url).get(`/api/claims/claims/${filed.body.claim_id}`).set('Authorization', await as.reader()).expect(200);
+    expect(file.body.claim.time_zone).toBe('Pacific/Auckland');
+  });
+
+  it('refuses a time zone that is not an IANA name (400) and keeps nothing', async () => {
+    const before = await t.db('claims').count({ n: '*' });
+    const response = await request(t.url).post('/api/claims/public/claims').send(fnolBody({ time_zone: 'Mars/Olympus_Mons' })).expect(400);
+    expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(response.body.errors).toEqual([{ pointer: '/time_zone', message: 'must be an IANA time zone name' }]);
+    expect(await t.db('claims').count({ n: '*' })).toEqual(before);
+  });
+
+  it('announces each broken deadline once (claim.sla_breached naming it), even with two sweeps at once', async () => {
+    const unacknowledged = await newClaim({ stage: 'intake' });
+    await t.db('claims').where({ id: unacknowledged.claim_id }).update({ acknowledge_by: past() });
+    const uncontacted = await newClaim({ stage: 'triage' });
+    await t.db('claims').where({ id: uncontacted.claim_id }).update({ first_contact_due: past() });
+    const silent = await newClaim({ stage: 'assigned' });
+    expect((await post(silent.claim_id, update())).status).toBe(201); // an adjuster's update: first contact made
+    await t.db('claims').where({ id: silent.claim_id }).update({ next_update_due: past(), first_contact_due: past() });
+    const closed = await newClaim({ stage: 'closed' });
+    await t.db('claims').where({ id: closed.claim_id }).update({ next_update_due: past(), first_contact_due: past(), acknowledge_by: past() });
+
+    await Promise.all([sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE), sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE)]);
+    expect(await sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE)).toBe(0);
+    await t.events.waitFor(() => breachEvents(silent.claim_id).length >= 1 && breachEvents(uncontacted.claim_id).length >= 1 && breachEvents(unacknowledged.claim_id).length >= 1);
+
+    expect(breachEvents(unacknowledged.claim_id)).toEqual([expect.objectContaining({ deadline: 'acknowledgement', stage: 'intake', actor: 'system:deadline-sweep' })]);
+    expect(breachEvents(uncontacted.claim_id)).toEqual([expect.objectContaining({ deadline: 'first_contact', stage: 'triage' })]);
+    expect(breachEvents(silent.claim_id)).toEqual([expect.objectContaining({ deadline: 'next_update', stage: 'inspection' })]);
+    expect(breachEvents(closed.claim_id)).toEqual([]);
+    const rows = await t.db('deadline_breaches').whereIn('claim_id', [unacknowledged.claim_id, uncontacted.claim_id, silent.claim_id]).select('deadline');
+    expect(rows.map((row: { deadline: string }) => row.deadline).sort()).toEqual(['acknowledgement', 'first_contact', 'next_update']);
+
+    // a newer promise that breaks too is a new breach
+    expect((await post(silent.claim_id, update({ stage: 'estimate', expected_next_update_by: daysAhead(1) }))).status).toBe(201);
+    await t.db('claims').where({ id: silent.claim_id }).update({ next_update_due: past(1000) });
+    expect(await sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE)).toBe(1);
+    await t.events.waitFor(() => breachEvents(silent.claim_id).length >= 2);
+  });
+
+  it('lists open breaches by deadline (overdue=true&deadline=…) and counts them in a gauge', async () => {
+    const uncontacted = await newClaim({ stage: 'triage' });
+    await t.db('claims').where({ id: uncontacted.claim_id }).update({ first_contact_due: past() });
+    const late = await newClaim({ stage: 'assigned' });
+    await t.db('claims').where({ id: late.claim_id }).update({ next_update_due: past() });
+
+    expect(await listed('overdue=true&deadline=first_contact')).toContain(uncontacted.claim_id);
+    expect(await listed('overdue=true&deadline=first_contact')).not.toContain(late.claim_id);
+    expect(await listed('overdue=true&deadline=next_update')).toContain(late.claim_id);
+    expect(await listed('overdue=true&deadline=next_update')).not.toContain(uncontacted.claim_id);
+    expect(await listed('overdue=true')).toEqual(expect.arrayContaining([late.claim_id, uncontacted.claim_id]));
+
+    const gauge = async (deadline: string) => {
+      const text = (await request(t.url).get('/metrics').expect(200)).text;
+      return Number(new RegExp(`^claims_deadline_breaches_open\\{deadline="${deadline}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1]);
+    };
+    const before = await gauge('first_contact');
+    expect(before).toBeGreaterThanOrEqual(1);
+    // the adjuster contacts the claimant: the breach is no longer open
+    expect((await post(uncontacted.claim_id, update({ stage: 'assigned' }))).status).toBe(201);
+    expect(await listed('overdue=true&deadline=first_contact')).not.toContain(uncontacted.claim_id);
+    expect(await gauge('first_contact')).toBe(before - 1);
+  });
+
+  it('answers 422 for a deadline without overdue=true', async () => {
+    const response = await request(t.url).get('/api/claims/claims?deadline=first_contact').set('Authorization', await as.reader()).expect(422);
+    expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+
+  it.each([
+    ['an unknown deadline', 'overdue=true&deadline=lunch'],
+    ['delivery_failed other than true', 'delivery_failed=false'],
+  ])('answers 400 for %s', async (_what, query) => {
+    const response = await request(t.url).get(`/api/claims/claims?${query}`).set('Authorization', await as.reader()).expect(400);
+    expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+});
