@@ -6,7 +6,7 @@ import type { EvidenceConfig } from '../../config';
 import { appendAuditRecord, type AuditRecordInput } from '../../shared/audit-append';
 
 /** The inbox name under which consumed claim events are de-duplicated. */
-export const CLAIM_EVENTS_CONSUMER = 'evidence.claim-events';
+const CLAIM_EVENTS_CONSUMER = 'evidence.claim-events';
 
 function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
@@ -16,7 +16,7 @@ function nonEmptyString(value: unknown): value is string {
  * The one audit record a claim event becomes. An event that can never become one (no claim_id, a
  * time that is not a timestamp) is poison: it is dead-lettered at once, not retried.
  */
-export function claimEventAuditRecord(event: CloudEvent): AuditRecordInput {
+function claimEventAuditRecord(event: CloudEvent): AuditRecordInput {
   const { claim_id: claimId, actor } = event.data as { claim_id?: unknown; actor?: unknown };
   if (!nonEmptyString(claimId)) throw new PoisonMessageError(`${event.type} event ${event.id} has no data.claim_id`);
   if (Number.isNaN(Date.parse(event.time))) throw new PoisonMessageError(`${event.type} event ${event.id} has an invalid time`);
@@ -33,7 +33,7 @@ export function claimEventAuditRecord(event: CloudEvent): AuditRecordInput {
 }
 
 /** Each claim event, once per event id, becomes one audit record committed with its inbox row. */
-export function claimEventHandler(db: Knex) {
+function claimEventHandler(db: Knex) {
   return applyOnce(db, CLAIM_EVENTS_CONSUMER, async (event, trx) => {
     await appendAuditRecord(trx, claimEventAuditRecord(event));
   });

@@ -1,7 +1,7 @@
 import FileType from 'file-type';
 
 /** What file evidence may be, judged by its bytes: these by their magic numbers, or valid UTF-8 text. */
-export const ACCEPTED_BINARY_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg', 'application/zip']);
+const ACCEPTED_BINARY_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg', 'application/zip']);
 export const ACCEPTED_TYPES_TEXT = 'PDF, PNG, JPEG, ZIP, or UTF-8 text (CSV, JSON, plain)';
 /** The file name extensions each accepted type may carry; the first is the type's own. */
 export const EXTENSIONS_BY_TYPE: Record<string, readonly string[]> = {

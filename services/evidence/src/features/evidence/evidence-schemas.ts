@@ -6,7 +6,7 @@ import { NO_NUL, YEAR_1000_TO_9999 } from '../runs/runs-schemas';
 const uuid = { type: 'string', format: 'uuid' } as const;
 const timestamp = { type: 'string', format: 'date-time' } as const;
 
-export const JSON_KINDS = ['note', 'link', 'record'] as const;
+const JSON_KINDS = ['note', 'link', 'record'] as const;
 export const KINDS = [...JSON_KINDS, 'file'] as const;
 export type EvidenceKind = (typeof KINDS)[number];
 

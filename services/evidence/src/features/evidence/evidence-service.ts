@@ -21,13 +21,13 @@ export interface EvidenceDeps {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The run's period is whole UTC days, half-open: [period_start 00:00Z, period_end + 1 day 00:00Z). */
-export function outsidePeriod(collectedAt: string | null, run: Pick<RunState, 'period_start' | 'period_end'>): boolean {
+function outsidePeriod(collectedAt: string | null, run: Pick<RunState, 'period_start' | 'period_end'>): boolean {
   if (!collectedAt) return false;
   const at = Date.parse(collectedAt);
   return at < Date.parse(`${run.period_start}T00:00:00Z`) || at >= Date.parse(`${run.period_end}T00:00:00Z`) + DAY_MS;
 }
 
-export function sha256Hex(bytes: string | Buffer): string {
+function sha256Hex(bytes: string | Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 

@@ -93,5 +93,3 @@ export function evidenceStore(db: Knex) {
     },
   };
 }
-
-export type EvidenceStore = ReturnType<typeof evidenceStore>;

@@ -5,7 +5,7 @@ import { fileScanned } from './evidence-events';
 import { fileScansStore } from './file-scans';
 import type { EvidenceFileStore } from './file-store';
 
-export const SCANNER_ACTOR = 'virus-scanner';
+const SCANNER_ACTOR = 'virus-scanner';
 
 /**
  * Scans one evidence file left `pending`, claimed with FOR UPDATE SKIP LOCKED so replicas never scan
