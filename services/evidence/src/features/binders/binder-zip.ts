@@ -6,7 +6,7 @@ import type { Archiver, ArchiverOptions } from 'archiver';
 import { canonicalJson } from '@platform/canonical-json';
 import type { AuditRecord } from '../../shared/audit-chain';
 import type { Manifest, ManifestCheckpoint, ManifestEvidence } from './manifest';
-import type { BinderRecord } from './store';
+import type { BinderRecord } from './binders-store';
 
 // archiver 7 at runtime (CommonJS, a factory function); @types/archiver describes 8's classes.
 const archiver = require('archiver') as (format: 'zip', options?: ArchiverOptions) => Archiver;

@@ -10,7 +10,7 @@ import type { BinderContents, BinderHead, EvidenceEntry } from './binder-zip';
 import { writeManifest, type AuditKey, type ManifestEvidence } from './manifest';
 import { decodeCursor, pageOf } from '../runs/newest-first-cursor';
 import type { BinderSummary, ListBindersQuery } from './binders-schemas';
-import { bindersStore, type BinderPart, type BinderRecord, type BinderSection } from './store';
+import { bindersStore, type BinderPart, type BinderRecord, type BinderSection } from './binders-store';
 
 export interface BindersDeps {
   exchange: string;
