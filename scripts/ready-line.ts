@@ -6,3 +6,8 @@ export function backendsDescription(settings: { claimsDatabaseUrl?: string; evid
   const databases = claims === evidence ? `databases: ${claims}` : `claims database: ${claims}, evidence database: ${evidence}`;
   return `${databases} · bus: ${settings.amqpUrl ? 'RabbitMQ' : 'in-process event bus'}`;
 }
+
+/** The pages `pnpm start` serves, as links to open. */
+export function pagesDescription(gatewayUrl: string): string {
+  return `portal ${gatewayUrl}/portal/ · workbench ${gatewayUrl}/workbench/`;
+}

@@ -12,7 +12,8 @@ import { claimsService, readClaimsConfig } from '../services/claims/src';
 import { evidenceService, readEvidenceConfig } from '../services/evidence/src';
 import { readGatewayConfig, startGateway } from '../gateway/src';
 import { platformVariables } from './platform-variables';
-import { backendsDescription } from './ready-line';
+import { backendsDescription, pagesDescription } from './ready-line';
+import { ensureWebBuilt } from './web-build';
 
 /** A port free now: GATEWAY_PORT=0 is resolved before the services start, so their links can name it. */
 async function anyFreePort(): Promise<number> {
@@ -25,6 +26,7 @@ async function anyFreePort(): Promise<number> {
 
 async function main() {
   const env = process.env;
+  ensureWebBuilt();
   const platform = readConfig(platformVariables, env);
   const gatewayPort = platform.GATEWAY_PORT || (await anyFreePort());
   // Links handed to claimants and examiners lead to the gateway this command starts, unless configured otherwise.
@@ -48,7 +50,7 @@ async function main() {
     dataDir: claimsConfig.DATA_DIR,
   });
   console.log(
-    `ready: gateway http://localhost:${gateway.port} (docs /docs) · claims http://${claimsConfig.HOST}:${claims.port} · evidence http://${evidenceConfig.HOST}:${evidence.port} · ${backends}`,
+    `ready: gateway http://localhost:${gateway.port} (docs /docs) · ${pagesDescription(`http://localhost:${gateway.port}`)} · claims http://${claimsConfig.HOST}:${claims.port} · evidence http://${evidenceConfig.HOST}:${evidence.port} · ${backends}`,
   );
   exitOnSignals(
     async () => {

@@ -11,6 +11,7 @@ import { forwardingHeaders } from './forwarding-headers';
 import { publicWriteRateLimit } from './public-rate-limit';
 import { classifyPath, normalisePath, type ApiRoute, type Upstream } from './request-path';
 import { createUpstreamProxy, upstreamDurationHistogram } from './upstream-proxy';
+import { mountWebPages } from './web-pages';
 
 export interface Gateway {
   app: Express;
@@ -45,7 +46,7 @@ async function upstreamReady(name: Upstream, url: string): Promise<void> {
  * The gateway: routes `/api/claims/**` and `/api/evidence/**` to the services, deciding access on the
  * normalised path — `/api/claims/public/**` is public, everything else there needs a verified JWT
  * (the services verify it again and enforce scopes) — and serves its own health, readiness, metrics
- * and API documentation. Everything else is a 404 problem.
+ * and API documentation, and the web pages (/portal, /workbench, their /assets). Everything else is a 404 problem.
  */
 export function createGateway(config: GatewayConfig): Gateway {
   const logger = createLogger('gateway');
@@ -119,6 +120,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     { name: 'evidence', title: 'Evidence service', url: targets.evidence },
   ]);
   mountAsyncApiDocument(app);
+  mountWebPages(app);
   finishApp(app, logger);
 
   return {

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { UUID_PATTERN } from '@platform/http';
+import type { RequiredDocument } from '@platform/claims-domain';
 import type { Channel, ClaimStage, ClosingReason, LossType } from './claim-vocabulary';
 
-export interface RequiredDocument {
-  type: string;
-  received: boolean;
-}
+export type { RequiredDocument };
 
 export interface LossLocation {
   address_line?: string;

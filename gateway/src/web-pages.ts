@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { problems, sendProblem } from '@platform/http';
+
+/** Where `vite build` puts the web app (web/dist): index.html and the hashed bundles under assets/. */
+export const WEB_DIST_DIR = path.resolve(__dirname, '../../web/dist');
+
+/**
+ * The pages' policy, stricter than the one helmet gives the rest (Swagger UI at /docs keeps that one):
+ * only the gateway's own scripts, styles and API; no inline script or style, no eval, no framing by others.
+ * Images, PDFs and videos may come from the API or from blob: URLs of files the user picked (previews).
+ */
+export const PAGES_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' blob: data:",
+  "media-src 'self' blob:",
+  "frame-src 'self' blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
+
+function pagesPolicy(_req: Request, res: Response, next: NextFunction) {
+  res.setHeader('Content-Security-Policy', PAGES_CONTENT_SECURITY_POLICY);
+  next();
+}
+
+/**
+ * The claimant portal (/portal/…) and the workbench (/workbench/…, the examiner desk under
+ * /workbench/examiner/…): every deep link answers the app's index.html (the router in the page decides),
+ * the bundles are served from /assets/ with a year-long immutable cache (their names carry a content hash).
+ * Without a build, the pages answer a 503 problem saying how to build them.
+ */
+export function mountWebPages(app: Express, distDir = WEB_DIST_DIR): void {
+  const indexFile = path.join(distDir, 'index.html');
+  app.use('/assets', pagesPolicy, express.static(path.join(distDir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true }));
+  app.get(['/portal', '/portal/{*page}', '/workbench', '/workbench/{*page}'], pagesPolicy, (req, res) => {
+    if (!existsSync(indexFile)) {
+      return sendProblem(req, res, problems.serviceUnavailable('The web pages are not built: run `pnpm start` (it builds them) or `pnpm --filter @platform/web build`', 60));
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(indexFile);
+  });
+}

@@ -1,0 +1,3 @@
+export * from './vocabulary';
+export * from './documents';
+export * from './adequacy';

@@ -1,0 +1,35 @@
+import { describeDocumentType } from '@platform/claims-domain';
+import { useLanguage } from '../i18n/language';
+import type { ClaimantStatus } from './claim-status';
+import { formatBytes } from './problem-message';
+
+export function DocumentChecklist({ documents, attachments }: Pick<ClaimantStatus, 'attachments'> & { documents: ClaimantStatus['required_documents'] }) {
+  const { t } = useLanguage();
+  return (
+    <section aria-labelledby="documents-heading">
+      <h2 id="documents-heading">{t('documentsHeading')}</h2>
+      <ul className="checklist">
+        {documents.map((document) => (
+          <li key={document.type} className={document.received ? 'checklist-item checklist-item--received' : 'checklist-item checklist-item--missing'}>
+            <span className="checklist-mark" aria-hidden="true">{document.received ? '✓' : '○'}</span>
+            <span>{describeDocumentType(document.type)}</span>
+            <span className="checklist-state">{document.received ? t('received') : t('missing')}</span>
+          </li>
+        ))}
+      </ul>
+      {attachments.length > 0 && (
+        <>
+          <h3>{t('filesHeading')}</h3>
+          <ul className="files">
+            {attachments.map((file) => (
+              <li key={file.attachment_id}>
+                {file.filename} · {describeDocumentType(file.document_type)} · {formatBytes(file.size_bytes)}
+                {file.scan_notice ? <span className="notice"> — {file.scan_notice}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useParams } from 'react-router-dom';
+import { LanguageProvider, useLanguage } from '../i18n/language';
+import { LanguageSwitch } from '../i18n/LanguageSwitch';
+import { portalLanguage, translate } from '../i18n/messages';
+import { takeAccessToken } from './access-token';
+import { useClaimStatus, type ClaimantStatus } from './claim-status';
+import { DocumentChecklist } from './DocumentChecklist';
+import { LostLinkForm } from './LostLinkForm';
+import { StageTimeline } from './StageTimeline';
+import { StatusUpdateView } from './StatusUpdateView';
+import { UpdateHistory } from './UpdateHistory';
+import { UploadForm } from './UploadForm';
+import { WithdrawSection } from './WithdrawSection';
+
+/** /portal/claims/:claimId — the claim a link opens, in the claim's language first. */
+export function PortalClaimPage() {
+  const { claimId = '' } = useParams();
+  const [token] = useState(() => takeAccessToken(claimId));
+  const status = useClaimStatus(claimId, token);
+  const browserLanguage = portalLanguage(navigator.language);
+  if (token && status.isPending) {
+    return (
+      <main className="portal" lang={browserLanguage}>
+        <p role="status">{translate(browserLanguage, 'loading')}</p>
+      </main>
+    );
+  }
+  const claim = status.data ?? null;
+  return (
+    <LanguageProvider initial={portalLanguage(claim?.latest_update?.language ?? navigator.language)}>
+      <PortalLayout title={claim ? { key: 'claimNumber', number: claim.claim_number } : undefined}>
+        {claim && token ? <ClaimView claim={claim} token={token} /> : <NoAccess />}
+      </PortalLayout>
+    </LanguageProvider>
+  );
+}
+
+/** /portal — where a claimant without a working link asks for a new one. */
+export function PortalHomePage() {
+  return (
+    <LanguageProvider initial={portalLanguage(navigator.language)}>
+      <PortalLayout>
+        <LostLinkForm />
+      </PortalLayout>
+    </LanguageProvider>
+  );
+}
+
+function PortalLayout({ title, children }: { title?: { key: 'claimNumber'; number: string }; children: ReactNode }) {
+  const { t, language } = useLanguage();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.documentElement.lang = language;
+    document.title = title ? `${t('claimNumber', { number: title.number })} · ${t('appTitle')}` : t('appTitle');
+  }, [language, title, t]);
+  // A page opened from a link starts with focus on its heading, so keyboard and screen-reader users begin at the top.
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div className="portal">
+      <header className="portal-header">
+        <h1 ref={heading} tabIndex={-1}>
+          {title ? t('claimNumber', { number: title.number }) : t('appTitle')}
+        </h1>
+        <LanguageSwitch />
+      </header>
+      <main>{children}</main>
+    </div>
+  );
+}
+
+function NoAccess() {
+  const { t } = useLanguage();
+  return (
+    <>
+      <p className="notice">{t('noAccess')}</p>
+      <LostLinkForm />
+    </>
+  );
+}
+
+function ClaimView({ claim, token }: { claim: ClaimantStatus; token: string }) {
+  const { t } = useLanguage();
+  const open = claim.stage !== 'closed';
+  const withdrawable = open && claim.stage !== 'settlement';
+  return (
+    <>
+      <StageTimeline stage={claim.stage} />
+      <section aria-labelledby="latest-heading">
+        <h2 id="latest-heading">{t('latestHeading')}</h2>
+        {claim.latest_update ? <StatusUpdateView update={claim.latest_update} /> : <p>{t('noUpdate')}</p>}
+      </section>
+      {claim.stage === 'closed' && claim.latest_update === null && <p>{t('withdrawn')}</p>}
+      <DocumentChecklist documents={claim.required_documents} attachments={claim.attachments} />
+      {open && <UploadForm claimId={claim.claim_id} token={token} documents={claim.required_documents} />}
+      <UpdateHistory history={claim.history} />
+      {withdrawable && <WithdrawSection claimId={claim.claim_id} claimNumber={claim.claim_number} token={token} />}
+    </>
+  );
+}

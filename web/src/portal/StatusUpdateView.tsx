@@ -1,0 +1,58 @@
+import { useLanguage } from '../i18n/language';
+import type { StatusUpdate } from './claim-status';
+
+/** One update in the claimant's words: what happened, what next, what we need, when we write again, whom to call. */
+export function StatusUpdateView({ update }: { update: StatusUpdate }) {
+  const { t } = useLanguage();
+  const contact = update.contact;
+  return (
+    <dl className="update">
+      <dt>{t('whatHappened')}</dt>
+      <dd>{update.what_happened}</dd>
+      <dt>{t('whatHappensNext')}</dt>
+      <dd>{update.what_happens_next}</dd>
+      {update.what_we_need_from_you && (
+        <>
+          <dt>{t('whatWeNeed')}</dt>
+          <dd>
+            {update.what_we_need_from_you}
+            {update.cta && (
+              <>
+                {' '}
+                <a href={update.cta.url}>{update.cta.label}</a>
+              </>
+            )}
+          </dd>
+        </>
+      )}
+      {update.expected_next_update_by && (
+        <>
+          <dt>{t('nextUpdateBy')}</dt>
+          <dd>
+            <time dateTime={update.expected_next_update_by}>{update.expected_next_update_by}</time>
+          </dd>
+        </>
+      )}
+      {contact && (
+        <>
+          <dt>{t('contact')}</dt>
+          <dd>
+            {contact.name}
+            {contact.phone && (
+              <>
+                {' · '}
+                <a href={`tel:${contact.phone}`}>{contact.phone}</a>
+              </>
+            )}
+            {contact.email && (
+              <>
+                {' · '}
+                <a href={`mailto:${contact.email}`}>{contact.email}</a>
+              </>
+            )}
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}

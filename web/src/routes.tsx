@@ -1,0 +1,12 @@
+import type { RouteObject } from 'react-router-dom';
+import { NotFound } from './NotFound';
+import { PortalClaimPage, PortalHomePage } from './portal/PortalPage';
+import { WorkbenchHome } from './workbench/WorkbenchHome';
+
+/** Every page of the app; the gateway serves index.html for any path under /portal/ and /workbench/. */
+export const routes: RouteObject[] = [
+  { path: '/portal', element: <PortalHomePage /> },
+  { path: '/portal/claims/:claimId', element: <PortalClaimPage /> },
+  { path: '/workbench/*', element: <WorkbenchHome /> },
+  { path: '*', element: <NotFound /> },
+];

@@ -1,0 +1,15 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// One single-page app for the portal (/portal/…) and the workbench (/workbench/…, the examiner desk under
+// /workbench/examiner/…); the gateway serves dist/index.html for both and the hashed bundles under /assets/.
+export default defineConfig({
+  plugins: [react()],
+  base: '/',
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test-setup.ts'],
+    include: ['src/**/*.test.tsx', 'src/**/*.test.ts'],
+  },
+});
