@@ -8,3 +8,4 @@ export * from './tcp-proxy';
 export * from './endless-upload';
 export * from './clamd';
 export * from './migration-checks';
+export * from './browser';

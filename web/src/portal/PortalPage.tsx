@@ -54,8 +54,12 @@ function PortalLayout({ title, children }: { title?: { key: 'claimNumber'; numbe
     document.documentElement.lang = language;
     document.title = title ? `${t('claimNumber', { number: title.number })} · ${t('appTitle')}` : t('appTitle');
   }, [language, title, t]);
-  // A page opened from a link starts with focus on its heading, so keyboard and screen-reader users begin at the top.
-  useEffect(() => heading.current?.focus(), []);
+  // A page opened from a link starts with focus on its heading, so keyboard and screen-reader users begin at the
+  // top — or on the upload form when the link asked for documents (`#upload`).
+  useEffect(() => {
+    const target = window.location.hash === '#upload' ? document.getElementById('upload') : heading.current;
+    target?.focus();
+  }, []);
   return (
     <div className="portal">
       <header className="portal-header">

@@ -66,15 +66,17 @@ export function checkIntakeFacts(request: IntakeRequest, now: Date): { language:
 
 function acknowledgement(claimId: string, claimNumber: string, documents: RequiredDocument[], firstContactDue: Date, expectedNextUpdateBy: string, settings: IntakeSettings) {
   const outstanding = documents.filter((document) => !document.received).map((document) => describeDocumentType(document.type));
-  const base = settings.publicBaseUrl.replace(/\/+$/, '');
+  // The claim's portal page. The stored update never holds the access token (only its hash is kept): the app that
+  // reported the loss opens `portal_url#token={access_token}`, and a claimant who lost it asks for a new link there.
+  const portal = `${settings.publicBaseUrl.replace(/\/+$/, '')}/portal/claims/${claimId}`;
   return {
     what_happened: `We received your claim ${claimNumber}.`,
     what_happens_next: `A claims specialist will review it and contact you by ${dateOnly(firstContactDue)}.`,
     what_we_need_from_you: outstanding.length > 0 ? `Please upload: ${outstanding.join(', ')}.` : null,
     expected_next_update_by: expectedNextUpdateBy,
-    cta: outstanding.length > 0 ? { label: 'Upload your documents', url: `${base}/api/claims/public/claims/${claimId}/attachments` } : null,
+    cta: outstanding.length > 0 ? { label: 'Upload your documents', url: `${portal}#upload` } : null,
     contact: settings.contact,
-    portal_url: `${base}/api/claims/public/claims/${claimId}/status`,
+    portal_url: portal,
   };
 }
 

@@ -143,7 +143,8 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
         { type: 'police_report', received: false },
       ]);
       expect(body.status).toMatchObject({ claim_id: body.claim_id, channel: 'email', stage: 'intake', adequacy_score: 1, adequacy_missing: [] });
-      expect(body.status.cta.url).toContain(`/api/claims/public/claims/${body.claim_id}/attachments`);
+      expect(body.status.cta.url).toContain(`/portal/claims/${body.claim_id}#upload`);
+      expect(body.status.portal_url).toMatch(new RegExp(`/portal/claims/${body.claim_id}$`));
       expect(Object.keys(body.status)).toHaveLength(13);
     });
 

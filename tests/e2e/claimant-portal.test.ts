@@ -1,0 +1,107 @@
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import request from 'supertest';
+import { bearer, eventually, expectNoSeriousAccessibilityViolations, launchChromium, PHONE_VIEWPORT, startStack, type Stack } from '@platform/testing';
+import { startSmtpTestServer } from '../../services/claims/src/testing/smtp-test-server';
+import { ensureWebBuilt } from '../../scripts/web-build';
+import { fnolBody } from './fnol';
+
+const SCREENSHOT = path.resolve(__dirname, '../../docs/screenshots/portal-phone.png');
+// The smallest files the claims service accepts by their bytes: a PNG signature with its header chunk, and a PDF.
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+
+describe('claimant portal in Chromium, on the platform as deployed (three processes, PostgreSQL, RabbitMQ, through the gateway)', () => {
+  let stack: Stack;
+  let smtp: Awaited<ReturnType<typeof startSmtpTestServer>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ensureWebBuilt();
+    smtp = await startSmtpTestServer();
+    stack = await startStack({ SMTP_URL: smtp.url });
+    browser = await launchChromium();
+  }, 180000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await smtp?.close();
+  });
+
+  it('a claimant opens the acknowledgement link, sends two documents, reads an update, loses the link and gets a new one — at 375 px, keyboard-only for a form', async () => {
+    const gateway = stack.gateway.url;
+    const email = `ana.${Date.now()}@example.com`;
+    const created = await request(gateway)
+      .post('/api/claims/public/claims')
+      .send(fnolBody({ claimant: { name: 'Ana Ruiz', email }, loss: { date: '2026-11-20', type: 'auto_collision', description: 'Rear-ended at a light' } }))
+      .expect(201);
+    const { claim_id: claimId, claim_number: claimNumber, access_token: token } = created.body;
+    const portalPath = new URL(created.body.status.portal_url).pathname;
+    expect(portalPath).toBe(`/portal/claims/${claimId}`);
+
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+    const page = await context.newPage();
+    await page.goto(`${gateway}${portalPath}#token=${token}`);
+    await page.getByRole('heading', { level: 1, name: `Claim ${claimNumber}` }).waitFor();
+    expect(page.url()).toBe(`${gateway}${portalPath}`); // the token left the address bar
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE_VIEWPORT.width);
+    await expectNoSeriousAccessibilityViolations(page);
+
+    const checklistItem = (type: string) => page.locator('.checklist-item', { hasText: type });
+    await expect(checklistItem('photos of damage').textContent()).resolves.toContain('Missing');
+    for (const [type, file] of [
+      ['photos_of_damage', { name: 'bumper.png', mimeType: 'image/png', buffer: PNG }],
+      ['repair_estimate', { name: 'estimate.pdf', mimeType: 'application/pdf', buffer: PDF }],
+    ] as const) {
+      await page.getByLabel('What is it?').selectOption(type);
+      await page.getByLabel('Choose files').setInputFiles(file);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: '1 file(s) sent' }).waitFor();
+      await eventually(async () => (await checklistItem(type.replace(/_/g, ' ')).textContent())?.includes('Received'), 10000);
+    }
+    await expect(checklistItem('police report').textContent()).resolves.toContain('Missing');
+    await expectNoSeriousAccessibilityViolations(page);
+
+    const adjuster = await bearer('claims:read claims:write', 'adjuster1');
+    await request(gateway)
+      .post(`/api/claims/claims/${claimId}/status-updates`)
+      .set('Authorization', adjuster)
+      .send({
+        channel: 'portal', stage: 'triage', what_happened: 'Your photos and estimate are with our reviewer.',
+        what_happens_next: 'We decide who handles your claim.', what_we_need_from_you: 'The police report number.',
+        expected_next_update_by: '2099-01-15', cta: { label: 'Send the police report', url: `https://portal.example${portalPath}` },
+        contact: { name: 'Sam Lee', phone: '+14155550111', email: 'sam@insurer.example' }, portal_url: `https://portal.example${portalPath}`, language: 'en',
+      })
+      .expect(201);
+    await page.reload();
+    const latest = page.getByRole('region', { name: 'Latest update' });
+    await latest.getByText('Your photos and estimate are with our reviewer.').waitFor();
+    await latest.getByText('Sam Lee').waitFor();
+    expect(await page.locator('.timeline-step--current').textContent()).toContain('Review');
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await expectNoSeriousAccessibilityViolations(page);
+
+    // The link is lost: a new tab has no token. The claimant asks for a new link with the keyboard only.
+    const lost = await (await browser.newContext({ viewport: PHONE_VIEWPORT })).newPage();
+    await lost.goto(`${gateway}${portalPath}`);
+    await lost.getByRole('heading', { name: 'Lost your link?' }).waitFor();
+    await expectNoSeriousAccessibilityViolations(lost);
+    await lost.keyboard.press('Tab'); // from the focused page heading into the language switch
+    await lost.keyboard.press('Tab');
+    expect(await lost.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('claim_number');
+    await lost.keyboard.type(claimNumber);
+    await lost.keyboard.press('Tab');
+    await lost.keyboard.type(email);
+    await lost.keyboard.press('Enter');
+    await lost.getByRole('status').filter({ hasText: 'a new link is on its way' }).waitFor();
+
+    const mail = await eventually(async () => smtp.received.find((message) => message.to.includes(email) && /#token=/.test(message.text)), 20000);
+    const link = mail.text.match(/https?:\/\/\S+\/portal\/claims\/[0-9a-f-]+#token=[A-Za-z0-9_-]+/)![0];
+    await lost.goto(`${gateway}${new URL(link).pathname}${new URL(link).hash}`);
+    await lost.getByRole('heading', { level: 1, name: `Claim ${claimNumber}` }).waitFor();
+    await lost.getByRole('region', { name: 'Latest update' }).getByText('Your photos and estimate are with our reviewer.').waitFor();
+    await expectNoSeriousAccessibilityViolations(lost);
+    // The first link stopped working when the new one was sent.
+    await request(gateway).get(`/api/claims/public/claims/${claimId}/status`).set('Authorization', `Bearer ${token}`).expect(404);
+  }, 120000);
+});
