@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { GENESIS_HASH, recordHash, type AuditRecord } from '../../services/evidence/src/shared/audit-chain';
+import { completeSubtrees, hashLeaf, nodesCompletedByAppend, type NodeId } from '../../packages/merkle/src';
+import { GENESIS_HASH, canonicalRecord, chainHash, type AuditRecord } from '../../services/evidence/src/shared/audit-chain';
 import { AUDIT_CHAIN_LOCK } from '../../services/evidence/src/shared/audit-append';
 import { canonicalRecordBytes } from './audit-bytes';
 import { pgClient } from './workspace-modules';
@@ -55,9 +56,23 @@ const COLUMNS: [keyof AuditRecord, string][] = [
   ['hash', 'text'],
 ];
 
+/** The stored complete subtrees of the tree of `size` records that the next appends build on. */
+async function frontierNodes(client: ReturnType<typeof pgClient>, size: number): Promise<Map<string, Buffer>> {
+  const wanted: NodeId[] = completeSubtrees({ start: 0, end: size });
+  const nodes = new Map<string, Buffer>();
+  if (wanted.length === 0) return nodes;
+  const { rows } = await client.query('SELECT level, idx, hash FROM audit_tree_nodes WHERE (level, idx) IN (SELECT * FROM unnest($1::smallint[], $2::bigint[]))', [
+    wanted.map((node) => node.level),
+    wanted.map((node) => node.index),
+  ]);
+  for (const row of rows) nodes.set(`${row.level}/${row.idx}`, row.hash);
+  return nodes;
+}
+
 /**
- * Extends the audit log of a running evidence service to `target` records: a valid hash chain computed
- * here with the service's own `recordHash`, inserted in batches (multi-row INSERT … SELECT FROM unnest)
+ * Extends the audit log of a running evidence service to `target` records: a valid hash chain and its
+ * Merkle tree (stored canonical bytes and complete subtrees) computed here with the service's own
+ * `canonicalRecord`, `chainHash` and @platform/merkle, inserted in batches (multi-row INSERT … SELECT FROM unnest)
  * under the service's chain lock, so appends of the service itself interleave without forking the chain.
  * Keeps the hashed bytes of up to SAMPLE_LIMIT records in `sample`.
  */
@@ -73,24 +88,43 @@ export async function seedAuditLog(databaseUrl: string, target: number, sample: 
       const head = (await client.query('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1')).rows[0];
       let seq = head ? Number(head.seq) : 0;
       let prev: string = head ? head.hash : GENESIS_HASH;
+      const treeSize = Number((await client.query('SELECT coalesce(max(seq), 0) AS n FROM audit_leaves')).rows[0].n);
+      if (treeSize !== seq) throw new Error(`the audit tree holds ${treeSize} of ${seq} records: let the service catch it up first`);
+      const nodes = await frontierNodes(client, seq);
+      const nodeAt = (node: NodeId) => nodes.get(`${node.level}/${node.index}`)!;
+      const leaves: [number[], Buffer[]] = [[], []];
+      const treeNodes: [number[], number[], Buffer[]] = [[], [], []];
       const size = Math.min(batch, target - seq);
       const columns: unknown[][] = COLUMNS.map(() => []);
       const at = new Date().toISOString();
       for (let i = 0; i < size; i++) {
         const unsigned = claimCreatedRecord(++seq, prev, at);
-        const record: AuditRecord = { ...unsigned, hash: recordHash(unsigned) };
+        const leafBytes = Buffer.from(canonicalRecord(unsigned), 'utf8');
+        const record: AuditRecord = { ...unsigned, hash: chainHash(prev, leafBytes) };
         if (sample.length < SAMPLE_LIMIT) sample.push(canonicalRecordBytes(unsigned));
+        leaves[0].push(seq);
+        leaves[1].push(leafBytes);
+        for (const node of nodesCompletedByAppend(seq - 1, hashLeaf(leafBytes), nodeAt)) {
+          nodes.set(`${node.level}/${node.index}`, node.hash);
+          treeNodes[0].push(node.level);
+          treeNodes[1].push(node.index);
+          treeNodes[2].push(node.hash);
+        }
         COLUMNS.forEach(([name], index) => columns[index].push(name === 'data' ? JSON.stringify(record.data) : record[name]));
         prev = record.hash;
       }
       const list = COLUMNS.map(([name]) => name).join(', ');
       const unnest = COLUMNS.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
       await client.query(`INSERT INTO audit_log (${list}) SELECT * FROM unnest(${unnest})`, columns);
+      await client.query('INSERT INTO audit_leaves (seq, leaf_bytes) SELECT * FROM unnest($1::bigint[], $2::bytea[])', leaves);
+      await client.query('INSERT INTO audit_tree_nodes (level, idx, hash) SELECT * FROM unnest($1::smallint[], $2::bigint[], $3::bytea[])', treeNodes);
       await client.query('COMMIT');
       count = seq;
       if (count % 100000 < batch || count >= target) log(`  audit log: ${count} records`);
     }
     await client.query('ANALYZE audit_log');
+    await client.query('ANALYZE audit_leaves');
+    await client.query('ANALYZE audit_tree_nodes');
     return count;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -19,6 +19,8 @@ export const TARGETS: Target[] = [
   { key: 'audit.rss_growth_mb', op: '<', threshold: 50 },
   { key: 'audit.cost_growth_10x', op: '<=', threshold: 1.25 },
   { key: 'audit.cost_growth_100x', op: '<=', threshold: 1.25 },
+  { key: 'audit.inclusion_proof_p99_ms', op: '<', threshold: 20 },
+  { key: 'audit.appends_per_s', op: 'reported' },
   { key: 'upload.rss_growth_mb', op: '<', threshold: 16 },
   { key: 'upload.throughput_ratio_vs_disk', op: '>=', threshold: 0.5 },
   { key: 'binder.seconds_per_10k_evidence', op: 'reported' },

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { createDatabase } from '@platform/db';
 import { bearer } from '@platform/testing';
+import { appendAuditRecord } from '../../services/evidence/src/shared/audit-append';
 import type { BenchContext, Scenario } from '../harness/context';
 import { cpuSeconds, rssSampler } from '../harness/process-tree';
 import { seedAuditLog } from '../harness/seed-audit';
 import { countRows } from '../harness/seed-claims';
-import { median, round, sleep } from '../harness/stats';
+import { median, percentile, round, sleep } from '../harness/stats';
 
 /** Raw SHA-256 over the hashed bytes of the records, in memory: records per second (median of rounds). */
 function rawHashRate(sample: Buffer[], rounds: number): number {
@@ -33,6 +35,41 @@ async function auditLogQuiet(databaseUrl: string): Promise<number> {
   return last;
 }
 
+/** Latency of GET /audit/proofs/inclusion for random records of the whole tree, one request at a time. */
+async function inclusionProofLatencies(url: string, authorization: string, treeSize: number, count: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const index = Math.floor(Math.random() * treeSize);
+    const started = process.hrtime.bigint();
+    const response = await fetch(`${url}/api/evidence/audit/proofs/inclusion?index=${index}&tree_size=${treeSize}`, { headers: { authorization } });
+    const proof = (await response.json()) as { proof?: string[] };
+    latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+    if (response.status !== 200 || !proof.proof) throw new Error(`inclusion proof answered ${response.status}: ${JSON.stringify(proof)}`);
+  }
+  return latencies;
+}
+
+/**
+ * Records appended per second through the service's own appendAuditRecord (chain lock, head read, record,
+ * leaf and the subtrees it completes), by `concurrency` writers on their own connections.
+ */
+async function appendRate(databaseUrl: string, count: number, concurrency: number): Promise<number> {
+  const db = createDatabase({ url: databaseUrl, poolMax: concurrency });
+  try {
+    let next = 0;
+    const started = process.hrtime.bigint();
+    const writer = async () => {
+      while (next++ < count) {
+        await appendAuditRecord(db, { action: 'bench.appended', source: 'evidence', entity_type: 'run', entity_id: 'bench', actor: 'bench', data: { n: next } });
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, writer));
+    return count / (Number(process.hrtime.bigint() - started) / 1e9);
+  } finally {
+    await db.destroy();
+  }
+}
+
 interface VerifyReport {
   valid: boolean;
   records_checked: number;
@@ -49,7 +86,7 @@ interface VerifyReport {
  */
 export const auditScenario: Scenario = {
   name: 'audit',
-  keys: ['verify_ratio_vs_sha256', 'rss_growth_mb', 'cost_growth_10x', 'cost_growth_100x'],
+  keys: ['verify_ratio_vs_sha256', 'rss_growth_mb', 'cost_growth_10x', 'cost_growth_100x', 'inclusion_proof_p99_ms', 'appends_per_s'],
   async run(context: BenchContext) {
     const { params, stack } = context;
     const authorization = await bearer('audit:read', 'bench-examiner');
@@ -89,11 +126,21 @@ export const auditScenario: Scenario = {
     }
     const hashRate = rawHashRate(sample, params.growthRounds);
     const largest = series[series.length - 1];
+    const proofs = params.mode === 'quick' ? 200 : 2000;
+    await inclusionProofLatencies(stack.evidence.url, authorization, largest.records, 20); // warm-up, excluded
+    const latencies = await inclusionProofLatencies(stack.evidence.url, authorization, largest.records, proofs);
+    context.log(`  inclusion proofs at ${largest.records} records: p99 ${percentile(latencies, 99).toFixed(1)} ms`);
+    const appendsPerS = await appendRate(stack.evidenceDatabaseUrl, params.mode === 'quick' ? 300 : 3000, 8);
+    context.log(`  appends: ${appendsPerS.toFixed(0)}/s`);
     return {
       verify_ratio_vs_sha256: round(largest.records_per_s / hashRate, 4),
       rss_growth_mb: largest.rss_growth_mb,
       cost_growth_10x: round(series[0].records_per_s / series[1].records_per_s),
       cost_growth_100x: round(series[0].records_per_s / series[2].records_per_s),
+      inclusion_proof_p99_ms: round(percentile(latencies, 99), 1),
+      inclusion_proof_p50_ms: round(percentile(latencies, 50), 1),
+      inclusion_proof_tree_size: largest.records,
+      appends_per_s: round(appendsPerS, 0),
       verify_records_per_s: largest.records_per_s,
       verify_cpu_us_per_record: largest.cpu_us_per_record,
       raw_sha256_records_per_s: round(hashRate, 0),

@@ -30,9 +30,13 @@ export async function lockAuditChain(trx: Knex): Promise<void> {
   await trx.raw('SELECT pg_advisory_xact_lock(?)', [AUDIT_CHAIN_LOCK]);
 }
 
-export async function chainHead(db: Knex): Promise<{ seq: number; hash: string } | undefined> {
-  const row = await db('audit_log').select('seq', 'hash').orderBy('seq', 'desc').first();
-  return row ? { seq: Number(row.seq), hash: row.hash } : undefined;
+/** The last record and how many records the Merkle tree holds (one query: appends read both). */
+export async function chainHead(db: Knex): Promise<{ seq: number; hash: string; treeSize: number } | undefined> {
+  const row = await db('audit_log')
+    .select('seq', 'hash', db.raw('(SELECT coalesce(max(seq), 0) FROM audit_leaves) AS tree_size'))
+    .orderBy('seq', 'desc')
+    .first();
+  return row ? { seq: Number(row.seq), hash: row.hash, treeSize: Number(row.tree_size) } : undefined;
 }
 
 /**
@@ -45,7 +49,7 @@ export async function appendAuditRecord(trx: Knex, input: AuditRecordInput): Pro
   const data = JSON.parse(JSON.stringify(input.data ?? {})) as Record<string, unknown>;
   await lockAuditChain(trx);
   const head = await chainHead(trx);
-  await catchUpAuditTree(trx, head?.seq ?? 0);
+  if (head && head.treeSize < head.seq) await catchUpAuditTree(trx, head.seq);
   const recordedAt = chainTimestamp(new Date());
   const unsigned: Omit<AuditRecord, 'hash'> = {
     seq: (head?.seq ?? 0) + 1,
@@ -63,8 +67,7 @@ export async function appendAuditRecord(trx: Knex, input: AuditRecordInput): Pro
   // Canonicalised once: the chain hash and the Merkle leaf cover the same stored bytes.
   const leafBytes = Buffer.from(canonicalRecord(unsigned), 'utf8');
   const record: AuditRecord = { ...unsigned, hash: chainHash(unsigned.prev_hash, leafBytes) };
-  await trx('audit_log').insert({ ...record, data: JSON.stringify(record.data) });
-  await addAuditLeaf(trx, record.seq, leafBytes);
+  await addAuditLeaf(trx, record.seq, leafBytes, trx('audit_log').insert({ ...record, data: JSON.stringify(record.data) }));
   const committed = (trx as Knex.Transaction).executionPromise;
   committed?.then(() => auditSignals.emit('appended', record.seq), () => undefined);
   return record;

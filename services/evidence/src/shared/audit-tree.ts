@@ -37,13 +37,22 @@ export async function auditTreeRoot(db: Knex, size: number): Promise<Buffer> {
   return rootHash(size, await readTreeNodes(db, completeSubtrees({ start: 0, end: size })));
 }
 
-/** Adds record `seq`'s canonical bytes as leaf seq - 1, with the subtrees it completes. Needs the chain lock. */
-export async function addAuditLeaf(trx: Knex, seq: number, leafBytes: Buffer): Promise<void> {
+/**
+ * Adds record `seq`'s canonical bytes as leaf seq - 1, with the subtrees it completes, in one statement
+ * together with `alsoInsert` (the record itself, on append). Needs the chain lock.
+ */
+export async function addAuditLeaf(trx: Knex, seq: number, leafBytes: Buffer, alsoInsert?: Knex.QueryBuilder): Promise<void> {
   const index = seq - 1;
   const nodeAt = await readTreeNodes(trx, appendSiblings(index));
   const nodes = nodesCompletedByAppend(index, hashLeaf(leafBytes), nodeAt);
-  await trx('audit_leaves').insert({ seq, leaf_bytes: leafBytes });
-  await trx('audit_tree_nodes').insert(nodes.map((node) => ({ level: node.level, idx: node.index, hash: node.hash })));
+  const inserts = [
+    ...(alsoInsert ? [alsoInsert] : []),
+    trx('audit_leaves').insert({ seq, leaf_bytes: leafBytes }),
+    trx('audit_tree_nodes').insert(nodes.map((node) => ({ level: node.level, idx: node.index, hash: node.hash }))),
+  ].map((query) => query.toSQL());
+  const last = inserts.pop()!;
+  const ctes = inserts.map((insert, i) => `i${i} AS (${insert.sql})`).join(', ');
+  await trx.raw(`WITH ${ctes} ${last.sql}`, [...inserts.flatMap((insert) => insert.bindings), ...last.bindings]);
 }
 
 /**
