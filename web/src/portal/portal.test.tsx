@@ -1,0 +1,98 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { describe, expect, it } from 'vitest';
+import { LanguageProvider } from '../i18n/language';
+import { LanguageSwitch } from '../i18n/LanguageSwitch';
+import type { Language } from '../i18n/messages';
+import { takeAccessToken } from './access-token';
+import { DocumentChecklist } from './DocumentChecklist';
+import { problemMessage } from './problem-message';
+import { StageTimeline } from './StageTimeline';
+import { translate } from '../i18n/messages';
+import { WithdrawSection } from './WithdrawSection';
+
+function inPortal(children: ReactNode, language: Language = 'en') {
+  return render(
+    <QueryClientProvider client={new QueryClient()}>
+      <LanguageProvider initial={language}>{children}</LanguageProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('the access token from the link', () => {
+  it('is kept in sessionStorage and removed from the address bar, other fragment parts kept', () => {
+    window.history.replaceState(null, '', '/portal/claims/c1?x=1#token=secret-token&upload');
+    expect(takeAccessToken('c1')).toBe('secret-token');
+    expect(window.location.hash).toBe('#upload=');
+    expect(window.location.href).not.toContain('secret-token');
+    expect(sessionStorage.getItem('claim-access:c1')).toBe('secret-token');
+    window.history.replaceState(null, '', '/portal/claims/c1');
+    expect(takeAccessToken('c1')).toBe('secret-token');
+    expect(takeAccessToken('other-claim')).toBeNull();
+  });
+});
+
+describe('StageTimeline', () => {
+  it('marks the current step and the done ones, in the chosen language', () => {
+    inPortal(<StageTimeline stage="inspection" />, 'es');
+    const current = screen.getByText('Inspección').closest('li')!;
+    expect(current).toHaveAttribute('aria-current', 'step');
+    expect(screen.getByText('Recibida').closest('li')).toHaveTextContent('(hecho)');
+    expect(screen.queryByText('Esperando su respuesta')).toBeNull();
+  });
+});
+
+describe('DocumentChecklist', () => {
+  it('names each document in plain words with received or missing', () => {
+    inPortal(
+      <DocumentChecklist
+        documents={[{ type: 'photos_of_damage', received: true }, { type: 'police_report', received: false }]}
+        attachments={[]}
+      />,
+    );
+    expect(screen.getByText('photos of damage').closest('li')).toHaveTextContent('Received');
+    expect(screen.getByText('police report').closest('li')).toHaveTextContent('Missing');
+  });
+});
+
+describe('problemMessage', () => {
+  const t = (key: Parameters<typeof translate>[1], values?: Record<string, string | number>) => translate('en', key, values);
+  it('turns problem documents into plain words', () => {
+    expect(problemMessage({ status: 413, detail: 'A file exceeds the 26214400-byte limit' }, t)).toBe('A file is too big. Each file can be at most 25 MB.');
+    expect(problemMessage({ status: 415 }, t)).toContain('cannot accept this kind of file');
+    expect(problemMessage({ status: 409 }, t)).toContain('claim is closed');
+    expect(problemMessage(null, t)).toContain('connection');
+    expect(problemMessage({ status: 400, detail: 'Unexpected field' }, t)).toBe('Something went wrong: Unexpected field');
+  });
+});
+
+describe('WithdrawSection', () => {
+  it('asks for confirmation in a dialog, and "keep my claim" closes it', async () => {
+    const user = userEvent.setup();
+    inPortal(<WithdrawSection claimId="c1" claimNumber="CLM-2026-000001" token="t" />);
+    const dialog = document.querySelector('dialog')!;
+    expect(dialog.open).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Withdraw claim' }));
+    expect(dialog.open).toBe(true);
+    expect(dialog).toHaveTextContent('Do you really want to withdraw claim CLM-2026-000001?');
+    await user.click(screen.getByRole('button', { name: 'Keep my claim', hidden: true }));
+    expect(dialog.open).toBe(false);
+  });
+});
+
+describe('LanguageSwitch', () => {
+  it('switches the portal between English and Spanish', async () => {
+    const user = userEvent.setup();
+    inPortal(
+      <>
+        <LanguageSwitch />
+        <StageTimeline stage="intake" />
+      </>,
+    );
+    expect(screen.getByRole('heading', { name: 'Where your claim is' })).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Language'), 'es');
+    expect(screen.getByRole('heading', { name: 'En qué punto está su reclamación' })).toBeInTheDocument();
+  });
+});
