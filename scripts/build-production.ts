@@ -9,7 +9,7 @@
  * Only the `@platform/*` workspace packages (whose `main` is TypeScript) are bundled in.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build, type Plugin } from 'esbuild';
@@ -66,8 +66,11 @@ export function installProductionDependencies(name: ProductionProcess, outDir: s
     ['--filter', productionProcesses[name].workspacePackage, 'deploy', '--prod', '--frozen-lockfile', '--config.inject-workspace-packages=true', '--config.node-linker=hoisted', ...store, target],
     { stdio: 'inherit' },
   );
-  rmSync(join(outDir, name, 'node_modules'), { recursive: true, force: true });
-  execFileSync('mv', [join(target, 'node_modules'), join(outDir, name, 'node_modules')]);
+  const nodeModules = join(outDir, name, 'node_modules');
+  rmSync(nodeModules, { recursive: true, force: true });
+  renameSync(join(target, 'node_modules'), nodeModules);
+  // the workspace packages (TypeScript sources) are in main.js already
+  rmSync(join(nodeModules, '@platform'), { recursive: true, force: true });
   rmSync(target, { recursive: true, force: true });
 }
 
