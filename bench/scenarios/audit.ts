@@ -82,7 +82,9 @@ interface VerifyReport {
  * (PostgreSQL → the service → recompute every hash and link) against raw SHA-256 over the same bytes in
  * memory; audit.rss_growth_mb: the evidence process's RSS growth during a verify of the whole log.
  * Both taken at the largest log; the series at 1×, 10× and 100× the records shows whether the cost
- * per record grows with the log.
+ * per record grows with the log. At the largest log (1 M records in the full run) also
+ * audit.inclusion_proof_p99_ms (GET /audit/proofs/inclusion for random records, one at a time) and then
+ * audit.appends_per_s (appendAuditRecord by 8 writers: chain, leaf and subtrees).
  */
 export const auditScenario: Scenario = {
   name: 'audit',
