@@ -21,6 +21,11 @@ export const gatewayVariables = {
   ),
   METRICS_HOST: variable.string('Interface the metrics listener binds to (keep it internal)', '127.0.0.1'),
   ...authVariables,
+  WORKBENCH_OIDC_CLIENT_ID: variable.string('OpenID Connect client id of the workbench page (a public client: authorization code with PKCE, redirect URI `<gateway>/workbench/callback`)', 'workbench'),
+  WORKBENCH_OIDC_SCOPES: variable.string(
+    'Scopes the workbench page asks the OpenID provider for (its access token must carry the `claims:*`/`evidence:*` scopes the services check)',
+    'openid claims:read claims:write claims:decide evidence:read evidence:write evidence:approve',
+  ),
   NODE_ENV: variable.string('`production` refuses the development secret', 'development'),
   SHUTDOWN_GRACE_MS: variable.int('After SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes', 3000, 0, 60000),
 };

@@ -12,6 +12,7 @@ import { publicWriteRateLimit } from './public-rate-limit';
 import { classifyPath, normalisePath, type ApiRoute, type Upstream } from './request-path';
 import { createUpstreamProxy, upstreamDurationHistogram } from './upstream-proxy';
 import { mountWebPages } from './web-pages';
+import { mountWorkbenchSignIn } from './workbench-sign-in';
 
 export interface Gateway {
   app: Express;
@@ -120,6 +121,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     { name: 'evidence', title: 'Evidence service', url: targets.evidence },
   ]);
   mountAsyncApiDocument(app);
+  mountWorkbenchSignIn(app, config);
   mountWebPages(app);
   finishApp(app, logger);
 
