@@ -35,7 +35,7 @@ describe('workbench sign-in at the gateway', () => {
 
   it('refuses development sign-in in production and where an OpenID provider signs the tokens: 404, and the page is told so', async () => {
     for (const env of [
-      { NODE_ENV: 'production', AUTH_JWT_SECRET: TEST_JWT_SECRET },
+      { NODE_ENV: 'production', AUTH_JWT_SECRET: TEST_JWT_SECRET } as Record<string, string>,
       { NODE_ENV: 'test', AUTH_JWKS_URL: 'http://127.0.0.1:9/jwks', AUTH_ISSUER: 'http://127.0.0.1:9' },
     ]) {
       const app = gatewayApp(env);
