@@ -136,3 +136,38 @@ export const triagePolicySchema = {
     },
   },
 } as const;
+
+/** json-rules-engine's built-in operators and the one evaluatePolicy adds. */
+const OPERATORS = new Set([
+  'equal', 'notEqual', 'in', 'notIn', 'contains', 'doesNotContain', 'lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive',
+  'containsAnyTerm',
+]);
+
+type Condition = { all?: Condition[]; any?: Condition[]; not?: Condition; fact?: string; operator?: string; value?: unknown };
+
+/**
+ * What the schema cannot check about a policy about to be published, so it can never fail when it runs:
+ * every condition names a known fact and operator (a fact as a value too), rule ids are unique.
+ */
+export function policyProblems(policy: TriagePolicy, factNames: readonly string[]): { pointer: string; message: string }[] {
+  const facts = new Set(factNames);
+  const problems: { pointer: string; message: string }[] = [];
+  const visit = (condition: Condition, pointer: string) => {
+    condition.all?.forEach((inner, index) => visit(inner, `${pointer}/all/${index}`));
+    condition.any?.forEach((inner, index) => visit(inner, `${pointer}/any/${index}`));
+    if (condition.not) visit(condition.not, `${pointer}/not`);
+    if (condition.all || condition.any || condition.not) return;
+    if (condition.fact === undefined || !facts.has(condition.fact)) problems.push({ pointer: `${pointer}/fact`, message: `must be one of the triage facts: ${factNames.join(', ')}` });
+    if (condition.operator === undefined || !OPERATORS.has(condition.operator)) problems.push({ pointer: `${pointer}/operator`, message: `must be one of: ${[...OPERATORS].join(', ')}` });
+    const value = condition.value as { fact?: unknown } | undefined;
+    if (value && typeof value === 'object' && 'fact' in value && !facts.has(String(value.fact))) problems.push({ pointer: `${pointer}/value/fact`, message: 'must be one of the triage facts' });
+  };
+  const seen = new Set<string>();
+  policy.rules.forEach((rule, index) => {
+    visit(rule.conditions as Condition, `/rules/${index}/conditions`);
+    const id = rule.event.params.rule_id;
+    if (seen.has(id)) problems.push({ pointer: `/rules/${index}/event/params/rule_id`, message: 'must be unique in the policy' });
+    seen.add(id);
+  });
+  return problems;
+}
