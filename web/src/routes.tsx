@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router-dom';
+import { ExaminerDesk } from './examiner/ExaminerDesk';
 import { NotFound } from './NotFound';
 import { PortalClaimPage, PortalHomePage } from './portal/PortalPage';
 import { WorkbenchHome } from './workbench/WorkbenchHome';
@@ -7,6 +8,7 @@ import { WorkbenchHome } from './workbench/WorkbenchHome';
 export const routes: RouteObject[] = [
   { path: '/portal', element: <PortalHomePage /> },
   { path: '/portal/claims/:claimId', element: <PortalClaimPage /> },
+  { path: '/workbench/examiner/*', element: <ExaminerDesk /> },
   { path: '/workbench/*', element: <WorkbenchHome /> },
   { path: '*', element: <NotFound /> },
 ];

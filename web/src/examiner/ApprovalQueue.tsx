@@ -1,0 +1,72 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { problemText } from './problem';
+import { periodText, type RunSummary } from './runs';
+import { SOD_MESSAGES, sodReason } from './segregation';
+import type { ExaminerSession } from './session';
+
+/**
+ * The approval queue: every run in review, those the examiner may decide first (`awaiting=me`), the others
+ * with the reason segregation of duties keeps them from deciding.
+ */
+export function ApprovalQueue({ session }: { session: ExaminerSession }) {
+  const inReview = useQuery({
+    queryKey: ['runs', 'in_review'],
+    queryFn: async () => {
+      const { data, error, response } = await session.api.GET('/api/evidence/runs', { params: { query: { status: ['in_review'], limit: 100 } } });
+      if (!data) throw new Error(problemText(error, response.status));
+      return data.items;
+    },
+  });
+  const awaiting = useQuery({
+    queryKey: ['runs', 'awaiting-me'],
+    queryFn: async () => {
+      const { data, error, response } = await session.api.GET('/api/evidence/runs', { params: { query: { status: ['in_review'], awaiting: 'me', limit: 100 } } });
+      if (!data) throw new Error(problemText(error, response.status));
+      return data.items;
+    },
+  });
+  if (inReview.error || awaiting.error) return <p role="alert" className="error">{(inReview.error ?? awaiting.error)!.message}</p>;
+  if (!inReview.data || !awaiting.data) return <p role="status">Loading the approval queue…</p>;
+  return <ApprovalQueueTable inReview={inReview.data} decidable={awaiting.data} me={session.me} />;
+}
+
+export function ApprovalQueueTable({ inReview, decidable, me }: { inReview: readonly RunSummary[]; decidable: readonly RunSummary[]; me: string | null }) {
+  const mine = new Set(decidable.map((run) => run.run_id));
+  const ordered = [...decidable, ...inReview.filter((run) => !mine.has(run.run_id))];
+  if (ordered.length === 0) return <p>No run is waiting for a decision.</p>;
+  return (
+    <table className="data-table">
+      <caption>Runs in review ({decidable.length} for you to decide)</caption>
+      <thead>
+        <tr>
+          <th scope="col">Control</th>
+          <th scope="col">Period</th>
+          <th scope="col">Submitted by</th>
+          <th scope="col">Decision</th>
+        </tr>
+      </thead>
+      <tbody>
+        {ordered.map((run) => (
+          <tr key={run.run_id}>
+            <td>
+              {run.control_key} v{run.control_version}
+            </td>
+            <td>{periodText(run)}</td>
+            <td>{run.submitted_by ?? '—'}</td>
+            <td>
+              {mine.has(run.run_id) ? (
+                <Link to={`/workbench/examiner/runs/${run.run_id}`}>Review and decide {run.control_key}</Link>
+              ) : (
+                <>
+                  <span className="sod">{SOD_MESSAGES[sodReason(run, me) ?? 'added_evidence']}</span>{' '}
+                  <Link to={`/workbench/examiner/runs/${run.run_id}`}>View {run.control_key}</Link>
+                </>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,236 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { useParams } from 'react-router-dom';
+import type { components } from '../api/schema';
+import { downloadBinder } from './binder-download';
+import { EvidenceForm } from './EvidenceForm';
+import { problemText } from './problem';
+import { periodText, STATUS_LABELS } from './runs';
+import { SOD_MESSAGES, sodReason } from './segregation';
+import type { ExaminerSession } from './session';
+
+type Run = components['schemas']['GetRunResponse'];
+
+const runKey = (runId: string) => ['run', runId];
+
+/** /workbench/examiner/runs/:runId — a run's evidence, its submission and decision, and its binders. */
+export function RunPage({ session }: { session: ExaminerSession }) {
+  const { runId = '' } = useParams();
+  const queryClient = useQueryClient();
+  const run = useQuery({
+    queryKey: runKey(runId),
+    queryFn: async () => {
+      const { data, error, response } = await session.api.GET('/api/evidence/runs/{id}', { params: { path: { id: runId } } });
+      if (!data) throw new Error(problemText(error, response.status));
+      return data;
+    },
+  });
+  const reload = () => void queryClient.invalidateQueries({ queryKey: ['run', runId] });
+  if (run.error) return <p role="alert" className="error">{run.error.message}</p>;
+  if (!run.data) return <p role="status">Loading the run…</p>;
+  const current = run.data;
+  const replaceable = current.evidence.filter((item) => item.superseded_by === null);
+  return (
+    <article aria-labelledby="run-heading">
+      <h2 id="run-heading">
+        Run of {current.control_key} v{current.control_version}, {periodText(current)}
+      </h2>
+      <p>
+        Status: <span className={`badge badge--${current.status}`}>{STATUS_LABELS[current.status]}</span> · opened by {current.created_by}
+        {current.submitted_by && ` · submitted by ${current.submitted_by}`}
+      </p>
+      <EvidenceTable evidence={current.evidence} />
+      {current.status === 'open' && (
+        <>
+          <EvidenceForm session={session} runId={runId} replaceable={replaceable} onAdded={reload} />
+          <SubmitRun session={session} runId={runId} onDone={reload} />
+        </>
+      )}
+      {current.status === 'in_review' && <DecisionSection session={session} run={current} onDone={reload} />}
+      <Decisions decisions={current.decisions} />
+      <Binders session={session} runId={runId} />
+    </article>
+  );
+}
+
+function EvidenceTable({ evidence }: { evidence: Run['evidence'] }) {
+  if (evidence.length === 0) return <p>No evidence yet.</p>;
+  const titles = new Map(evidence.map((item) => [item.evidence_id, item.title]));
+  return (
+    <table className="data-table">
+      <caption>Evidence</caption>
+      <thead>
+        <tr>
+          <th scope="col">Title</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Collected</th>
+          <th scope="col">Added by</th>
+          <th scope="col">Flags</th>
+        </tr>
+      </thead>
+      <tbody>
+        {evidence.map((item) => (
+          <tr key={item.evidence_id} className={item.superseded_by ? 'superseded' : undefined}>
+            <td>
+              {item.url ? <a href={item.url} rel="noreferrer noopener" target="_blank">{item.title}</a> : item.title}
+              {item.supersedes && <span className="note"> (corrects “{titles.get(item.supersedes) ?? item.supersedes}”)</span>}
+            </td>
+            <td>{item.kind === 'file' ? `file: ${item.file_name ?? ''}` : item.kind}</td>
+            <td>{item.collected_at ? item.collected_at.slice(0, 16).replace('T', ' ') : '—'}</td>
+            <td>{item.submitted_by}</td>
+            <td>
+              {item.out_of_period && <span className="badge badge--warning">Out of period</span>}{' '}
+              {item.superseded_by && <span className="badge badge--muted">Superseded</span>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function SubmitRun({ session, runId, onDone }: { session: ExaminerSession; runId: string; onDone: () => void }) {
+  const submit = useMutation({
+    mutationFn: async () => {
+      const { error, response } = await session.api.POST('/api/evidence/runs/{id}/submit', { params: { path: { id: runId } } });
+      if (!response.ok) throw new Error(problemText(error, response.status));
+    },
+    onSuccess: onDone,
+  });
+  return (
+    <section aria-labelledby="submit-heading">
+      <h3 id="submit-heading">Submit for review</h3>
+      <p>Once submitted, evidence can no longer be added; someone who did not prepare the run decides.</p>
+      <button type="button" onClick={() => submit.mutate()} disabled={submit.isPending}>
+        Submit for review
+      </button>
+      {submit.error && (
+        <p role="alert" className="error">
+          {submit.error.message}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function DecisionSection({ session, run, onDone }: { session: ExaminerSession; run: Run; onDone: () => void }) {
+  const id = useId();
+  const [decision, setDecision] = useState<'approved' | 'rejected'>('approved');
+  const [rationale, setRationale] = useState('');
+  const decide = useMutation({
+    mutationFn: async () => {
+      const { error, response } = await session.api.POST('/api/evidence/runs/{id}/decision', { params: { path: { id: run.run_id } }, body: { decision, rationale: rationale.trim() } });
+      if (!response.ok) throw new Error(problemText(error, response.status));
+    },
+    onSuccess: onDone,
+  });
+  const blocked = sodReason(run, session.me);
+  if (blocked) {
+    return (
+      <section aria-labelledby={`${id}-heading`}>
+        <h3 id={`${id}-heading`}>Decision</h3>
+        <p className="sod">{SOD_MESSAGES[blocked]}</p>
+      </section>
+    );
+  }
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    decide.mutate();
+  };
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h3 id={`${id}-heading`}>Decision</h3>
+      <form onSubmit={onSubmit}>
+        <fieldset>
+          <legend>Outcome</legend>
+          {(['approved', 'rejected'] as const).map((value) => (
+            <label key={value} className="choice">
+              <input type="radio" name="decision" value={value} checked={decision === value} onChange={() => setDecision(value)} /> {value === 'approved' ? 'Approve' : 'Reject'}
+            </label>
+          ))}
+        </fieldset>
+        <label htmlFor={`${id}-rationale`}>Rationale</label>
+        <textarea id={`${id}-rationale`} value={rationale} required rows={3} onChange={(event) => setRationale(event.target.value)} />
+        <button type="submit" disabled={decide.isPending || rationale.trim() === ''}>
+          Record decision
+        </button>
+        {decide.error && (
+          <p role="alert" className="error">
+            {decide.error.message}
+          </p>
+        )}
+      </form>
+    </section>
+  );
+}
+
+function Decisions({ decisions }: { decisions: Run['decisions'] }) {
+  if (decisions.length === 0) return null;
+  return (
+    <section aria-labelledby="decisions-heading">
+      <h3 id="decisions-heading">Decisions</h3>
+      <ul>
+        {decisions.map((decision) => (
+          <li key={decision.decision_id}>
+            {decision.decision === 'approved' ? 'Approved' : 'Rejected'} by {decision.decided_by} on {decision.decided_at.slice(0, 10)}: “{decision.rationale}”
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Binders({ session, runId }: { session: ExaminerSession; runId: string }) {
+  const queryClient = useQueryClient();
+  const [downloadError, setDownloadError] = useState('');
+  const binders = useQuery({
+    queryKey: ['binders', runId],
+    queryFn: async () => {
+      const { data, error, response } = await session.api.GET('/api/evidence/binders', { params: { query: { run_id: runId, limit: 50 } } });
+      if (!data) throw new Error(problemText(error, response.status));
+      return data.items;
+    },
+  });
+  const build = useMutation({
+    mutationFn: async () => {
+      const { error, response } = await session.api.POST('/api/evidence/binders/run/{id}', { params: { path: { id: runId } } });
+      if (!response.ok) throw new Error(problemText(error, response.status));
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['binders', runId] }),
+  });
+  const download = async (binderId: string) => {
+    setDownloadError('');
+    const outcome = await downloadBinder(binderId, session.token);
+    if (!outcome.ok) setDownloadError(problemText(outcome.problem, outcome.status));
+  };
+  return (
+    <section aria-labelledby="binders-heading">
+      <h3 id="binders-heading">Binders</h3>
+      <button type="button" onClick={() => build.mutate()} disabled={build.isPending}>
+        Build a binder
+      </button>
+      {(build.error || binders.error) && (
+        <p role="alert" className="error">
+          {(build.error ?? binders.error)!.message}
+        </p>
+      )}
+      {downloadError && (
+        <p role="alert" className="error">
+          {downloadError}
+        </p>
+      )}
+      {binders.data && binders.data.length > 0 && (
+        <ul className="binders">
+          {binders.data.map((binder) => (
+            <li key={binder.binder_id}>
+              {binder.final ? 'Final' : 'Draft'} binder of {binder.created_at.slice(0, 16).replace('T', ' ')} by {binder.created_by}, SHA-256 <code>{binder.sha256.slice(0, 16)}…</code>{' '}
+              <button type="button" onClick={() => void download(binder.binder_id)}>
+                Download {binder.final ? 'final' : 'draft'} binder
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { problemText } from './problem';
+import { periodText, RUN_STATUSES, STATUS_LABELS, type RunStatus } from './runs';
+import type { ExaminerSession } from './session';
+
+interface RunFilters {
+  status: RunStatus | '';
+  control: string;
+  periodFrom: string;
+  periodTo: string;
+}
+
+const NO_FILTERS: RunFilters = { status: '', control: '', periodFrom: '', periodTo: '' };
+
+/** Runs with their status and period, newest first, filtered and paged by the API's cursor. */
+export function RunsPage({ session }: { session: ExaminerSession }) {
+  const id = useId();
+  const [params] = useSearchParams();
+  const initial = { ...NO_FILTERS, control: params.get('control') ?? '' };
+  const [draft, setDraft] = useState<RunFilters>(initial);
+  const [filters, setFilters] = useState<RunFilters>(initial);
+  const runs = useInfiniteQuery({
+    queryKey: ['runs', 'list', filters],
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam }) => {
+      const query = {
+        limit: 25,
+        ...(pageParam ? { cursor: pageParam } : {}),
+        ...(filters.status ? { status: [filters.status] } : {}),
+        ...(filters.control.trim() ? { control: filters.control.trim() } : {}),
+        ...(filters.periodFrom ? { period_from: filters.periodFrom } : {}),
+        ...(filters.periodTo ? { period_to: filters.periodTo } : {}),
+      };
+      const { data, error, response } = await session.api.GET('/api/evidence/runs', { params: { query } });
+      if (!data) throw new Error(problemText(error, response.status));
+      return data;
+    },
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
+  const set = (change: Partial<RunFilters>) => setDraft((current) => ({ ...current, ...change }));
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters(draft);
+  };
+  const items = runs.data?.pages.flatMap((page) => page.items) ?? [];
+
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Runs</h2>
+      <form className="filters" onSubmit={onSubmit}>
+        <div>
+          <label htmlFor={`${id}-status`}>Status</label>
+          <select id={`${id}-status`} value={draft.status} onChange={(event) => set({ status: event.target.value as RunStatus | '' })}>
+            <option value="">Any</option>
+            {RUN_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={`${id}-control`}>Control (key or id)</label>
+          <input id={`${id}-control`} value={draft.control} maxLength={300} onChange={(event) => set({ control: event.target.value })} />
+        </div>
+        <div>
+          <label htmlFor={`${id}-from`}>Period from</label>
+          <input id={`${id}-from`} type="date" value={draft.periodFrom} onChange={(event) => set({ periodFrom: event.target.value })} />
+        </div>
+        <div>
+          <label htmlFor={`${id}-to`}>Period to (exclusive)</label>
+          <input id={`${id}-to`} type="date" value={draft.periodTo} onChange={(event) => set({ periodTo: event.target.value })} />
+        </div>
+        <button type="submit">Filter runs</button>
+      </form>
+      {runs.error && (
+        <p role="alert" className="error">
+          {runs.error.message}
+        </p>
+      )}
+      {runs.isPending ? (
+        <p role="status">Loading runs…</p>
+      ) : items.length === 0 ? (
+        <p>No run matches.</p>
+      ) : (
+        <table className="data-table">
+          <caption>Runs, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Control</th>
+              <th scope="col">Period</th>
+              <th scope="col">Status</th>
+              <th scope="col">Opened by</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((run) => (
+              <tr key={run.run_id}>
+                <td>
+                  <Link to={`/workbench/examiner/runs/${run.run_id}`}>
+                    {run.control_key} v{run.control_version}
+                  </Link>
+                </td>
+                <td>{periodText(run)}</td>
+                <td>
+                  <span className={`badge badge--${run.status}`}>{STATUS_LABELS[run.status]}</span>
+                </td>
+                <td>{run.created_by}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {runs.hasNextPage && (
+        <button type="button" onClick={() => void runs.fetchNextPage()} disabled={runs.isFetchingNextPage}>
+          More runs
+        </button>
+      )}
+    </section>
+  );
+}
