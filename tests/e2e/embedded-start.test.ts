@@ -79,6 +79,41 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     expect(mine.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([claim.claim_id]);
   });
 
+  it('keeps deadlines in the claim\'s time zone, lists breaches and deliveries, and publishes a triage policy on PGlite', async () => {
+    const api = () => request(platform.gatewayUrl);
+    const adjuster = await bearer('claims:read claims:write', 'adjuster-2', { secret: SECRET });
+    const supervisor = await bearer('claims:read claims:decide', 'supervisor-2', { secret: SECRET });
+    const claim = await reportLoss(platform.gatewayUrl, fnolBody({ time_zone: 'Asia/Tokyo' }));
+    await api()
+      .post(`/api/claims/claims/${claim.claim_id}/status-updates`)
+      .set('Authorization', adjuster)
+      .send({ channel: 'portal', stage: 'intake', what_happened: 'We opened your file', what_happens_next: 'An adjuster reviews it' })
+      .expect(201);
+    const file = await api().get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', adjuster).expect(200);
+    // no date promised: the default cadence (5 days), to the end of that day in Tokyo (UTC+9, no DST)
+    const tokyoToday = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 10);
+    const due = new Date(`${tokyoToday}T00:00:00+09:00`);
+    due.setUTCDate(due.getUTCDate() + 6);
+    expect(file.body.claim).toMatchObject({ time_zone: 'Asia/Tokyo', next_update_due: due.toISOString() });
+    for (const deadline of ['acknowledgement', 'first_contact', 'next_update']) {
+      const breached = await api().get('/api/claims/claims').query({ overdue: true, deadline }).set('Authorization', adjuster).expect(200);
+      expect(breached.body.items.map((item: { claim_id: string }) => item.claim_id)).not.toContain(claim.claim_id);
+    }
+    await api().get('/api/claims/claims').query({ delivery_failed: true }).set('Authorization', adjuster).expect(200);
+    const deliveries = await eventually(async () => {
+      const response = await api().get(`/api/claims/claims/${claim.claim_id}/deliveries`).set('Authorization', adjuster).expect(200);
+      return response.body.items.length === 2 && response.body.items.every((item: { status: string }) => item.status === 'sent') && response.body.items;
+    });
+    expect(deliveries.map((item: { channel: string }) => item.channel)).toEqual(['email', 'portal']);
+
+    const policy = await api().get('/api/claims/triage-policy').set('Authorization', adjuster).expect(200);
+    const next = { ...policy.body, version: `${policy.body.version}-embedded`, description: 'Republished on PGlite' };
+    for (const key of ['gates', 'active', 'published_by', 'published_at']) delete next[key];
+    await api().post('/api/claims/triage-policy/versions').set('Authorization', supervisor).send(next).expect(201);
+    const current = await api().get('/api/claims/triage-policy').set('Authorization', adjuster).expect(200);
+    expect(current.body).toMatchObject({ version: next.version, published_by: 'supervisor-2', active: true });
+  });
+
   it('builds an evidence binder and streams its zip on PGlite', async () => {
     const writer = await bearer('evidence:write', 'writer', { secret: SECRET });
     const examiner = await bearer('audit:read', 'examiner', { secret: SECRET });
