@@ -10,7 +10,7 @@ import { startGateway } from './gateway';
 
 /** The event types CONTRACT.md §5 lists; any other a service publishes must be documented in docs/<service>.md. */
 const CONTRACT_TYPES = [
-  'claim.created', 'claim.attachment_added', 'claim.triaged', 'claim.escalation_decided', 'claim.status_updated', 'claim.adjuster_kit_generated', 'claim.sla_breached',
+  'claim.created', 'claim.attachment_added', 'claim.triaged', 'claim.escalation_decided', 'claim.status_updated', 'claim.adjuster_kit_generated', 'claim.update_overdue',
   'evidence.control_created', 'evidence.run_created', 'evidence.evidence_added', 'evidence.run_decided', 'evidence.binder_built', 'evidence.audit_checkpoint',
 ];
 

@@ -2,7 +2,7 @@ import type { EventCatalog } from '@platform/messaging';
 import { claimAdjusterKitGenerated } from './features/adjuster-kits/adjuster-kits-events';
 import { claimAssigneeChanged } from './features/assignment/assignment-events';
 import { claimAttachmentAdded, claimAttachmentScanned } from './features/attachments/attachments-events';
-import { claimSlaBreached } from './features/deadlines/deadlines-events';
+import { claimSlaBreached, claimUpdateOverdue } from './features/deadlines/deadlines-events';
 import { claimCreated } from './features/intake/intake-events';
 import { claimStatusUpdated } from './features/status-updates/status-updates-events';
 import { claimEscalationDecided, claimTriaged } from './features/triage/triage-events';
@@ -24,6 +24,7 @@ export const claimsEventCatalog: EventCatalog = {
     claimWithdrawn,
     claimAdjusterKitGenerated,
     claimAssigneeChanged,
+    claimUpdateOverdue,
     claimSlaBreached,
   ],
 };

@@ -2,7 +2,7 @@ import type { Knex } from '@platform/db';
 import type { Logger } from 'pino';
 import { recordClaimChange } from '../../shared/claim-change';
 import { DEADLINES, type Deadline } from '../../shared/claim-deadlines';
-import { claimSlaBreached } from './deadlines-events';
+import { claimSlaBreached, claimUpdateOverdue } from './deadlines-events';
 import { deadlinesStore } from './deadlines-store';
 
 export const DEADLINE_SWEEP_ACTOR = 'system:deadline-sweep';
@@ -16,7 +16,7 @@ const WHAT_WAS_DUE: Record<Deadline, string> = {
 
 /**
  * Announces, once each, every deadline an open claim passed unmet (`claim.sla_breached`, naming the
- * deadline). The breach row (claim, deadline, due moment) and the event commit together; the primary key
+ * deadline; a `next_update` breach also as `claim.update_overdue`, the contract's event). The breach row (claim, deadline, due moment) and the event commit together; the primary key
  * makes a second sweep, or a concurrent one, announce nothing. A new due moment (a newer promise) is
  * announced again if it too passes.
  */
@@ -36,6 +36,16 @@ export async function sweepDeadlines(db: Knex, exchange: string): Promise<number
             reason: `${WHAT_WAS_DUE[deadline]} by ${dueAt.toISOString()}`,
             data: { deadline, due_at: dueAt.toISOString(), stage: claim.stage },
           });
+          if (deadline === 'next_update') {
+            // the contract's own event for a broken promise, kept beside the general one
+            await recordClaimChange(trx, exchange, {
+              claimId: claim.id,
+              event: claimUpdateOverdue,
+              actor: DEADLINE_SWEEP_ACTOR,
+              reason: `The update promised before ${dueAt.toISOString()} was not sent`,
+              data: { next_update_due: dueAt.toISOString(), stage: claim.stage },
+            });
+          }
           await store.recordBreach({ claim_id: claim.id, deadline, due_at: dueAt, event_id: eventId });
         }
         return breached.length;

@@ -34,8 +34,9 @@ describe('deadlines that hold', () => {
   const post = async (claimId: string, body: Record<string, unknown>) =>
     request(t.url).post(`/api/claims/claims/${claimId}/status-updates`).set('Authorization', await as.writer()).send(body);
   const dueOf = async (claimId: string) => (await t.db('claims').where({ id: claimId }).first('next_update_due')).next_update_due as Date | null;
-  const breachEvents = (claimId: string) =>
-    t.events.received.filter((event) => event.routingKey === 'claim.sla_breached' && event.body.data.claim_id === claimId).map((event) => event.body.data);
+  const eventsOf = (type: string, claimId: string) =>
+    t.events.received.filter((event) => event.routingKey === type && event.body.data.claim_id === claimId).map((event) => event.body.data);
+  const breachEvents = (claimId: string) => eventsOf('claim.sla_breached', claimId);
   const listed = async (query: string) =>
     (await request(t.url).get(`/api/claims/claims?${query}`).set('Authorization', await as.reader()).expect(200)).body.items.map((item: { claim_id: string }) => item.claim_id);
 
@@ -83,6 +84,9 @@ describe('deadlines that hold', () => {
     expect(breachEvents(uncontacted.claim_id)).toEqual([expect.objectContaining({ deadline: 'first_contact', stage: 'triage' })]);
     expect(breachEvents(silent.claim_id)).toEqual([expect.objectContaining({ deadline: 'next_update', stage: 'inspection' })]);
     expect(breachEvents(closed.claim_id)).toEqual([]);
+    // the contract's event for a broken promise, once, and only for it
+    expect(eventsOf('claim.update_overdue', silent.claim_id)).toEqual([expect.objectContaining({ stage: 'inspection', actor: 'system:deadline-sweep' })]);
+    expect([...eventsOf('claim.update_overdue', uncontacted.claim_id), ...eventsOf('claim.update_overdue', unacknowledged.claim_id)]).toEqual([]);
     const rows = await t.db('deadline_breaches').whereIn('claim_id', [unacknowledged.claim_id, uncontacted.claim_id, silent.claim_id]).select('deadline');
     expect(rows.map((row: { deadline: string }) => row.deadline).sort()).toEqual(['acknowledgement', 'first_contact', 'next_update']);
 
@@ -90,7 +94,7 @@ describe('deadlines that hold', () => {
     expect((await post(silent.claim_id, update({ stage: 'estimate', expected_next_update_by: daysAhead(1) }))).status).toBe(201);
     await t.db('claims').where({ id: silent.claim_id }).update({ next_update_due: past(1000) });
     expect(await sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE)).toBe(1);
-    await t.events.waitFor(() => breachEvents(silent.claim_id).length >= 2);
+    await t.events.waitFor(() => breachEvents(silent.claim_id).length >= 2 && eventsOf('claim.update_overdue', silent.claim_id).length >= 2);
   });
 
   it('lists open breaches by deadline (overdue=true&deadline=…) and counts them in a gauge', async () => {
