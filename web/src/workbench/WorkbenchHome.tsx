@@ -1,26 +1,20 @@
-import { useEffect } from 'react';
-import { Link } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
+import { ClaimPage } from './ClaimPage';
+import { OverviewPage } from './OverviewPage';
+import { QueuePage } from './QueuePage';
+import { SignInCallbackPage, SignInPage } from './SignInPage';
+import { RequireSession } from './WorkbenchSession';
+import './workbench.css';
 
-/** /workbench — the adjuster workbench and, under /workbench/examiner, the examiner desk (issue 13: built on this page's shell). */
+/** /workbench/* — the adjuster workbench (the examiner desk has its own route under /workbench/examiner). */
 export function WorkbenchHome() {
-  useEffect(() => {
-    document.documentElement.lang = 'en';
-    document.title = 'Workbench';
-  }, []);
   return (
-    <div className="workbench">
-      <header>
-        <h1>Workbench</h1>
-      </header>
-      <main>
-        <nav aria-label="Workbench">
-          <ul>
-            <li>
-              <Link to="/workbench/examiner">Examiner desk</Link>
-            </li>
-          </ul>
-        </nav>
-      </main>
-    </div>
+    <Routes>
+      <Route path="sign-in" element={<SignInPage />} />
+      <Route path="callback" element={<SignInCallbackPage />} />
+      <Route index element={<RequireSession><QueuePage /></RequireSession>} />
+      <Route path="overview" element={<RequireSession><OverviewPage /></RequireSession>} />
+      <Route path="claims/:claimId" element={<RequireSession><ClaimPage /></RequireSession>} />
+    </Routes>
   );
 }
