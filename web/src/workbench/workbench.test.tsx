@@ -1,0 +1,113 @@
+import { computeAdequacy } from '@platform/claims-domain';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { deadlineState, SOON_MS } from './deadline';
+import { pkceChallenge } from './oidc';
+import { QueueFilterForm } from './QueuePage';
+import { filtersFromSearch, filtersToSearch, listQuery, NO_FILTERS, type QueueFilters } from './queue-filters';
+import { emptyDraft, StatusUpdateComposer, type ComposedUpdate } from './StatusUpdateComposer';
+
+const score = () => screen.getByTestId('adequacy-score').textContent;
+
+describe('status update composer', () => {
+  it('raises the adequacy score and shrinks what is missing while the adjuster types, with the service rules', async () => {
+    const user = userEvent.setup();
+    render(<StatusUpdateComposer initial={emptyDraft('triage', '', '')} onSend={() => {}} />);
+    // Nothing given on email: next update (3), contact (2), language (1) all missing.
+    expect(score()).toBe('0%');
+    const missing = () => within(screen.getByRole('list', { name: 'Missing from this update' })).getAllByRole('listitem').map((item) => item.textContent);
+    expect(missing()).toEqual(['Missing: when the customer hears from us next', 'Missing: who to contact (phone and email)', 'Missing: the language of the message']);
+
+    await user.type(screen.getByLabelText('Language'), 'en');
+    expect(score()).toBe(`${Math.round(computeAdequacy({ channel: 'email', language: 'en' }).adequacy_score * 100)}%`);
+    await user.type(screen.getByLabelText('Contact phone'), '+14155550111');
+    expect(score()).toBe('17%'); // a contact counts only with both phone and email, as the service requires
+    await user.type(screen.getByLabelText('Contact email'), 'sam@insurer.example');
+    expect(score()).toBe('50%');
+    // Asking something of the customer makes a call to action applicable.
+    await user.type(screen.getByLabelText('What we need from the customer'), 'The police report');
+    expect(score()).toBe('38%');
+    await user.type(screen.getByLabelText('Call to action label'), 'Send it');
+    await user.type(screen.getByLabelText('Call to action link'), 'https://portal.example/x');
+    await user.type(screen.getByLabelText('Next update by'), '2099-01-15');
+    expect(score()).toBe('100%');
+    expect(screen.getByText('Nothing the customer needs is missing.')).toBeInTheDocument();
+  });
+
+  it('shows the message as the chosen channel carries it, and the portal link counts on the portal channel', async () => {
+    const user = userEvent.setup();
+    render(<StatusUpdateComposer initial={emptyDraft('triage', 'en', '')} onSend={() => {}} />);
+    await user.type(screen.getByLabelText('What happened'), 'We got your photos.');
+    expect(within(screen.getByRole('region', { name: 'Preview on email' })).getByText(/Subject: An update on your claim/)).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Channel'), 'portal');
+    expect(screen.getByRole('region', { name: 'Preview on portal' })).toHaveTextContent('We got your photos.');
+    expect(screen.getByText('Missing: the portal link')).toBeInTheDocument();
+  });
+
+  it('asks for a closing reason when closing and sends it with the update', async () => {
+    const user = userEvent.setup();
+    const onSend = vi.fn<(request: ComposedUpdate) => void>();
+    render(<StatusUpdateComposer initial={emptyDraft('settlement', 'en', '')} onSend={onSend} />);
+    expect(screen.queryByLabelText('Closing reason')).not.toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Stage'), 'closed');
+    await user.selectOptions(screen.getByLabelText('Closing reason'), 'paid');
+    await user.type(screen.getByLabelText('What happened'), 'We paid your claim.');
+    await user.type(screen.getByLabelText('What happens next'), 'Nothing more.');
+    await user.click(screen.getByRole('button', { name: 'Send update' }));
+    expect(onSend).toHaveBeenCalledWith(expect.objectContaining({ stage: 'closed', closing_reason: 'paid', what_happened: 'We paid your claim.', cta: null, contact: null }));
+  });
+});
+
+function FiltersHarness({ onQuery }: { onQuery: (query: ReturnType<typeof listQuery>) => void }) {
+  const [filters, setFilters] = useState<QueueFilters>(NO_FILTERS);
+  return (
+    <QueueFilterForm
+      filters={filters}
+      onChange={(next) => {
+        setFilters(next);
+        onQuery(listQuery(next));
+      }}
+    />
+  );
+}
+
+describe('work queue filters', () => {
+  it('turn into the list operation’s query: mine, unassigned, overdue by deadline, escalations, failed deliveries, search', async () => {
+    const user = userEvent.setup();
+    const onQuery = vi.fn();
+    render(<FiltersHarness onQuery={onQuery} />);
+    await user.selectOptions(screen.getByLabelText('Stage'), 'triage');
+    await user.selectOptions(screen.getByLabelText('Whose'), 'mine');
+    expect(onQuery).toHaveBeenLastCalledWith({ limit: 25, stage: ['triage'], assignee: 'me' });
+    await user.selectOptions(screen.getByLabelText('Whose'), 'unassigned');
+    await user.selectOptions(screen.getByLabelText('Overdue'), 'first_contact');
+    await user.click(screen.getByLabelText('Open escalations'));
+    await user.click(screen.getByLabelText('Failed deliveries'));
+    await user.type(screen.getByLabelText('Search claims'), 'Ana Ruis');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(onQuery).toHaveBeenLastCalledWith({ limit: 25, stage: ['triage'], unassigned: true, overdue: true, deadline: 'first_contact', escalation: 'open', delivery_failed: true, q: 'Ana Ruis' });
+  });
+
+  it('round-trip through the address bar, ignore unknown values, and leave searches under 3 characters out', () => {
+    const filters: QueueFilters = { stage: 'inspection', queue: 'complex', ownership: 'unassigned', overdue: 'any', escalationOpen: true, deliveryFailed: true, q: 'Ruiz' };
+    expect(filtersFromSearch(filtersToSearch(filters))).toEqual(filters);
+    expect(filtersFromSearch(new URLSearchParams('stage=nope&ownership=x&overdue=soon&queue=vip'))).toEqual(NO_FILTERS);
+    expect(listQuery({ ...NO_FILTERS, overdue: 'any', q: 'An' })).toEqual({ limit: 25, overdue: true });
+    expect(listQuery(NO_FILTERS, 'cursor-2')).toEqual({ limit: 25, cursor: 'cursor-2' });
+  });
+});
+
+describe('deadline badges and PKCE', () => {
+  it('turn amber within a day of the deadline and red after it', () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    expect(deadlineState('2026-11-25T12:00:00Z', now)).toBe('ok');
+    expect(deadlineState(new Date(now + SOON_MS).toISOString(), now)).toBe('soon');
+    expect(deadlineState('2026-11-23T11:59:59Z', now)).toBe('breached');
+  });
+
+  it('derives the S256 challenge of RFC 7636’s example verifier', async () => {
+    await expect(pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).resolves.toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSStw-cM');
+  });
+});
