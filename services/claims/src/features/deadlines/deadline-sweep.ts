@@ -16,9 +16,10 @@ const WHAT_WAS_DUE: Record<Deadline, string> = {
 
 /**
  * Announces, once each, every deadline an open claim passed unmet (`claim.sla_breached`, naming the
- * deadline; a `next_update` breach also as `claim.update_overdue`, the contract's event). The breach row (claim, deadline, due moment) and the event commit together; the primary key
- * makes a second sweep, or a concurrent one, announce nothing. A new due moment (a newer promise) is
- * announced again if it too passes.
+ * deadline; a `next_update` breach also as `claim.update_overdue`, the contract's event). The breach row
+ * (claim, deadline, due moment) and the event commit together; the primary key makes a second sweep announce
+ * nothing, and an advisory lock makes concurrent ones (replicas) take turns. A new due moment (a newer
+ * promise) is announced again if it too passes.
  */
 export async function sweepDeadlines(db: Knex, exchange: string): Promise<number> {
   let announced = 0;
@@ -26,6 +27,7 @@ export async function sweepDeadlines(db: Knex, exchange: string): Promise<number
     for (;;) {
       const batch = await db.transaction(async (trx) => {
         const store = deadlinesStore(trx);
+        await store.lockSweep();
         const breached = await store.lockUnannouncedBreaches(deadline, BATCH);
         for (const claim of breached) {
           const dueAt = new Date(claim.due_at);

@@ -11,6 +11,15 @@ export interface BreachedClaim {
 export function deadlinesStore(db: Knex) {
   return {
     /**
+     * Holds the sweep's advisory lock until the transaction ends. Row locks alone are not enough: a sweep
+     * whose query started before another's commit would still see that claim unannounced once it gets the
+     * row, and announce it again; taken before the query, the lock makes it see the other's breaches.
+     */
+    async lockSweep(): Promise<void> {
+      await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', ['claims.deadline-sweep']);
+    },
+
+    /**
      * Up to `limit` open claims whose `deadline` passed unmet and is not announced for that due moment
      * yet, locked (skipping those another sweep holds) until the transaction ends.
      */
