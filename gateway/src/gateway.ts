@@ -12,7 +12,7 @@ import { publicWriteRateLimit } from './public-rate-limit';
 import { classifyPath, normalisePath, type ApiRoute, type Upstream } from './request-path';
 import { createUpstreamProxy, upstreamDurationHistogram } from './upstream-proxy';
 import { mountWebPages } from './web-pages';
-import { mountWorkbenchSignIn } from './workbench-sign-in';
+import { mountWorkbenchSignIn, signInProviderOrigins } from './workbench-sign-in';
 
 export interface Gateway {
   app: Express;
@@ -122,7 +122,7 @@ export function createGateway(config: GatewayConfig): Gateway {
   ]);
   mountAsyncApiDocument(app);
   mountWorkbenchSignIn(app, config);
-  mountWebPages(app);
+  mountWebPages(app, undefined, signInProviderOrigins(config));
   finishApp(app, logger);
 
   return {

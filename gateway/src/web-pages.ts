@@ -10,27 +10,28 @@ export const WEB_DIST_DIR = path.resolve(__dirname, '../../web/dist');
  * The pages' policy, stricter than the one helmet gives the rest (Swagger UI at /docs keeps that one):
  * only the gateway's own scripts, styles and API; no inline script or style, no eval, no framing by others.
  * Images, PDFs and videos may come from the API or from blob: URLs of files the user picked (previews).
+ * `connectOrigins` are the other origins the pages may call: the OpenID provider the workbench signs in
+ * with (its discovery document and token endpoint).
  */
-export const PAGES_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' blob: data:",
-  "media-src 'self' blob:",
-  "frame-src 'self' blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "manifest-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
-
-function pagesPolicy(_req: Request, res: Response, next: NextFunction) {
-  res.setHeader('Content-Security-Policy', PAGES_CONTENT_SECURITY_POLICY);
-  next();
+export function pagesContentSecurityPolicy(connectOrigins: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' blob: data:",
+    "media-src 'self' blob:",
+    "frame-src 'self' blob:",
+    ["connect-src 'self'", ...connectOrigins].join(' '),
+    "font-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join('; ');
 }
+
+export const PAGES_CONTENT_SECURITY_POLICY = pagesContentSecurityPolicy();
 
 /**
  * The claimant portal (/portal/…) and the workbench (/workbench/…, the examiner desk under
@@ -38,7 +39,12 @@ function pagesPolicy(_req: Request, res: Response, next: NextFunction) {
  * the bundles are served from /assets/ with a year-long immutable cache (their names carry a content hash).
  * Without a build, the pages answer a 503 problem saying how to build them.
  */
-export function mountWebPages(app: Express, distDir = WEB_DIST_DIR): void {
+export function mountWebPages(app: Express, distDir = WEB_DIST_DIR, connectOrigins: readonly string[] = []): void {
+  const policy = pagesContentSecurityPolicy(connectOrigins);
+  const pagesPolicy = (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Content-Security-Policy', policy);
+    next();
+  };
   const indexFile = path.join(distDir, 'index.html');
   app.use('/assets', pagesPolicy, express.static(path.join(distDir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true }));
   app.get(['/portal', '/portal/{*page}', '/workbench', '/workbench/{*page}'], pagesPolicy, (req, res) => {

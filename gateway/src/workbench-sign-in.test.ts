@@ -46,3 +46,13 @@ describe('workbench sign-in at the gateway', () => {
     }
   });
 });
+
+describe('the pages’ policy with an OpenID provider', () => {
+  it('lets the pages call the provider’s origin (discovery, token endpoint) and nothing else new', async () => {
+    const app = gatewayApp({ NODE_ENV: 'test', AUTH_JWKS_URL: 'https://id.insurer.example/jwks', AUTH_ISSUER: 'https://id.insurer.example/realms/claims' });
+    const response = await request(app).get('/workbench');
+    expect(response.headers['content-security-policy']).toContain("connect-src 'self' https://id.insurer.example;");
+    const without = await request(gatewayApp({ NODE_ENV: 'test', AUTH_JWT_SECRET: TEST_JWT_SECRET })).get('/workbench');
+    expect(without.headers['content-security-policy']).toContain("connect-src 'self';");
+  });
+});

@@ -43,6 +43,12 @@ export function workbenchSignInConfig(config: GatewayConfig): WorkbenchSignInCon
   };
 }
 
+/** The OpenID provider's origin, which the pages' policy must let them call (discovery and token endpoint). */
+export function signInProviderOrigins(config: GatewayConfig): string[] {
+  if (!config.AUTH_ISSUER || !URL.canParse(config.AUTH_ISSUER)) return [];
+  return [new URL(config.AUTH_ISSUER).origin];
+}
+
 /**
  * GET /workbench/config.json, and POST /workbench/dev-token ({ sub, scope } → an HS256 token signed with
  * the development secret; 404 where development sign-in is off). Mount before the pages' catch-all.
