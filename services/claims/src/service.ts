@@ -3,6 +3,7 @@ import type { ClaimsConfig } from './config';
 import { rescanPendingAttachments } from './features/attachments/attachment-rescan';
 import { attachmentsRoutes } from './features/attachments/attachments-routes';
 import { removeAbandonedUploads } from './features/attachments/attachment-storage';
+import { accessLinksRoutes } from './features/access-links/access-links-routes';
 import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
 import { withdrawalRoutes } from './features/withdrawal/withdrawal-routes';
 import { claimsRoutes } from './features/claims/claims-routes';
@@ -36,6 +37,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(intakeRoutes(deps, config));
       app.use(claimantStatusRoutes(deps, config));
       app.use(withdrawalRoutes(deps, config));
+      app.use(accessLinksRoutes(deps, config, delivery.kick));
       app.use(attachmentsRoutes(deps, config, scanner));
       app.use(claimsListRoutes(deps, config));
       app.use(claimsRoutes(deps, config, [{ properties: claimTriageDetailProperties, load: claimTriageDetail }]));

@@ -24,7 +24,10 @@ export async function queueDelivery(db: Knex, stored: StoredStatusUpdate): Promi
 
 export interface DueDelivery {
   delivery_id: string;
-  update_id: string;
+  kind: (typeof DELIVERY_KINDS)[number];
+  /** The status update it carries; null for an access link. */
+  update_id: string | null;
+  claim_id: string;
   channel: 'email' | 'sms';
   attempts: number;
 }
@@ -35,15 +38,15 @@ export interface DueDelivery {
  * leaves it to be retried when the lease runs out.
  */
 export async function leaseDueDelivery(db: Knex, leaseSeconds: number): Promise<DueDelivery | undefined> {
-  const { rows } = await db.raw<{ rows: { id: string; update_id: string; channel: 'email' | 'sms'; attempts: number }[] }>(
+  const { rows } = await db.raw<{ rows: ({ id: string } & Omit<DueDelivery, 'delivery_id'>)[] }>(
     `UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
      WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
                  ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING id, update_id, channel, attempts`,
+     RETURNING id, kind, update_id, claim_id, channel, attempts`,
     [leaseSeconds],
   );
   const [row] = rows;
-  return row ? { delivery_id: row.id, update_id: row.update_id, channel: row.channel, attempts: row.attempts } : undefined;
+  return row ? { delivery_id: row.id, kind: row.kind, update_id: row.update_id, claim_id: row.claim_id, channel: row.channel, attempts: row.attempts } : undefined;
 }
 
 /** Ends a delivery: handed to the provider (`sent`, with the provider's message id), `logged`, or `failed` with the last error. */

@@ -3,8 +3,9 @@ import { retryDelayMs } from '@platform/messaging';
 import type { ServiceDeps } from '@platform/runtime';
 import type { Logger } from 'pino';
 import { findClaim } from '../../shared/claim-store';
+import { sendAccessLink } from '../access-links/access-link-delivery';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
-import { createMessageSender, renderStatusUpdate, type SendMessage } from './delivery-channels';
+import { createMessageSender, renderStatusUpdate, type SendMessage, type SendOutcome } from './delivery-channels';
 import { completeDelivery, leaseDueDelivery, retryDeliveryLater, type DueDelivery } from './delivery-store';
 
 export const DELIVERY_MAX_ATTEMPTS = 5;
@@ -19,20 +20,25 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-/** Sends one leased delivery and records the outcome; a failure is retried with backoff, then failed. */
-async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Logger): Promise<void> {
-  const stored = await statusUpdatesStore(db).find(due.update_id);
+/** Sends a status update to the claimant; a missing update, claim or contact fails it at once. */
+async function sendStatusUpdate(db: Knex, send: SendMessage, due: DueDelivery): Promise<SendOutcome | { status: 'failed'; lastError: string }> {
+  const stored = due.update_id === null ? undefined : await statusUpdatesStore(db).find(due.update_id);
   const claim = stored ? await findClaim(db, stored.update.claim_id) : undefined;
-  if (!claim || !stored) return completeDelivery(db, due.delivery_id, { status: 'failed', lastError: 'The status update or its claim no longer exists' });
+  if (!claim || !stored) return { status: 'failed', lastError: 'The status update or its claim no longer exists' };
   const to = due.channel === 'email' ? claim.claimant.email : claim.claimant.phone;
-  if (!to) return completeDelivery(db, due.delivery_id, { status: 'failed', lastError: `The claimant has no ${due.channel === 'email' ? 'email address' : 'phone number'}` });
+  if (!to) return { status: 'failed', lastError: `The claimant has no ${due.channel === 'email' ? 'email address' : 'phone number'}` };
+  return send({ channel: due.channel, to, claimNumber: claim.claim_number, updateId: stored.update_id, ...renderStatusUpdate(claim.claim_number, stored.update) });
+}
+
+/** Sends one leased delivery (a status update or an access link) and records the outcome; a failure is retried with backoff, then failed. */
+async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Logger, publicBaseUrl: string): Promise<void> {
   try {
-    const outcome = await send({ channel: due.channel, to, claimNumber: claim.claim_number, updateId: due.update_id, ...renderStatusUpdate(claim.claim_number, stored.update) });
+    const outcome = due.kind === 'access_link' ? await sendAccessLink(db, publicBaseUrl, due, send) : await sendStatusUpdate(db, send, due);
     await completeDelivery(db, due.delivery_id, outcome);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (due.attempts >= DELIVERY_MAX_ATTEMPTS) {
-      logger.warn({ delivery_id: due.delivery_id, attempts: due.attempts, err: message }, 'status update delivery failed for good');
+      logger.warn({ delivery_id: due.delivery_id, kind: due.kind, attempts: due.attempts, err: message }, 'delivery failed for good');
       await completeDelivery(db, due.delivery_id, { status: 'failed', lastError: message });
     } else {
       await retryDeliveryLater(db, due.delivery_id, retryDelayMs(due.attempts, 1000, 60000), message);
@@ -41,7 +47,8 @@ async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Lo
 }
 
 /** The background worker that empties the delivery queue (started by the service's startBackground). */
-export function startDeliveryWorker(db: Knex, send: SendMessage, logger: Logger, pollIntervalMs = POLL_INTERVAL_MS): DeliveryWorker {
+/** `publicBaseUrl` starts the links that access-link messages carry. */
+export function startDeliveryWorker(db: Knex, send: SendMessage, logger: Logger, publicBaseUrl: string, pollIntervalMs = POLL_INTERVAL_MS): DeliveryWorker {
   let stopped = false;
   let running: Promise<number> | undefined;
   let again = false;
@@ -52,7 +59,7 @@ export function startDeliveryWorker(db: Knex, send: SendMessage, logger: Logger,
       const due = await leaseDueDelivery(db, LEASE_SECONDS);
       if (!due) break;
       count += 1;
-      await attempt(db, send, due, logger);
+      await attempt(db, send, due, logger, publicBaseUrl);
     }
     return count;
   };
@@ -94,14 +101,14 @@ export function startDeliveryWorker(db: Knex, send: SendMessage, logger: Logger,
 
 /**
  * The worker as the service holds it: started with the background work; `kick` wakes it after a
- * status update commits (a no-op before it starts).
+ * status update or an access-link request commits (a no-op before it starts).
  */
-export function deliveryWorkerHandle(settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string }) {
+export function deliveryWorkerHandle(settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string; PUBLIC_BASE_URL: string }) {
   let worker: DeliveryWorker | undefined;
   return {
     kick: () => worker?.kick(),
     start(deps: ServiceDeps): DeliveryWorker {
-      worker = startDeliveryWorker(deps.db, createMessageSender(settings, deps.logger), deps.logger);
+      worker = startDeliveryWorker(deps.db, createMessageSender(settings, deps.logger), deps.logger, settings.PUBLIC_BASE_URL);
       return worker;
     },
   };

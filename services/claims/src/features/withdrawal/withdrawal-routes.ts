@@ -29,7 +29,7 @@ export function withdrawalRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
     description:
       'Closes an open claim with closing reason `withdrawn`, before settlement. The claimant is told in their language on their channel ' +
       '(the update is in the answer and the history), the claim timeline records it and `claim.withdrawn` is published. Takes no body.',
-    tag: 'Claimant status',
+    tag: 'Withdrawal',
     security: 'claimant',
     responses: {
       200: {

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '@platform/db';
+
+export function accessLinksStore(db: Knex) {
+  return {
+    /**
+     * Counts a hit in the bucket's current fixed window (one upsert, so concurrent replicas count
+     * together) and answers how many the window holds now and how many seconds it has left.
+     */
+    async hit(bucket: string, windowSeconds: number): Promise<{ hits: number; resetSeconds: number }> {
+      const { rows } = await db.raw<{ rows: { hits: number; reset_seconds: number }[] }>(
+        `INSERT INTO rate_limit_windows AS w (bucket, window_start, hits)
+         VALUES (?, to_timestamp(floor(extract(epoch FROM clock_timestamp()) / ?) * ?), 1)
+         ON CONFLICT (bucket, window_start) DO UPDATE SET hits = w.hits + 1
+         RETURNING hits, ceil(extract(epoch FROM w.window_start + make_interval(secs => ?) - clock_timestamp()))::int AS reset_seconds`,
+        [bucket, windowSeconds, windowSeconds, windowSeconds],
+      );
+      return { hits: rows[0].hits, resetSeconds: Math.max(1, rows[0].reset_seconds) };
+    },
+
+    /** Windows that ended before `olderThanSeconds` ago are of no further use. */
+    async purgeWindows(olderThanSeconds: number): Promise<void> {
+      await db('rate_limit_windows').where('window_start', '<', db.raw('clock_timestamp() - make_interval(secs => ?)', [olderThanSeconds])).delete();
+    },
+
+    /** The contact details an access-link request is matched against (claim numbers are stored upper case). */
+    async findContacts(claimNumber: string): Promise<{ claim_id: string; email: string | null; phone: string | null } | undefined> {
+      const row = await db('claims').where({ claim_number: claimNumber }).first('id', 'claimant_email', 'claimant_phone');
+      return row ? { claim_id: row.id, email: row.claimant_email, phone: row.claimant_phone } : undefined;
+    },
+
+    /** Queues a new access link on the delivery queue (its token is made when it is sent). */
+    async queueAccessLink(claimId: string, channel: 'email' | 'sms'): Promise<void> {
+      await db('deliveries').insert({ id: randomUUID(), kind: 'access_link', update_id: null, claim_id: claimId, channel, status: 'pending' });
+    },
+
+    /** Replaces the claim's access token (only its hash is stored): every earlier token stops opening the claim. */
+    async replaceTokenHash(claimId: string, tokenHash: string): Promise<void> {
+      await db('claims').where({ id: claimId }).update({ access_token_hash: tokenHash });
+    },
+  };
+}
