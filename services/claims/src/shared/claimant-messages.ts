@@ -59,8 +59,8 @@ const CATALOGUES: Record<string, Record<ClaimantMessageId, string>> = { en, es }
 /** The languages the catalogue has texts in. */
 export const CLAIMANT_LANGUAGES = Object.keys(CATALOGUES);
 
-/** Dates are shown as their UTC calendar day, spelled the language's way (pass a calendar date as `new Date('YYYY-MM-DD')`). */
-const FORMATS = { date: { day: { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' } } } as const;
+/** Dates are shown as their calendar day in `timeZone`, spelled the language's way. */
+const dayFormat = (timeZone: string) => ({ date: { day: { year: 'numeric', month: 'long', day: 'numeric', timeZone } } }) as const;
 
 export interface ClaimantMessages {
   /** The catalogue language the texts are written in (`en`, `es`). */
@@ -70,8 +70,11 @@ export interface ClaimantMessages {
   format(id: ClaimantMessageId, values?: Record<string, string | Date>): string;
 }
 
-/** The catalogue for a claim's BCP 47 language tag, falling back to English. */
-export function claimantMessages(languageTag: string | null): ClaimantMessages {
+/**
+ * The catalogue for a claim's BCP 47 language tag, falling back to English; dates as days in the claim's
+ * IANA time zone (UTC when it has none: pass a calendar date as `new Date('YYYY-MM-DD')`).
+ */
+export function claimantMessages(languageTag: string | null, timeZone: string | null = null): ClaimantMessages {
   const primary = (languageTag ?? 'en').split('-')[0].toLowerCase();
   const language = primary in CATALOGUES ? primary : 'en';
   const catalogue = CATALOGUES[language];
@@ -79,7 +82,7 @@ export function claimantMessages(languageTag: string | null): ClaimantMessages {
     language,
     fallbackFrom: language === primary ? null : languageTag,
     format(id, values = {}) {
-      return String(new IntlMessageFormat(catalogue[id], language, FORMATS).format(values));
+      return String(new IntlMessageFormat(catalogue[id], language, dayFormat(timeZone ?? 'UTC')).format(values));
     },
   };
 }

@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import { claimantMessages, type ClaimantMessages } from '../../shared/claimant-messages';
 import type { StatusUpdate } from '../status-updates/status-updates-schemas';
 
 /** One message to a claimant; `to` is an email address or an E.164 number. */
@@ -20,15 +21,19 @@ export type SendMessage = (message: OutgoingMessage) => Promise<SendOutcome>;
 
 const SEND_TIMEOUT_MS = 10000;
 
-/** The claimant-facing text of an update: what happened, what happens next, what we need, when we write again. */
-export function renderStatusUpdate(claimNumber: string, update: StatusUpdate): { subject: string; text: string } {
-  const lines = [update.what_happened, '', `What happens next: ${update.what_happens_next}`];
-  if (update.what_we_need_from_you) lines.push(`What we need from you: ${update.what_we_need_from_you}`);
+/**
+ * The claimant-facing text of an update: what happened, what happens next, what we need, when we write
+ * again — framed in the catalogue's words of the update's language (the adjuster's text is theirs).
+ */
+export function renderStatusUpdate(claimNumber: string, update: StatusUpdate, messages: ClaimantMessages = claimantMessages(update.language)): { subject: string; text: string } {
+  const lines = [update.what_happened, '', messages.format('updateWhatHappensNext', { text: update.what_happens_next })];
+  if (update.what_we_need_from_you) lines.push(messages.format('updateWhatWeNeed', { text: update.what_we_need_from_you }));
   if (update.cta) lines.push(`${update.cta.label}: ${update.cta.url}`);
-  if (update.expected_next_update_by) lines.push(`Your next update by: ${update.expected_next_update_by}`);
-  if (update.portal_url) lines.push(`Follow your claim: ${update.portal_url}`);
-  if (update.contact) lines.push(`Questions: ${[update.contact.name, update.contact.phone, update.contact.email].filter(Boolean).join(', ')}`);
-  return { subject: `Update on your claim ${claimNumber}`, text: lines.join('\n') };
+  // a calendar date: shown as that day (UTC), never shifted by a time zone
+  if (update.expected_next_update_by) lines.push(messages.format('updateNextUpdateBy', { date: new Date(`${update.expected_next_update_by}T00:00:00Z`) }));
+  if (update.portal_url) lines.push(messages.format('updateFollow', { url: update.portal_url }));
+  if (update.contact) lines.push(messages.format('updateQuestions', { contact: [update.contact.name, update.contact.phone, update.contact.email].filter(Boolean).join(', ') }));
+  return { subject: messages.format('updateSubject', { claimNumber }), text: lines.join('\n') };
 }
 
 /**

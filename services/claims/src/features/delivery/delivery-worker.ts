@@ -3,6 +3,7 @@ import { retryDelayMs } from '@platform/messaging';
 import type { ServiceDeps } from '@platform/runtime';
 import type { Logger } from 'pino';
 import { findClaim } from '../../shared/claim-store';
+import { claimantMessages } from '../../shared/claimant-messages';
 import { sendAccessLink } from '../access-links/access-link-delivery';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { createMessageSender, renderStatusUpdate, type SendMessage, type SendOutcome } from './delivery-channels';
@@ -27,7 +28,7 @@ async function sendStatusUpdate(db: Knex, send: SendMessage, due: DueDelivery): 
   if (!claim || !stored) return { status: 'failed', lastError: 'The status update or its claim no longer exists' };
   const to = due.channel === 'email' ? claim.claimant.email : claim.claimant.phone;
   if (!to) return { status: 'failed', lastError: `The claimant has no ${due.channel === 'email' ? 'email address' : 'phone number'}` };
-  return send({ channel: due.channel, to, claimNumber: claim.claim_number, updateId: stored.update_id, ...renderStatusUpdate(claim.claim_number, stored.update) });
+  return send({ channel: due.channel, to, claimNumber: claim.claim_number, updateId: stored.update_id, ...renderStatusUpdate(claim.claim_number, stored.update, claimantMessages(stored.update.language ?? claim.language)) });
 }
 
 /** Sends one leased delivery (a status update or an access link) and records the outcome; a failure is retried with backoff, then failed. */

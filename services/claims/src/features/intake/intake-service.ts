@@ -4,6 +4,7 @@ import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { allocateClaimNumber, insertClaim, type RequiredDocument } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
+import { claimantMessages, type ClaimantMessages } from '../../shared/claimant-messages';
 import { claimCreated } from './intake-events';
 import { queueDelivery } from '../delivery/delivery-store';
 import { normaliseLanguageTag } from '../status-updates/language-tag';
@@ -13,7 +14,7 @@ import type { StatusUpdate, StatusUpdateContact } from '../status-updates/status
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { claimIdempotencyKey, requestDigest, storeIdempotentResponse, type StoredResponse } from './idempotency';
 import type { IntakeRequest } from './intake-schemas';
-import { describeDocumentType, requiredDocumentsFor } from './required-documents';
+import { requiredDocumentsFor } from './required-documents';
 
 export const INTAKE_OPERATION = 'claims.intake';
 
@@ -64,17 +65,18 @@ export function checkIntakeFacts(request: IntakeRequest, now: Date): { language:
   return { language: language!, timeZone: request.time_zone ?? null };
 }
 
-function acknowledgement(claimId: string, claimNumber: string, documents: RequiredDocument[], firstContactDue: Date, expectedNextUpdateBy: string, settings: IntakeSettings) {
-  const outstanding = documents.filter((document) => !document.received).map((document) => describeDocumentType(document.type));
+/** The acknowledgement's text, from the claimant message catalogue in the claim's language (or English). */
+function acknowledgement(claimId: string, claimNumber: string, documents: RequiredDocument[], firstContactDue: Date, expectedNextUpdateBy: string, settings: IntakeSettings, messages: ClaimantMessages) {
+  const outstanding = documents.filter((document) => !document.received).map((document) => messages.format('documentType', { type: document.type }));
   // The claim's portal page. The stored update never holds the access token (only its hash is kept): the app that
   // reported the loss opens `portal_url#token={access_token}`, and a claimant who lost it asks for a new link there.
   const portal = `${settings.publicBaseUrl.replace(/\/+$/, '')}/portal/claims/${claimId}`;
   return {
-    what_happened: `We received your claim ${claimNumber}.`,
-    what_happens_next: `A claims specialist will review it and contact you by ${dateOnly(firstContactDue)}.`,
-    what_we_need_from_you: outstanding.length > 0 ? `Please upload: ${outstanding.join(', ')}.` : null,
+    what_happened: messages.format('acknowledgementWhatHappened', { claimNumber }),
+    what_happens_next: messages.format('acknowledgementWhatHappensNext', { firstContactDue }),
+    what_we_need_from_you: outstanding.length > 0 ? messages.format('acknowledgementWhatWeNeed', { documents: outstanding.join(', ') }) : null,
     expected_next_update_by: expectedNextUpdateBy,
-    cta: outstanding.length > 0 ? { label: 'Upload your documents', url: `${portal}#upload` } : null,
+    cta: outstanding.length > 0 ? { label: messages.format('acknowledgementCtaLabel'), url: `${portal}#upload` } : null,
     contact: settings.contact,
     portal_url: portal,
   };
@@ -123,13 +125,15 @@ export function intakeService(settings: IntakeSettings) {
         first_contact_due: firstContactDue,
         next_update_due: promiseDueAt(expectedNextUpdateBy, timeZone),
       });
-      // The acknowledgement's text is English; `language` says so rather than echoing the claimant's tag.
+      // `language` is the catalogue's language the text is in; a claim language without one falls back to English and says so.
+      const messages = claimantMessages(language, timeZone);
       const stored = await statusUpdatesStore(db).insert({
         claim_id: claimId,
         channel: preferredChannel,
         stage: 'intake',
-        ...acknowledgement(claimId, claimNumber, requiredDocuments, firstContactDue, expectedNextUpdateBy, settings),
-        language: 'en',
+        ...acknowledgement(claimId, claimNumber, requiredDocuments, firstContactDue, expectedNextUpdateBy, settings, messages),
+        language: messages.language,
+        language_fallback_from: messages.fallbackFrom,
         created_by: 'system:intake',
       });
       await queueDelivery(db, stored); // the acknowledgement goes out on the preferred channel
