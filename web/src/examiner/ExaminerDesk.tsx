@@ -44,7 +44,7 @@ export function ExaminerDesk() {
       ) : (
         <main>
           <p className="notice">
-            Sign in on the <Link to="/workbench">workbench</Link> first; the desk uses the same sign-in.
+            <Link to={`/workbench/sign-in?return_to=${encodeURIComponent('/workbench/examiner')}`}>Sign in</Link> first; the desk uses the workbench's sign-in.
           </p>
         </main>
       )}

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import request from 'supertest';
+import { bearer, expectNoSeriousAccessibilityViolations, launchChromium, startStack, type Stack } from '@platform/testing';
+import { ensureWebBuilt } from '../../scripts/web-build';
+
+const SCREENSHOT = path.resolve(__dirname, '../../docs/screenshots/examiner-desk.png');
+/** Where the workbench keeps the signed-in person's token (web/src/examiner/session.ts). */
+const WORKBENCH_TOKEN_KEY = 'workbench-token';
+
+describe('examiner desk in Chromium, on the platform as deployed (three processes, PostgreSQL, RabbitMQ, through the gateway)', () => {
+  let stack: Stack;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ensureWebBuilt();
+    stack = await startStack();
+    browser = await launchChromium();
+  }, 180000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** A run of a new control over Q3 2026, with evidence, submitted for review — all by `sub` through the API. */
+  async function preparedRun(sub: string, key: string, evidence: { title: string; collected_at: string }[]) {
+    const gateway = stack.gateway.url;
+    const auth = await bearer('evidence:write', sub);
+    const control = await request(gateway).post('/api/evidence/controls').set('Authorization', auth).send({ key, title: `${key} access reviews`, frequency: 'quarterly' }).expect(201);
+    const run = await request(gateway)
+      .post('/api/evidence/runs')
+      .set('Authorization', auth)
+      .send({ control_version_id: control.body.current_version.control_version_id, period_start: '2026-07-01', period_end: '2026-09-30' })
+      .expect(201);
+    for (const item of evidence) await request(gateway).post(`/api/evidence/runs/${run.body.run_id}/evidence`).set('Authorization', auth).send({ kind: 'note', ...item }).expect(201);
+    await request(gateway).post(`/api/evidence/runs/${run.body.run_id}/submit`).set('Authorization', auth).expect(200);
+    return run.body.run_id as string;
+  }
+
+  it('an examiner approves someone else’s run, builds and downloads its binder, and verifies the audit log — axe on every page', async () => {
+    const gateway = stack.gateway.url;
+    const suffix = Date.now().toString(36).toUpperCase();
+    const theirs = await preparedRun('preparer-pat', `AC-${suffix}`, [
+      { title: 'Q3 access review sign-off', collected_at: '2026-09-30T17:00:00Z' },
+      { title: 'Leaver list from October', collected_at: '2026-10-04T09:00:00Z' },
+    ]);
+    // A run the examiner submitted themself: in review, but never theirs to decide.
+    await preparedRun('examiner-eve', `BK-${suffix}`, [{ title: 'Backup restore test', collected_at: '2026-08-12T10:00:00Z' }]);
+
+    const token = (await bearer('evidence:write evidence:approve audit:read', 'examiner-eve')).replace(/^Bearer /, '');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    await context.addInitScript(([key, value]) => sessionStorage.setItem(key, value), [WORKBENCH_TOKEN_KEY, token] as const);
+    const page = await context.newPage();
+
+    await page.goto(`${gateway}/workbench/examiner`);
+    const queue = page.getByRole('table', { name: /Runs in review/ });
+    const row = (key: string) => queue.getByRole('row').filter({ hasText: key });
+    await row(`BK-${suffix}`).getByText('You submitted this, someone else must decide.').waitFor();
+    await expectNoSeriousAccessibilityViolations(page);
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    await row(`AC-${suffix}`).getByRole('link', { name: `Review and decide AC-${suffix}` }).click();
+    await page.waitForURL(`${gateway}/workbench/examiner/runs/${theirs}`);
+    const evidence = page.getByRole('table', { name: 'Evidence' });
+    await evidence.getByRole('row').filter({ hasText: 'Leaver list from October' }).getByText('Out of period').waitFor();
+    expect(await evidence.getByRole('row').filter({ hasText: 'Q3 access review sign-off' }).textContent()).not.toContain('Out of period');
+    await expectNoSeriousAccessibilityViolations(page);
+
+    await page.getByLabel('Rationale').fill('Sign-off covers every account; the October leaver list is outside the period and not relied on.');
+    await page.getByRole('button', { name: 'Record decision' }).click();
+    await page.locator('.badge--approved').first().waitFor();
+    await page.getByText(/Approved by examiner-eve on \d{4}-\d{2}-\d{2}/).waitFor();
+
+    await page.getByRole('button', { name: 'Build a binder' }).click();
+    const downloadButton = page.getByRole('button', { name: 'Download final binder' });
+    await downloadButton.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), downloadButton.click()]);
+    const zip = readFileSync((await download.path())!);
+    expect(zip.subarray(0, 2).toString()).toBe('PK');
+    expect(zip.includes(Buffer.from('manifest.json'))).toBe(true);
+    expect(download.suggestedFilename()).toMatch(/^binder-[0-9a-f-]+\.zip$/);
+    await expectNoSeriousAccessibilityViolations(page);
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('button', { name: 'Verify the audit log' }).click();
+    const verdict = page.locator('.verdict');
+    await verdict.waitFor();
+    expect(await verdict.textContent()).toMatch(/^Valid: \d+ record\(s\) checked/);
+    await expectNoSeriousAccessibilityViolations(page);
+
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByLabel('Status').selectOption('approved');
+    await page.getByRole('button', { name: 'Filter runs' }).click();
+    await page.getByRole('table', { name: 'Runs, newest first' }).getByRole('link', { name: `AC-${suffix} v1` }).waitFor();
+    await expectNoSeriousAccessibilityViolations(page);
+    await page.getByRole('link', { name: 'Controls' }).click();
+    await page.getByRole('button', { name: new RegExp(`^AC-${suffix} — `) }).click();
+    await page.getByRole('table', { name: `Versions of AC-${suffix}` }).waitFor();
+    await expectNoSeriousAccessibilityViolations(page);
+    await context.close();
+  }, 120000);
+});
+
