@@ -2,6 +2,7 @@ import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } fro
 import type { Logger } from 'pino';
 import { isDependencyUnavailable } from '@platform/http';
 import { CLOUDEVENT_CONTENT_TYPE, PoisonMessageError, parseCloudEvent, type CloudEvent } from './cloud-event';
+import { consumeInTrace } from './tracing';
 import { retryDelayMs, type ConsumeOptions, type EventTransport, type Subscription } from './transport';
 
 const CONFIRM_TIMEOUT_MS = 10000;
@@ -218,7 +219,7 @@ export class AmqpTransport implements EventTransport {
     const attempts = Number(message.properties.headers?.[ATTEMPTS_HEADER] ?? 0);
     try {
       const event = parseCloudEvent(message.content);
-      await options.onMessage(event);
+      await consumeInTrace(options, event);
       channel.ack(message);
     } catch (error) {
       try {

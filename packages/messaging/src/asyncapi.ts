@@ -26,6 +26,12 @@ function envelopeSchema(catalog: EventCatalog, kind: EventKind, dataRef: string)
       time: { type: 'string', format: 'date-time' },
       datacontenttype: { const: 'application/json' },
       dataschema: { const: kind.schema.$id, description: 'The `$id` of the data schema' },
+      traceparent: {
+        type: 'string',
+        pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$',
+        description: 'CloudEvents distributed-tracing extension: the W3C traceparent of the producer (present when tracing is on)',
+      },
+      tracestate: { type: 'string', description: 'CloudEvents distributed-tracing extension: the W3C tracestate that goes with traceparent' },
       data: { $ref: dataRef },
     },
   };

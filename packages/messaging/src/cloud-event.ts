@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { currentTraceContext } from '@platform/telemetry';
 
 /** CloudEvents 1.0, structured JSON mode. Data carries identifiers and facts, never personal data. */
 export interface CloudEvent<T = Record<string, unknown>> {
@@ -11,6 +12,9 @@ export interface CloudEvent<T = Record<string, unknown>> {
   datacontenttype: 'application/json';
   /** The URI naming the schema `data` adheres to (the `$id` of the kind's schema). */
   dataschema?: string;
+  /** CloudEvents distributed-tracing extension: the W3C trace context of the code that produced the event. */
+  traceparent?: string;
+  tracestate?: string;
   data: T;
 }
 
@@ -26,6 +30,8 @@ export function createEvent<T extends Record<string, unknown>>(fields: { source:
     time: new Date().toISOString(),
     datacontenttype: 'application/json',
     ...(fields.dataschema ? { dataschema: fields.dataschema } : {}),
+    // Stored with the outbox row, so the relay and the consumers continue the producer's trace later.
+    ...currentTraceContext(),
     data: fields.data,
   };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { isDependencyUnavailable } from '@platform/http';
 import { PoisonMessageError, topicMatches, type CloudEvent } from './cloud-event';
+import { consumeInTrace } from './tracing';
 import { retryDelayMs, type ConsumeOptions, type EventTransport, type Subscription } from './transport';
 
 /**
@@ -28,7 +29,7 @@ export class InProcessBus implements EventTransport {
   private async deliver(subscription: ConsumeOptions, event: CloudEvent, attempts: number): Promise<void> {
     if (!this.subscriptions.has(subscription)) return;
     try {
-      await subscription.onMessage(event);
+      await consumeInTrace(subscription, event);
     } catch (error) {
       const unavailable = isDependencyUnavailable(error);
       const failedAttempts = unavailable ? attempts : attempts + 1;

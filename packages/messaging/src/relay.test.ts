@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { Registry } from 'prom-client';
 import { createLogger } from '@platform/http';
 import { createDatabase, type Knex } from '@platform/db';
 import {
@@ -103,6 +104,20 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
     await sleep(300);
     expect(captured.received.map((e) => e.messageId)).toEqual([committed.id]);
     expect(await db('outbox').where({ id: rolledBack.id }).first()).toBeUndefined();
+  });
+
+  it('reports how long the oldest unpublished event has waited, and 0 once the outbox is drained', async () => {
+    const exchange = newExchange('relay.age');
+    const metrics = new Registry();
+    const relay = new OutboxRelay({ db, transport, logger, metrics });
+    const age = async () => (await metrics.getSingleMetric('outbox_oldest_pending_age_seconds')!.get()).values[0].value;
+    const [waiting, newer] = [claimEvent(1), claimEvent(2)];
+    await commit(exchange, [waiting, newer]);
+    await db('outbox').where('id', waiting.id).update({ created_at: db.raw("clock_timestamp() - interval '90 seconds'") });
+    expect(await age()).toBeGreaterThanOrEqual(90);
+    expect(await age()).toBeLessThan(120);
+    await relay.relayOnce();
+    expect(await age()).toBe(0);
   });
 
   it('publishes persistent CloudEvents routed by type and marks them published', async () => {

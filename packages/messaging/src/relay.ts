@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { CloudEvent } from './cloud-event';
 import { OUTBOX_NOTIFY_CHANNEL, outboxSignals } from './outbox';
+import { publishInTrace } from './tracing';
 import { retryDelayMs, type EventTransport } from './transport';
 
 export interface RelayOptions {
@@ -61,6 +62,21 @@ export class OutboxRelay {
             this.set(Number(count));
           } catch {
             // the database is down: /readyz says so; the gauge keeps its last value
+          }
+        },
+      });
+      new Gauge({
+        name: 'outbox_oldest_pending_age_seconds',
+        help: 'How long the oldest event not yet confirmed by the broker has waited (0 when none waits)',
+        registers: [options.metrics],
+        async collect() {
+          try {
+            const row = await db('outbox')
+              .whereNull('published_at')
+              .first(db.raw('coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS age'));
+            this.set(Number(row?.age ?? 0));
+          } catch {
+            // as above
           }
         },
       });
@@ -175,7 +191,7 @@ export class OutboxRelay {
       const results = await Promise.allSettled(
         rows.map((row) => {
           const event = typeof row.payload === 'string' ? (JSON.parse(row.payload) as CloudEvent) : row.payload;
-          return transport.publish(row.exchange, row.routing_key, event);
+          return publishInTrace(row.exchange, event, () => transport.publish(row.exchange, row.routing_key, event));
         }),
       );
       const sent = rows.filter((_, index) => results[index].status === 'fulfilled').map((row) => row.id);

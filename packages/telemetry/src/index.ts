@@ -1,1 +1,2 @@
-export {};
+export * from './trace-context';
+export * from './sdk';
