@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { once } from 'node:events';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import type { Archiver, ArchiverOptions } from 'archiver';
@@ -10,6 +11,10 @@ import type { BinderRecord } from './binders-store';
 
 // archiver 7 at runtime (CommonJS, a factory function); @types/archiver describes 8's classes.
 const archiver = require('archiver') as (format: 'zip', options?: ArchiverOptions) => Archiver;
+
+/** The offline verifier every binder carries (bundled from ./verifier by scripts/bundle-binder-verifier.ts). */
+let verifierScript: Buffer | undefined;
+const verifier = () => (verifierScript ??= readFileSync(path.join(__dirname, 'verifier', 'verify.mjs')));
 
 /** The manifest without its two large arrays (what the index and VERIFY.md are written from). */
 export type BinderHead = Omit<Manifest, 'evidence' | 'audit'> & { audit: { checkpoint: ManifestCheckpoint | null } };
@@ -151,27 +156,55 @@ as uploaded. A note, link or record is stored as the RFC 8785 canonical JSON of 
 JSON is the file. Superseded items stay in the binder; \`superseded_by\` names their correction, and
 \`out_of_period: true\` flags evidence collected outside the run period.
 
-## 4. The audit records
+## 4. Everything at once, offline
+
+\`verify.mjs\` checks all of this binder with Node.js 20 or later and nothing else (no \`npm install\`):
+
+    node verify.mjs <this-binder>.zip --service-key <service verifier key> [--witness-key <witness verifier key>]
+
+It reads the zip itself and checks every file against SHA256SUMS and the manifest, every audit record
+against its canonical bytes and its inclusion proof, the checkpoint's signatures by the keys you pin, and
+the consistency proof from the previous binder of the control. It prints one line per check and exits
+non-zero when any fails. Pin the keys yourself (a key shipped inside the binder proves nothing): the
+service's verifier key is the \`X-Audit-Verifier-Key\` header of \`GET /api/evidence/audit/checkpoint\`
+(\`<name>+<hash>+<base64 key>\`); a key may also be given as a file holding it, or as
+\`BINDER_SERVICE_KEY\` / \`BINDER_WITNESS_KEYS\`.
+
+## 5. The audit records
 
 \`audit.jsonl\` holds the run's audit records, one canonical JSON object per line, oldest first (the same as
-\`manifest.audit.records\`). Each record's \`hash\` is
-\`SHA-256(prev_hash ‖ canonical JSON of the record without "hash")\`, where prev_hash is the 64 hex
-characters of the previous record of the platform-wide chain. For example, with Node.js and the
-\`canonicalize\` package:
+\`manifest.audit.records\`). \`manifest.audit.proofs\` gives, for each, its canonical bytes (\`leaf\`: the
+RFC 8785 JSON of every field but \`hash\`, as stored when it was appended) and its RFC 9162 inclusion proof.
+Each record's \`hash\` is \`SHA-256(prev_hash ‖ leaf)\`, which standard tools check:
 
-    node -e 'const c=require("canonicalize"),h=require("crypto");for(const l of require("fs").readFileSync("audit.jsonl","utf8").split("\\n").filter(Boolean)){const{hash,...r}=JSON.parse(l);console.log(r.seq,h.createHash("sha256").update(r.prev_hash+c(r)).digest("hex")===hash?"OK":"MISMATCH")}'
+    jq -c '.audit.proofs[]' manifest.json | while IFS= read -r p; do
+      seq=$(jq -r .seq <<<"$p"); prev=$(jq -r --argjson s "$seq" 'select(.seq == $s) | .prev_hash' audit.jsonl)
+      { printf '%s' "$prev"; jq -j .leaf <<<"$p"; } | sha256sum | cut -d' ' -f1   # equals that record's hash
+    done
 
-## 5. The signed checkpoint
+The inclusion proofs (Merkle hashing with 0x00/0x01 prefixes) have no standard command: \`verify.mjs\`
+checks them.
+
+## 6. The signed checkpoint
 
 ${checkpoint ? `The checkpoint at seq ${checkpoint.seq} (hash \`${checkpoint.hash}\`, signed ${checkpoint.signed_at} by key \`${checkpoint.key_id}\`) covers every record above.
-\`checkpoint-message.bin\` holds the signed bytes (the canonical JSON \`{"hash":…,"seq":…}\`), \`checkpoint.sig\`
+${checkpoint.note ? `\`checkpoint.note\` is its Merkle tree head as a C2SP signed note (origin, tree size ${checkpoint.seq}, base64 root hash, then one
+signature line per signer: the service and any witness that cosigned it). The note's text is its first three lines;
+each signature is the base64 after the signer's name, without its first 4 bytes (the key hash).${hasKey ? ` The service's
+signature, with OpenSSL 3:
+
+    head -n 3 checkpoint.note > checkpoint-note.txt
+    grep -F "— ${checkpoint.note.split('\n')[0]} " checkpoint.note | cut -d' ' -f3 | base64 -d | tail -c 64 > checkpoint-note.sig
+    openssl pkeyutl -verify -pubin -inkey audit-public-key.pem -rawin -in checkpoint-note.txt -sigfile checkpoint-note.sig` : ''}
+
+` : ''}\`checkpoint-message.bin\` holds the bytes of the chain checkpoint's signature (the canonical JSON \`{"hash":…,"seq":…}\`), \`checkpoint.sig\`
 the raw Ed25519 signature${hasKey ? ' and `audit-public-key.pem` the public key' : ''}. With OpenSSL 3:
 
     openssl pkeyutl -verify -pubin -inkey audit-public-key.pem -rawin -in checkpoint-message.bin -sigfile checkpoint.sig
 
 It prints \`Signature Verified Successfully\`.${hasKey ? ' Compare the key with the one the service publishes at `GET /api/evidence/audit/public-key` (or one you pinned) before trusting it.' : ' The signing key has since been rotated: fetch the public key with id `' + checkpoint.key_id + '` from the operator.'}
-The records between the run's last record and seq ${checkpoint.seq} belong to other work; to check the chain
-between them online, call \`GET /api/evidence/audit/verify?from_seq=${firstAuditSeq ?? 1}&to_seq=${checkpoint.seq}\`.` : 'No signed checkpoint covered these records when the binder was built (checkpoints are taken periodically). Build the binder again later to include one, or verify online with `GET /api/evidence/audit/verify`.'}
+To check online the chain between the run's first record and the checkpoint (records of other work included),
+call \`GET /api/evidence/audit/verify?from_seq=${firstAuditSeq ?? 1}&to_seq=${checkpoint.seq}\`.` : 'No signed checkpoint covered these records when the binder was built (checkpoints are taken periodically). Build the binder again later to include one, or verify online with `GET /api/evidence/audit/verify`.'}
 `;
 }
 
@@ -209,7 +242,9 @@ async function writeEntries(archive: Archiver, contents: BinderContents, date: D
     const signature = Buffer.from(checkpoint.signature, 'base64');
     await add('checkpoint.sig', signature, sha256(signature));
     if (hasKey) await add('audit-public-key.pem', text(checkpoint.public_key_pem as string), sha256(checkpoint.public_key_pem as string));
+    if (checkpoint.note) await add('checkpoint.note', text(checkpoint.note), sha256(checkpoint.note));
   }
+  await add('verify.mjs', verifier(), sha256(verifier()));
   const index = hashedText(indexHtml(contents));
   await add('index.html', index.stream, index.digest);
   const verify = verifyMd(contents.binder, contents.head, contents.firstAuditSeq, hasKey);

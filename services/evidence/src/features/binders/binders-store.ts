@@ -15,7 +15,7 @@ const SPLIT_MANIFEST_SQL = `
   SELECT b.binder_id, parts.section, items.ordinal, items.item
   FROM (SELECT binder_id, manifest_json::jsonb AS manifest FROM evidence_binders WHERE binder_id = ?) b
   CROSS JOIN LATERAL (VALUES
-    ('head', jsonb_build_array((b.manifest - 'evidence') #- '{audit,records}')),
+    ('head', jsonb_build_array((b.manifest - 'evidence') #- '{audit,records}' #- '{audit,proofs}')),
     ('evidence', b.manifest -> 'evidence'),
     ('audit', b.manifest -> 'audit' -> 'records')
   ) AS parts (section, items)
@@ -147,6 +147,27 @@ export function bindersStore(db: Knex) {
       const counts: Record<BinderSection, number> = { head: 0, evidence: 0, audit: 0 };
       for (const row of rows) counts[row.section] = Number(row.n);
       return counts;
+    },
+
+    /**
+     * The largest signed tree head smaller than `treeSize` among the binders of the control (for a
+     * consistency proof). Chosen by size, not by when binders were built, so rebuilding the same run
+     * state gives the same manifest.
+     */
+    async previousCheckpointNote(controlId: string, treeSize: number): Promise<string | undefined> {
+      const size = "split_part(p.item #>> '{audit,checkpoint,note}', E'\\n', 2)::bigint";
+      const row = await db('evidence_binders as b')
+        .join('evidence_runs as r', 'r.run_id', 'b.run_id')
+        .join('evidence_control_versions as v', 'v.control_version_id', 'r.control_version_id')
+        .join('evidence_binder_parts as p', function joinHead() {
+          this.on('p.binder_id', '=', 'b.binder_id').andOnVal('p.section', '=', 'head').andOnVal('p.ordinal', '=', 1);
+        })
+        .where('v.control_id', controlId)
+        .whereRaw("p.item #>> '{audit,checkpoint,note}' IS NOT NULL")
+        .whereRaw(`${size} < ?`, [treeSize])
+        .orderByRaw(`${size} DESC`)
+        .first(db.raw("p.item #>> '{audit,checkpoint,note}' AS note"));
+      return row?.note;
     },
 
     /** The stored files a binder's evidence refers to, by hash. */

@@ -11,8 +11,11 @@ import { evidenceStore } from '../evidence/evidence-store';
 import type { EvidenceItem, EvidenceKind } from '../evidence/evidence-schemas';
 import type { Decision, RunState } from '../runs/runs-schemas';
 import { runsStore } from '../runs/runs-store';
+import { consistencyWith, inclusionProofsOf, noteTreeSize } from './audit-proofs-for-binder';
+import { bindersStore } from './binders-store';
+import { BINDER_FORMAT, type AuditConsistency, type AuditRecordProof } from './verifier/binder-format';
 
-export const MANIFEST_FORMAT = 'claims-platform/evidence-binder/1';
+export const MANIFEST_FORMAT = BINDER_FORMAT;
 const AUDIT_PAGE = 500;
 const EVIDENCE_BATCH = 500;
 
@@ -48,6 +51,8 @@ export interface ManifestCheckpoint {
   message: string;
   /** SPKI PEM of the signing key, when it is the service's current key. */
   public_key_pem: string | null;
+  /** The Merkle tree head of the first `seq` records as a C2SP signed note, with every cosignature it carries (null before the tree). */
+  note: string | null;
 }
 
 /** The hashed part of a binder: built only from the run's state, so the same state gives the same bytes. */
@@ -58,7 +63,14 @@ export interface Manifest {
   final: boolean;
   evidence: ManifestEvidence[];
   decisions: Omit<Decision, 'run_id'>[];
-  audit: { records: AuditRecord[]; checkpoint: ManifestCheckpoint | null };
+  audit: {
+    records: AuditRecord[];
+    checkpoint: ManifestCheckpoint | null;
+    /** For each record, in the same order: its canonical bytes and inclusion proof against `checkpoint.note` (empty without a note). */
+    proofs: AuditRecordProof[];
+    /** From the largest smaller tree head of an earlier binder of the same control, when there is one. */
+    consistency: AuditConsistency | null;
+  };
 }
 
 export interface AuditKey {
@@ -145,9 +157,11 @@ export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey 
   const [lastRecord] = await auditStore(db).listRecords({ entity_id: runId, limit: 1, newest_first: true });
   const lastSeq = lastRecord?.seq;
   const [checkpoint] = lastSeq === undefined ? [] : await auditStore(db).listCheckpoints({ after_seq: lastSeq - 1, limit: 1 });
+  const treeSize = checkpoint?.note ? noteTreeSize(checkpoint.note) : undefined;
+  const previous = treeSize === undefined ? undefined : await bindersStore(db).previousCheckpointNote(run.control_id, treeSize);
   const { control_id: _c, control_key: _k, control_version: _v, ...runFields } = run;
-  const placeholder = { evidence: `evidence-${randomUUID()}`, records: `records-${randomUUID()}` };
-  const skeleton: Omit<Manifest, 'evidence' | 'audit'> & { evidence: string; audit: { records: string; checkpoint: ManifestCheckpoint | null } } = {
+  const placeholder = { evidence: `evidence-${randomUUID()}`, records: `records-${randomUUID()}`, proofs: `proofs-${randomUUID()}` };
+  const skeleton: Omit<Manifest, 'evidence' | 'audit'> & { evidence: string; audit: Omit<Manifest['audit'], 'records' | 'proofs'> & { records: string; proofs: string } } = {
     format: MANIFEST_FORMAT,
     control: control as Manifest['control'],
     run: runFields,
@@ -165,20 +179,30 @@ export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey 
             signature: checkpoint.signature,
             message: checkpointMessage(checkpoint.seq, checkpoint.hash).toString('utf8'),
             public_key_pem: auditKey && auditKey.keyId === checkpoint.key_id ? auditKey.publicKeyPem : null,
+            note: checkpoint.note,
           }
         : null,
+      consistency: previous && treeSize !== undefined ? await consistencyWith(db, previous, treeSize) : null,
+      proofs: placeholder.proofs,
     },
   };
-  // Canonical key order puts audit.records before evidence.
-  const [beforeRecords, afterRecords] = canonicalJson(skeleton).split(`"${placeholder.records}"`);
+  // Canonical key order: audit.proofs, audit.records, then evidence.
+  const [beforeProofs, afterProofs] = canonicalJson(skeleton).split(`"${placeholder.proofs}"`);
+  const [betweenProofsAndRecords, afterRecords] = afterProofs.split(`"${placeholder.records}"`);
   const [betweenArrays, afterEvidence] = afterRecords.split(`"${placeholder.evidence}"`);
+  const recordPages = () =>
+    lastSeq === undefined
+      ? []
+      : keysetPages((after: number) => auditStore(db).listRecords({ entity_id: runId, limit: AUDIT_PAGE, after_seq: after, to_seq: lastSeq }), (item) => item.seq, 0, AUDIT_PAGE);
 
-  await sink(`${beforeRecords}[`);
-  const record = arrayElements(sink);
-  if (lastSeq !== undefined) {
-    const pages = keysetPages((after: number) => auditStore(db).listRecords({ entity_id: runId, limit: AUDIT_PAGE, after_seq: after, to_seq: lastSeq }), (item) => item.seq, 0, AUDIT_PAGE);
-    for await (const page of pages) for (const item of page) await record(canonicalJson(item));
+  await sink(`${beforeProofs}[`);
+  const proof = arrayElements(sink);
+  if (treeSize !== undefined) {
+    for await (const page of recordPages()) for (const item of await inclusionProofsOf(db, page.map((r) => r.seq), treeSize)) await proof(canonicalJson(item));
   }
+  await sink(`]${betweenProofsAndRecords}[`);
+  const record = arrayElements(sink);
+  for await (const page of recordPages()) for (const item of page) await record(canonicalJson(item));
   await sink(`]${betweenArrays}[`);
   const evidence = arrayElements(sink);
   for await (const batch of evidenceStore(db).listForRunInBatches(runId, EVIDENCE_BATCH)) {
