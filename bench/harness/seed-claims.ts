@@ -1,9 +1,36 @@
 import { pgClient } from './workspace-modules';
 
+const FIRST_NAMES = [
+  'Ana', 'María', 'José', 'Pedro', 'Lucía', 'Carmen', 'John', 'Mary', 'James', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda',
+  'William', 'Elizabeth', 'David', 'Barbara', 'Richard', 'Susan', 'Joseph', 'Jessica', 'Thomas', 'Sarah', 'Charles', 'Karen', 'Wei',
+  'Mei', 'Hiroshi', 'Yuki', 'Aarav', 'Priya', 'Mohammed', 'Fatima', 'Olga', 'Ivan', 'Sven', 'Ingrid', 'Chidi', 'Amara',
+];
+const LAST_NAMES = [
+  'Ruiz', 'Gonzalez', 'Rodriguez', 'Fernandez', 'Lopez', 'Martinez', 'Sanchez', 'Perez', 'Gomez', 'Diaz', 'Smith', 'Johnson',
+  'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Wilson', 'Anderson', 'Taylor', 'Thomas', 'Moore', 'Jackson', 'Martin',
+  'Lee', 'Thompson', 'White', 'Harris', 'Clark', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Torres',
+  'Nguyen', 'Hill', 'Flores', 'Green', 'Adams', 'Nelson', 'Baker', 'Hall', 'Rivera', 'Campbell', 'Mitchell', 'Carter', 'Roberts',
+  'Wang', 'Li', 'Zhang', 'Chen', 'Tanaka', 'Suzuki', 'Sato', 'Patel', 'Sharma', 'Singh', 'Khan', 'Ahmed', 'Ivanov', 'Petrov',
+  'Johansson', 'Larsson', 'Okafor', 'Mensah', 'Kowalski', 'Nowak', 'Rossi', 'Russo', 'Ferrari', 'Esposito', 'Dubois', 'Moreau',
+  'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Meyer', 'Wagner', 'Becker', 'Hoffmann', 'Murphy', 'Kelly', "O'Brien", 'Walsh',
+];
+const EMAIL_DOMAINS = ['example.com', 'mail.example.org', 'example.net', 'post.example', 'inbox.example.com'];
+
+/**
+ * Who the i-th seeded claim is from — varied names (repeating as real names do), emails and phones,
+ * so a search finds a handful of claims, not all of them. The SQL of seedClaims computes the same.
+ */
+export function seededClaimant(i: number): { name: string; email: string; phone: string } {
+  const first = FIRST_NAMES[i % FIRST_NAMES.length];
+  const last = LAST_NAMES[Math.floor(i / FIRST_NAMES.length) % LAST_NAMES.length];
+  const local = `${first}.${last}`.toLowerCase().normalize('NFD').replace(/[^a-z.]/g, '');
+  return { name: `${first} ${last}`, email: `${local}${i}@${EMAIL_DOMAINS[i % EMAIL_DOMAINS.length]}`, phone: `+1${2012000000 + i}` };
+}
+
 /**
  * Grows the claims table to `target` rows with bulk SQL (INSERT … SELECT generate_series), in the shape
  * intake writes: a claim with its checklist and service-level dates, its acknowledgement status update
- * and its audit entry. Seeded claims carry the year 2019 in their numbers (never handed out by the
+ * and its audit entry, from varied claimants (seededClaimant). Seeded claims carry the year 2019 in their numbers (never handed out by the
  * service this run) and promise their next update in the future, so no overdue sweep fires for them.
  */
 export async function seedClaims(databaseUrl: string, target: number, log: (line: string) => void): Promise<number> {
@@ -25,7 +52,9 @@ export async function seedClaims(databaseUrl: string, target: number, log: (line
            language, stage, queue, access_token_hash, required_documents, received_at, acknowledge_by, acknowledged_at,
            first_contact_due, next_update_due, created_at, updated_at)
          SELECT gen_random_uuid(), 'CLM-2019-' || lpad(i::text, 7, '0'), 'POL-' || lpad((100000 + i % 899999)::text, 6, '0'),
-           'Seeded Claimant ' || i, 'claimant' || i || '@example.com', '+1415555' || lpad((i % 10000)::text, 4, '0'),
+           first_name || ' ' || last_name,
+           regexp_replace(lower(unaccent_name), '[^a-z.]', '', 'g') || i || '@' || ($5::text[])[1 + i % cardinality($5::text[])],
+           '+1' || (2012000000 + i),
            date '2024-01-01' + (i % 600), (ARRAY['auto_collision','auto_glass','auto_theft','property_water','property_fire',
            'property_theft','property_weather','liability','injury','other'])[1 + i % 10], 'Seeded loss description ' || i,
            '{"address_line":"1 Main St","city":"Springfield","postal_code":"12345","country":"US"}'::jsonb, (i % 7 = 0),
@@ -36,8 +65,12 @@ export async function seedClaims(databaseUrl: string, target: number, log: (line
            '[{"type":"photos_of_damage","received":false},{"type":"repair_estimate","received":false},{"type":"police_report","received":true}]'::jsonb,
            ts, ts + interval '24 hours', ts + interval '1 minute', ts + interval '48 hours',
            CASE WHEN i % 8 <> 7 THEN clock_timestamp() + interval '30 days' + (i % 1000) * interval '1 minute' END, ts, ts
-         FROM (SELECT i, timestamptz '2024-01-01' + i * interval '30 seconds' AS ts FROM generate_series($1::int, $2::int) AS i) AS s`,
-        [from, to],
+         FROM (SELECT i, ts, first_name, last_name, translate(first_name || '.' || last_name, 'áéíóúñ', 'aeioun') AS unaccent_name
+               FROM (SELECT i, timestamptz '2024-01-01' + i * interval '30 seconds' AS ts,
+                       ($3::text[])[1 + i % cardinality($3::text[])] AS first_name,
+                       ($4::text[])[1 + (i / cardinality($3::text[])) % cardinality($4::text[])] AS last_name
+                     FROM generate_series($1::int, $2::int) AS i) AS n) AS s`,
+        [from, to, FIRST_NAMES, LAST_NAMES, EMAIL_DOMAINS],
       );
       const range = [`CLM-2019-${String(from).padStart(7, '0')}`, `CLM-2019-${String(to).padStart(7, '0')}`];
       await client.query(

@@ -8,7 +8,7 @@ import { DEFAULT_TRIAGE_POLICY } from './features/triage/default-policy';
 import { QUEUES } from './features/triage/triage-policy';
 import { claimsMigrations } from './migrations';
 import { DEADLINES } from './shared/claim-deadlines';
-import { CHANNELS, CLAIM_STAGES, LOSS_TYPES } from './shared/claim-vocabulary';
+import { CHANNELS, CLAIM_STAGES, CLOSING_REASONS, LOSS_TYPES } from './shared/claim-vocabulary';
 
 describe('claims migrations', () => {
   it('are exactly as released (a new one is added to migration-checksums.json, a released one never edited)', () => {
@@ -40,6 +40,8 @@ describe('claims migrations', () => {
       ['escalations', 'queue', QUEUES],
       ['attachments', 'scan_status', SCAN_STATUSES],
       ['deadline_breaches', 'deadline', DEADLINES],
+      ['claims', 'closing_reason', CLOSING_REASONS],
+      ['status_updates', 'closing_reason', CLOSING_REASONS],
     ])('%s.%s accepts exactly the values the code uses', async (table, column, values) => {
       expect((await checkedValues(db, table, column)).sort()).toEqual([...values].sort());
     });

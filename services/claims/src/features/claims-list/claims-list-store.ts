@@ -3,7 +3,7 @@ import { ANY_OPEN_BREACH, openBreachCondition } from '../../shared/claim-deadlin
 import type { ClaimStage, LossType } from '../../shared/claim-vocabulary';
 import { HAS_FAILED_DELIVERY } from '../delivery/delivery-store';
 import type { ClaimCursor } from './claim-cursor';
-import { containsPattern } from './claim-search';
+import { ACCENTED, DIGITS, PLAIN, prefixPattern, reverse } from './claim-search';
 import type { ClaimsListQuery, ClaimSummary } from './claims-list-schemas';
 
 interface SummaryRow {
@@ -29,13 +29,42 @@ const OPEN_ESCALATION = `EXISTS (SELECT 1 FROM escalations e WHERE e.claim_id = 
 /** `search` is normalised (normaliseSearch); `assignee` a `sub` (`me` resolved). */
 export type ClaimsListFilters = Omit<ClaimsListQuery, 'limit' | 'cursor' | 'q'> & { search?: string };
 
+/** The name as its trigram index holds it (migration 0011): lower-cased, accents folded. */
+const CLAIMANT_NAME = `lower(translate(claimant_name, '${ACCENTED}', '${PLAIN}'))`;
+const PHONE_DIGITS = `regexp_replace(claimant_phone, '[^0-9]', '', 'g')`;
+const IDENTIFIER_PREFIXES = ['lower(claim_number)', 'lower(policy_number)', 'lower(claimant_email)'];
+
 /**
- * How well a claim matches the search: pg_trgm's word similarity (typos, partial words), 1 for an exact word.
- * A claim matches when its search text contains the search or is similar enough (`<%`, pg_trgm's
- * word_similarity_threshold, 0.6 by default); both are served by the trigram GIN index on search_text.
+ * The claims a search can find, each branch served by its own index (migration 0011): a name similar to
+ * it (pg_trgm `<%`: word similarity over the threshold, 0.6 by default: typos, partial words), a claim
+ * number, policy number or email starting with it, or (a search of digits) a phone ending with it. The
+ * union of those index-driven sets is all the rest of the query ranks, so the table is never scanned
+ * (`id = ANY (ARRAY(…))` fetches them by primary key; a semi-join was planned as a scan of the whole table
+ * once a common name made a thousand candidates).
  */
-const RANK = 'word_similarity(?, search_text)';
-const MATCHES = '(search_text LIKE ? OR ? <% search_text)';
+function searchCandidates(db: Knex, search: string) {
+  const prefix = prefixPattern(search);
+  let ids = db('claims').select('id').whereRaw(`? <% ${CLAIMANT_NAME}`, [search]);
+  for (const column of IDENTIFIER_PREFIXES) ids = ids.union((q) => q.select('id').from('claims').whereRaw(`${column} LIKE ?`, [prefix]));
+  if (DIGITS.test(search)) ids = ids.union((q) => q.select('id').from('claims').whereRaw(`reverse(${PHONE_DIGITS}) LIKE ?`, [prefixPattern(reverse(search))]));
+  return ids;
+}
+
+/**
+ * How well a claim matches, in [0, 1]: 1 when a number, the email or the phone is exactly the search,
+ * 0.9 when one starts with it (the phone: ends with it), else the name's word similarity (1 for a whole word).
+ */
+function rank(search: string): { sql: string; bindings: string[] } {
+  const prefix = prefixPattern(search);
+  const phoneSuffix = prefixPattern(reverse(search));
+  return {
+    sql: `GREATEST(word_similarity(?, ${CLAIMANT_NAME}), CASE
+        WHEN ? IN (${IDENTIFIER_PREFIXES.join(', ')}, ${PHONE_DIGITS}) THEN 1
+        WHEN ${IDENTIFIER_PREFIXES.map((column) => `${column} LIKE ?`).join(' OR ')} OR reverse(${PHONE_DIGITS}) LIKE ? THEN 0.9
+        ELSE 0 END::real)`,
+    bindings: [search, search, ...IDENTIFIER_PREFIXES.map(() => prefix), phoneSuffix],
+  };
+}
 
 export function claimsListStore(db: Knex) {
   return {
@@ -58,9 +87,10 @@ export function claimsListStore(db: Knex) {
       if (filters.unassigned) select = select.whereNull('assignee');
       const { search } = filters;
       if (search !== undefined) {
-        select = select.select(db.raw(`${RANK} AS rank`, [search])).whereRaw(MATCHES, [containsPattern(search), search]);
+        const ranked = rank(search);
+        select = select.select(db.raw(`${ranked.sql} AS rank`, ranked.bindings)).whereRaw('id = ANY (ARRAY(?))', [searchCandidates(db, search)]);
         if (after?.search) {
-          select = select.whereRaw(`(${RANK}, created_at, id) < (?::real, ?::timestamptz, ?::uuid)`, [search, after.search.rank, after.created_at, after.id]);
+          select = select.whereRaw(`(${ranked.sql}, created_at, id) < (?::real, ?::timestamptz, ?::uuid)`, [...ranked.bindings, after.search.rank, after.created_at, after.id]);
         }
         select = select.orderByRaw(`rank DESC`);
       } else if (after) {
