@@ -4,3 +4,4 @@ export * from './witness';
 export * from './witness-config';
 export * from './witness-store';
 export * from './run-witness';
+export * from './standalone';

@@ -46,6 +46,7 @@ export type RefusalReason = 'truncated' | 'forked' | 'inconsistent';
 export interface Refusal {
   origin: string;
   reason: RefusalReason;
+  /** The last checkpoint the witness cosigned, with its cosignature line. */
   cosignedNote: string;
   cosignedSize: number;
   offeredNote: string;

@@ -82,9 +82,9 @@ export function createWitness(options: WitnessOptions) {
     }
     const store = witnessStore(db);
     const last = await store.latestCosigned(origin);
-    if (last && offered.size < last.size) return refuse('truncated', last.note, last.size, note, body, offered, null);
+    if (last && offered.size < last.size) return refuse('truncated', last.note + last.cosignature, last.size, note, body, offered, null);
     if (last && offered.size === last.size) {
-      if (!offered.rootHash.equals(last.rootHash)) return refuse('forked', last.note, last.size, note, body, offered, null);
+      if (!offered.rootHash.equals(last.rootHash)) return refuse('forked', last.note + last.cosignature, last.size, note, body, offered, null);
       // Already cosigned: hand it over again if the log does not serve it (an earlier post failed).
       if (!findCosignature(note, body, name, privateKey)) await log.postCosignature(offered.size, last.cosignature);
       return { outcome: 'unchanged', size: offered.size };
@@ -92,7 +92,7 @@ export function createWitness(options: WitnessOptions) {
     if (last) {
       const proof = await log.consistencyProof(last.size, offered.size);
       if (!proof || !verifyConsistency(last.size, offered.size, proof, last.rootHash, offered.rootHash)) {
-        return refuse('inconsistent', last.note, last.size, note, body, offered, proof ?? null);
+        return refuse('inconsistent', last.note + last.cosignature, last.size, note, body, offered, proof ?? null);
       }
     }
     const { line } = cosign(body, name, privateKey, Math.floor(Date.now() / 1000));

@@ -1,5 +1,5 @@
 import type { Migration } from '@platform/db';
-import { auditLogMigration, auditTreeMigration } from './features/audit/migrations';
+import { auditLogMigration, auditTreeMigration, auditWitnessMigration } from './features/audit/migrations';
 import { binderPartsMigration, bindersMigration } from './features/binders/migrations';
 import { controlsMigration } from './features/controls/migrations';
 import { evidenceFileScansMigration, evidenceMigration } from './features/evidence/migrations';
@@ -16,4 +16,5 @@ export const evidenceMigrations: Migration[] = [
   evidenceFileScansMigration,
   auditTreeMigration,
   listIndexesMigration,
+  auditWitnessMigration,
 ];

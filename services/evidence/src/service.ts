@@ -2,6 +2,8 @@ import { startPendingScans, virusScannerFrom, type ServiceDefinition } from '@pl
 import type { EvidenceConfig } from './config';
 import { startCheckpointer } from './features/audit/audit-checkpoints';
 import { auditRoutes } from './features/audit/audit-routes';
+import { auditWitnessRoutes } from './features/audit/audit-witness-routes';
+import { trustedWitnesses } from './features/audit/audit-witnesses';
 import { checkpointSignerFor } from './features/audit/checkpoint-signer';
 import { bindersRoutes } from './features/binders/binders-routes';
 import { startClaimEventConsumer } from './features/claim-events/claim-events-consumer';
@@ -17,6 +19,7 @@ import { evidenceMigrations } from './migrations';
 export function evidenceService(config: EvidenceConfig): ServiceDefinition {
   const auditSigner = checkpointSignerFor(config.AUDIT_SIGNING_KEY);
   const scanner = virusScannerFrom(config);
+  const witnesses = trustedWitnesses(config.AUDIT_WITNESS_KEYS);
   return {
     name: 'evidence',
     title: 'Evidence service',
@@ -27,6 +30,7 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
     mount(app, deps) {
       const signer = auditSigner(deps);
       app.use(auditRoutes(deps, config, signer));
+      app.use(auditWitnessRoutes(deps, witnesses));
       app.use(controlsRoutes(deps, config));
       app.use(runsRoutes(deps, config));
       app.use(evidenceRoutes(deps, config, scanner));

@@ -5,6 +5,7 @@ import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { auditStore } from './audit-store';
 import { verifyAuditChain } from './audit-verify';
+import { cosignedCheckpointNote } from './audit-witnesses';
 import { auditConsistencyProof, auditInclusionProof } from './audit-proofs';
 import type { CheckpointSigner } from './checkpoint-signer';
 import {
@@ -103,7 +104,8 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     summary: 'The latest signed tree head as a C2SP checkpoint note',
     description:
       'c2sp.org/tlog-checkpoint: the origin line, the tree size, the base64 root hash, a blank line, then the signature line ' +
-      '"— <origin> <base64(4-byte key hash ‖ Ed25519 signature)>" (c2sp.org/signed-note) by the service key.',
+      '"— <origin> <base64(4-byte key hash ‖ Ed25519 signature)>" (c2sp.org/signed-note) by the service key, followed by the ' +
+      'cosignature lines of the witnesses that cosigned it (c2sp.org/tlog-cosignature, cosignature/v1).',
     tag,
     security,
     responses: {
@@ -115,7 +117,7 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     },
   });
   router.get('/api/evidence/audit/checkpoint', ...guard, async (_req: Request, res: Response) => {
-    const note = await auditStore(deps.db).latestTreeHead();
+    const note = await cosignedCheckpointNote(deps.db);
     if (note === undefined) throw problems.notFound('No checkpoint has been taken yet');
     res.type('text/plain; charset=utf-8').send(note);
   });

@@ -97,7 +97,7 @@ export const verificationSchema = {
           type: 'object',
           additionalProperties: false,
           required: ['seq', 'reason'],
-          properties: { seq, reason: { type: 'string', enum: ['edited_record', 'broken_link', 'gap', 'checkpoint_mismatch', 'bad_signature', 'truncated', 'tree_mismatch'] } },
+          properties: { seq, reason: { type: 'string', enum: ['edited_record', 'broken_link', 'gap', 'checkpoint_mismatch', 'bad_signature', 'truncated', 'tree_mismatch', 'witness_refused'] } },
         },
       ],
     },

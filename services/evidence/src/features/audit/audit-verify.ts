@@ -4,6 +4,7 @@ import { GENESIS_HASH, canonicalRecord, chainHash, chainTimestamp } from '../../
 import { auditTreeRoot, auditTreeSize, readTreeNodes } from '../../shared/audit-tree';
 import type { AuditCheckpoint, BreakReason, VerificationReport } from './audit-schemas';
 import { auditStore, type TreeRecord } from './audit-store';
+import { firstWitnessRefusal } from './audit-witnesses';
 import type { CheckpointSigner } from './checkpoint-signer';
 
 export interface VerifyOptions {
@@ -141,6 +142,9 @@ async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: Verif
     }
   }
   await checkpoints.return(undefined);
+  // A witness that refused a checkpoint saw history the chain no longer shows (rewritten and re-signed, cut, or forked).
+  const refusal = report.valid ? await firstWitnessRefusal(db) : undefined;
+  if (refusal) fail(refusal.offered_size, 'witness_refused');
   report.verified_at = chainTimestamp(new Date());
   report.duration_ms = Date.now() - started;
   return report;
