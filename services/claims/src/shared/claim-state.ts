@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/db';
 import { UUID_PATTERN, problems } from '@platform/http';
 import { findClaim, withoutTokenHash, type Claim } from './claim-store';
-import type { ClaimStage } from './claim-vocabulary';
+import type { ClaimStage, ClosingReason } from './claim-vocabulary';
 
 export function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value);
@@ -27,7 +27,7 @@ export async function readClaim(db: Knex, claimId: string): Promise<Claim> {
 export async function updateClaimState(
   db: Knex,
   claimId: string,
-  changes: Partial<{ stage: ClaimStage; queue: string; next_update_due: Date | null }>,
+  changes: Partial<{ stage: ClaimStage; queue: string; next_update_due: Date | null; closing_reason: ClosingReason | null; closing_rationale: string | null }>,
 ): Promise<void> {
   await db('claims').where({ id: claimId }).update({ ...changes, updated_at: db.raw('clock_timestamp()') });
 }

@@ -10,9 +10,13 @@ describe('claim lifecycle state machine', () => {
     expect(allowed('triage', 'inspection')).toBe(false);
     expect(allowed('assigned', 'triage')).toBe(false);
     expect(allowed('assigned', 'settlement')).toBe(false);
-    expect(allowed('assigned', 'closed')).toBe(false);
     expect(allowed('settlement', 'estimate')).toBe(false);
-    expect(allowed('inspection', 'closed')).toBe(false);
+  });
+
+  it('closes a claim from any open stage, with claims:decide (paid, denied, withdrawn, duplicate need no settlement)', () => {
+    for (const stage of CLAIM_STAGES.filter((s) => s !== 'closed')) {
+      expect(judgeTransition(stage, 'closed')).toEqual({ allowed: true, kind: 'advance', needsDecide: true });
+    }
   });
 
   it('refuses anything on a closed claim except reopening into a working stage', () => {

@@ -5,8 +5,10 @@ import type { ClaimStage } from './claim-vocabulary';
  *
  *   intake → triage → assigned → {inspection, estimate, waiting_on_customer} ⇄ each other → settlement → closed
  *
- * The same stage again is a progress update. Moving into `settlement` or `closed`, and reopening a
- * closed claim, need `claims:decide`. Anything else is refused (409).
+ * and any open stage → closed: claims close paid, denied, withdrawn or as duplicates, and none of those has
+ * to pass through settlement (the closing reason is the status update's to give). The same stage again is
+ * a progress update. Moving into `settlement` or `closed`, and reopening a closed claim, need
+ * `claims:decide`. Anything else is refused (409).
  */
 
 export const DECIDE_SCOPE = 'claims:decide';
@@ -18,12 +20,12 @@ const REOPEN_STAGES: readonly ClaimStage[] = ['assigned', ...WORK_STAGES, 'settl
 const DECIDED_STAGES: readonly ClaimStage[] = ['settlement', 'closed'];
 
 const NEXT: Record<ClaimStage, readonly ClaimStage[]> = {
-  intake: ['triage'],
-  triage: ['assigned'],
-  assigned: WORK_STAGES,
-  inspection: [...WORK_STAGES, 'settlement'],
-  estimate: [...WORK_STAGES, 'settlement'],
-  waiting_on_customer: [...WORK_STAGES, 'settlement'],
+  intake: ['triage', 'closed'],
+  triage: ['assigned', 'closed'],
+  assigned: [...WORK_STAGES, 'closed'],
+  inspection: [...WORK_STAGES, 'settlement', 'closed'],
+  estimate: [...WORK_STAGES, 'settlement', 'closed'],
+  waiting_on_customer: [...WORK_STAGES, 'settlement', 'closed'],
   settlement: ['closed'],
   closed: REOPEN_STAGES,
 };

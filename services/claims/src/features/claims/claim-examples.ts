@@ -43,6 +43,19 @@ export const statusUpdateRequestExample = {
   language: 'en',
 };
 
+/** Closing a claim: the reason (and for a denial the rationale) with `stage: closed`. */
+export const closingStatusUpdateRequestExample = {
+  channel: 'email',
+  stage: 'closed',
+  closing_reason: 'denied',
+  closing_rationale: 'The policy excludes flood damage (section 4.2); the loss was caused by flooding.',
+  what_happened: 'We reviewed your claim and cannot pay it: your policy does not cover flood damage.',
+  what_happens_next: 'You can ask us to review this decision within 60 days.',
+  what_we_need_from_you: null,
+  contact: { name: 'Claims team', phone: '+14155550199', email: 'claims@example.com' },
+  language: 'en',
+};
+
 export const statusUpdateExample = { claim_id: CLAIM_ID, ...statusUpdateRequestExample, adequacy_score: 1, adequacy_missing: [] };
 
 export const acknowledgementExample = {

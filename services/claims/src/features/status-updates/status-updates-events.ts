@@ -1,7 +1,7 @@
 import type { FromSchema } from '@platform/http';
 import { eventKind, eventSchemaId } from '@platform/messaging';
 import { claimEventProperties } from '../../shared/claim-change';
-import { CHANNELS, CLAIM_STAGES } from '../../shared/claim-vocabulary';
+import { CHANNELS, CLAIM_STAGES, CLOSING_REASONS } from '../../shared/claim-vocabulary';
 
 /** `data` of `claim.status_updated`: the facts of a status update, not its text. */
 export const claimStatusUpdatedData = {
@@ -19,6 +19,7 @@ export const claimStatusUpdatedData = {
     adequacy_score: { type: 'number', minimum: 0, maximum: 1 },
     adequacy_missing: { type: 'array', items: { type: 'string' } },
     expected_next_update_by: { type: ['string', 'null'], format: 'date' },
+    closing_reason: { enum: [...CLOSING_REASONS, null], description: 'Why the claim closed, on an update into `closed`; null otherwise' },
   },
 } as const;
 

@@ -7,7 +7,7 @@ import type { ClaimsConfig } from '../../config';
 import { statusUpdateRequestSchema, statusUpdateSchema, type StatusUpdateRequest } from './status-updates-schemas';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { statusUpdateService } from './status-updates-service';
-import { statusUpdateExample, statusUpdateRequestExample } from '../claims/claim-examples';
+import { closingStatusUpdateRequestExample, statusUpdateExample, statusUpdateRequestExample } from '../claims/claim-examples';
 
 /** Called once a status update has committed, so the delivery worker looks at the queue at once. */
 export type DeliveryKick = () => void;
@@ -28,10 +28,14 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       '(sending them is 400; weights in docs/claims.md). `claim_id` may be omitted; if sent it must equal the path id ' +
       '(else 422). `expected_next_update_by` is a real date, today (UTC) or later (else 400). `language` is canonicalised. ' +
       'The stage follows the lifecycle `intake → triage → assigned → {inspection, estimate, waiting_on_customer} ⇄ each other ' +
-      '→ settlement → closed`; the same stage is a progress update; anything else is 409, as is any update to a closed claim ' +
+      '→ settlement → closed`, and any open stage may close; the same stage is a progress update; anything else is 409, as is any update to a closed claim ' +
       'other than reopening it (into assigned, inspection, estimate, waiting_on_customer or settlement), and leaving `triage` ' +
       'or closing while an escalation is open (only its decision routes the claim; the problem names `escalation_id`). Moving into ' +
       '`settlement` or `closed`, a progress update in `settlement`, and reopening need `claims:decide`, which suffices alone for them (403 without); every other update needs `claims:write`. ' +
+      'An update into `closed` names its `closing_reason` (`paid`, `denied`, `withdrawn`, `duplicate`; none has to pass through settlement), ' +
+      'a denial also its `closing_rationale` (both only with `closed`, else 400); they are kept on the claim (`closing`) until it is reopened, ' +
+      'which clears them while the closing update and the timeline keep them. Closing a claim as denied: ' +
+      `\`${JSON.stringify(closingStatusUpdateRequestExample)}\`. ` +
       'An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim\'s promise ' +
       '(`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel ' +
       '(portal: delivered by being stored) and publishes `claim.status_updated`.',
@@ -40,7 +44,7 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
     requestBody: { contentType: 'application/json', schema: statusUpdateRequestSchema, example: statusUpdateRequestExample },
     responses: {
       201: { description: 'The stored StatusUpdate: exactly its thirteen fields', schema: statusUpdateSchema, schemaName: 'StatusUpdate', example: statusUpdateExample, headers: { Location: 'The status update' } },
-      400: { description: 'Malformed JSON, a schema violation, adequacy fields sent, a past or impossible date, a bad language tag' },
+      400: { description: 'Malformed JSON, a schema violation, adequacy fields sent, a past or impossible date, a bad language tag, closing without a reason, a denial without a rationale, a closing reason with another stage' },
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:decide for settlement, closing or reopening, or claims:write for any other stage' },
       404: { description: 'No such claim' },

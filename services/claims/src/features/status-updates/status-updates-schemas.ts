@@ -1,5 +1,5 @@
 import type { FromSchema } from '@platform/http';
-import { CHANNELS, CLAIM_STAGES } from '../../shared/claim-vocabulary';
+import { CHANNELS, CLAIM_STAGES, CLOSING_REASONS } from '../../shared/claim-vocabulary';
 import { LANGUAGE_TAG_PATTERN } from './language-tag';
 
 const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
@@ -31,7 +31,9 @@ const contactRequestSchema = {
 /**
  * Request body of POST /api/claims/claims/{id}/status-updates. `adequacy_score` and `adequacy_missing`
  * are not accepted (additionalProperties: false makes sending them a 400). Whether
- * `expected_next_update_by` is today or later is checked by `isTodayOrLater`, not by the schema.
+ * `expected_next_update_by` is today or later is checked by `isTodayOrLater`, not by the schema; that
+ * `closing_reason` comes with (and only with) `stage: closed`, and `closing_rationale` with `denied`, by
+ * `checkClosing`.
  */
 export const statusUpdateRequestSchema = {
   type: 'object',
@@ -49,6 +51,11 @@ export const statusUpdateRequestSchema = {
     contact: { oneOf: [{ type: 'null' }, contactRequestSchema] },
     portal_url: { type: ['string', 'null'], format: 'uri', pattern: HTTPS_URL_PATTERN, maxLength: 2000 },
     language: { type: ['string', 'null'], pattern: LANGUAGE_TAG_PATTERN, maxLength: 35 },
+    closing_reason: { enum: [...CLOSING_REASONS], description: 'Why the claim closes: required with `stage: closed`, refused with any other stage' },
+    closing_rationale: {
+      type: 'string', minLength: 1, maxLength: 5000, pattern: NON_BLANK_TEXT_PATTERN,
+      description: 'The reasons for the decision, kept on the claim (internal, never shown to the claimant by the service); required for `denied`',
+    },
   },
 } as const;
 

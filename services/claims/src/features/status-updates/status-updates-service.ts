@@ -5,6 +5,7 @@ import { escalationStore } from '../triage/escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimStatusUpdated } from './status-updates-events';
 import { lockClaim, readClaim, updateClaimState } from '../../shared/claim-state';
+import { CLOSING_REASONS } from '../../shared/claim-vocabulary';
 import { DECIDE_SCOPE, WRITE_SCOPE, judgeTransition } from '../../shared/stage-machine';
 import { normaliseLanguageTag } from './language-tag';
 import { isTodayOrLater, nextUpdateDueAt } from './status-update-dates';
@@ -38,6 +39,18 @@ function checkRequest(claimId: string, request: StatusUpdateRequest, timeZone: s
   return { language };
 }
 
+/** A closing update names its reason, and a denial its rationale; neither comes with any other stage. */
+function checkClosing(request: StatusUpdateRequest): void {
+  const refuse = (field: string, message: string) => problems.badRequest(`${field} ${message}`, [{ pointer: `/${field}`, message }]);
+  if (request.stage === 'closed') {
+    if (request.closing_reason === undefined) throw refuse('closing_reason', `is required when stage is closed (one of ${CLOSING_REASONS.join(', ')})`);
+    if (request.closing_reason === 'denied' && request.closing_rationale === undefined) throw refuse('closing_rationale', 'is required for a denial');
+  } else {
+    if (request.closing_reason !== undefined) throw refuse('closing_reason', 'is only for stage closed');
+    if (request.closing_rationale !== undefined) throw refuse('closing_rationale', 'is only for stage closed');
+  }
+}
+
 /**
  * Posts a status update: the claim's stage follows the lifecycle state machine, the update is stored
  * with its adequacy computed, queued for delivery on its channel, the claim's promise of the next
@@ -51,6 +64,7 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
       async post(claimId: string, request: StatusUpdateRequest, caller: Caller): Promise<StoredStatusUpdate> {
         const claim = await lockClaim(db, claimId);
         const { language } = checkRequest(claimId, request, claim.time_zone);
+        checkClosing(request);
         const verdict = judgeTransition(claim.stage, request.stage);
         if (!verdict.allowed) throw problems.conflict(verdict.reason);
         if (verdict.needsDecide && !caller.scopes.has(DECIDE_SCOPE)) {
@@ -86,25 +100,37 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
           portal_url: request.portal_url ?? null,
           language,
           created_by: caller.sub,
+          closing_reason: request.closing_reason ?? null,
         });
         const nextUpdateDue = request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by, claim.time_zone, defaultCadenceDays);
-        await updateClaimState(db, claim.claim_id, { stage: request.stage, next_update_due: nextUpdateDue });
+        // Closing sets the reason; reopening clears it (the database allows a reason only on a closed claim),
+        // while the closing update and its timeline entry keep it.
+        await updateClaimState(db, claim.claim_id, {
+          stage: request.stage,
+          next_update_due: nextUpdateDue,
+          closing_reason: request.closing_reason ?? null,
+          closing_rationale: request.closing_rationale ?? null,
+        });
         await queueDelivery(db, stored);
+        const facts = {
+          update_id: stored.update_id,
+          previous_stage: claim.stage,
+          stage: request.stage,
+          transition: verdict.kind,
+          channel: request.channel,
+          adequacy_score: stored.update.adequacy_score,
+          adequacy_missing: stored.update.adequacy_missing,
+          expected_next_update_by: stored.update.expected_next_update_by,
+          closing_reason: request.closing_reason ?? null,
+        };
         await recordClaimChange(db, exchange, {
           claimId: claim.claim_id,
           event: claimStatusUpdated,
           actor: caller.sub,
           reason: verdict.kind === 'progress' ? `Progress update in ${request.stage}` : `${verdict.kind === 'reopen' ? 'Reopened' : 'Moved'} from ${claim.stage} to ${request.stage}`,
-          data: {
-            update_id: stored.update_id,
-            previous_stage: claim.stage,
-            stage: request.stage,
-            transition: verdict.kind,
-            channel: request.channel,
-            adequacy_score: stored.update.adequacy_score,
-            adequacy_missing: stored.update.adequacy_missing,
-            expected_next_update_by: stored.update.expected_next_update_by,
-          },
+          data: facts,
+          // the rationale is free text: the internal timeline keeps it, the event (facts only) does not
+          ...(request.closing_rationale === undefined ? {} : { timeline: { data: { ...facts, closing_rationale: request.closing_rationale } } }),
         });
         return stored;
       },

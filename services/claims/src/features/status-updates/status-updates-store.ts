@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { computeAdequacy } from './status-update-adequacy';
+import type { ClosingReason } from '../../shared/claim-vocabulary';
 import type { StatusUpdate } from './status-updates-schemas';
 
 export interface NewStatusUpdate extends Omit<StatusUpdate, 'adequacy_score' | 'adequacy_missing'> {
   created_by: string;
   /** The claim's language when this generated text fell back to English (the catalogue has none for it). */
   language_fallback_from?: string | null;
+  /** Why the claim closed, on the update that closed it. */
+  closing_reason?: ClosingReason | null;
 }
 
 export interface StoredStatusUpdate {
@@ -100,6 +103,7 @@ export function statusUpdatesStore(db: Knex) {
           adequacy_missing: JSON.stringify(adequacy.adequacy_missing),
           created_by: input.created_by,
           language_fallback_from: input.language_fallback_from ?? null,
+          closing_reason: input.closing_reason ?? null,
         })
         .returning('*');
       return toStored(row as StatusUpdateRow);

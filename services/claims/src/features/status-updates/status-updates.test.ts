@@ -105,7 +105,7 @@ describe('status updates and deliveries', () => {
 
     it('refuses stages the lifecycle forbids (409)', async () => {
       const atIntake = await newClaim();
-      for (const stage of ['assigned', 'inspection', 'settlement', 'closed']) {
+      for (const stage of ['assigned', 'inspection', 'settlement']) {
         expect((await post(atIntake.claim_id, update({ stage }), await as.decider())).status).toBe(409);
       }
       const assigned = await newClaim({ stage: 'assigned' });
@@ -129,7 +129,7 @@ describe('status updates and deliveries', () => {
       const claim = await newClaim({ stage: 'settlement', injuries: true });
       const triage = await request(t.url).post(`/api/claims/claims/${claim.claim_id}/run-triage`).set('Authorization', await as.writer()).expect(201);
       expect(await stageOf(claim.claim_id)).toBe('settlement');
-      const response = await post(claim.claim_id, update({ stage: 'closed', expected_next_update_by: null }), await as.decider());
+      const response = await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }), await as.decider());
       expect(response.status).toBe(409);
       expect(response.body.escalation_id).toBe(triage.body.escalation_id);
       expect(await stageOf(claim.claim_id)).toBe('settlement');
@@ -141,13 +141,13 @@ describe('status updates and deliveries', () => {
       expect(response.status).toBe(403);
       expect(response.body.detail).toMatch(/claims:decide/);
       const settling = await newClaim({ stage: 'settlement' });
-      expect((await post(settling.claim_id, update({ stage: 'closed' }))).status).toBe(403);
+      expect((await post(settling.claim_id, update({ stage: 'closed', closing_reason: 'paid' }))).status).toBe(403);
       expect(await stageOf(claim.claim_id)).toBe('estimate');
     });
 
     it('refuses updates to a closed claim (409) and reopening without claims:decide (403)', async () => {
       const claim = await newClaim({ stage: 'closed' });
-      expect((await post(claim.claim_id, update({ stage: 'closed' }), await as.decider())).status).toBe(409);
+      expect((await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'duplicate' }), await as.decider())).status).toBe(409);
       expect((await post(claim.claim_id, update({ stage: 'triage' }), await as.decider())).status).toBe(409);
       expect((await post(claim.claim_id, update({ stage: 'assigned' }))).status).toBe(403);
       expect(await stageOf(claim.claim_id)).toBe('closed');
@@ -193,7 +193,7 @@ describe('status updates and deliveries', () => {
   it('lets claims:decide settle, close and reopen a claim', async () => {
     const claim = await newClaim({ stage: 'estimate' });
     expect((await post(claim.claim_id, update({ stage: 'settlement' }), await as.decider())).status).toBe(201);
-    expect((await post(claim.claim_id, update({ stage: 'closed', expected_next_update_by: null }), await as.decider())).status).toBe(201);
+    expect((await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }), await as.decider())).status).toBe(201);
     expect(await t.db('claims').where({ id: claim.claim_id }).first('stage', 'next_update_due')).toEqual({ stage: 'closed', next_update_due: null });
     const reopened = await post(claim.claim_id, update({ stage: 'inspection' }), await as.decider());
     expect(reopened.status).toBe(201);
@@ -209,7 +209,7 @@ describe('status updates and deliveries', () => {
     expect(inspection.status).toBe(403);
     expect(inspection.body.detail).toMatch(/claims:write/);
     expect((await post(claim.claim_id, update({ stage: 'settlement' }), onlyDecide)).status).toBe(201);
-    expect((await post(claim.claim_id, update({ stage: 'closed', expected_next_update_by: null }), onlyDecide)).status).toBe(201);
+    expect((await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }), onlyDecide)).status).toBe(201);
     expect(await stageOf(claim.claim_id)).toBe('closed');
   });
 

@@ -39,6 +39,7 @@ export const withdrawalService = (settings: { exchange: string; contact: StatusU
       language: messages.language,
       language_fallback_from: messages.fallbackFrom,
       created_by: 'claimant',
+      closing_reason: 'withdrawn',
     });
     await withdrawalStore(db).closeAsWithdrawn(claim.claim_id);
     await queueDelivery(db, stored);
