@@ -32,7 +32,7 @@ async function main(): Promise<number> {
 async function lintAsyncApi(out: string): Promise<number> {
   const document = platformAsyncApi();
   writeFileSync(path.join(out, 'platform.asyncapi.json'), `${JSON.stringify(document, null, 2)}\n`);
-  const { diagnostics } = await new Parser().parse(document);
+  const { diagnostics } = await new Parser().parse(JSON.stringify(document));
   const failures = diagnostics.filter((diagnostic) => diagnostic.severity <= 1); // 0 error, 1 warning
   for (const failure of failures) console.error(`asyncapi: ${failure.code} at /${failure.path.join('/')}: ${failure.message}`);
   console.log(`asyncapi: ${failures.length === 0 ? 'valid' : `${failures.length} problem(s)`}`);

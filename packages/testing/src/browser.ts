@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Browser tests hand functions to page.evaluate(), which run in the page: they need the DOM types.
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
