@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Knex } from '@platform/db';
+import { inSpan } from '@platform/telemetry';
+import { Gauge, type Registry } from 'prom-client';
 import { GENESIS_HASH, canonicalRecord, chainHash, chainTimestamp, type AuditRecord, type AuditSource } from './audit-chain';
 import { addAuditLeaf, catchUpAuditTree } from './audit-tree';
 
@@ -45,6 +47,10 @@ export async function chainHead(db: Knex): Promise<{ seq: number; hash: string; 
  */
 export async function appendAuditRecord(trx: Knex, input: AuditRecordInput): Promise<AuditRecord> {
   if (!trx.isTransaction) return trx.transaction((inner) => appendAuditRecord(inner, input));
+  return inSpan('audit.append', { attributes: { 'audit.action': input.action, 'audit.entity_type': input.entity_type } }, () => appendLocked(trx, input));
+}
+
+async function appendLocked(trx: Knex, input: AuditRecordInput): Promise<AuditRecord> {
   // JSON round trip: the hashed data is exactly what jsonb stores and returns (no undefined, no Dates).
   const data = JSON.parse(JSON.stringify(input.data ?? {})) as Record<string, unknown>;
   await lockAuditChain(trx);
@@ -71,4 +77,21 @@ export async function appendAuditRecord(trx: Knex, input: AuditRecordInput): Pro
   const committed = (trx as Knex.Transaction).executionPromise;
   committed?.then(() => auditSignals.emit('appended', record.seq), () => undefined);
   return record;
+}
+
+/** `audit_chain_length`: how many records the chain holds, read at each scrape. */
+export function measureAuditChain(db: Knex, metrics: Registry): void {
+  new Gauge({
+    name: 'audit_chain_length',
+    help: 'Records in the audit hash chain (the sequence number of its head)',
+    registers: [metrics],
+    async collect() {
+      try {
+        const row = await db('audit_log').max<{ length: string | null }>({ length: 'seq' }).first();
+        this.set(Number(row?.length ?? 0));
+      } catch {
+        // the database is down: /readyz says so; the gauge keeps its last value
+      }
+    },
+  });
 }

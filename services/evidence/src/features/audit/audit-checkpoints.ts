@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Knex } from '@platform/db';
 import { createEvent, enqueueEvent } from '@platform/messaging';
-import { auditSignals, chainHead, lockAuditChain } from '../../shared/audit-append';
+import { auditSignals, chainHead, lockAuditChain, measureAuditChain } from '../../shared/audit-append';
 import { chainTimestamp } from '../../shared/audit-chain';
 import { auditTreeRoot, catchUpAuditTree } from '../../shared/audit-tree';
 import { EVENT_SOURCE } from '../../shared/record-change';
@@ -61,6 +61,7 @@ export interface CheckpointerOptions {
 export async function startCheckpointer(options: CheckpointerOptions): Promise<{ stop(): Promise<void> }> {
   const { db, signer, exchange, logger, every, intervalMs } = options;
   const taken = new Counter({ name: 'evidence_audit_checkpoints_total', help: 'Signed audit checkpoints taken', registers: [options.metrics] });
+  measureAuditChain(db, options.metrics);
   const store = auditStore(db);
   let signedSeq = (await store.latestCheckpoint())?.seq ?? 0;
   let running: Promise<void> | undefined;

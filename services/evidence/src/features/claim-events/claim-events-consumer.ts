@@ -1,4 +1,4 @@
-import { Counter } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import type { Knex } from '@platform/db';
 import { PoisonMessageError, applyOnce, type CloudEvent, type Subscription } from '@platform/messaging';
 import type { ServiceDeps } from '@platform/runtime';
@@ -45,6 +45,12 @@ export async function startClaimEventConsumer(deps: ServiceDeps, config: Evidenc
   const consumed = counter('evidence_claim_events_consumed_total', 'Claim events recorded in the audit log');
   const duplicates = counter('evidence_claim_events_duplicates_total', 'Redelivered claim events that were already recorded');
   const deadLettered = counter('evidence_claim_events_dead_lettered_total', 'Claim events moved to the dead-letter queue');
+  const lag = new Histogram({
+    name: 'evidence_claim_events_lag_seconds',
+    help: 'From a claim event (its time) to its audit record committed: outbox, broker and queue waits together',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+    registers: [deps.metrics],
+  });
   const handle = claimEventHandler(deps.db);
   return deps.transport.consume({
     exchange: config.CLAIMS_EXCHANGE,
@@ -53,8 +59,10 @@ export async function startClaimEventConsumer(deps: ServiceDeps, config: Evidenc
     prefetch: config.CONSUMER_PREFETCH,
     maxAttempts: config.CONSUMER_MAX_ATTEMPTS,
     onMessage: async (event) => {
-      if (await handle(event)) consumed.inc();
-      else duplicates.inc();
+      if (await handle(event)) {
+        consumed.inc();
+        lag.observe(Math.max(0, Date.now() - Date.parse(event.time)) / 1000);
+      } else duplicates.inc();
     },
     onDeadLetter: (reason) => {
       deadLettered.inc();

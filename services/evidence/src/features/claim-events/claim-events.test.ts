@@ -115,6 +115,8 @@ describe('claim-event consumer', () => {
     const verify = await request(kit.service.url).get('/api/evidence/audit/verify').set('Authorization', await bearer('audit:read')).expect(200);
     expect(verify.body).toMatchObject({ valid: true, records_checked: 2 });
     expect(await metric(kit, 'evidence_claim_events_consumed_total')).toBe(2);
+    expect(await metric(kit, 'evidence_claim_events_lag_seconds_count')).toBe(2);
+    expect(await metric(kit, 'audit_chain_length')).toBe(2);
   });
 
   it('an event published twice, and redelivered after a restart, is recorded once', async () => {
