@@ -3,6 +3,7 @@ import { canonicalJson } from '@platform/canonical-json';
 import { keysetPages, type Knex } from '@platform/db';
 import type { AuditRecord } from '../../shared/audit-chain';
 import { auditStore } from '../audit/audit-store';
+import { cosignedCheckpointNote } from '../audit/audit-witnesses';
 import { checkpointMessage } from '../audit/checkpoint-signer';
 import { controlsStore } from '../controls/controls-store';
 import type { ControlVersion } from '../controls/controls-schemas';
@@ -179,7 +180,7 @@ export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey 
             signature: checkpoint.signature,
             message: checkpointMessage(checkpoint.seq, checkpoint.hash).toString('utf8'),
             public_key_pem: auditKey && auditKey.keyId === checkpoint.key_id ? auditKey.publicKeyPem : null,
-            note: checkpoint.note,
+            note: checkpoint.note === null ? null : ((await cosignedCheckpointNote(db, checkpoint.seq)) ?? null),
           }
         : null,
       consistency: previous && treeSize !== undefined ? await consistencyWith(db, previous, treeSize) : null,
