@@ -10,6 +10,7 @@ import type { GatewayConfig } from './config';
 import { forwardingHeaders } from './forwarding-headers';
 import { publicWriteRateLimit } from './public-rate-limit';
 import { classifyPath, normalisePath, type ApiRoute, type Upstream } from './request-path';
+import { proxiedRouteLabels } from './route-labels';
 import { createUpstreamProxy, upstreamDurationHistogram } from './upstream-proxy';
 import { mountWebPages } from './web-pages';
 import { mountWorkbenchSignIn, signInProviderOrigins } from './workbench-sign-in';
@@ -73,6 +74,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     // Metrics tell an outsider the traffic and error rates: never on the public port in production.
     metricsRoute: config.METRICS_PORT === 0 && config.NODE_ENV !== 'production',
     lifecycle,
+    routeLabel: proxiedRouteLabels(),
     readiness: { claims: () => upstreamReady('claims', targets.claims), evidence: () => upstreamReady('evidence', targets.evidence) },
   });
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));

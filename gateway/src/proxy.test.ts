@@ -177,6 +177,16 @@ describe('gateway forwarding', () => {
     expect(response.body.checks).toEqual({ claims: 'ok', evidence: 'ok' });
   });
 
+  it('labels forwarded requests in the request metrics by route template, not unmatched', async () => {
+    for (const id of ['0b6f3c1e-8d2a-4e5f-9a7b-1c2d3e4f5a6b', '5e4d3c2b-1a09-4f8e-8d7c-6b5a49382716']) {
+      await request(gateway.url).get(`/api/claims/public/claims/${id}/status`).expect(200);
+    }
+    const text = (await request(gateway.url).get('/metrics').expect(200)).text;
+    const series = text.split('\n').filter((line) => line.startsWith('http_requests_total{') && line.includes('/status"'));
+    expect(series).toEqual([expect.stringContaining('route="/api/claims/public/claims/:id/status"')]);
+    expect(series[0].endsWith(' 2')).toBe(true);
+  });
+
   it('exposes Prometheus metrics including the forwarded requests', async () => {
     const response = await request(gateway.url).get('/metrics').expect(200);
     const counts = response.text.split('\n').filter((line) => line.startsWith('gateway_upstream_request_duration_seconds_count{'));

@@ -63,8 +63,11 @@ export function accessLog(logger: Logger) {
   });
 }
 
+/** The `route` label of a request express did not route itself (a proxied one); undefined for `unmatched`. */
+export type RouteLabel = (req: Request, res: Response) => string | undefined;
+
 /** One histogram observation and counter increment per request, labelled by route, not raw path. */
-export function measureRequests(registry: Registry) {
+export function measureRequests(registry: Registry, routeLabel?: RouteLabel) {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
@@ -82,7 +85,7 @@ export function measureRequests(registry: Registry) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (req.route?.path as string | undefined) ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      const route = (req.route?.path as string | undefined) ? `${req.baseUrl}${req.route.path}` : (routeLabel?.(req, res) ?? 'unmatched');
       const labels = { method: req.method, route, status: String(res.statusCode) };
       duration.observe(labels, seconds);
       requests.inc(labels);

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { answerUnparseableRequests } from './client-errors';
 import { errorHandler, notFoundHandler, sendProblem } from './errors';
-import { accessLog, measureRequests } from './observability';
+import { accessLog, measureRequests, type RouteLabel } from './observability';
 import type { OpenApiDocument } from './openapi';
 import { problems } from './problem';
 import { requestId } from './request-context';
@@ -26,6 +26,8 @@ export interface ServiceAppOptions {
   readiness: Record<string, ReadinessCheck>;
   openapi?: OpenApiDocument;
   lifecycle?: Lifecycle;
+  /** Labels the requests no express route matched (the gateway's proxied ones) in the request metrics. */
+  routeLabel?: RouteLabel;
 }
 
 const READINESS_TIMEOUT_MS = 2000;
@@ -56,7 +58,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('query parser', 'extended');
   app.use(requestId);
   app.use(accessLog(options.logger));
-  app.use(measureRequests(options.metrics));
+  app.use(measureRequests(options.metrics, options.routeLabel));
   // API answers carry personal data, a claimant's access token or state that changes under the reader: no cache may keep them.
   app.use('/api', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -1,0 +1,34 @@
+import type { Request, Response } from 'express';
+import type { ApiRoute } from './request-path';
+
+/** A segment that names one thing (a UUID, a claim number, a hash, a token) rather than a kind of thing. */
+const IDENTIFIER = /\d|^.{25,}$/;
+/** Distinct templates kept as labels; past this, a path is labelled by its group alone (a metric series each costs memory). */
+const MAX_TEMPLATES = 200;
+
+/** `/api/claims/public/claims/8c1…/status` → `/api/claims/public/claims/:id/status`. */
+export function routeTemplate(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (IDENTIFIER.test(segment) ? ':id' : segment))
+    .join('/');
+}
+
+/**
+ * The `route` label of a proxied request: its template, with bounded cardinality. A 404 names no route that
+ * exists (anyone can send any path), so it and every template past the cap are labelled by the group only.
+ */
+export function proxiedRouteLabels() {
+  const seen = new Set<string>();
+  return (_req: Request, res: Response): string | undefined => {
+    const route = res.locals.apiRoute as ApiRoute | undefined;
+    if (!route) return undefined;
+    const group = `/api/${route.upstream}${route.group === 'public' ? '/public' : ''}/*`;
+    if (res.statusCode === 404) return group;
+    const template = routeTemplate(route.path.replace(/\/$/, ''));
+    if (seen.has(template)) return template;
+    if (seen.size >= MAX_TEMPLATES) return group;
+    seen.add(template);
+    return template;
+  };
+}
