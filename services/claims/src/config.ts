@@ -1,5 +1,6 @@
 import { ConfigError, variable } from '@platform/config';
 import { readServiceConfig, scanningVariables } from '@platform/runtime';
+import { checkWitnessSettings, witnessVariables } from '@platform/witness';
 
 export const claimsVariables = {
   PORT: variable.int('Port of the claims service', 3001, 0, 65535),
@@ -18,6 +19,7 @@ export const claimsVariables = {
   IDEMPOTENCY_RETENTION_HOURS: variable.int('How long stored intake responses answer retries', 24, 1),
   CLAIMS_CONTACT_NAME: variable.string('Contact name given to claimants in the intake acknowledgement', 'Claims team'),
   CLAIMS_CONTACT_PHONE: variable.string('Contact phone (E.164) given to claimants in the intake acknowledgement', '+18005550100'),
+  ...witnessVariables,
   CLAIMS_CONTACT_EMAIL: variable.string('Contact email given to claimants in the intake acknowledgement', 'claims@example.com'),
 };
 
@@ -29,5 +31,6 @@ export function readClaimsConfig(env: NodeJS.ProcessEnv = process.env) {
   if (config.NODE_ENV === 'production' && !config.PUBLIC_BASE_URL.startsWith('https://')) {
     throw new ConfigError('PUBLIC_BASE_URL must be an https URL in production (it is used in links sent to claimants)');
   }
+  checkWitnessSettings(config);
   return config;
 }

@@ -7,6 +7,7 @@ import { claimCreated } from './features/intake/intake-events';
 import { claimStatusUpdated } from './features/status-updates/status-updates-events';
 import { claimEscalationDecided, claimTriaged } from './features/triage/triage-events';
 import { claimWithdrawn } from './features/withdrawal/withdrawal-events';
+import { witnessConsistencyFailed } from './features/witness/witness-events';
 import { CLAIMS_EVENT_SOURCE } from './shared/claim-change';
 
 /** Every event the claims service publishes (the gateway's /asyncapi.json documents them). */
@@ -26,5 +27,6 @@ export const claimsEventCatalog: EventCatalog = {
     claimAssigneeChanged,
     claimUpdateOverdue,
     claimSlaBreached,
+    witnessConsistencyFailed,
   ],
 };

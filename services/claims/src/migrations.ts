@@ -8,6 +8,7 @@ import { claimsCoreMigration } from './features/claims/migrations';
 import { deliveriesMigration } from './features/delivery/migrations';
 import { deadlinesDeliveriesMigration, overdueMigration } from './features/deadlines/migrations';
 import { triageMigration } from './features/triage/migrations';
+import { claimsWitnessMigration } from './features/witness/migrations';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const claimsMigrations: Migration[] = [
@@ -21,5 +22,6 @@ export const claimsMigrations: Migration[] = [
   assignmentSearchMigration,
   deadlinesDeliveriesMigration,
   claimantSelfServiceMigration,
+  claimsWitnessMigration,
   searchIndexesMigration,
 ];

@@ -20,6 +20,7 @@ import { registerDeliveryMetrics } from './features/delivery/delivery-metrics';
 import { statusUpdatesRoutes } from './features/status-updates/status-updates-routes';
 import { claimTriageDetail, claimTriageDetailProperties } from './features/triage/triage-detail';
 import { triageRoutes } from './features/triage/triage-routes';
+import { startHostedWitness } from './features/witness/witness-host';
 import { claimsMigrations } from './migrations';
 
 /** The claims service: public first notice of loss and claimant status, internal adjuster work. */
@@ -59,8 +60,10 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       const deadlineSweeper = startDeadlineSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);
       registerDeadlineMetrics(deps);
       registerDeliveryMetrics(deps);
+      const witness = startHostedWitness(deps, config);
       return {
         async stop() {
+          await witness?.stop();
           await deadlineSweeper.stop();
           await attachmentRescan?.stop();
           await deliveryWorker.stop();
