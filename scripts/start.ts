@@ -3,6 +3,7 @@
  * (PGlite under DATA_DIR, an in-process event bus); with CLAIMS_DATABASE_URL, EVIDENCE_DATABASE_URL and
  * AMQP_URL it runs on PostgreSQL and RabbitMQ.
  */
+import { telemetry } from './tracing';
 import { createServer, type AddressInfo } from 'node:net';
 import { readConfig } from '@platform/config';
 import { createLogger } from '@platform/http';
@@ -57,6 +58,7 @@ async function main() {
       await gateway.close();
       await Promise.all([claims.close(), evidence.close()]);
       await sharedBus?.close();
+      await telemetry?.shutdown();
     },
     { draining: [gateway.lifecycle, claims.deps.lifecycle, evidence.deps.lifecycle], graceMs: claimsConfig.SHUTDOWN_GRACE_MS },
   );

@@ -1,3 +1,4 @@
+import { telemetry } from './tracing';
 import { createLogger } from '@platform/http';
 import { exitOnSignals } from '@platform/runtime';
 import { readGatewayConfig } from './config';
@@ -6,7 +7,10 @@ import { startGateway } from './gateway';
 async function main() {
   const config = readGatewayConfig();
   const gateway = await startGateway(config);
-  exitOnSignals(gateway.close, { logger: createLogger('gateway'), draining: [gateway.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS });
+  exitOnSignals(async () => {
+    await gateway.close();
+    await telemetry?.shutdown();
+  }, { logger: createLogger('gateway'), draining: [gateway.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS });
 }
 
 main().catch((error) => {
