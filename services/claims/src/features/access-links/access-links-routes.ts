@@ -53,7 +53,7 @@ export function accessLinksRoutes(deps: ServiceDeps, config: ClaimsConfig, kickD
     responses: {
       202: { description: 'Accepted; the same body whether or not anything matched', schema: accessLinkAcceptedSchema, example: ACCESS_LINK_ACCEPTED },
       400: { description: 'Malformed JSON, a schema violation, neither or both of email and phone' },
-      429: { description: 'Too many requests from this address or for this claim number in the window; see Retry-After' },
+      429: { description: 'Too many requests from this address or for this claim number in the window', headers: { 'Retry-After': 'Seconds until the window allows another request' } },
       503: { description: 'The database is unavailable' },
     },
   });

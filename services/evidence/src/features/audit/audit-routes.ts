@@ -90,7 +90,7 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     tag,
     security,
     parameters: Object.entries(checkpointsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
-    responses: { 200: { description: 'A page of checkpoints', schema: checkpointsPageSchema, example: { items: [{ seq: 1024, hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', signed_at: '2026-11-22T10:00:00Z', signature: 'MEUCIQDx2l0Jd3k5w8Q9b1m4n7r2t6y0u3i5o8p1a4s7d0f3gA==', key_id: 'audit-2026' }], next_cursor: null } }, ...errors },
+    responses: { 200: { description: 'A page of checkpoints', schema: checkpointsPageSchema, example: { items: [{ seq: 1024, hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', signed_at: '2026-11-22T10:00:00Z', signature: 'MEUCIQDx2l0Jd3k5w8Q9b1m4n7r2t6y0u3i5o8p1a4s7d0f3gA==', key_id: 'audit-2026', note: 'evidence.claims-platform/audit-log\n1024\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n\n— evidence.claims-platform/audit-log x1Pn8yNqIxHmv0VmfUyq9QE3kAYsVJbLn1nQfZ4G0H1z2Ws0Mjo7Xz0Q0t9wZkS3rR8Cq3dYbV0mE6pW2sA4LhqT1Qw=\n' }], next_cursor: null } }, ...errors },
   });
   router.get('/api/evidence/audit/checkpoints', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<CheckpointsQuery>(checkpointsQuerySchema, req.query);
