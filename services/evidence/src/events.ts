@@ -1,5 +1,5 @@
 import type { EventCatalog } from '@platform/messaging';
-import { auditCheckpoint } from './features/audit/audit-events';
+import { auditBreakDetected, auditCheckpoint } from './features/audit/audit-events';
 import { binderBuilt } from './features/binders/binders-events';
 import { controlCreated, controlVersionAdded } from './features/controls/controls-events';
 import { evidenceAdded, fileScanned } from './features/evidence/evidence-events';
@@ -11,5 +11,5 @@ export const evidenceEventCatalog: EventCatalog = {
   service: 'evidence',
   exchange: 'evidence.events',
   source: EVENT_SOURCE,
-  kinds: [controlCreated, controlVersionAdded, runCreated, evidenceAdded, fileScanned, runSubmitted, runDecided, binderBuilt, auditCheckpoint],
+  kinds: [controlCreated, controlVersionAdded, runCreated, evidenceAdded, fileScanned, runSubmitted, runDecided, binderBuilt, auditCheckpoint, auditBreakDetected],
 };

@@ -1,5 +1,5 @@
 import type { Migration } from '@platform/db';
-import { auditLogMigration, auditTreeMigration, auditWitnessMigration } from './features/audit/migrations';
+import { auditLogMigration, auditTreeMigration, auditWatchMigration, auditWitnessMigration } from './features/audit/migrations';
 import { binderPartsMigration, bindersMigration } from './features/binders/migrations';
 import { controlsMigration } from './features/controls/migrations';
 import { evidenceFileScansMigration, evidenceMigration } from './features/evidence/migrations';
@@ -17,4 +17,5 @@ export const evidenceMigrations: Migration[] = [
   auditTreeMigration,
   listIndexesMigration,
   auditWitnessMigration,
+  auditWatchMigration,
 ];

@@ -1,6 +1,7 @@
 import { startPendingScans, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { EvidenceConfig } from './config';
 import { startCheckpointer } from './features/audit/audit-checkpoints';
+import { startAuditWatcher } from './features/audit/audit-watch';
 import { auditRoutes } from './features/audit/audit-routes';
 import { auditWitnessRoutes } from './features/audit/audit-witness-routes';
 import { trustedWitnesses } from './features/audit/audit-witnesses';
@@ -51,6 +52,15 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
         every: config.AUDIT_CHECKPOINT_EVERY,
         intervalMs: config.AUDIT_CHECKPOINT_INTERVAL_MS,
       });
+      const auditWatcher = startAuditWatcher({
+        db: deps.db,
+        signer: auditSigner(deps),
+        exchange: config.EVIDENCE_EXCHANGE,
+        logger: deps.logger,
+        metrics: deps.metrics,
+        intervalMs: config.AUDIT_WATCH_INTERVAL_MS,
+        pageSize: config.AUDIT_VERIFY_PAGE_SIZE,
+      });
       const fileRescan =
         scanner && startPendingScans(() => rescanPendingFiles(deps.db, scanner, files, config.EVIDENCE_EXCHANGE), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'evidence files');
       const runScheduler = config.RUN_SCHEDULER ? startRunScheduler({ db: deps.db, exchange: config.EVIDENCE_EXCHANGE, logger: deps.logger }, config.RUN_SCHEDULER_INTERVAL_MS) : undefined;
@@ -60,6 +70,7 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
           await fileRescan?.stop();
           await claimEvents.stop();
           await checkpointer.stop();
+          await auditWatcher.stop();
         },
       };
     },
