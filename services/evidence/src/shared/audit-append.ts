@@ -73,7 +73,7 @@ async function appendLocked(trx: Knex, input: AuditRecordInput): Promise<AuditRe
   // Canonicalised once: the chain hash and the Merkle leaf cover the same stored bytes.
   const leafBytes = Buffer.from(canonicalRecord(unsigned), 'utf8');
   const record: AuditRecord = { ...unsigned, hash: chainHash(unsigned.prev_hash, leafBytes) };
-  await addAuditLeaf(trx, record.seq, leafBytes, trx('audit_log').insert({ ...record, data: JSON.stringify(record.data) }));
+  await addAuditLeaf(trx, record.seq, leafBytes, trx('audit_log').insert({ ...record, data: JSON.stringify(record.data) }), { prevHash: record.prev_hash, hash: record.hash });
   const committed = (trx as Knex.Transaction).executionPromise;
   committed?.then(() => auditSignals.emit('appended', record.seq), () => undefined);
   return record;

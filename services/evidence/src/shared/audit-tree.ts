@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import { appendSiblings, hashLeaf, nodesCompletedByAppend, rootHash, completeSubtrees, type NodeId, type NodeLookup } from '@platform/merkle';
+import { appendSiblings, completeSubtrees, frontierAppend, hashLeaf, nodesCompletedByAppend, rootHash, type NodeId, type NodeLookup } from '@platform/merkle';
 import { canonicalRecord, type AuditRecord } from './audit-chain';
 
 /**
@@ -38,13 +38,59 @@ export async function auditTreeRoot(db: Knex, size: number): Promise<Buffer> {
 }
 
 /**
- * Adds record `seq`'s canonical bytes as leaf seq - 1, with the subtrees it completes, in one statement
- * together with `alsoInsert` (the record itself, on append). Needs the chain lock.
+ * The tree's right edge (the hashes of completeSubtrees({ start: 0, end: seq })) after the chain record
+ * (seq, hash) that this process last appended. The chain hash covers every earlier record, so the key fixes
+ * the frontier: an append whose head is still that record needs no node read, and an append by another writer
+ * (another replica, the seeding bench) changes the head, so the next append here misses and reads the
+ * frontier once. Set before commit: a rolled-back record is never read as the head, so its entry is unused.
  */
-export async function addAuditLeaf(trx: Knex, seq: number, leafBytes: Buffer, alsoInsert?: Knex.QueryBuilder): Promise<void> {
+let cachedFrontier: { seq: number; hash: string; frontier: Buffer[] } | undefined;
+
+/** Forgets the cached frontier (tests compare appends with and without it). */
+export function forgetAuditFrontier(): void {
+  cachedFrontier = undefined;
+}
+
+/** The chain link of an appended record: the head it follows and its own hash, which key the frontier cache. */
+export interface ChainLink {
+  prevHash: string;
+  hash: string;
+}
+
+async function frontierBefore(trx: Knex, seq: number, prevHash: string): Promise<Buffer[]> {
+  if (cachedFrontier && cachedFrontier.seq === seq - 1 && cachedFrontier.hash === prevHash) return [...cachedFrontier.frontier];
+  const nodes = completeSubtrees({ start: 0, end: seq - 1 });
+  const nodeAt = await readTreeNodes(trx, nodes);
+  return nodes.map((node) => Buffer.from(nodeAt(node)));
+}
+
+/** A lookup of the nodes of a frontier (the left siblings an append needs are all on it). */
+function frontierLookup(size: number, frontier: Buffer[]): NodeLookup {
+  const byNode = new Map(completeSubtrees({ start: 0, end: size }).map((node, i) => [`${node.level}/${node.index}`, frontier[i]]));
+  return (node) => {
+    const hash = byNode.get(`${node.level}/${node.index}`);
+    if (!hash) throw new Error(`audit tree node ${node.level}/${node.index} is not on the frontier of ${size}`);
+    return hash;
+  };
+}
+
+/**
+ * Adds record `seq`'s canonical bytes as leaf seq - 1, with the subtrees it completes, in one statement
+ * together with `alsoInsert` (the record itself, on append). Needs the chain lock. With the record's chain
+ * link (appends), the left siblings come from the cached frontier when the head is the one cached.
+ */
+export async function addAuditLeaf(trx: Knex, seq: number, leafBytes: Buffer, alsoInsert?: Knex.QueryBuilder, link?: ChainLink): Promise<void> {
   const index = seq - 1;
-  const nodeAt = await readTreeNodes(trx, appendSiblings(index));
-  const nodes = nodesCompletedByAppend(index, hashLeaf(leafBytes), nodeAt);
+  const leafHash = hashLeaf(leafBytes);
+  let nodeAt: NodeLookup;
+  let frontier: Buffer[] | undefined;
+  if (link) {
+    frontier = await frontierBefore(trx, seq, link.prevHash);
+    nodeAt = frontierLookup(index, frontier);
+  } else {
+    nodeAt = await readTreeNodes(trx, appendSiblings(index));
+  }
+  const nodes = nodesCompletedByAppend(index, leafHash, nodeAt);
   const inserts = [
     ...(alsoInsert ? [alsoInsert] : []),
     trx('audit_leaves').insert({ seq, leaf_bytes: leafBytes }),
@@ -53,6 +99,10 @@ export async function addAuditLeaf(trx: Knex, seq: number, leafBytes: Buffer, al
   const last = inserts.pop()!;
   const ctes = inserts.map((insert, i) => `i${i} AS (${insert.sql})`).join(', ');
   await trx.raw(`WITH ${ctes} ${last.sql}`, [...inserts.flatMap((insert) => insert.bindings), ...last.bindings]);
+  if (link && frontier) {
+    frontierAppend(frontier, index, leafHash);
+    cachedFrontier = { seq, hash: link.hash, frontier };
+  }
 }
 
 /**

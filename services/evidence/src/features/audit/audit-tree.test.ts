@@ -130,6 +130,35 @@ describe('the audit log as a Merkle tree', () => {
     expect((await get(kit, '/verify', 200)).body).toMatchObject({ valid: true, records_checked: 6 });
   });
 
+  it('appends read no tree node while the head is the one this process appended, and the frontier again after another writer', async () => {
+    const db = kit.service.deps.db;
+    const nodeReads: string[] = [];
+    const onQuery = (query: { sql: string }) => {
+      if (/^select/i.test(query.sql) && query.sql.includes('audit_tree_nodes')) nodeReads.push(query.sql);
+    };
+    db.on('query', onQuery);
+    try {
+      await append(kit, 1);
+      nodeReads.length = 0;
+      await append(kit, 6);
+      expect(nodeReads).toEqual([]);
+      // Another replica: its own copy of the module, so its own cache; the head it leaves is not ours.
+      let replica: typeof import('../../shared/audit-append') | undefined;
+      jest.isolateModules(() => {
+        replica = require('../../shared/audit-append');
+      });
+      expect(replica!.appendAuditRecord).not.toBe(appendAuditRecord);
+      await replica!.appendAuditRecord(db, { action: 'evidence.test_happened', source: 'evidence', entity_type: 'run', entity_id: 'run-2', actor: 'bob', data: {} });
+      nodeReads.length = 0;
+      await append(kit, 2);
+      expect(nodeReads).toHaveLength(1);
+    } finally {
+      db.off('query', onQuery);
+    }
+    await checkpoint(kit);
+    expect((await get(kit, '/verify', 200)).body).toMatchObject({ valid: true, records_checked: 10, checkpoint: { seq: 10 } });
+  });
+
   describe('tampering with the tree', () => {
     beforeEach(async () => {
       await append(kit, 6);
