@@ -101,6 +101,18 @@ describe('binders verify themselves offline', () => {
     expect(status).toBe(0);
   });
 
+  it('VERIFY.md checks the checkpoint note’s signature with OpenSSL, as it shows', async () => {
+    const { zip } = await binderZip();
+    const dir = mkdtempSync(path.join(tmpdir(), 'examiner-'));
+    dirs.push(dir);
+    for (const [name, bytes] of readZip(zip)) if (!name.includes('/')) writeFileSync(path.join(dir, name), bytes);
+    const shown = readZip(zip).get('VERIFY.md')!.toString('utf8');
+    const commands = shown.split('\n').filter((line) => /^ {4}(head -n 3 checkpoint\.note|grep -F|openssl pkeyutl .*checkpoint-note)/.test(line));
+    expect(commands).toHaveLength(3);
+    const result = spawnSync('bash', ['-c', commands.map((line) => line.trim()).join('\n')], { cwd: dir, encoding: 'utf8' });
+    expect(result.stdout).toContain('Signature Verified Successfully');
+  });
+
   it('carries the witness cosignatures of its checkpoint and verifies them against the pinned witness key', async () => {
     const witness = generateKeyPairSync('ed25519').privateKey;
     const witnessKey = formatWitnessVerifierKey('witness.example', witness);
