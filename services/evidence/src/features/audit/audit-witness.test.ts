@@ -130,6 +130,24 @@ describe('witnessed checkpoints (standalone witness, own database)', () => {
     expect(report).toMatchObject({ valid: false, first_invalid: { seq: 6, reason: 'witness_refused' } });
   });
 
+  it('refuses a fork: a checkpoint of the size it cosigned over another root, re-signed with the stolen key', async () => {
+    await append(kit, 5);
+    await checkpoint(kit);
+    expect(await witness.witness.witness.witnessOnce()).toEqual({ outcome: 'cosigned', size: 5 });
+    const cosigned = await servedCheckpoint(kit);
+
+    await rewriteHistory(kit, 3);
+    await checkpoint(kit);
+    const forked = await servedCheckpoint(kit);
+    expect(forked.split('\n')[1]).toBe('5');
+    expect(forked.split('\n')[2]).not.toBe(cosigned.split('\n')[2]);
+
+    expect(await witness.witness.witness.witnessOnce()).toEqual({ outcome: 'refused', reason: 'forked', size: 5 });
+    const [refusal] = await witnessStore(witnessDb).refusals(witness.witness.witness.origin);
+    expect(refusal).toMatchObject({ reason: 'forked', cosigned_note: cosigned, offered_note: forked });
+    expect(await verify(kit)).toMatchObject({ valid: false, first_invalid: { seq: 5, reason: 'witness_refused' } });
+  });
+
   it('refuses a truncated log whose checkpoints were deleted and re-signed', async () => {
     await append(kit, 6);
     await checkpoint(kit);
