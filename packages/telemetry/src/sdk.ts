@@ -1,5 +1,4 @@
-import type { Instrumentation } from '@opentelemetry/instrumentation';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { registerInstrumentations, type InstrumentationBase } from '@opentelemetry/instrumentation';
 import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -19,7 +18,7 @@ export const telemetryVariables = {
 };
 
 export interface Telemetry {
-  instrumentations: Instrumentation[];
+  instrumentations: InstrumentationBase[];
   /** Flushes what is buffered and stops tracing. */
   shutdown(): Promise<void>;
 }
@@ -44,7 +43,7 @@ export function startTelemetry(processName: string, options: TelemetryOptions = 
     spanProcessors: [spanProcessor],
   });
   provider.register();
-  const instrumentations: Instrumentation[] = [
+  const instrumentations: InstrumentationBase[] = [
     // Probes and scrapes would otherwise be most of the traces.
     new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)\b/.test(req.url ?? '') }),
     new ExpressInstrumentation(),
