@@ -3,7 +3,7 @@ import { SpanKind, startTelemetry, type Telemetry } from '@platform/telemetry';
 import { InMemorySpanExporter, instrumentJestModules, type ReadableSpan } from '@platform/telemetry/src/testing';
 import { runService, type RunningService } from '@platform/runtime';
 import { bearer, deleteTopology, eventually, testServiceEnv, uniqueName } from '@platform/testing';
-import { startGateway, type Gateway } from '../../gateway/src/gateway';
+import { startGateway } from '../../gateway/src/gateway';
 import { testGatewayConfig } from '../../gateway/src/gateway-test-kit';
 import { claimsMigrations } from '../../services/claims/src/migrations';
 import { claimsService, readClaimsConfig } from '../../services/claims/src';
@@ -31,7 +31,7 @@ describe('one claim intake is one trace, gateway to audit log', () => {
   let telemetry: Telemetry;
   let claims: RunningService;
   let evidence: RunningService;
-  let gateway: Gateway;
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
   const cleanups: (() => Promise<unknown>)[] = [];
   const names = { CLAIMS_EXCHANGE: uniqueName('trace.claims'), EVIDENCE_EXCHANGE: uniqueName('trace.evidence'), CLAIM_EVENTS_QUEUE: uniqueName('trace.claim-events') };
 
