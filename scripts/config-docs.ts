@@ -1,6 +1,7 @@
 /** Renders docs/CONFIGURATION.md from the variable declarations the processes read (`tsx scripts/config-docs.ts > docs/CONFIGURATION.md`). */
 import { describeVariables } from '@platform/config';
 import { commonServiceVariables } from '@platform/runtime';
+import { telemetryVariables } from '@platform/telemetry';
 import { claimsVariables } from '../services/claims/src/config';
 import { evidenceVariables } from '../services/evidence/src/config';
 import { gatewayVariables } from '../gateway/src/config';
@@ -35,6 +36,10 @@ export function renderConfigurationDoc(): string {
     '## Gateway',
     '',
     describeVariables(gatewayVariables),
+    '',
+    '## Tracing (every process)',
+    '',
+    describeVariables(telemetryVariables),
     '',
   ].join('\n');
 }
