@@ -184,7 +184,9 @@ function ComposerSection({ file, session }: { file: ClaimFile; session: Workbenc
     setSent(`Update sent (adequacy ${Math.round(data.adequacy_score * 100)}%)`);
     await queryClient.invalidateQueries({ queryKey: ['deliveries', claim.claim_id] });
   });
-  const portalUrl = `${window.location.origin}/portal/claims/${claim.claim_id}`;
+  // The link the platform already sent the claimant (intake's acknowledgement), when it is one a status update
+  // may carry: the API takes https links only, and a development platform's own link is http.
+  const portalUrl = file.status_updates.find((update) => update.portal_url?.startsWith('https://'))?.portal_url ?? '';
   return (
     <section>
       <StatusUpdateComposer key={claim.version} initial={emptyDraft(claim.stage, claim.language, portalUrl)} onSend={(body) => send.mutate(body)} sending={send.isPending} error={send.error?.message} />

@@ -93,7 +93,7 @@ export function QueueFilterForm({ filters, onChange }: { filters: QueueFilters; 
   const [q, setQ] = useState(filters.q);
   const set = (patch: Partial<QueueFilters>) => onChange({ ...filters, ...patch });
   return (
-    <div className="filters">
+    <div className="queue-filters">
       <form
         role="search"
         onSubmit={(event) => {

@@ -1,0 +1,2 @@
+// oidc-provider ships no TypeScript declarations; the test provider types the parts it uses itself.
+declare module 'oidc-provider';
