@@ -5,7 +5,7 @@ import { readAllFigures, type ScenarioFigures } from './results';
 export const RELIABILITY_DOC = path.resolve(__dirname, '../../../docs/RELIABILITY.md');
 
 /** The order scenarios appear in the document. */
-const ORDER = ['broker-outage', 'evidence-down', 'database-outage', 'crash-mid-write', 'graceful-shutdown', 'hostile-input', 'access-matrix', 'audit-tampering', 'soak'];
+const ORDER = ['broker-outage', 'evidence-down', 'database-outage', 'crash-mid-write', 'graceful-shutdown', 'hostile-input', 'access-matrix', 'audit-tampering', 'audit-forgery', 'soak'];
 
 const FINDINGS_START = '<!-- findings:start -->';
 const FINDINGS_END = '<!-- findings:end -->';
