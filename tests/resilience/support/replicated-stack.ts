@@ -1,0 +1,87 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createEmptyDatabase, deleteTopology, freePort, managedProcess, testAmqpUrl, TEST_JWT_SECRET, type ManagedProcess } from '@platform/testing';
+import { startBalancer } from './balancer';
+
+/**
+ * Two gateways behind nginx, each reaching two claims and two evidence replicas through nginx upstreams
+ * (the stand-ins for Kubernetes Services); one PostgreSQL database per service shared by its replicas; the
+ * real RabbitMQ. Uploaded files: one DATA_DIR per service shared by its replicas (the stand-in for object
+ * storage until the S3 store is in place — a volume every replica mounts).
+ */
+export interface ReplicatedStack {
+  /** nginx in front of the gateways: where clients go. */
+  url: string;
+  gateways: [ManagedProcess, ManagedProcess];
+  claims: [ManagedProcess, ManagedProcess];
+  evidence: [ManagedProcess, ManagedProcess];
+  claimsDatabaseUrl: string;
+  evidenceDatabaseUrl: string;
+  cleanup(scenario: string): Promise<void>;
+}
+
+export async function startReplicatedStack(overrides: { claims?: Record<string, string>; evidence?: Record<string, string> } = {}): Promise<ReplicatedStack> {
+  const suffix = randomBytes(4).toString('hex');
+  const root = mkdtempSync(path.join(tmpdir(), 'replicated-'));
+  chmodSync(root, 0o755); // nginx's workers drop root and need to reach their temp directories in it
+  const claimsDb = await createEmptyDatabase('repl_claims');
+  const evidenceDb = await createEmptyDatabase('repl_evidence');
+  const common: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    AUTH_JWT_SECRET: TEST_JWT_SECRET,
+    AMQP_URL: testAmqpUrl(),
+    CLAIMS_EXCHANGE: `repl.${suffix}.claims.events`,
+    EVIDENCE_EXCHANGE: `repl.${suffix}.evidence.events`,
+    CLAIM_EVENTS_QUEUE: `repl.${suffix}.evidence.claim-events`,
+  };
+  const dataDir = (name: string) => {
+    const dir = path.join(root, name);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+  const claimsEnv = { ...common, DATABASE_URL: claimsDb.url, DATA_DIR: dataDir('claims'), ...overrides.claims };
+  // Every replica signs checkpoints with the same key, as a shared Secret would give them.
+  const signingKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const evidenceEnv = { ...common, DATABASE_URL: evidenceDb.url, DATA_DIR: dataDir('evidence'), AUDIT_SIGNING_KEY: signingKey, ...overrides.evidence };
+
+  const ports = { front: await freePort(), claims: await freePort(), evidence: await freePort() };
+  const claims = [managedProcess('claims-a', 'services/claims/src/main.ts', claimsEnv, await freePort()), managedProcess('claims-b', 'services/claims/src/main.ts', claimsEnv, await freePort())] as [ManagedProcess, ManagedProcess];
+  const evidence = [managedProcess('evidence-a', 'services/evidence/src/main.ts', evidenceEnv, await freePort()), managedProcess('evidence-b', 'services/evidence/src/main.ts', evidenceEnv, await freePort())] as [ManagedProcess, ManagedProcess];
+  const gatewayEnv = (name: string) => ({ ...common, DATA_DIR: dataDir(name), CLAIMS_URL: `http://127.0.0.1:${ports.claims}`, EVIDENCE_URL: `http://127.0.0.1:${ports.evidence}`, PUBLIC_RATE_LIMIT: '0', TRUST_PROXY: 'loopback' });
+  const gateways = [managedProcess('gateway-a', 'gateway/src/main.ts', gatewayEnv('gateway-a'), await freePort()), managedProcess('gateway-b', 'gateway/src/main.ts', gatewayEnv('gateway-b'), await freePort())] as [ManagedProcess, ManagedProcess];
+
+  const balancer = await startBalancer(path.join(root, 'nginx'), {
+    front: { port: ports.front, replicas: gateways.map((g) => g.port) },
+    claims: { port: ports.claims, replicas: claims.map((c) => c.port) },
+    evidence: { port: ports.evidence, replicas: evidence.map((e) => e.port) },
+  });
+  // The first replica migrates the empty database (in Kubernetes, the migration Job), then the second joins.
+  await Promise.all([claims[0].start(), evidence[0].start()]);
+  await Promise.all([claims[1].start(), evidence[1].start()]);
+  await Promise.all(gateways.map((gateway) => gateway.start()));
+
+  const all = [...gateways, ...claims, ...evidence];
+  return {
+    url: balancer.urls.front,
+    gateways,
+    claims,
+    evidence,
+    claimsDatabaseUrl: claimsDb.url,
+    evidenceDatabaseUrl: evidenceDb.url,
+    async cleanup(scenario: string) {
+      await Promise.all(gateways.map((gateway) => gateway.stop().catch(() => undefined)));
+      await Promise.all([...claims, ...evidence].map((service) => service.stop().catch(() => undefined)));
+      await balancer.stop().catch(() => undefined);
+      const logs = path.resolve(__dirname, '../.results/logs');
+      mkdirSync(logs, { recursive: true });
+      for (const process of all) writeFileSync(path.join(logs, `${scenario}.${process.name}.log`), process.output());
+      copyFileSync(path.join(root, 'nginx/logs/error.log'), path.join(logs, `${scenario}.nginx.log`));
+      await deleteTopology([common.CLAIMS_EXCHANGE, common.EVIDENCE_EXCHANGE], [common.CLAIM_EVENTS_QUEUE, `${common.CLAIM_EVENTS_QUEUE}.dlq`]).catch(() => undefined);
+      await Promise.all([claimsDb.drop(), evidenceDb.drop()]).catch(() => undefined);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
