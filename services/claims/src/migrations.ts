@@ -3,7 +3,7 @@ import { adjusterKitsMigration } from './features/adjuster-kits/migrations';
 import { assignmentSearchMigration } from './features/assignment/migrations';
 import { claimantSelfServiceMigration } from './features/access-links/migrations';
 import { attachmentScansMigration } from './features/attachments/migrations';
-import { searchIndexesMigration } from './features/claims-list/migrations';
+import { searchIndexesMigration, searchKnnMigration } from './features/claims-list/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
 import { deliveriesMigration } from './features/delivery/migrations';
 import { deadlinesDeliveriesMigration, overdueMigration } from './features/deadlines/migrations';
@@ -24,4 +24,5 @@ export const claimsMigrations: Migration[] = [
   claimantSelfServiceMigration,
   claimsWitnessMigration,
   searchIndexesMigration,
+  searchKnnMigration,
 ];

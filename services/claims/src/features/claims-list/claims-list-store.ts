@@ -29,25 +29,59 @@ const OPEN_ESCALATION = `EXISTS (SELECT 1 FROM escalations e WHERE e.claim_id = 
 /** `search` is normalised (normaliseSearch); `assignee` a `sub` (`me` resolved). */
 export type ClaimsListFilters = Omit<ClaimsListQuery, 'limit' | 'cursor' | 'q'> & { search?: string };
 
-/** The name as its trigram index holds it (migration 0011): lower-cased, accents folded. */
+/** The name as its trigram index holds it (migrations 0011, 0012): lower-cased, accents folded. */
 const CLAIMANT_NAME = `lower(translate(claimant_name, '${ACCENTED}', '${PLAIN}'))`;
 const PHONE_DIGITS = `regexp_replace(claimant_phone, '[^0-9]', '', 'g')`;
 const IDENTIFIER_PREFIXES = ['lower(claim_number)', 'lower(policy_number)', 'lower(claimant_email)'];
 
+/** The list's filters other than the search, on a query of the claims table. */
+function whereFilters(query: Knex.QueryBuilder, filters: ClaimsListFilters): Knex.QueryBuilder {
+  if (filters.stage) query = query.whereIn('stage', filters.stage);
+  if (filters.queue !== undefined) query = query.where('queue', filters.queue);
+  if (filters.escalation === 'open') query = query.whereRaw(OPEN_ESCALATION);
+  if (filters.overdue) query = query.whereRaw(filters.deadline ? openBreachCondition(filters.deadline) : ANY_OPEN_BREACH);
+  if (filters.delivery_failed) query = query.whereRaw(HAS_FAILED_DELIVERY);
+  if (filters.created_from) query = query.where('created_at', '>=', filters.created_from);
+  if (filters.created_to) query = query.where('created_at', '<', filters.created_to);
+  if (filters.assignee !== undefined) query = query.where('assignee', filters.assignee);
+  if (filters.unassigned) query = query.whereNull('assignee');
+  return query;
+}
+
+/** The claims after a search cursor: best match first, then newest first by (created_at, id). */
+function afterRanked(query: Knex.QueryBuilder, search: string, after: ClaimCursor | undefined): Knex.QueryBuilder {
+  if (!after?.search) return query;
+  const ranked = rank(search);
+  return query.whereRaw(`(${ranked.sql}, created_at, id) < (?::real, ?::timestamptz, ?::uuid)`, [...ranked.bindings, after.search.rank, after.created_at, after.id]);
+}
+
 /**
- * The claims a search can find, each branch served by its own index (migration 0011): a name similar to
- * it (pg_trgm `<%`: word similarity over the threshold, 0.6 by default: typos, partial words), a claim
- * number, policy number or email starting with it, or (a search of digits) a phone ending with it. The
- * union of those index-driven sets is all the rest of the query ranks, so the table is never scanned
- * (`id = ANY (ARRAY(…))` fetches them by primary key; a semi-join was planned as a scan of the whole table
- * once a common name made a thousand candidates).
+ * The claims whose names are nearest the search, of those that pass the filters and come after the
+ * cursor: pg_trgm word similarity over its threshold (`<%`, 0.6 by default: typos, partial words), read
+ * nearest first (`<<->`, k-nearest on the GiST index of migration 0012), so PostgreSQL stops after
+ * `limit` claims instead of ranking every claim that shares a first name with the search — plus the
+ * claims tied with the last one (WITH TIES): among equal names the page goes on by created_at and id,
+ * which the index does not order. The page needs no other named claim: a claim's rank is at least its
+ * name's similarity, so whatever ranks after these `limit` ranks after them in the page too.
  */
-function searchCandidates(db: Knex, search: string) {
+function nearestNames(db: Knex, search: string, filters: ClaimsListFilters, after: ClaimCursor | undefined, limit: number): Knex.Raw {
+  const named = whereFilters(db('claims').select('id').whereRaw(`? <% ${CLAIMANT_NAME}`, [search]), filters);
+  const nearest = afterRanked(named, search, after).orderByRaw(`? <<-> ${CLAIMANT_NAME}`, [search]);
+  return db.raw('(? FETCH FIRST ? ROWS WITH TIES)', [nearest, limit]);
+}
+
+/**
+ * The claims a search can find, each part served by its own index (migrations 0011, 0012): the claims
+ * with the nearest names (nearestNames), a claim number, policy number or email starting with it, or (a
+ * search of digits) a phone ending with it. The union of those index-driven sets is all the rest of the
+ * query ranks, so the table is never scanned (`id = ANY (ARRAY(…))` fetches them by primary key; a
+ * semi-join was planned as a scan of the whole table once a common name made a thousand candidates).
+ */
+function searchCandidates(db: Knex, search: string, names: Knex.Raw): Knex.Raw {
   const prefix = prefixPattern(search);
-  let ids = db('claims').select('id').whereRaw(`? <% ${CLAIMANT_NAME}`, [search]);
-  for (const column of IDENTIFIER_PREFIXES) ids = ids.union((q) => q.select('id').from('claims').whereRaw(`${column} LIKE ?`, [prefix]));
-  if (DIGITS.test(search)) ids = ids.union((q) => q.select('id').from('claims').whereRaw(`reverse(${PHONE_DIGITS}) LIKE ?`, [prefixPattern(reverse(search))]));
-  return ids;
+  const parts: (Knex.Raw | Knex.QueryBuilder)[] = [names, ...IDENTIFIER_PREFIXES.map((column) => db('claims').select('id').whereRaw(`${column} LIKE ?`, [prefix]))];
+  if (DIGITS.test(search)) parts.push(db('claims').select('id').whereRaw(`reverse(${PHONE_DIGITS}) LIKE ?`, [prefixPattern(reverse(search))]));
+  return db.raw(parts.map(() => '?').join(' UNION '), parts);
 }
 
 /**
@@ -76,23 +110,13 @@ export function claimsListStore(db: Knex) {
         db.raw(`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at`),
         db.raw(`${OPEN_ESCALATION} AS has_open_escalation`),
       );
-      if (filters.stage) select = select.whereIn('stage', filters.stage);
-      if (filters.queue !== undefined) select = select.where('queue', filters.queue);
-      if (filters.escalation === 'open') select = select.whereRaw(OPEN_ESCALATION);
-      if (filters.overdue) select = select.whereRaw(filters.deadline ? openBreachCondition(filters.deadline) : ANY_OPEN_BREACH);
-      if (filters.delivery_failed) select = select.whereRaw(HAS_FAILED_DELIVERY);
-      if (filters.created_from) select = select.where('created_at', '>=', filters.created_from);
-      if (filters.created_to) select = select.where('created_at', '<', filters.created_to);
-      if (filters.assignee !== undefined) select = select.where('assignee', filters.assignee);
-      if (filters.unassigned) select = select.whereNull('assignee');
+      select = whereFilters(select, filters);
       const { search } = filters;
       if (search !== undefined) {
         const ranked = rank(search);
-        select = select.select(db.raw(`${ranked.sql} AS rank`, ranked.bindings)).whereRaw('id = ANY (ARRAY(?))', [searchCandidates(db, search)]);
-        if (after?.search) {
-          select = select.whereRaw(`(${ranked.sql}, created_at, id) < (?::real, ?::timestamptz, ?::uuid)`, [...ranked.bindings, after.search.rank, after.created_at, after.id]);
-        }
-        select = select.orderByRaw(`rank DESC`);
+        const candidates = searchCandidates(db, search, nearestNames(db, search, filters, after, limit));
+        select = select.select(db.raw(`${ranked.sql} AS rank`, ranked.bindings)).whereRaw('id = ANY (ARRAY(?))', [candidates]);
+        select = afterRanked(select, search, after).orderByRaw('rank DESC');
       } else if (after) {
         select = select.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
       }

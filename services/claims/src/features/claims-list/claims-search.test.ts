@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { bearer } from '@platform/testing';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { insertTestClaim } from '../../testing/workflow-fixtures';
 
 const PATH = '/api/claims/claims';
 
@@ -90,5 +91,35 @@ describe('GET /api/claims/claims?q= (search) and the assignment work lists', () 
 
   it('treats LIKE wildcards in q as text', async () => {
     expect(await ids('?q=%25%25%25')).toEqual([]);
+  });
+
+  it('pages a first name with part of a surname best match first, ties newest first, without duplicates or gaps', async () => {
+    // "Amara Kig": the first name alone passes the similarity threshold, so every Amara is found — King (0.8), Kelly (0.7), Smith (0.6).
+    // Filed oldest first, so the index's order among equal names is not the page's (newest first).
+    const surnames = ['King', 'Kelly', 'Smith', 'King', 'Kelly', 'Smith', 'King', 'Kelly', 'Smith', 'King'];
+    const filed: { id: string; surname: string }[] = [];
+    for (const [i, surname] of surnames.entries()) {
+      const { claim_id } = await insertTestClaim(t.db);
+      await t.db('claims').where({ id: claim_id }).update({ claimant_name: `Amara ${surname}`, assignee: 'carol', created_at: new Date(Date.UTC(2026, 0, 1, 0, i)) });
+      filed.push({ id: claim_id, surname });
+    }
+    const newestFirst = (surname: string) => filed.filter((claim) => claim.surname === surname).map((claim) => claim.id).reverse();
+    const expected = [...newestFirst('King'), ...newestFirst('Kelly'), ...newestFirst('Smith')];
+
+    const paged: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page: { items: { claim_id: string }[]; next_cursor: string | null } = (
+        await request(t.url).get(PATH).query({ q: 'Amara Kig', assignee: 'carol', limit: 2, ...(cursor ? { cursor } : {}) }).set('Authorization', reader).expect(200)
+      ).body;
+      paged.push(...page.items.map((item) => item.claim_id));
+      cursor = page.next_cursor;
+    }
+    expect(paged).toEqual(expected);
+
+    // the filters narrow the nearest names before a page of them is taken: the one Smith of another assignee is found
+    const smith = filed.find((claim) => claim.surname === 'Smith')!;
+    await t.db('claims').where({ id: smith.id }).update({ assignee: 'dave' });
+    expect(await ids(`?q=Amara%20Kig&assignee=dave&limit=1`)).toEqual([smith.id]);
   });
 });
