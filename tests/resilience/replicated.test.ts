@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { bearer } from '@platform/testing';
 import { startSmtpTestServer } from '../../services/claims/src/testing/smtp-test-server';
 import { ensureNginx } from '../../bench/harness/nginx';
@@ -50,6 +51,7 @@ describe('every process replicated', () => {
     const s = stack!;
     // Half of saturation, measured now through this very stack with the same work (intake, then one upload):
     // the machine is shared, so the bench's figure from an idle run (reported beside it) would overload it.
+    const machineLoad = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
     const saturation = await measureIntakeUploadSaturation(s.url, { warmupSeconds: 3, seconds: 8, concurrency: 8, uploadBytes: UPLOAD_BYTES });
     const rate = Math.max(1, Math.round(saturation / 2));
     const bench = benchIntakeSaturation();
@@ -166,7 +168,7 @@ describe('every process replicated', () => {
       title: 'Every process replicated (kill -9 of one replica each)',
       load:
         `${records.length} requests through nginx → 2 gateways → 2 claims + 2 evidence replicas: ${accepted.length} claims accepted, ${uploadsOk.length} uploads (64 KiB) stored, ` +
-        `at ${rate} intakes/s each followed by an upload (${2 * rate} requests/s) — half of the ${saturation.toFixed(1)} intake+upload pairs/s this stack saturated at, measured at the start ` +
+        `at ${rate} intakes/s each followed by an upload (${2 * rate} requests/s) — half of the ${saturation.toFixed(1)} intake+upload pairs/s this stack saturated at, measured at the start (${machineLoad}) ` +
         `(pnpm bench measured ${bench ? `${bench.rps} intakes/s directly at one claims process on ${bench.measuredAt.slice(0, 10)}` : 'nothing yet'})`,
       faults: `kill -9 of gateway-a, claims-a and evidence-a together mid-burst, restarted ${((restartedAt - killedAt) / 1000).toFixed(1)} s later`,
       badInputsTried: 0,
@@ -183,7 +185,8 @@ describe('every process replicated', () => {
         `run scheduler (RUN_SCHEDULER=true on both evidence replicas): ${controls.length} due controls, ${runs.length} runs opened (${runsPerControl.duplicated.length} doubled, ${runsPerControl.lost.length} missing), run_created audited once each: ${runAudit.lost.length + runAudit.duplicated.length === 0}`,
         `checkpoints: ${checkpoints.length} (AUDIT_CHECKPOINT_EVERY ${CHECKPOINT_EVERY}, largest gap ${largestGap} records), ${checkpointEvents.length} announced, out of order ${outOfOrder.length}, head ${heads.head} signed: ${headUnsigned === 0}; audit chain of ${report.records_checked} records verifies: ${chainBroken === 0}`,
         ...bad.slice(0, 5).map((r) => `unexpected: #${r.i} ${r.op} → ${r.status ?? r.error} (${r.content_type ?? 'no body'}) after ${r.ended - r.started} ms, ${r.started - killedAt} ms after the kill`),
-        'uploaded files: one DATA_DIR per service shared by its replicas (the stand-in for object storage until OBJECT_STORE_URL lands)',
+        'uploaded files: one DATA_DIR per service shared by its replicas, the stand-in for object storage until OBJECT_STORE_URL lands; ' +
+          'not safe beyond this test: a claims replica starting removes every temporary upload file in DATA_DIR (removeAbandonedUploads), the other replica\'s in-flight ones included',
       ],
     });
 
