@@ -1,0 +1,4 @@
+export * from './file-storage';
+export * from './local-file-storage';
+export * from './s3-file-storage';
+export * from './storage-config';
