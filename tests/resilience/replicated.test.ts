@@ -156,11 +156,15 @@ describe('every process replicated', () => {
     const headUnsigned = heads.head === heads.signed ? 0 : 1;
     const largestGap = Math.max(0, ...checkpointSeqs.map((seq, i) => seq - (checkpointSeqs[i - 1] ?? 0)));
 
+    // Every event either service committed reached the broker.
+    await until('evidence outbox drained', async () => (await pendingOutbox(s.evidenceDatabaseUrl)) === 0, 30000).catch(() => undefined);
+    const unpublished = (await pendingOutbox(s.claimsDatabaseUrl)) + (await pendingOutbox(s.evidenceDatabaseUrl));
+
     const verify = await fetch(`${s.url}/api/evidence/audit/verify`, { headers: { authorization: await bearer('audit:read', 'replicated-auditor') } });
     const report = (await verify.json()) as { valid: boolean; records_checked: number; checkpoint: { signature_valid: boolean } | null };
     const chainBroken = verify.status === 200 && report.valid && report.checkpoint?.signature_valid ? 0 : 1;
 
-    const lost = lostClaims.length + audit.lost.length + lostUploads.length + notServed.length + sweep.lost.length + breachAudit.lost.length + unmailed.length + pendingDeliveries + runsPerControl.lost.length + runAudit.lost.length + checkpointsUnannounced.lost.length + headUnsigned;
+    const lost = lostClaims.length + audit.lost.length + lostUploads.length + notServed.length + sweep.lost.length + breachAudit.lost.length + unmailed.length + pendingDeliveries + runsPerControl.lost.length + runAudit.lost.length + checkpointsUnannounced.lost.length + headUnsigned + unpublished;
     const duplicated = audit.duplicated.length + sweep.duplicated.length + breachAudit.duplicated.length + mailedTwice.length + runsPerControl.duplicated.length + runAudit.duplicated.length + checkpointsUnannounced.duplicated.length + outOfOrder.length;
     const fiveHundreds = failedDuringKill.filter((r) => (r.status ?? 0) >= 500).length;
     writeFigures({
@@ -184,6 +188,7 @@ describe('every process replicated', () => {
         `delivery sender: ${sent.length} acknowledgements sent, ${smtp!.received.length} mails received (${mailedTwice.length} repeated, ${unmailed.length} sent without a mail, ${pendingDeliveries} still pending)`,
         `run scheduler (RUN_SCHEDULER=true on both evidence replicas): ${controls.length} due controls, ${runs.length} runs opened (${runsPerControl.duplicated.length} doubled, ${runsPerControl.lost.length} missing), run_created audited once each: ${runAudit.lost.length + runAudit.duplicated.length === 0}`,
         `checkpoints: ${checkpoints.length} (AUDIT_CHECKPOINT_EVERY ${CHECKPOINT_EVERY}, largest gap ${largestGap} records), ${checkpointEvents.length} announced, out of order ${outOfOrder.length}, head ${heads.head} signed: ${headUnsigned === 0}; audit chain of ${report.records_checked} records verifies: ${chainBroken === 0}`,
+        `outbox rows never published (both services): ${unpublished}`,
         ...bad.slice(0, 5).map((r) => `unexpected: #${r.i} ${r.op} → ${r.status ?? r.error} (${r.content_type ?? 'no body'}) after ${r.ended - r.started} ms, ${r.started - killedAt} ms after the kill`),
         'uploaded files: one DATA_DIR per service shared by its replicas, the stand-in for object storage until OBJECT_STORE_URL lands; ' +
           'not safe beyond this test: a claims replica starting removes every temporary upload file in DATA_DIR (removeAbandonedUploads), the other replica\'s in-flight ones included',
@@ -198,6 +203,7 @@ describe('every process replicated', () => {
     expect({ unmailed, mailedTwice, pendingDeliveries }).toEqual({ unmailed: [], mailedTwice: [], pendingDeliveries: 0 });
     expect({ runsPerControl, runAudit }).toEqual({ runsPerControl: { lost: [], duplicated: [] }, runAudit: { lost: [], duplicated: [] } });
     expect({ checkpointsUnannounced, outOfOrder, unsignedHead: heads.head === heads.signed }).toEqual({ checkpointsUnannounced: { lost: [], duplicated: [] }, outOfOrder: [], unsignedHead: true });
+    expect(unpublished).toBe(0);
     expect(chainBroken).toBe(0);
   });
 });
