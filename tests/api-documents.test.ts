@@ -24,6 +24,12 @@ function resolve<T>(document: Document, value: T | { $ref: string }): T {
   return (document.components as unknown as Record<string, Record<string, T>>)[section][name];
 }
 
+/** A component schema as a schema of its own: its references into itself are relative to it again. */
+function standalone(schema: object, ref: string | undefined): object {
+  if (!ref) return schema;
+  return JSON.parse(JSON.stringify(schema).split(`"${ref}/`).join('"#/'));
+}
+
 /** What is wrong with the document for a client developer; empty when nothing is. */
 function contractGaps(document: Document, { validateExamples }: { validateExamples: boolean }): string[] {
   const gaps: string[] = [];
@@ -31,7 +37,7 @@ function contractGaps(document: Document, { validateExamples }: { validateExampl
   const checkExample = (where: string, media: { schema?: unknown; example?: unknown }) => {
     if (media.example === undefined) return gaps.push(`${where} has no example`);
     if (!validateExamples || (typeof media.example === 'string' && !(media.schema as { $ref?: string })?.$ref)) return; // a binary body
-    const validate = compile(resolve(document, media.schema as object));
+    const validate = compile(standalone(resolve(document, media.schema as object), (media.schema as { $ref?: string })?.$ref));
     if (!validate(media.example)) gaps.push(`${where}: the example does not match its schema: ${JSON.stringify(validate.errors?.[0])}`);
   };
   for (const [name, op] of operationsOf(document)) {

@@ -214,7 +214,11 @@ export class OpenApiDocument {
       ...(spec.description ? { description: spec.description } : {}),
       tags: [spec.tag],
       security: this.security(spec.security),
-      parameters: [...pathParams, ...(spec.parameters ?? [])],
+      // a path parameter the route declares itself (with a narrower schema) replaces the generic string one
+      parameters: [
+        ...pathParams.filter((param) => !(spec.parameters ?? []).some((own) => (own as { in?: string }).in === 'path' && (own as { name?: string }).name === param.name)),
+        ...(spec.parameters ?? []),
+      ],
       ...(requestBody ? { requestBody } : {}),
       responses,
     };
@@ -251,7 +255,12 @@ export class OpenApiDocument {
       servers: [{ url: this.serverUrl }],
       paths: this.paths,
       components: {
-        schemas: { Problem: PROBLEM_SCHEMA, ...Object.fromEntries([...this.schemas].sort(([a], [b]) => a.localeCompare(b))) },
+        schemas: {
+          Problem: PROBLEM_SCHEMA,
+          ...Object.fromEntries(
+            [...this.schemas].sort(([a], [b]) => a.localeCompare(b)).map(([name, schema]) => [name, asComponent(schema, `#/components/schemas/${name}`)]),
+          ),
+        },
         responses: Object.fromEntries(
           COMMON_PROBLEMS.filter((common) => this.usedProblems.has(common)).map((common) => [common.name, problemResponse(common.description, common.status, common.headers)]),
         ),
@@ -259,4 +268,26 @@ export class OpenApiDocument {
       },
     };
   }
+}
+
+/**
+ * A schema resolves its own references (`#/$defs/condition`) against itself. Under `components.schemas` it
+ * becomes part of the document, where `#` is the document: its references are re-anchored at the schema's
+ * place in it, and an `$id` (which would make it a resource of its own again; openapi-typescript does not
+ * follow it) goes.
+ */
+function asComponent(schema: object, base: string): unknown {
+  const { $id: _id, ...rest } = schema as Record<string, unknown>;
+  return anchorLocalRefs(rest, base);
+}
+
+function anchorLocalRefs(value: unknown, base: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => anchorLocalRefs(item, base));
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === '$ref' && typeof item === 'string' && item.startsWith('#/') && !item.startsWith('#/components/') ? `${base}${item.slice(1)}` : anchorLocalRefs(item, base),
+    ]),
+  );
 }

@@ -61,6 +61,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/claims/public/access-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a new link to a claim (a lost link)
+         * @description Always 202 with the same body, whether or not the details match a claim. When the claim number and the email (any case) or the phone (any usual way of writing an E.164 number) match, a new link goes to that email or phone: `{PUBLIC_BASE_URL}/portal/claims/{claim_id}#token={access_token}` (the token in the fragment), and every earlier token stops opening the claim once it is sent. Rate limited per client address and per claim number (ACCESS_LINK_LIMIT_PER_ADDRESS, ACCESS_LINK_LIMIT_PER_CLAIM in ACCESS_LINK_WINDOW_SECONDS, counted in the database across replicas): over either, 429 with Retry-After.
+         */
+        post: operations["requestAccessLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/claims/public/claims/{id}/attachments": {
         parameters: {
             query?: never;
@@ -118,6 +138,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/claims/triage-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The triage policy in force
+         * @description The active version: its parameters, score bands and json-rules-engine rules, the human gates its rules can raise, and who published it when.
+         */
+        get: operations["getTriagePolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/triage-policy/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a new version of the triage policy
+         * @description The body is a whole policy under a new `version`; it is checked against the policy schema (400), then that it can run: every condition names a known fact and operator and rule ids are unique (422). It is stored beside the earlier versions, which never change (the database refuses edits), and becomes the active one for every triage run from now on; the publisher (JWT sub) and time are recorded with it. A version that exists already is 409.
+         */
+        post: operations["publishTriagePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/claims/claims/{id}/run-triage": {
         parameters: {
             query?: never;
@@ -169,7 +229,7 @@ export interface paths {
         put?: never;
         /**
          * Post a status update to the claimant and move the claim's stage
-         * @description The body is the StatusUpdate without `adequacy_score` and `adequacy_missing`, which the service computes (sending them is 400; weights in docs/claims.md). `claim_id` may be omitted; if sent it must equal the path id (else 422). `expected_next_update_by` is a real date, today (UTC) or later (else 400). `language` is canonicalised. The stage follows the lifecycle `intake → triage → assigned → {inspection, estimate, waiting_on_customer} ⇄ each other → settlement → closed`; the same stage is a progress update; anything else is 409, as is any update to a closed claim other than reopening it (into assigned, inspection, estimate, waiting_on_customer or settlement), and leaving `triage` or closing while an escalation is open (only its decision routes the claim; the problem names `escalation_id`). Moving into `settlement` or `closed`, a progress update in `settlement`, and reopening need `claims:decide`, which suffices alone for them (403 without); every other update needs `claims:write`. An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim's promise (`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel (portal: delivered by being stored) and publishes `claim.status_updated`.
+         * @description The body is the StatusUpdate without `adequacy_score` and `adequacy_missing`, which the service computes (sending them is 400; weights in docs/claims.md). `claim_id` may be omitted; if sent it must equal the path id (else 422). `expected_next_update_by` is a real date, today (UTC) or later (else 400). `language` is canonicalised. The stage follows the lifecycle `intake → triage → assigned → {inspection, estimate, waiting_on_customer} ⇄ each other → settlement → closed`, and any open stage may close; the same stage is a progress update; anything else is 409, as is any update to a closed claim other than reopening it (into assigned, inspection, estimate, waiting_on_customer or settlement), and leaving `triage` or closing while an escalation is open (only its decision routes the claim; the problem names `escalation_id`). Moving into `settlement` or `closed`, a progress update in `settlement`, and reopening need `claims:decide`, which suffices alone for them (403 without); every other update needs `claims:write`. An update into `closed` names its `closing_reason` (`paid`, `denied`, `withdrawn`, `duplicate`; none has to pass through settlement), a denial also its `closing_rationale` (both only with `closed`, else 400); they are kept on the claim (`closing`) until it is reopened, which clears them while the closing update and the timeline keep them. Closing a claim as denied: `{"channel":"email","stage":"closed","closing_reason":"denied","closing_rationale":"The policy excludes flood damage (section 4.2); the loss was caused by flooding.","what_happened":"We reviewed your claim and cannot pay it: your policy does not cover flood damage.","what_happens_next":"You can ask us to review this decision within 60 days.","what_we_need_from_you":null,"contact":{"name":"Claims team","phone":"+14155550199","email":"claims@example.com"},"language":"en"}`. An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim's promise (`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel (portal: delivered by being stored) and publishes `claim.status_updated`.
          */
         post: operations["createStatusUpdate"];
         delete?: never;
@@ -355,7 +415,7 @@ export interface paths {
         };
         /**
          * The latest signed tree head as a C2SP checkpoint note
-         * @description c2sp.org/tlog-checkpoint: the origin line, the tree size, the base64 root hash, a blank line, then the signature line "— <origin> <base64(4-byte key hash ‖ Ed25519 signature)>" (c2sp.org/signed-note) by the service key.
+         * @description c2sp.org/tlog-checkpoint: the origin line, the tree size, the base64 root hash, a blank line, then the signature line "— <origin> <base64(4-byte key hash ‖ Ed25519 signature)>" (c2sp.org/signed-note) by the service key, followed by the cosignature lines of the witnesses that cosigned it (c2sp.org/tlog-cosignature, cosignature/v1).
          */
         get: operations["getAuditCheckpoint"];
         put?: never;
@@ -420,6 +480,46 @@ export interface paths {
         get: operations["getAuditPublicKey"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/audit/checkpoints/{size}/cosignatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand in a witness cosignature of a checkpoint
+         * @description The signature line is checked against the configured key of the witness it names, over the stored checkpoint note of this tree size; then GET /audit/checkpoint carries it. Idempotent: the same witness and size again is a 200.
+         */
+        post: operations["addAuditCosignature"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/audit/witness-refusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A witness reports a checkpoint it refused to cosign
+         * @description A trusted witness found a checkpoint that does not extend the one it cosigned before (truncated, forked, or a consistency proof that fails). The report and its evidence are kept; GET /audit/verify then answers valid:false with first_invalid.reason witness_refused.
+         */
+        post: operations["reportWitnessRefusal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1019,6 +1119,13 @@ export interface components {
             /** Format: uri */
             portal_url?: string | null;
             language?: string | null;
+            /**
+             * @description Why the claim closes: required with `stage: closed`, refused with any other stage
+             * @enum {unknown}
+             */
+            closing_reason?: "paid" | "denied" | "withdrawn" | "duplicate";
+            /** @description The reasons for the decision, kept on the claim (internal, never shown to the claimant by the service); required for `denied` */
+            closing_rationale?: string;
         };
         DecideEscalationRequest: {
             /** @enum {unknown} */
@@ -1406,6 +1513,76 @@ export interface components {
             }[];
             next_cursor: string | null;
         };
+        PublishedTriagePolicy: {
+            version: string;
+            description: string;
+            parameters: {
+                high_value_amount: string;
+                same_policy_window_days: number;
+                shared_contact_window_days: number;
+                litigation_terms: string[];
+                vulnerability_terms: string[];
+                coverage_terms: string[];
+            };
+            score_bands: {
+                min_score: number;
+                /** @enum {unknown} */
+                queue: "fast_track" | "standard" | "complex" | "special_investigations";
+            }[];
+            rules: {
+                name: string;
+                priority?: number;
+                conditions: components["schemas"]["PublishedTriagePolicy"]["$defs"]["condition"];
+                event: {
+                    /** @constant */
+                    type: "rule_hit";
+                    params: {
+                        rule_id: string;
+                        description: string;
+                        score: number;
+                        /** @enum {unknown} */
+                        queue_at_least?: "fast_track" | "standard" | "complex" | "special_investigations";
+                        /** @enum {unknown} */
+                        gate?: "injury" | "high_value" | "fraud_indicator" | "coverage_question" | "litigation" | "vulnerable_customer";
+                        reason?: string;
+                    };
+                };
+            }[];
+            /** @description The human gates the rules of this version can raise, in rule order */
+            gates: ("injury" | "high_value" | "fraud_indicator" | "coverage_question" | "litigation" | "vulnerable_customer")[];
+            /** @description Whether this version triages claims now (exactly one is active) */
+            active: boolean;
+            /** @description Who published it (the JWT sub; `system:migration` for the default policy) */
+            published_by: string;
+            /** Format: date-time */
+            published_at: string;
+            $defs: {
+                condition: {
+                    all?: components["schemas"]["PublishedTriagePolicy"]["$defs"]["condition"][];
+                    any?: components["schemas"]["PublishedTriagePolicy"]["$defs"]["condition"][];
+                    not?: components["schemas"]["PublishedTriagePolicy"]["$defs"]["condition"];
+                    fact?: string;
+                    operator?: string;
+                    value?: unknown;
+                    path?: string;
+                    params?: Record<string, never>;
+                };
+            };
+        };
+        RequestAccessLinkRequest: {
+            /** @description As on the acknowledgement, e.g. CLM-2026-000123 (case does not matter) */
+            claim_number: string;
+            /**
+             * Format: email
+             * @description The email given on the claim (case does not matter)
+             */
+            email?: string;
+            /** @description The phone given on the claim; spaces, dots, dashes, brackets and a 00 prefix are ignored */
+            phone?: string;
+        };
+        RequestAccessLinkResponse: {
+            message: string;
+        };
         RunTriageResponse: {
             /** Format: uuid */
             triage_id: string;
@@ -1473,6 +1650,54 @@ export interface components {
             adequacy_score: number;
             adequacy_missing: string[];
         };
+        TriagePolicy: {
+            version: string;
+            description: string;
+            parameters: {
+                high_value_amount: string;
+                same_policy_window_days: number;
+                shared_contact_window_days: number;
+                litigation_terms: string[];
+                vulnerability_terms: string[];
+                coverage_terms: string[];
+            };
+            score_bands: {
+                min_score: number;
+                /** @enum {unknown} */
+                queue: "fast_track" | "standard" | "complex" | "special_investigations";
+            }[];
+            rules: {
+                name: string;
+                priority?: number;
+                conditions: components["schemas"]["TriagePolicy"]["$defs"]["condition"];
+                event: {
+                    /** @constant */
+                    type: "rule_hit";
+                    params: {
+                        rule_id: string;
+                        description: string;
+                        score: number;
+                        /** @enum {unknown} */
+                        queue_at_least?: "fast_track" | "standard" | "complex" | "special_investigations";
+                        /** @enum {unknown} */
+                        gate?: "injury" | "high_value" | "fraud_indicator" | "coverage_question" | "litigation" | "vulnerable_customer";
+                        reason?: string;
+                    };
+                };
+            }[];
+            $defs: {
+                condition: {
+                    all?: components["schemas"]["TriagePolicy"]["$defs"]["condition"][];
+                    any?: components["schemas"]["TriagePolicy"]["$defs"]["condition"][];
+                    not?: components["schemas"]["TriagePolicy"]["$defs"]["condition"];
+                    fact?: string;
+                    operator?: string;
+                    value?: unknown;
+                    path?: string;
+                    params?: Record<string, never>;
+                };
+            };
+        };
         WithdrawClaimResponse: {
             /** Format: uuid */
             claim_id: string;
@@ -1511,6 +1736,16 @@ export interface components {
                 adequacy_score: number;
                 adequacy_missing: string[];
             };
+        };
+        AddAuditCosignatureRequest: {
+            /** @description One c2sp.org/tlog-cosignature (cosignature/v1) signature line over the checkpoint of this size */
+            cosignature: string;
+        };
+        AddAuditCosignatureResponse: {
+            size: number;
+            witness: string;
+            /** @description Unix seconds, as the witness signed it */
+            cosigned_at: number;
         };
         AddEvidenceRequest: {
             /** @enum {unknown} */
@@ -1909,6 +2144,22 @@ export interface components {
             }[];
             next_cursor: string | null;
         };
+        ReportWitnessRefusalRequest: {
+            witness: string;
+            /** @enum {string} */
+            reason: "truncated" | "forked" | "inconsistent";
+            /** @description The last checkpoint note the witness cosigned */
+            cosigned_checkpoint: string;
+            /** @description The checkpoint note it refused */
+            offered_checkpoint: string;
+            /** @description The consistency proof the log served (base64), if it served one */
+            proof: string[] | null;
+            /** Format: date-time */
+            refused_at: string;
+        };
+        ReportWitnessRefusalResponse: {
+            offered_size: number;
+        };
         RunList: {
             items: {
                 /** Format: uuid */
@@ -1986,7 +2237,7 @@ export interface components {
             first_invalid: null | {
                 seq: number;
                 /** @enum {string} */
-                reason: "edited_record" | "broken_link" | "gap" | "checkpoint_mismatch" | "bad_signature" | "truncated" | "tree_mismatch";
+                reason: "edited_record" | "broken_link" | "gap" | "checkpoint_mismatch" | "bad_signature" | "truncated" | "tree_mismatch" | "witness_refused";
             };
             /** Format: date-time */
             verified_at: string;
@@ -2690,6 +2941,110 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    requestAccessLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "claim_number": "CLM-2026-000123",
+                 *       "email": "ana@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RequestAccessLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the same body whether or not anything matched */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "If these details match a claim, a new link to it is on its way to the email or phone on file. It replaces every earlier link."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestAccessLinkResponse"];
+                };
+            };
+            /** @description Malformed JSON, a schema violation, neither or both of email and phone */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Too many requests from this address or for this claim number in the window */
+            429: {
+                headers: {
+                    /** @description Seconds until the window allows another request */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry later",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     addAttachments: {
         parameters: {
             query?: never;
@@ -3302,6 +3657,1363 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    getTriagePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active triage policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": "2026-12-01.1",
+                     *       "description": "High value from 30000.00",
+                     *       "parameters": {
+                     *         "high_value_amount": "30000.00",
+                     *         "same_policy_window_days": 90,
+                     *         "shared_contact_window_days": 365,
+                     *         "litigation_terms": [
+                     *           "attorney",
+                     *           "lawyer",
+                     *           "solicitor",
+                     *           "lawsuit",
+                     *           "litigation",
+                     *           "legal action",
+                     *           "legal representation",
+                     *           "suing",
+                     *           "sue them",
+                     *           "sue you",
+                     *           "class action",
+                     *           "small claims court"
+                     *         ],
+                     *         "vulnerability_terms": [
+                     *           "elderly",
+                     *           "disability",
+                     *           "disabled",
+                     *           "bereavement",
+                     *           "bereaved",
+                     *           "passed away",
+                     *           "deceased",
+                     *           "widow",
+                     *           "widowed",
+                     *           "dementia",
+                     *           "terminal illness",
+                     *           "wheelchair",
+                     *           "pregnant",
+                     *           "vulnerable",
+                     *           "hospice",
+                     *           "carer"
+                     *         ],
+                     *         "coverage_terms": [
+                     *           "coverage",
+                     *           "not covered",
+                     *           "is it covered",
+                     *           "exclusion",
+                     *           "excluded",
+                     *           "lapsed",
+                     *           "policy was cancelled",
+                     *           "policy was canceled",
+                     *           "rideshare",
+                     *           "business use",
+                     *           "unlisted driver",
+                     *           "not on the policy"
+                     *         ]
+                     *       },
+                     *       "score_bands": [
+                     *         {
+                     *           "min_score": 0,
+                     *           "queue": "fast_track"
+                     *         },
+                     *         {
+                     *           "min_score": 20,
+                     *           "queue": "standard"
+                     *         },
+                     *         {
+                     *           "min_score": 45,
+                     *           "queue": "complex"
+                     *         },
+                     *         {
+                     *           "min_score": 70,
+                     *           "queue": "special_investigations"
+                     *         }
+                     *       ],
+                     *       "rules": [
+                     *         {
+                     *           "name": "injury-reported",
+                     *           "conditions": {
+                     *             "any": [
+                     *               {
+                     *                 "fact": "injuries_reported",
+                     *                 "operator": "equal",
+                     *                 "value": true
+                     *               },
+                     *               {
+                     *                 "fact": "loss_type",
+                     *                 "operator": "equal",
+                     *                 "value": "injury"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "injury-reported",
+                     *               "description": "Someone was injured",
+                     *               "score": 30,
+                     *               "queue_at_least": "complex",
+                     *               "gate": "injury",
+                     *               "reason": "The claim reports an injury (loss type {loss_type})"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "high-value",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "estimated_amount",
+                     *                 "operator": "greaterThanInclusive",
+                     *                 "value": {
+                     *                   "fact": "high_value_amount"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "high-value",
+                     *               "description": "Estimated amount at or above the high-value threshold",
+                     *               "score": 25,
+                     *               "queue_at_least": "complex",
+                     *               "gate": "high_value",
+                     *               "reason": "Estimated {estimated_amount} is at or above {high_value_amount}"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "repeat-claims-on-policy",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "recent_claims_on_policy",
+                     *                 "operator": "greaterThanInclusive",
+                     *                 "value": 2
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "repeat-claims-on-policy",
+                     *               "description": "Several other claims on the same policy in a short window",
+                     *               "score": 35,
+                     *               "queue_at_least": "special_investigations",
+                     *               "gate": "fraud_indicator",
+                     *               "reason": "{recent_claims_on_policy} other claims on this policy in the last {same_policy_window_days} days"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "contact-across-policies",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "other_policies_sharing_contact",
+                     *                 "operator": "greaterThanInclusive",
+                     *                 "value": 2
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "contact-across-policies",
+                     *               "description": "The same phone or email on claims of several policies",
+                     *               "score": 35,
+                     *               "queue_at_least": "special_investigations",
+                     *               "gate": "fraud_indicator",
+                     *               "reason": "The claimant contact appears on claims of {other_policies_sharing_contact} other policies"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "theft-without-police-report",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "theft_loss",
+                     *                 "operator": "equal",
+                     *                 "value": true
+                     *               },
+                     *               {
+                     *                 "fact": "police_report_present",
+                     *                 "operator": "equal",
+                     *                 "value": false
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "theft-without-police-report",
+                     *               "description": "Theft reported without a police report number",
+                     *               "score": 30,
+                     *               "queue_at_least": "special_investigations",
+                     *               "gate": "fraud_indicator",
+                     *               "reason": "A {loss_type} claim has no police report number"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "late-report",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "report_lag_days",
+                     *                 "operator": "greaterThan",
+                     *                 "value": 30
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "late-report",
+                     *               "description": "Loss reported more than 30 days after it happened",
+                     *               "score": 20,
+                     *               "queue_at_least": "standard",
+                     *               "gate": "fraud_indicator",
+                     *               "reason": "Reported {report_lag_days} days after the loss"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "litigation-language",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "litigation_terms_found",
+                     *                 "operator": "containsAnyTerm",
+                     *                 "value": true
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "litigation-language",
+                     *               "description": "The description mentions lawyers or legal action",
+                     *               "score": 25,
+                     *               "queue_at_least": "complex",
+                     *               "gate": "litigation",
+                     *               "reason": "The description mentions: {litigation_terms_found}"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "vulnerable-customer",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "vulnerability_terms_found",
+                     *                 "operator": "containsAnyTerm",
+                     *                 "value": true
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "vulnerable-customer",
+                     *               "description": "The description suggests a vulnerable customer",
+                     *               "score": 10,
+                     *               "queue_at_least": "standard",
+                     *               "gate": "vulnerable_customer",
+                     *               "reason": "The description mentions: {vulnerability_terms_found}"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "coverage-question",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "coverage_terms_found",
+                     *                 "operator": "containsAnyTerm",
+                     *                 "value": true
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "coverage-question",
+                     *               "description": "The description raises a coverage question",
+                     *               "score": 15,
+                     *               "queue_at_least": "complex",
+                     *               "gate": "coverage_question",
+                     *               "reason": "The description mentions: {coverage_terms_found}"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "liability-loss",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "loss_type",
+                     *                 "operator": "equal",
+                     *                 "value": "liability"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "liability-loss",
+                     *               "description": "Third-party liability needs an adjuster",
+                     *               "score": 20,
+                     *               "queue_at_least": "standard"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "moderate-value",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "estimated_amount",
+                     *                 "operator": "greaterThanInclusive",
+                     *                 "value": 5000
+                     *               },
+                     *               {
+                     *                 "fact": "estimated_amount",
+                     *                 "operator": "lessThan",
+                     *                 "value": {
+                     *                   "fact": "high_value_amount"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "moderate-value",
+                     *               "description": "Estimated amount of 5000 or more",
+                     *               "score": 20
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "amount-unknown",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "estimated_amount",
+                     *                 "operator": "equal",
+                     *                 "value": null
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "amount-unknown",
+                     *               "description": "No estimated amount was given",
+                     *               "score": 5
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "gates": [
+                     *         "injury",
+                     *         "high_value",
+                     *         "fraud_indicator",
+                     *         "litigation",
+                     *         "vulnerable_customer",
+                     *         "coverage_question"
+                     *       ],
+                     *       "active": true,
+                     *       "published_by": "supervisor-sam",
+                     *       "published_at": "2026-12-01T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishedTriagePolicy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable, or no triage policy is active */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    publishTriagePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": "2026-12-01.1",
+                 *       "description": "High value from 30000.00",
+                 *       "parameters": {
+                 *         "high_value_amount": "30000.00",
+                 *         "same_policy_window_days": 90,
+                 *         "shared_contact_window_days": 365,
+                 *         "litigation_terms": [
+                 *           "attorney",
+                 *           "lawyer",
+                 *           "solicitor",
+                 *           "lawsuit",
+                 *           "litigation",
+                 *           "legal action",
+                 *           "legal representation",
+                 *           "suing",
+                 *           "sue them",
+                 *           "sue you",
+                 *           "class action",
+                 *           "small claims court"
+                 *         ],
+                 *         "vulnerability_terms": [
+                 *           "elderly",
+                 *           "disability",
+                 *           "disabled",
+                 *           "bereavement",
+                 *           "bereaved",
+                 *           "passed away",
+                 *           "deceased",
+                 *           "widow",
+                 *           "widowed",
+                 *           "dementia",
+                 *           "terminal illness",
+                 *           "wheelchair",
+                 *           "pregnant",
+                 *           "vulnerable",
+                 *           "hospice",
+                 *           "carer"
+                 *         ],
+                 *         "coverage_terms": [
+                 *           "coverage",
+                 *           "not covered",
+                 *           "is it covered",
+                 *           "exclusion",
+                 *           "excluded",
+                 *           "lapsed",
+                 *           "policy was cancelled",
+                 *           "policy was canceled",
+                 *           "rideshare",
+                 *           "business use",
+                 *           "unlisted driver",
+                 *           "not on the policy"
+                 *         ]
+                 *       },
+                 *       "score_bands": [
+                 *         {
+                 *           "min_score": 0,
+                 *           "queue": "fast_track"
+                 *         },
+                 *         {
+                 *           "min_score": 20,
+                 *           "queue": "standard"
+                 *         },
+                 *         {
+                 *           "min_score": 45,
+                 *           "queue": "complex"
+                 *         },
+                 *         {
+                 *           "min_score": 70,
+                 *           "queue": "special_investigations"
+                 *         }
+                 *       ],
+                 *       "rules": [
+                 *         {
+                 *           "name": "injury-reported",
+                 *           "conditions": {
+                 *             "any": [
+                 *               {
+                 *                 "fact": "injuries_reported",
+                 *                 "operator": "equal",
+                 *                 "value": true
+                 *               },
+                 *               {
+                 *                 "fact": "loss_type",
+                 *                 "operator": "equal",
+                 *                 "value": "injury"
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "injury-reported",
+                 *               "description": "Someone was injured",
+                 *               "score": 30,
+                 *               "queue_at_least": "complex",
+                 *               "gate": "injury",
+                 *               "reason": "The claim reports an injury (loss type {loss_type})"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "high-value",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "estimated_amount",
+                 *                 "operator": "greaterThanInclusive",
+                 *                 "value": {
+                 *                   "fact": "high_value_amount"
+                 *                 }
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "high-value",
+                 *               "description": "Estimated amount at or above the high-value threshold",
+                 *               "score": 25,
+                 *               "queue_at_least": "complex",
+                 *               "gate": "high_value",
+                 *               "reason": "Estimated {estimated_amount} is at or above {high_value_amount}"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "repeat-claims-on-policy",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "recent_claims_on_policy",
+                 *                 "operator": "greaterThanInclusive",
+                 *                 "value": 2
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "repeat-claims-on-policy",
+                 *               "description": "Several other claims on the same policy in a short window",
+                 *               "score": 35,
+                 *               "queue_at_least": "special_investigations",
+                 *               "gate": "fraud_indicator",
+                 *               "reason": "{recent_claims_on_policy} other claims on this policy in the last {same_policy_window_days} days"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "contact-across-policies",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "other_policies_sharing_contact",
+                 *                 "operator": "greaterThanInclusive",
+                 *                 "value": 2
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "contact-across-policies",
+                 *               "description": "The same phone or email on claims of several policies",
+                 *               "score": 35,
+                 *               "queue_at_least": "special_investigations",
+                 *               "gate": "fraud_indicator",
+                 *               "reason": "The claimant contact appears on claims of {other_policies_sharing_contact} other policies"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "theft-without-police-report",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "theft_loss",
+                 *                 "operator": "equal",
+                 *                 "value": true
+                 *               },
+                 *               {
+                 *                 "fact": "police_report_present",
+                 *                 "operator": "equal",
+                 *                 "value": false
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "theft-without-police-report",
+                 *               "description": "Theft reported without a police report number",
+                 *               "score": 30,
+                 *               "queue_at_least": "special_investigations",
+                 *               "gate": "fraud_indicator",
+                 *               "reason": "A {loss_type} claim has no police report number"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "late-report",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "report_lag_days",
+                 *                 "operator": "greaterThan",
+                 *                 "value": 30
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "late-report",
+                 *               "description": "Loss reported more than 30 days after it happened",
+                 *               "score": 20,
+                 *               "queue_at_least": "standard",
+                 *               "gate": "fraud_indicator",
+                 *               "reason": "Reported {report_lag_days} days after the loss"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "litigation-language",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "litigation_terms_found",
+                 *                 "operator": "containsAnyTerm",
+                 *                 "value": true
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "litigation-language",
+                 *               "description": "The description mentions lawyers or legal action",
+                 *               "score": 25,
+                 *               "queue_at_least": "complex",
+                 *               "gate": "litigation",
+                 *               "reason": "The description mentions: {litigation_terms_found}"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "vulnerable-customer",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "vulnerability_terms_found",
+                 *                 "operator": "containsAnyTerm",
+                 *                 "value": true
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "vulnerable-customer",
+                 *               "description": "The description suggests a vulnerable customer",
+                 *               "score": 10,
+                 *               "queue_at_least": "standard",
+                 *               "gate": "vulnerable_customer",
+                 *               "reason": "The description mentions: {vulnerability_terms_found}"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "coverage-question",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "coverage_terms_found",
+                 *                 "operator": "containsAnyTerm",
+                 *                 "value": true
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "coverage-question",
+                 *               "description": "The description raises a coverage question",
+                 *               "score": 15,
+                 *               "queue_at_least": "complex",
+                 *               "gate": "coverage_question",
+                 *               "reason": "The description mentions: {coverage_terms_found}"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "liability-loss",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "loss_type",
+                 *                 "operator": "equal",
+                 *                 "value": "liability"
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "liability-loss",
+                 *               "description": "Third-party liability needs an adjuster",
+                 *               "score": 20,
+                 *               "queue_at_least": "standard"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "moderate-value",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "estimated_amount",
+                 *                 "operator": "greaterThanInclusive",
+                 *                 "value": 5000
+                 *               },
+                 *               {
+                 *                 "fact": "estimated_amount",
+                 *                 "operator": "lessThan",
+                 *                 "value": {
+                 *                   "fact": "high_value_amount"
+                 *                 }
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "moderate-value",
+                 *               "description": "Estimated amount of 5000 or more",
+                 *               "score": 20
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "amount-unknown",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "estimated_amount",
+                 *                 "operator": "equal",
+                 *                 "value": null
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "rule_hit",
+                 *             "params": {
+                 *               "rule_id": "amount-unknown",
+                 *               "description": "No estimated amount was given",
+                 *               "score": 5
+                 *             }
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["TriagePolicy"];
+            };
+        };
+        responses: {
+            /** @description The published, now active, version */
+            201: {
+                headers: {
+                    /** @description GET /api/claims/triage-policy */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": "2026-12-01.1",
+                     *       "description": "High value from 30000.00",
+                     *       "parameters": {
+                     *         "high_value_amount": "30000.00",
+                     *         "same_policy_window_days": 90,
+                     *         "shared_contact_window_days": 365,
+                     *         "litigation_terms": [
+                     *           "attorney",
+                     *           "lawyer",
+                     *           "solicitor",
+                     *           "lawsuit",
+                     *           "litigation",
+                     *           "legal action",
+                     *           "legal representation",
+                     *           "suing",
+                     *           "sue them",
+                     *           "sue you",
+                     *           "class action",
+                     *           "small claims court"
+                     *         ],
+                     *         "vulnerability_terms": [
+                     *           "elderly",
+                     *           "disability",
+                     *           "disabled",
+                     *           "bereavement",
+                     *           "bereaved",
+                     *           "passed away",
+                     *           "deceased",
+                     *           "widow",
+                     *           "widowed",
+                     *           "dementia",
+                     *           "terminal illness",
+                     *           "wheelchair",
+                     *           "pregnant",
+                     *           "vulnerable",
+                     *           "hospice",
+                     *           "carer"
+                     *         ],
+                     *         "coverage_terms": [
+                     *           "coverage",
+                     *           "not covered",
+                     *           "is it covered",
+                     *           "exclusion",
+                     *           "excluded",
+                     *           "lapsed",
+                     *           "policy was cancelled",
+                     *           "policy was canceled",
+                     *           "rideshare",
+                     *           "business use",
+                     *           "unlisted driver",
+                     *           "not on the policy"
+                     *         ]
+                     *       },
+                     *       "score_bands": [
+                     *         {
+                     *           "min_score": 0,
+                     *           "queue": "fast_track"
+                     *         },
+                     *         {
+                     *           "min_score": 20,
+                     *           "queue": "standard"
+                     *         },
+                     *         {
+                     *           "min_score": 45,
+                     *           "queue": "complex"
+                     *         },
+                     *         {
+                     *           "min_score": 70,
+                     *           "queue": "special_investigations"
+                     *         }
+                     *       ],
+                     *       "rules": [
+                     *         {
+                     *           "name": "injury-reported",
+                     *           "conditions": {
+                     *             "any": [
+                     *               {
+                     *                 "fact": "injuries_reported",
+                     *                 "operator": "equal",
+                     *                 "value": true
+                     *               },
+                     *               {
+                     *                 "fact": "loss_type",
+                     *                 "operator": "equal",
+                     *                 "value": "injury"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "injury-reported",
+                     *               "description": "Someone was injured",
+                     *               "score": 30,
+                     *               "queue_at_least": "complex",
+                     *               "gate": "injury",
+                     *               "reason": "The claim reports an injury (loss type {loss_type})"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "high-value",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "estimated_amount",
+                     *                 "operator": "greaterThanInclusive",
+                     *                 "value": {
+                     *                   "fact": "high_value_amount"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "high-value",
+                     *               "description": "Estimated amount at or above the high-value threshold",
+                     *               "score": 25,
+                     *               "queue_at_least": "complex",
+                     *               "gate": "high_value",
+                     *               "reason": "Estimated {estimated_amount} is at or above {high_value_amount}"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "repeat-claims-on-policy",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "recent_claims_on_policy",
+                     *                 "operator": "greaterThanInclusive",
+                     *                 "value": 2
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "repeat-claims-on-policy",
+                     *               "description": "Several other claims on the same policy in a short window",
+                     *               "score": 35,
+                     *               "queue_at_least": "special_investigations",
+                     *               "gate": "fraud_indicator",
+                     *               "reason": "{recent_claims_on_policy} other claims on this policy in the last {same_policy_window_days} days"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "contact-across-policies",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "other_policies_sharing_contact",
+                     *                 "operator": "greaterThanInclusive",
+                     *                 "value": 2
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "contact-across-policies",
+                     *               "description": "The same phone or email on claims of several policies",
+                     *               "score": 35,
+                     *               "queue_at_least": "special_investigations",
+                     *               "gate": "fraud_indicator",
+                     *               "reason": "The claimant contact appears on claims of {other_policies_sharing_contact} other policies"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "theft-without-police-report",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "theft_loss",
+                     *                 "operator": "equal",
+                     *                 "value": true
+                     *               },
+                     *               {
+                     *                 "fact": "police_report_present",
+                     *                 "operator": "equal",
+                     *                 "value": false
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "theft-without-police-report",
+                     *               "description": "Theft reported without a police report number",
+                     *               "score": 30,
+                     *               "queue_at_least": "special_investigations",
+                     *               "gate": "fraud_indicator",
+                     *               "reason": "A {loss_type} claim has no police report number"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "late-report",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "report_lag_days",
+                     *                 "operator": "greaterThan",
+                     *                 "value": 30
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "late-report",
+                     *               "description": "Loss reported more than 30 days after it happened",
+                     *               "score": 20,
+                     *               "queue_at_least": "standard",
+                     *               "gate": "fraud_indicator",
+                     *               "reason": "Reported {report_lag_days} days after the loss"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "litigation-language",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "litigation_terms_found",
+                     *                 "operator": "containsAnyTerm",
+                     *                 "value": true
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "litigation-language",
+                     *               "description": "The description mentions lawyers or legal action",
+                     *               "score": 25,
+                     *               "queue_at_least": "complex",
+                     *               "gate": "litigation",
+                     *               "reason": "The description mentions: {litigation_terms_found}"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "vulnerable-customer",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "vulnerability_terms_found",
+                     *                 "operator": "containsAnyTerm",
+                     *                 "value": true
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "vulnerable-customer",
+                     *               "description": "The description suggests a vulnerable customer",
+                     *               "score": 10,
+                     *               "queue_at_least": "standard",
+                     *               "gate": "vulnerable_customer",
+                     *               "reason": "The description mentions: {vulnerability_terms_found}"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "coverage-question",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "coverage_terms_found",
+                     *                 "operator": "containsAnyTerm",
+                     *                 "value": true
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "coverage-question",
+                     *               "description": "The description raises a coverage question",
+                     *               "score": 15,
+                     *               "queue_at_least": "complex",
+                     *               "gate": "coverage_question",
+                     *               "reason": "The description mentions: {coverage_terms_found}"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "liability-loss",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "loss_type",
+                     *                 "operator": "equal",
+                     *                 "value": "liability"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "liability-loss",
+                     *               "description": "Third-party liability needs an adjuster",
+                     *               "score": 20,
+                     *               "queue_at_least": "standard"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "moderate-value",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "estimated_amount",
+                     *                 "operator": "greaterThanInclusive",
+                     *                 "value": 5000
+                     *               },
+                     *               {
+                     *                 "fact": "estimated_amount",
+                     *                 "operator": "lessThan",
+                     *                 "value": {
+                     *                   "fact": "high_value_amount"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "moderate-value",
+                     *               "description": "Estimated amount of 5000 or more",
+                     *               "score": 20
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "amount-unknown",
+                     *           "conditions": {
+                     *             "all": [
+                     *               {
+                     *                 "fact": "estimated_amount",
+                     *                 "operator": "equal",
+                     *                 "value": null
+                     *               }
+                     *             ]
+                     *           },
+                     *           "event": {
+                     *             "type": "rule_hit",
+                     *             "params": {
+                     *               "rule_id": "amount-unknown",
+                     *               "description": "No estimated amount was given",
+                     *               "score": 5
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "gates": [
+                     *         "injury",
+                     *         "high_value",
+                     *         "fraud_indicator",
+                     *         "litigation",
+                     *         "vulnerable_customer",
+                     *         "coverage_question"
+                     *       ],
+                     *       "active": true,
+                     *       "published_by": "supervisor-sam",
+                     *       "published_at": "2026-12-01T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishedTriagePolicy"];
+                };
+            };
+            /** @description The body is malformed or does not match the policy schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description This version is already published */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The policy could not run: an unknown fact or operator, or a repeated rule id */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unprocessable",
+                     *       "title": "Unprocessable request",
+                     *       "status": 422,
+                     *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     runTriage: {
         parameters: {
             query?: never;
@@ -3744,7 +5456,7 @@ export interface operations {
                     "application/json": components["schemas"]["StatusUpdate"];
                 };
             };
-            /** @description Malformed JSON, a schema violation, adequacy fields sent, a past or impossible date, a bad language tag */
+            /** @description Malformed JSON, a schema violation, adequacy fields sent, a past or impossible date, a bad language tag, closing without a reason, a denial without a rationale, a closing reason with another stage */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5268,7 +6980,8 @@ export interface operations {
                      *           "hash": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                      *           "signed_at": "2026-11-22T10:00:00Z",
                      *           "signature": "MEUCIQDx2l0Jd3k5w8Q9b1m4n7r2t6y0u3i5o8p1a4s7d0f3gA==",
-                     *           "key_id": "audit-2026"
+                     *           "key_id": "audit-2026",
+                     *           "note": "evidence.claims-platform/audit-log\n1024\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n\n— evidence.claims-platform/audit-log x1Pn8yNqIxHmv0VmfUyq9QE3kAYsVJbLn1nQfZ4G0H1z2Ws0Mjo7Xz0Q0t9wZkS3rR8Cq3dYbV0mE6pW2sA4LhqT1Qw=\n"
                      *         }
                      *       ],
                      *       "next_cursor": null
@@ -5752,6 +7465,325 @@ export interface operations {
             };
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    addAuditCosignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                size: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cosignature": "— claims-platform-witness 2kbMVgAAAABnQZ9A…\n"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddAuditCosignatureRequest"];
+            };
+        };
+        responses: {
+            /** @description Already stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "size": 1042,
+                     *       "witness": "claims-platform-witness",
+                     *       "cosigned_at": 1763805600
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AddAuditCosignatureResponse"];
+                };
+            };
+            /** @description Stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "size": 1042,
+                     *       "witness": "claims-platform-witness",
+                     *       "cosigned_at": 1763805600
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AddAuditCosignatureResponse"];
+                };
+            };
+            /** @description The body or path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks audit:witness */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No checkpoint note of this tree size */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Not a trusted witness (AUDIT_WITNESS_KEYS), or the cosignature does not verify */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unprocessable",
+                     *       "title": "Unprocessable request",
+                     *       "status": 422,
+                     *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    reportWitnessRefusal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "witness": "claims-platform-witness",
+                 *       "reason": "inconsistent",
+                 *       "cosigned_checkpoint": "evidence.claims-platform/audit-log\n1042\n…\n\n— evidence.claims-platform/audit-log …\n",
+                 *       "offered_checkpoint": "evidence.claims-platform/audit-log\n1043\n…\n\n— evidence.claims-platform/audit-log …\n",
+                 *       "proof": [
+                 *         "DrxdNDf74tsVi58Sah0RjjCBgQMdCpSfje3t68VY72o="
+                 *       ],
+                 *       "refused_at": "2026-11-22T10:05:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReportWitnessRefusalRequest"];
+            };
+        };
+        responses: {
+            /** @description Kept */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "offered_size": 1043
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportWitnessRefusalResponse"];
+                };
+            };
+            /** @description The body or path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks audit:witness */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Not a trusted witness (AUDIT_WITNESS_KEYS), or the cosignature does not verify */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unprocessable",
+                     *       "title": "Unprocessable request",
+                     *       "status": 422,
+                     *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             504: components["responses"]["GatewayTimeout"];
         };
     };
