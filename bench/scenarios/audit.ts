@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import { createDatabase } from '@platform/db';
 import { bearer } from '@platform/testing';
 import { appendAuditRecord } from '../../services/evidence/src/shared/audit-append';
@@ -21,6 +22,22 @@ function rawHashRate(sample: Buffer[], rounds: number): number {
     rates.push(hashed / (Number(process.hrtime.bigint() - started) / 1e9));
   }
   return median(rates);
+}
+
+/**
+ * GET of a JSON body without a time limit: a verify of the 1 M-record log on a loaded machine can take
+ * longer than the 300 s fetch (undici) waits for response headers.
+ */
+function getJsonUntimed(url: string, authorization: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers: { authorization } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
 }
 
 /** Waits until nothing has been appended to the audit log for a second (claim events of earlier scenarios drained). */
@@ -100,8 +117,8 @@ export const auditScenario: Scenario = {
       const memory = rssSampler(pid);
       const cpuBefore = cpuSeconds(pid);
       const started = process.hrtime.bigint();
-      const response = await fetch(`${stack.evidence.url}/api/evidence/audit/verify`, { headers: { authorization } });
-      const report = (await response.json()) as VerifyReport;
+      const response = await getJsonUntimed(`${stack.evidence.url}/api/evidence/audit/verify`, authorization);
+      const report = response.body as VerifyReport;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const cpu = cpuSeconds(pid) - cpuBefore;
       const rss = memory.stop();
