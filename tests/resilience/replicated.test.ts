@@ -17,7 +17,7 @@ import { sleep, until } from './support/stack';
 const CHECKPOINT_EVERY = 50;
 const CONTROLS = 20;
 const BREACHED_CLAIMS = 100;
-const LOAD_SECONDS = 30;
+const LOAD_SECONDS = 45; // long enough that the restarted replicas take traffic again before the burst ends
 const UPLOAD_BYTES = 64 * 1024;
 
 /** How many times each value occurs, for the values seen more than once. */
