@@ -70,6 +70,12 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     const adjuster = await bearer('claims:read claims:write', 'adjuster-1', { secret: SECRET });
     const found = await request(platform.gatewayUrl).get('/api/claims/claims').query({ q: 'Wilhelmina Oyelaren' }).set('Authorization', adjuster).expect(200);
     expect(found.body.items[0].claim_id).toBe(claim.claim_id);
+    // the name read nearest first (GiST k-nearest, migration 0012): two equal matches page newest first, one at a time
+    const namesake = await reportLoss(platform.gatewayUrl, fnolBody({ claimant: { name: 'Wilhelmina Oyelowo', email: 'wo2@example.com' } }));
+    const first = await request(platform.gatewayUrl).get('/api/claims/claims').query({ q: 'Wilhelmina Oye', limit: 1 }).set('Authorization', adjuster).expect(200);
+    const second = await request(platform.gatewayUrl).get('/api/claims/claims').query({ q: 'Wilhelmina Oye', limit: 1, cursor: first.body.next_cursor }).set('Authorization', adjuster).expect(200);
+    expect([...first.body.items, ...second.body.items].map((item: { claim_id: string }) => item.claim_id)).toEqual([namesake.claim_id, claim.claim_id]);
+    expect(second.body.next_cursor).toBeNull();
     const read = await request(platform.gatewayUrl).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', adjuster).expect(200);
     const take = (etag: string) =>
       request(platform.gatewayUrl).put(`/api/claims/claims/${claim.claim_id}/assignee`).set('Authorization', adjuster).set('If-Match', etag).send({ assignee: 'adjuster-1' });
