@@ -7,7 +7,7 @@ import { startPlatform, type PlatformProcess } from './platform-process';
 
 const SECRET = 'embedded-test-secret-0123456789abcdef';
 
-/** The claimant's status link in the acknowledgement of a new claim, and the claim's id. */
+/** The claimant's portal link in the acknowledgement of a new claim, and the claim's id. */
 async function statusLinkOfNewClaim(gatewayUrl: string) {
   const response = await request(gatewayUrl).post('/api/claims/public/claims').send(fnolBody()).expect(201);
   return { claimId: response.body.claim_id as string, link: response.body.status.portal_url as string };
@@ -32,7 +32,7 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
 
   it('hands out links to the port the gateway was started on', async () => {
     const { claimId, link } = await statusLinkOfNewClaim(platform.gatewayUrl);
-    expect(link).toBe(`${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/api/claims/public/claims/${claimId}/status`);
+    expect(link).toBe(`${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/portal/claims/${claimId}`);
   });
 
   it('binds the services to loopback only, so clients cannot go around the gateway', async () => {
@@ -170,13 +170,13 @@ describe('links handed out under pnpm start', () => {
     const gatewayUrl = platform.readyLine.match(/gateway (http:\/\/localhost:\d+)/)![1];
     expect(gatewayUrl).not.toBe('http://localhost:0');
     const { claimId, link } = await statusLinkOfNewClaim(gatewayUrl);
-    expect(link).toBe(`${gatewayUrl}/api/claims/public/claims/${claimId}/status`);
+    expect(link).toBe(`${gatewayUrl}/portal/claims/${claimId}`);
   }, 120000);
 
   it('follow PUBLIC_BASE_URL when it is set', async () => {
     platform = await startPlatform({ PUBLIC_BASE_URL: 'https://claims.example.com' });
     const { claimId, link } = await statusLinkOfNewClaim(platform.gatewayUrl);
-    expect(link).toBe(`https://claims.example.com/api/claims/public/claims/${claimId}/status`);
+    expect(link).toBe(`https://claims.example.com/portal/claims/${claimId}`);
   }, 120000);
 });
 

@@ -139,7 +139,7 @@ describe('binders verify themselves offline', () => {
     dirs.push(dir);
     writeFileSync(path.join(dir, 'binder.zip'), zip);
     writeFileSync(path.join(dir, 'service.vkey'), `${serviceKey}\n`);
-    const result = spawnSync('pnpm', ['-s', 'verify-binder', path.join(dir, 'binder.zip'), '--service-key', path.join(dir, 'service.vkey')], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const result = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/pnpm'), ['-s', 'verify-binder', path.join(dir, 'binder.zip'), '--service-key', path.join(dir, 'service.vkey')], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(result.stdout).toMatch(/OK {4}consistency: the log of \d+ records in the previous binder's checkpoint is a prefix of this one's \d+/);
     expect(result.status).toBe(0);
   });
