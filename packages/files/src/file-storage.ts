@@ -19,6 +19,8 @@ export interface FileStorage {
   open(sha256: string): Promise<Readable>;
   has(sha256: string): Promise<boolean>;
   remove(sha256: string): Promise<void>;
+  /** Every object, stored and temporary, by its name relative to this storage (for checks and operators). */
+  list(): Promise<string[]>;
   /** Removes temporary objects a killed process left behind; returns how many. */
   removeAbandoned(): Promise<number>;
 }

@@ -76,9 +76,16 @@ export function localFileStorage(options: { root: string; tempDir?: string }): F
     async open(sha256) {
       return openExisting(storedPath(sha256));
     },
-    has: (sha256) => exists(storedPath(sha256)),
+    has: async (sha256) => exists(storedPath(sha256)),
     async remove(sha256) {
       await rm(storedPath(sha256), { force: true });
+    },
+    async list() {
+      const under = async (directory: string) =>
+        (await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => []))
+          .filter((entry) => entry.isFile())
+          .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+      return [...new Set([...(await under(root)), ...(await under(tempDir))])].sort();
     },
     async removeAbandoned() {
       // Run at start, before the server accepts uploads: no temporary file can be in use then.

@@ -70,6 +70,17 @@ export function s3FileStorage(options: S3StorageOptions): FileStorage {
     await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
   };
 
+  const keysUnder = async (keyPrefix: string) => {
+    const keys: { key: string; lastModified?: Date }[] = [];
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: keyPrefix, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) if (object.Key) keys.push({ key: object.Key, lastModified: object.LastModified });
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return keys;
+  };
+
   return {
     async writeTemporary(source) {
       const id = randomUUID();
@@ -95,26 +106,17 @@ export function s3FileStorage(options: S3StorageOptions): FileStorage {
       await remove(source);
       return { created };
     },
-    discard: (temporaryId) => remove(temporaryKey(temporaryId)),
-    openTemporary: (temporaryId) => read(temporaryKey(temporaryId)),
-    open: (sha256) => read(storedKey(sha256)),
-    has: (sha256) => exists(storedKey(sha256)),
-    remove: (sha256) => remove(storedKey(sha256)),
+    discard: async (temporaryId) => remove(temporaryKey(temporaryId)),
+    openTemporary: async (temporaryId) => read(temporaryKey(temporaryId)),
+    open: async (sha256) => read(storedKey(sha256)),
+    has: async (sha256) => exists(storedKey(sha256)),
+    remove: async (sha256) => remove(storedKey(sha256)),
+    list: async () => (await keysUnder(`${prefix}/`)).map(({ key }) => key.slice(prefix.length + 1)).sort(),
     async removeAbandoned() {
       const before = Date.now() - abandonedAfterMs;
-      let removed = 0;
-      let token: string | undefined;
-      do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}/${TEMP_SEGMENT}/`, ContinuationToken: token }));
-        for (const object of page.Contents ?? []) {
-          if (object.Key && object.LastModified && object.LastModified.getTime() < before) {
-            await remove(object.Key);
-            removed += 1;
-          }
-        }
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
-      return removed;
+      const abandoned = (await keysUnder(`${prefix}/${TEMP_SEGMENT}/`)).filter(({ lastModified }) => lastModified && lastModified.getTime() < before);
+      for (const { key } of abandoned) await remove(key);
+      return abandoned.length;
     },
   };
 }

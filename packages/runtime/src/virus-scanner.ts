@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { variable } from '@platform/config';
 import { HttpProblem } from '@platform/http';
@@ -21,9 +20,12 @@ export interface ScanOutcome {
 /** The scanner could not give a verdict (down, timed out, or answered ERROR); the file stays pending. */
 export class ScannerUnavailableError extends Error {}
 
+/** Opens the bytes to scan (a file in local or object storage); called once per scan. */
+export type OpenBytes = () => Promise<AsyncIterable<Buffer | Uint8Array>>;
+
 export interface VirusScanner {
   /** A verdict on the file's bytes; throws ScannerUnavailableError when there is none. */
-  scanFile(file: string): Promise<{ status: 'clean' | 'infected'; signature: string | null }>;
+  scanFile(open: OpenBytes): Promise<{ status: 'clean' | 'infected'; signature: string | null }>;
 }
 
 export const scanningVariables = {
@@ -54,7 +56,7 @@ function write(socket: Socket, bytes: Buffer): Promise<void> {
 export function clamdScanner(url: string, timeoutMs: number): VirusScanner {
   const { hostname, port } = new URL(url);
   return {
-    scanFile(file) {
+    scanFile(open) {
       return new Promise((resolve, reject) => {
         const socket = connect({ host: hostname, port: Number(port || 3310) });
         const replyChunks: Buffer[] = [];
@@ -81,10 +83,13 @@ export function clamdScanner(url: string, timeoutMs: number): VirusScanner {
         socket.on('connect', async () => {
           try {
             await write(socket, Buffer.from('zINSTREAM\0'));
-            for await (const chunk of createReadStream(file, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
-              const length = Buffer.alloc(4);
-              length.writeUInt32BE(chunk.length);
-              await write(socket, Buffer.concat([length, chunk]));
+            for await (const chunk of await open()) {
+              for (let start = 0; start < chunk.length; start += CHUNK_BYTES) {
+                const piece = Buffer.from(chunk.subarray(start, start + CHUNK_BYTES));
+                const length = Buffer.alloc(4);
+                length.writeUInt32BE(piece.length);
+                await write(socket, Buffer.concat([length, piece]));
+              }
             }
             await write(socket, Buffer.alloc(4));
           } catch (error) {
@@ -103,10 +108,10 @@ export function virusScannerFrom(config: { CLAMD_URL?: string; CLAMD_TIMEOUT_MS:
 }
 
 /** The status a newly uploaded file is stored with: a verdict, `pending` while the scanner is down, or `not_scanned`. */
-export async function scanUpload(scanner: VirusScanner | undefined, file: string): Promise<ScanOutcome> {
+export async function scanUpload(scanner: VirusScanner | undefined, open: OpenBytes): Promise<ScanOutcome> {
   if (!scanner) return { status: 'not_scanned', signature: null };
   try {
-    return await scanner.scanFile(file);
+    return await scanner.scanFile(open);
   } catch (error) {
     if (error instanceof ScannerUnavailableError) return { status: 'pending', signature: null };
     throw error;

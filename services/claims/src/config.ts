@@ -1,4 +1,5 @@
 import { ConfigError, variable } from '@platform/config';
+import { objectStoreVariables } from '@platform/files';
 import { readServiceConfig, scanningVariables } from '@platform/runtime';
 import { checkWitnessSettings, witnessVariables } from '@platform/witness';
 
@@ -7,6 +8,7 @@ export const claimsVariables = {
   CLAIMS_EXCHANGE: variable.string('Topic exchange the claims service publishes to', 'claims.events'),
   ATTACHMENT_MAX_BYTES: variable.int('Largest accepted attachment, in bytes', 25 * 1024 * 1024, 1),
   ...scanningVariables,
+  ...objectStoreVariables,
   PUBLIC_BASE_URL: variable.string('Base URL used in links handed to claimants and adjusters', 'http://localhost:8080'),
   SMTP_URL: variable.url('SMTP server for email status updates; unset logs deliveries instead', ['smtp', 'smtps']),
   SMTP_FROM: variable.string('From address of status update emails', 'claims@example.com'),

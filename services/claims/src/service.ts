@@ -2,7 +2,7 @@ import { startPendingScans, virusScannerFrom, type ServiceDefinition } from '@pl
 import type { ClaimsConfig } from './config';
 import { rescanPendingAttachments } from './features/attachments/attachment-rescan';
 import { attachmentsRoutes } from './features/attachments/attachments-routes';
-import { removeAbandonedUploads } from './features/attachments/attachment-storage';
+import { attachmentStorage } from './features/attachments/attachment-storage';
 import { accessLinksRoutes } from './features/access-links/access-links-routes';
 import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
 import { withdrawalRoutes } from './features/withdrawal/withdrawal-routes';
@@ -50,11 +50,12 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(assignmentRoutes(deps, config));
     },
     async startBackground(deps) {
-      const abandoned = await removeAbandonedUploads(deps.dataDir);
+      const attachments = attachmentStorage(config, deps.dataDir);
+      const abandoned = await attachments.removeAbandoned();
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
       const attachmentRescan =
-        scanner && startPendingScans(() => rescanPendingAttachments(deps.db, scanner, deps.dataDir, config.CLAIMS_EXCHANGE), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'attachments');
+        scanner && startPendingScans(() => rescanPendingAttachments(deps.db, scanner, attachments, config.CLAIMS_EXCHANGE), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'attachments');
       // claims workflow: the delivery worker and the deadline sweep, and their gauges
       const deliveryWorker = delivery.start(deps);
       const deadlineSweeper = startDeadlineSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);

@@ -1,4 +1,5 @@
 import { ConfigError, variable } from '@platform/config';
+import { objectStoreVariables } from '@platform/files';
 import { readServiceConfig, scanningVariables } from '@platform/runtime';
 
 export const evidenceVariables = {
@@ -10,6 +11,7 @@ export const evidenceVariables = {
   CONSUMER_MAX_ATTEMPTS: variable.int('Failed attempts before a claim event is dead-lettered', 5, 1, 100),
   EVIDENCE_MAX_BYTES: variable.int('Largest accepted evidence file, in bytes', 25 * 1024 * 1024, 1),
   ...scanningVariables,
+  ...objectStoreVariables,
   AUDIT_SIGNING_KEY: variable.string('Ed25519 private key (PKCS#8 PEM or base64 DER) that signs audit checkpoints; generated into DATA_DIR in development'),
   AUDIT_CHECKPOINT_EVERY: variable.int('Take a signed checkpoint after this many new audit records', 100, 1),
   AUDIT_CHECKPOINT_INTERVAL_MS: variable.int('…or after this long with new records', 30000, 100),

@@ -11,7 +11,7 @@ import { startClaimEventConsumer } from './features/claim-events/claim-events-co
 import { controlsRoutes } from './features/controls/controls-routes';
 import { evidenceRoutes } from './features/evidence/evidence-routes';
 import { rescanPendingFiles } from './features/evidence/file-rescan';
-import { EvidenceFileStore } from './features/evidence/file-store';
+import { evidenceStorage } from './features/evidence/file-store';
 import { startRunScheduler } from './features/runs/run-scheduler';
 import { runsRoutes } from './features/runs/runs-routes';
 import { evidenceMigrations } from './migrations';
@@ -38,8 +38,8 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
       app.use(bindersRoutes(deps, config, () => signer));
     },
     async startBackground(deps) {
-      const files = new EvidenceFileStore(deps.dataDir);
-      const abandoned = await files.removeAbandonedUploads();
+      const files = evidenceStorage(config, deps.dataDir);
+      const abandoned = await files.removeAbandoned();
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
       // Consumers stop first on shutdown, then the checkpointer signs what they appended.
       const claimEvents = await startClaimEventConsumer(deps, config);

@@ -7,6 +7,7 @@ import { readClaimsConfig, type ClaimsConfig } from '../config';
 import { claimsEventCatalog } from '../events';
 import { claimsMigrations } from '../migrations';
 import { claimsService } from '../service';
+import { attachmentStorage } from '../features/attachments/attachment-storage';
 
 /**
  * The claims service for a test file: a fresh PostgreSQL database, the real broker on an exchange of
@@ -28,6 +29,8 @@ export async function startClaimsTestService(env: Record<string, string> = {}) {
     events,
     db,
     dataDir: testEnv.dataDir,
+    /** The attachment storage the service uses (local under DATA_DIR, or S3 when OBJECT_STORE_URL is passed). */
+    attachments: attachmentStorage(config, testEnv.dataDir),
     /** Also checks that every event the service published is exactly as /asyncapi.json documents it. */
     async stop() {
       const undocumented = events.received.flatMap((event) => eventConformance(claimsEventCatalog, event.body));

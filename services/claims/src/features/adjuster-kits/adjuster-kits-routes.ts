@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireScope } from '@platform/auth';
@@ -10,7 +8,7 @@ import type { ClaimsConfig } from '../../config';
 import { readClaim } from '../../shared/claim-state';
 import { adjusterKitSchema } from './adjuster-kits-schemas';
 import { adjusterKitService } from './adjuster-kits-service';
-import { storedFilePath } from '../attachments/attachment-storage';
+import { attachmentStorage } from '../attachments/attachment-storage';
 import { findKitAttachment } from './attachment-files';
 import { attachmentExample, claimExample, escalationExample, timelineExample, triageExample } from '../claims/claim-examples';
 
@@ -45,6 +43,7 @@ const common = {
 export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   const router = Router();
   const kits = withTransactional(adjusterKitService(config.CLAIMS_EXCHANGE), deps.db);
+  const storage = attachmentStorage(config, deps.dataDir);
   const tag = 'Adjuster kits';
 
   deps.openapi.operation('post', '/api/claims/claims/{id}/generate-adjuster-kit', {
@@ -106,13 +105,13 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
     const attachment = await findKitAttachment(deps.db, claim.claim_id, String(req.params.attachment_id));
     if (!attachment) throw problems.notFound('No such attachment on this claim');
     assertServable(attachment.scan_status);
-    const file = storedFilePath(deps.dataDir, attachment.sha256);
-    const size = await stat(file).then((info) => info.size, () => undefined);
-    if (size === undefined) throw problems.notFound('The attachment\'s stored file is missing');
+    const bytes = await storage.open(attachment.sha256).catch(() => {
+      throw problems.notFound('The attachment\'s stored file is missing');
+    });
     res.status(200);
-    setDownloadHeaders(res, { contentType: attachment.content_type, fileName: attachment.filename, size });
+    setDownloadHeaders(res, { contentType: attachment.content_type, fileName: attachment.filename, size: attachment.size_bytes });
     res.setHeader('Digest', `sha-256=${Buffer.from(attachment.sha256, 'hex').toString('base64')}`);
-    await pipeline(createReadStream(file), res);
+    await pipeline(bytes, res);
   });
   return router;
 }

@@ -1,10 +1,10 @@
 import type { Knex } from '@platform/db';
+import type { FileStorage } from '@platform/files';
 import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
 import { findClaim } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimAttachmentScanned } from './attachments-events';
 import { refreshChecklistItem } from './attachments-service';
-import { storedFilePath } from './attachment-storage';
 import { claimPendingAttachment, recordScanOutcome } from './attachments-store';
 
 
@@ -13,13 +13,13 @@ import { claimPendingAttachment, recordScanOutcome } from './attachments-store';
  * same row, and records the verdict with its audit entry, `claim.attachment_scanned` and the checklist
  * on the same transaction. Returns false when nothing is pending or the scanner is still down.
  */
-async function rescanOne(db: Knex, scanner: VirusScanner, dataDir: string, exchange: string): Promise<boolean> {
+async function rescanOne(db: Knex, scanner: VirusScanner, storage: FileStorage, exchange: string): Promise<boolean> {
   return db.transaction(async (trx) => {
     const pending = await claimPendingAttachment(trx);
     if (!pending) return false;
     let verdict;
     try {
-      verdict = await scanner.scanFile(storedFilePath(dataDir, pending.sha256));
+      verdict = await scanner.scanFile(() => storage.open(pending.sha256));
     } catch (error) {
       if (error instanceof ScannerUnavailableError) return false;
       throw error;
@@ -41,8 +41,8 @@ async function rescanOne(db: Knex, scanner: VirusScanner, dataDir: string, excha
 }
 
 /** Scans pending attachments until none is left or the scanner is down; resolves with how many were decided. */
-export async function rescanPendingAttachments(db: Knex, scanner: VirusScanner, dataDir: string, exchange: string): Promise<number> {
+export async function rescanPendingAttachments(db: Knex, scanner: VirusScanner, storage: FileStorage, exchange: string): Promise<number> {
   let decided = 0;
-  while (await rescanOne(db, scanner, dataDir, exchange)) decided += 1;
+  while (await rescanOne(db, scanner, storage, exchange)) decided += 1;
   return decided;
 }

@@ -6,13 +6,14 @@ import type { ClaimsConfig } from '../../config';
 import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
 import { attachmentExample } from '../claims/claim-examples';
 import { attachmentService, removeUnreferencedFiles, type ScannedUpload } from './attachments-service';
-import { removeFile } from './attachment-storage';
+import { attachmentStorage } from './attachment-storage';
 import { attachmentsResponseSchema, uploadSchema } from './attachments-schemas';
 import { MAX_FILES, receiveUpload } from './multipart-upload';
 
-/** POST /api/claims/public/claims/{id}/attachments — claimant uploads, streamed to disk. */
+/** POST /api/claims/public/claims/{id}/attachments — claimant uploads, streamed to file storage. */
 export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scanner: VirusScanner | undefined): Router {
-  const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE, dataDir: deps.dataDir }), deps.db);
+  const storage = attachmentStorage(config, deps.dataDir);
+  const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE, storage }), deps.db);
   const router = Router();
 
   router.post('/api/claims/public/claims/:id/attachments', async (req, res) => {
@@ -30,16 +31,16 @@ export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scann
     if (!req.is('multipart/form-data')) return reject(problems.unsupportedMediaType('Content-Type must be multipart/form-data'));
     if (claim.stage === 'closed') return reject(problems.conflict('The claim is closed; it takes no more attachments'));
 
-    const upload = await receiveUpload(req, deps.dataDir, config.ATTACHMENT_MAX_BYTES);
+    const upload = await receiveUpload(req, res, storage, config.ATTACHMENT_MAX_BYTES);
     const placed: string[] = [];
     try {
       const files: ScannedUpload['files'] = [];
-      for (const file of upload.files) files.push({ ...file, scan: await scanUpload(scanner, file.tempPath) });
+      for (const file of upload.files) files.push({ ...file, scan: await scanUpload(scanner, () => storage.openTemporary(file.temporaryId)) });
       const attachments = await service.transactional((attachmentsOfClaim) => attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload, files }, placed));
       res.status(201).json({ attachments });
     } catch (error) {
-      await Promise.all(upload.files.map((file) => removeFile(file.tempPath)));
-      await removeUnreferencedFiles(deps.db, deps.dataDir, placed).catch((cleanupError) =>
+      await Promise.all(upload.files.map((file) => storage.discard(file.temporaryId)));
+      await removeUnreferencedFiles(deps.db, storage, placed).catch((cleanupError) =>
         deps.logger.warn({ err: cleanupError, request_id: req.id }, 'could not remove the files of a failed upload'),
       );
       throw error;

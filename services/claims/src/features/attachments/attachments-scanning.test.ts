@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import request from 'supertest';
 import { clamdScanner } from '@platform/runtime';
 import { bearer, EICAR, eventually, startTestClamd, type TestClamd } from '@platform/testing';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { rescanPendingAttachments } from './attachment-rescan';
-import { storedFilePath } from './attachment-storage';
 
 /** A PDF (the upload takes it by its bytes); `infected` puts the EICAR test string inside it. */
 const pdf = (infected = false) => Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\n${infected ? `${EICAR}\n` : ''}trailer\n<< >>\n%%EOF\n`);
@@ -54,7 +52,7 @@ describe('attachments are scanned for viruses by clamd', () => {
     const attachment = await upload(t, claim, pdf(true), 'photos_of_damage');
     expect(attachment).toMatchObject({ scan_status: 'infected', duplicate: false });
     expect(attachment.scan_notice).toMatch(/virus check found a threat/);
-    expect(existsSync(storedFilePath(t.dataDir, attachment.sha256))).toBe(true);
+    expect(await t.attachments.has(attachment.sha256)).toBe(true);
 
     const status = await claimantStatus(t, claim);
     expect(received(status, 'photos_of_damage')).toBe(false);
@@ -125,7 +123,7 @@ describe('attachments are scanned for viruses by clamd', () => {
     }
     const scanner = clamdScanner(clamd.url, 5000);
     // Two more replicas racing the service's own background rescan.
-    await Promise.all([1, 2].map(() => rescanPendingAttachments(t.db, scanner, t.dataDir, t.config.CLAIMS_EXCHANGE)));
+    await Promise.all([1, 2].map(() => rescanPendingAttachments(t.db, scanner, t.attachments, t.config.CLAIMS_EXCHANGE)));
     await eventually(async () => (await t.db('attachments').where({ claim_id: claim.claim_id, scan_status: 'pending' }).first()) === undefined);
     const audits = await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'attachment.scanned' });
     expect(audits).toHaveLength(4);

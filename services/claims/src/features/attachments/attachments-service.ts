@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
+import type { FileStorage } from '@platform/files';
 import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import { findClaim, updateRequiredDocuments, type Claim } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimAttachmentAdded } from './attachments-events';
-import { placeFile, removeFile, storedFilePath } from './attachment-storage';
 import { contentIsReferenced, hasUsableDocument, insertAttachmentOnce, lockContent, type Attachment } from './attachments-store';
 import type { ReceivedFile, ReceivedUpload } from './multipart-upload';
 
@@ -41,7 +41,7 @@ export async function refreshChecklistItem(db: Knex, claim: Pick<Claim, 'claim_i
 
 export interface AttachmentSettings {
   exchange: string;
-  dataDir: string;
+  storage: FileStorage;
 }
 
 /**
@@ -69,7 +69,7 @@ export function attachmentService(settings: AttachmentSettings) {
       for (const sha256 of [...new Set(upload.files.map((file) => file.sha256))].sort()) await lockContent(db, sha256);
       const results: AttachmentResult[] = [];
       for (const file of upload.files) {
-        if (await placeFile(file, settings.dataDir)) placed.push(file.sha256);
+        if ((await settings.storage.place(file.temporaryId, file.sha256)).created) placed.push(file.sha256);
         const { attachment, duplicate } = await insertAttachmentOnce(db, {
           id: randomUUID(),
           claim_id: claimId,
@@ -125,11 +125,11 @@ export function attachmentService(settings: AttachmentSettings) {
  * After a failed upload transaction: removes the stored files it created unless, meanwhile, another
  * committed row refers to the same content (checked under the same per-content lock).
  */
-export async function removeUnreferencedFiles(db: Knex, dataDir: string, sha256s: string[]): Promise<void> {
+export async function removeUnreferencedFiles(db: Knex, storage: FileStorage, sha256s: string[]): Promise<void> {
   for (const sha256 of sha256s) {
     await db.transaction(async (trx) => {
       await lockContent(trx, sha256);
-      if (!(await contentIsReferenced(trx, sha256))) await removeFile(storedFilePath(dataDir, sha256));
+      if (!(await contentIsReferenced(trx, sha256))) await storage.remove(sha256);
     });
   }
 }

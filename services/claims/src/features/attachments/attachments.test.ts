@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
 import { endlessUpload } from '@platform/testing';
 import { countRows, fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
-import { attachmentsRoot, storedFilePath } from './attachment-storage';
+import { startS3TestServer, type S3TestServer } from '@platform/files/src/testing/s3-test-server';
 
 const MAX_BYTES = 64 * 1024;
 
@@ -18,22 +17,27 @@ const png = () =>
 const webp = () => padded(Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 ')]));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** Every file under the attachments directory, temporary ones included. */
-function storedFiles(dataDir: string): string[] {
-  const root = attachmentsRoot(dataDir);
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name));
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
 }
 
-describe('POST /api/claims/public/claims/{id}/attachments', () => {
+let s3: S3TestServer;
+beforeAll(async () => {
+  s3 = await startS3TestServer();
+});
+afterAll(async () => {
+  await s3?.close();
+});
+
+describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments (%s storage)', (storageKind) => {
   let t: ClaimsTestService;
   let claim: Awaited<ReturnType<typeof fileClaim>>;
   let other: Awaited<ReturnType<typeof fileClaim>>;
 
   beforeAll(async () => {
-    t = await startClaimsTestService({ ATTACHMENT_MAX_BYTES: String(MAX_BYTES) });
+    t = await startClaimsTestService({ ATTACHMENT_MAX_BYTES: String(MAX_BYTES), ...(storageKind === 's3' ? { ...s3.config, OBJECT_STORE_URL: `${s3.config.OBJECT_STORE_URL}/${Date.now()}` } : {}) } as Record<string, string>);
     claim = await fileClaim(t.url);
     other = await fileClaim(t.url);
     // The intake events are published asynchronously; wait for them so they are not counted against a rejection.
@@ -53,13 +57,13 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
   /** A rejected upload: the status, problem+json, and no row, file or event left behind. */
   async function expectRejected(send: () => PromiseLike<request.Response>, status: number) {
     const rows = await countRows(t.db);
-    const files = storedFiles(t.dataDir);
+    const files = (await t.attachments.list());
     const events = t.events.received.length;
     const response = await send();
     expect(response.status).toBe(status);
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(await countRows(t.db)).toEqual(rows);
-    expect(storedFiles(t.dataDir)).toEqual(files);
+    expect((await t.attachments.list())).toEqual(files);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(t.events.received.length).toBe(events);
     return response.body;
@@ -109,7 +113,7 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
       expect(outcome.status).toBe(413);
       expect(JSON.parse(outcome.body)).toMatchObject({ status: 413 });
       expect(outcome.sentBytes).toBeLessThan(totalBytes / 4);
-      expect(storedFiles(t.dataDir)).toEqual([]);
+      expect((await t.attachments.list())).toEqual([]);
     });
 
     it('a good file together with a bad one with 415, storing neither', async () => {
@@ -149,7 +153,7 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
     it('an upload aborted mid-stream, leaving no file, row or event', async () => {
       const rows = await countRows(t.db);
       const events = t.events.received.length;
-      const files = storedFiles(t.dataDir);
+      const files = (await t.attachments.list());
       await new Promise<void>((resolve) => {
         const req = http.request(`${t.url}/api/claims/public/claims/${claim.claim_id}/attachments`, {
           method: 'POST',
@@ -164,7 +168,7 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
         }, 200);
       });
       await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(storedFiles(t.dataDir)).toEqual(files);
+      expect((await t.attachments.list())).toEqual(files);
       expect(await countRows(t.db)).toEqual(rows);
       expect(t.events.received.length).toBe(events);
     });
@@ -183,9 +187,9 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
       expect(first).toMatchObject({ content_type: 'application/pdf', size_bytes: document.length, sha256: sha256(document), document_type: 'photos_of_damage', filename: 'estimate.bin', duplicate: false });
       expect(second).toMatchObject({ content_type: 'image/jpeg', size_bytes: photo.length, sha256: sha256(photo), filename: 'passwd', duplicate: false });
       expect(Object.keys(first).sort()).toEqual(['attachment_id', 'content_type', 'document_type', 'duplicate', 'filename', 'received_at', 'scan_notice', 'scan_status', 'sha256', 'size_bytes']);
-      expect(readFileSync(storedFilePath(t.dataDir, sha256(document)))).toEqual(document);
-      expect(readFileSync(storedFilePath(t.dataDir, sha256(photo)))).toEqual(photo);
-      expect(storedFiles(t.dataDir).some((file) => file.includes('passwd') || path.basename(file).startsWith('.incoming'))).toBe(false);
+      expect(await readAll(await t.attachments.open(sha256(document)))).toEqual(document);
+      expect(await readAll(await t.attachments.open(sha256(photo)))).toEqual(photo);
+      expect((await t.attachments.list()).some((file) => file.includes('passwd') || file.includes('.incoming'))).toBe(false);
 
       const status = await request(t.url).get(`/api/claims/public/claims/${claim.claim_id}/status`).set('Authorization', `Bearer ${claim.access_token}`).expect(200);
       expect(status.body.required_documents).toContainEqual({ type: 'photos_of_damage', received: true });
@@ -220,7 +224,7 @@ describe('POST /api/claims/public/claims/{id}/attachments', () => {
       const theirs = await upload(other.claim_id, other.access_token).attach('file', bytes, 'a.pdf').expect(201);
       expect(theirs.body.attachments[0].duplicate).toBe(false);
       expect(theirs.body.attachments[0].attachment_id).not.toBe(mine.body.attachments[0].attachment_id);
-      expect(storedFiles(t.dataDir).filter((file) => path.basename(file) === sha256(bytes))).toHaveLength(1);
+      expect((await t.attachments.list()).filter((file) => path.basename(file) === sha256(bytes))).toHaveLength(1);
     });
 
     it('concurrent uploads sharing files in opposite orders: all 201, one row per content', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import { PassThrough, Readable, Transform } from 'node:stream';
@@ -21,7 +21,7 @@ export type BinderHead = Omit<Manifest, 'evidence' | 'audit'> & { audit: { check
 
 export interface EvidenceEntry {
   item: ManifestEvidence;
-  /** The stored canonical JSON of an item that is not a file; a file is read from `filePath`. */
+  /** The stored canonical JSON of an item that is not a file; a file is read with `openFile`. */
   content_json?: string | null;
 }
 
@@ -35,7 +35,7 @@ export interface BinderContents {
   manifestChunks(): AsyncIterable<string>;
   evidence(options: { content: boolean }): AsyncIterable<EvidenceEntry[]>;
   auditRecords(): AsyncIterable<AuditRecord[]>;
-  filePath(sha256: string): string;
+  openFile(sha256: string): Promise<Readable>;
 }
 
 function escapeHtml(value: unknown): string {
@@ -230,7 +230,7 @@ async function writeEntries(archive: Archiver, contents: BinderContents, date: D
     for (const { item, content_json } of page) {
       if (written.has(item.path)) continue;
       written.add(item.path);
-      await add(item.path, item.kind === 'file' ? createReadStream(contents.filePath(item.sha256)) : text(content_json as string), item.sha256);
+      await add(item.path, item.kind === 'file' ? await contents.openFile(item.sha256) : text(content_json as string), item.sha256);
     }
   }
   const audit = hashedText(auditJsonl(contents));

@@ -6,7 +6,7 @@ import { authenticate, principalOf, requireAnyScope, requireScope } from '@platf
 import { noBody, parseQuery, setDownloadHeaders } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
-import { EvidenceFileStore } from '../evidence/file-store';
+import { evidenceStorage } from '../evidence/file-store';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { coalesce, streamZip } from './binder-zip';
 import type { AuditKey } from './manifest';
@@ -58,7 +58,7 @@ async function sendJsonText(res: Response, pieces: AsyncIterable<string>): Promi
 }
 
 export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, auditKey: () => AuditKey | undefined): Router {
-  const files = new EvidenceFileStore(deps.dataDir);
+  const files = evidenceStorage(config, deps.dataDir);
   const service = withTransactional(bindersService({ exchange: config.EVIDENCE_EXCHANGE, publicBaseUrl: config.PUBLIC_BASE_URL, auditKey, files }), deps.db);
   const auth = authenticate(deps.verifyToken);
   const router = Router();

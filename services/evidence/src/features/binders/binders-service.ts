@@ -3,7 +3,7 @@ import { keysetPages, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { AuditRecord } from '../../shared/audit-chain';
 import { fileScansStore } from '../evidence/file-scans';
-import type { EvidenceFileStore } from '../evidence/file-store';
+import type { FileStorage } from '@platform/files';
 import { recordChange } from '../../shared/record-change';
 import { binderBuilt } from './binders-events';
 import type { BinderContents, BinderHead, EvidenceEntry } from './binder-zip';
@@ -14,7 +14,7 @@ import { bindersStore, type BinderPart, type BinderRecord, type BinderSection } 
 
 export interface BindersDeps {
   exchange: string;
-  files: EvidenceFileStore;
+  files: FileStorage;
   publicBaseUrl: string;
   auditKey: () => AuditKey | undefined;
 }
@@ -115,7 +115,7 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
         auditRecords: async function* (): AsyncGenerator<AuditRecord[]> {
           for await (const page of pages<AuditRecord>(binderId, 'audit', PAGE.audit)) yield page.map((part) => part.item);
         },
-        filePath: (sha256) => deps.files.pathOf(sha256),
+        openFile: (sha256) => deps.files.open(sha256),
       };
     },
   };

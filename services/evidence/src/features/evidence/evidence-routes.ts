@@ -5,8 +5,8 @@ import { scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runti
 import type { EvidenceConfig } from '../../config';
 import { assertUuidPath } from '../../shared/access';
 import { ACCEPTED_TYPES_TEXT, contentTypeOf } from './content-type';
-import { EvidenceFileStore } from './file-store';
-import { receiveMultipart } from './multipart';
+import { evidenceStorage } from './file-store';
+import { receiveEvidenceForm } from './multipart';
 import {
   evidenceResponseSchema,
   fileEvidenceFieldsSchema,
@@ -40,7 +40,7 @@ function assertKindFields(body: JsonEvidenceRequest): void {
 }
 
 export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanner: VirusScanner | undefined): Router {
-  const files = new EvidenceFileStore(deps.dataDir);
+  const files = evidenceStorage(config, deps.dataDir);
   const service = createEvidenceService({ exchange: config.EVIDENCE_EXCHANGE, files }, deps.db);
   const router = Router();
 
@@ -55,18 +55,18 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
   async function addFile(req: Request<{ id: string }>, res: Response) {
     const runId = assertUuidPath(req.params.id, 'run');
     await service.assertOpen(runId);
-    const form = await receiveMultipart(req, { maxBytes: config.EVIDENCE_MAX_BYTES, tempPath: () => files.tempPath() });
+    const form = await receiveEvidenceForm(req, res, files, config.EVIDENCE_MAX_BYTES);
     try {
       const fields = assertValid<FileEvidenceFields>(fileEvidenceFieldsSchema, form.fields, 'Form fields');
-      if (form.file.size === 0) throw problems.badRequest('The file is empty', [{ pointer: '/file', message: 'is empty' }]);
+      if (form.file.sizeBytes === 0) throw problems.badRequest('The file is empty', [{ pointer: '/file', message: 'is empty' }]);
       if (fields.title === undefined && !form.file.fileName) throw problems.badRequest('title is required when the file has no name', [{ pointer: '/title', message: 'is required' }]);
       const contentType = await contentTypeOf(form.file);
       if (!contentType) throw problems.unsupportedMediaType(`The file's bytes are not an accepted type (${ACCEPTED_TYPES_TEXT})`);
-      const scan = await scanUpload(scanner, form.file.tempPath);
+      const scan = await scanUpload(scanner, () => files.openTemporary(form.file.temporaryId));
       const evidence = await service.addFile(runId, fields, { ...form.file, contentType, scan }, principalOf(req).sub);
       res.status(201).json(evidence);
     } finally {
-      await files.discard(form.file.tempPath);
+      await files.discard(form.file.temporaryId);
     }
   }
 

@@ -8,14 +8,14 @@ import { evidenceAdded } from './evidence-events';
 import type { RunState } from '../runs/runs-schemas';
 import { runsStore } from '../runs/runs-store';
 import { fileScansStore } from './file-scans';
-import type { EvidenceFileStore } from './file-store';
+import type { FileStorage } from '@platform/files';
 import type { ReceivedFile } from './multipart';
 import type { Evidence, FileEvidenceFields, JsonEvidenceRequest } from './evidence-schemas';
 import { evidenceReceipt, evidenceStore, type NewEvidence } from './evidence-store';
 
 export interface EvidenceDeps {
   exchange: string;
-  files: EvidenceFileStore;
+  files: FileStorage;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -122,7 +122,7 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
           collected_at: fields.collected_at ?? null,
           supersedes: fields.supersedes ?? null,
           sha256: file.sha256,
-          size_bytes: file.size,
+          size_bytes: file.sizeBytes,
           content_type: file.contentType,
           file_name: file.fileName ?? null,
           content_json: null,
@@ -130,7 +130,7 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
         actor,
         file.scan,
       );
-      const { created } = await deps.files.place(file.tempPath, file.sha256);
+      const { created } = await deps.files.place(file.temporaryId, file.sha256);
       return { evidence: { ...evidence, scan_status: file.scan.status }, created };
     },
   };
@@ -157,7 +157,7 @@ export function createEvidenceService(deps: EvidenceDeps, db: Knex) {
         if (created && !(await evidenceStore(db).bytesReferenced(file.sha256))) await deps.files.remove(file.sha256);
         throw error;
       } finally {
-        await deps.files.discard(file.tempPath);
+        await deps.files.discard(file.temporaryId);
       }
     },
   };

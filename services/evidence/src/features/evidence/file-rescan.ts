@@ -3,7 +3,7 @@ import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
 import { recordChange } from '../../shared/record-change';
 import { fileScanned } from './evidence-events';
 import { fileScansStore } from './file-scans';
-import type { EvidenceFileStore } from './file-store';
+import type { FileStorage } from '@platform/files';
 
 const SCANNER_ACTOR = 'virus-scanner';
 
@@ -12,14 +12,14 @@ const SCANNER_ACTOR = 'virus-scanner';
  * the same file, and records the verdict with its audit record and `evidence.file_scanned` on the same
  * transaction. Returns false when nothing is pending or the scanner is still down.
  */
-async function rescanOne(db: Knex, scanner: VirusScanner, files: EvidenceFileStore, exchange: string): Promise<boolean> {
+async function rescanOne(db: Knex, scanner: VirusScanner, files: FileStorage, exchange: string): Promise<boolean> {
   return db.transaction(async (trx) => {
     const scans = fileScansStore(trx);
     const pending = await scans.claimPending();
     if (!pending) return false;
     let verdict;
     try {
-      verdict = await scanner.scanFile(files.pathOf(pending.sha256));
+      verdict = await scanner.scanFile(() => files.open(pending.sha256));
     } catch (error) {
       if (error instanceof ScannerUnavailableError) return false;
       throw error;
@@ -37,7 +37,7 @@ async function rescanOne(db: Knex, scanner: VirusScanner, files: EvidenceFileSto
 }
 
 /** Scans pending evidence files until none is left or the scanner is down; resolves with how many were decided. */
-export async function rescanPendingFiles(db: Knex, scanner: VirusScanner, files: EvidenceFileStore, exchange: string): Promise<number> {
+export async function rescanPendingFiles(db: Knex, scanner: VirusScanner, files: FileStorage, exchange: string): Promise<number> {
   let decided = 0;
   while (await rescanOne(db, scanner, files, exchange)) decided += 1;
   return decided;
