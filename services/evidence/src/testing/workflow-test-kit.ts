@@ -8,6 +8,7 @@ import { readEvidenceConfig, type EvidenceConfig } from '../config';
 import { evidenceEventCatalog } from '../events';
 import { evidenceMigrations } from '../migrations';
 import { evidenceService } from '../service';
+import { evidenceStorage } from '../features/evidence/file-store';
 
 /** People of the tests: who writes, who approves, who examines. */
 export const people = {
@@ -62,6 +63,8 @@ export async function startWorkflowService(env: Record<string, string> = {}) {
     events,
     auth,
     dataDir: testEnv.dataDir,
+    /** The evidence file storage the service uses (local under DATA_DIR, or S3 when OBJECT_STORE_URL is passed). */
+    files: evidenceStorage(config, testEnv.dataDir),
     http: () => request(service.url),
     counts,
 

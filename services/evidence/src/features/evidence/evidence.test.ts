@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, existsSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { canonicalJson } from '@platform/canonical-json';
+import { startS3TestServer, type S3TestServer } from '@platform/files/src/testing/s3-test-server';
 import { eventually } from '@platform/testing';
 import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 
@@ -20,12 +21,26 @@ const NOT_UTF8 = Buffer.from([0x80, 0x81, 0xc3, 0x28, 0xfe, 0x01, 0x02, 0x03, 0x
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
-describe('evidence', () => {
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+let s3: S3TestServer;
+beforeAll(async () => {
+  s3 = await startS3TestServer();
+});
+afterAll(async () => {
+  await s3?.close();
+});
+
+describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
   let kit: WorkflowService;
   let versionId: string;
 
   beforeAll(async () => {
-    kit = await startWorkflowService({ EVIDENCE_MAX_BYTES: String(MAX_BYTES) });
+    kit = await startWorkflowService({ EVIDENCE_MAX_BYTES: String(MAX_BYTES), ...(storageKind === 's3' ? { ...s3.config, OBJECT_STORE_URL: `${s3.config.OBJECT_STORE_URL}/${Date.now()}` } : {}) } as Record<string, string>);
     versionId = (await createControl(kit)).current_version.control_version_id;
   });
   afterAll(async () => {
@@ -38,21 +53,17 @@ describe('evidence', () => {
     for (const [name, value] of Object.entries(fields)) req = req.field(name, value);
     return req.attach('file', bytes, { filename, contentType });
   };
-  const storedFiles = () => {
-    const root = path.join(kit.dataDir, 'evidence', 'files');
-    return existsSync(root) ? readdirSync(root, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name) : [];
-  };
-  const tempFiles = () => {
-    const dir = path.join(kit.dataDir, 'evidence', 'tmp');
-    return existsSync(dir) ? readdirSync(dir) : [];
-  };
+  /** Names of the stored files (content addresses) and of the temporary ones. */
+  const listed = async () => (await kit.files.list()).map((name) => path.basename(name));
+  const storedFiles = async () => (await listed()).filter((name) => /^[0-9a-f]{64}$/.test(name));
+  const tempFiles = async () => (await kit.files.list()).filter((name) => name.includes('.incoming'));
   /** A refused upload leaves no row, no audit record, no event, no stored or temporary file. */
   const expectNothingLeft = async <T>(refused: () => Promise<T>) => {
-    const files = storedFiles();
+    const files = await storedFiles();
     const [{ count: rows }] = await kit.db('evidence_items').count({ count: '*' });
     const result = await kit.expectNoChange(refused);
-    expect(storedFiles()).toEqual(files);
-    expect(tempFiles()).toEqual([]);
+    expect(await storedFiles()).toEqual(files);
+    expect(await tempFiles()).toEqual([]);
     const [{ count: after }] = await kit.db('evidence_items').count({ count: '*' });
     expect(after).toBe(rows);
     return result;
@@ -147,9 +158,11 @@ describe('evidence', () => {
         `POST /api/evidence/runs/${runId}/evidence HTTP/1.1\r\nHost: x\r\nAuthorization: ${kit.auth.writer}\r\n` +
           `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${MAX_BYTES}\r\n\r\n${head}${'a'.repeat(20000)}`,
       );
-      await eventually(async () => tempFiles().length > 0 || undefined, 5000);
+      // A local temporary file shows the upload under way; S3 shows no object before the multipart upload completes.
+      if (storageKind === 'local') await eventually(async () => (await tempFiles()).length > 0 || undefined, 5000);
+      else await new Promise((resolve) => setTimeout(resolve, 300));
       socket.destroy();
-      await eventually(async () => tempFiles().length === 0, 5000);
+      await eventually(async () => (await tempFiles()).length === 0, 5000);
       const [{ count: rowsAfter }] = await kit.db('evidence_items').count({ count: '*' });
       expect(rowsAfter).toBe(rowsBefore);
       await kit.http().get('/healthz').expect(200);
@@ -287,9 +300,8 @@ describe('evidence', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    const stored = path.join(kit.dataDir, 'evidence', 'files', response.body.sha256.slice(0, 2), response.body.sha256);
-    expect(readFileSync(stored).equals(PNG)).toBe(true);
-    expect(tempFiles()).toEqual([]);
+    expect((await readAll(await kit.files.open(response.body.sha256))).equals(PNG)).toBe(true);
+    expect(await tempFiles()).toEqual([]);
     const item = await kit.db('evidence_items').where({ evidence_id: response.body.evidence_id }).first();
     expect(item.file_name).toBe('screenshot.png');
   });
@@ -308,7 +320,7 @@ describe('evidence', () => {
     expect(csv.body).toMatchObject({ title: 'User list', content_type: 'text/csv', sha256: sha256(CSV) });
     const again = await upload(run.run_id, PDF, 'policy-copy.pdf', 'application/pdf', { title: 'Same policy' }).expect(201);
     expect(again.body.sha256).toBe(pdf.body.sha256);
-    expect(storedFiles().filter((name) => name === pdf.body.sha256)).toHaveLength(1);
+    expect((await storedFiles()).filter((name) => name === pdf.body.sha256)).toHaveLength(1);
   });
 
   it('documents both request forms in the OpenAPI document', async () => {
