@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -73,5 +75,36 @@ describe.each(kinds)('%s file storage', (kind) => {
     await storage.discard(id);
     await storage.discard(id);
     expect(await everything()).toEqual([]);
+  });
+});
+
+describe('S3 file storage with OBJECT_STORE_SSE', () => {
+  it('asks for server-side encryption on every object it creates: single put, multipart upload and the copy to the content address', async () => {
+    // A pass-through proxy in front of s3rver (which ignores the header) records what the client really sends.
+    const seen: { method: string; url: string; sse?: string; copy: boolean }[] = [];
+    const target = new URL(s3.config.OBJECT_STORE_ENDPOINT);
+    const proxy = http.createServer((req, res) => {
+      seen.push({ method: req.method!, url: req.url!, sse: req.headers['x-amz-server-side-encryption'] as string | undefined, copy: 'x-amz-copy-source' in req.headers });
+      const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const storage = fileStorageFor({ ...s3.config, OBJECT_STORE_ENDPOINT: endpoint, OBJECT_STORE_SSE: 'AES256' }, dataDir, { path: 'encrypted' });
+      for (const bytes of [Buffer.from('small'), Buffer.alloc(6 * 1024 * 1024, 3)]) {
+        await storage.place(await storage.writeTemporary(Readable.from([bytes])), sha256(bytes));
+      }
+      const creating = seen.filter((request) => (request.method === 'PUT' && !/[?&]uploadId=/.test(request.url)) || (request.method === 'POST' && /[?&]uploads/.test(request.url)));
+      expect(creating.filter((request) => request.copy)).toHaveLength(2);
+      expect(creating.filter((request) => request.method === 'POST')).toHaveLength(1);
+      expect(creating.length).toBeGreaterThanOrEqual(4);
+      expect(creating.map((request) => request.sse)).toEqual(creating.map(() => 'AES256'));
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
