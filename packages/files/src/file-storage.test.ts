@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { FileStorage } from './file-storage';
+import { s3ClientFrom, s3FileStorage } from './s3-file-storage';
 import { fileStorageFor } from './storage-config';
 import { startS3TestServer, type S3TestServer } from './testing/s3-test-server';
 
@@ -75,6 +76,29 @@ describe.each(kinds)('%s file storage', (kind) => {
     await storage.discard(id);
     await storage.discard(id);
     expect(await everything()).toEqual([]);
+  });
+});
+
+describe('abandoned temporary objects', () => {
+  it('S3: a replica starting leaves another replica\'s young temporary object alone, and removes one older than the cut-off', async () => {
+    const config = { ...s3.config, OBJECT_STORE_URL: `${s3.config.OBJECT_STORE_URL}/abandoned` };
+    const client = s3ClientFrom({ region: 'us-east-1', endpoint: config.OBJECT_STORE_ENDPOINT, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+    const storage = fileStorageFor(config, dataDir, { path: 'uploads' });
+    const id = await storage.writeTemporary(Readable.from([Buffer.from('in flight on another replica')]));
+    expect(await storage.removeAbandoned()).toBe(0);
+    expect(await storage.list()).toEqual([`.incoming/${id}`]);
+    const impatient = s3FileStorage({ client, bucket: 'platform-files', prefix: 'abandoned/uploads', abandonedAfterMs: -1000 });
+    expect(await impatient.removeAbandoned()).toBe(1);
+    expect(await storage.list()).toEqual([]);
+  });
+
+  it('local: every temporary file is abandoned at start (DATA_DIR belongs to one instance), stored files stay', async () => {
+    const storage = fileStorageFor({ OBJECT_STORE_REGION: 'us-east-1' }, dataDir, { path: 'abandoned-local', tempPath: 'abandoned-local-tmp' });
+    const kept = Buffer.from('kept');
+    await storage.place(await storage.writeTemporary(Readable.from([kept])), sha256(kept));
+    await storage.writeTemporary(Readable.from([Buffer.from('left by a killed process')]));
+    expect(await storage.removeAbandoned()).toBe(1);
+    expect(await storage.list()).toEqual([`${sha256(kept).slice(0, 2)}/${sha256(kept)}`]);
   });
 });
 
