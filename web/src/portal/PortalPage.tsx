@@ -16,7 +16,13 @@ import { WithdrawSection } from './WithdrawSection';
 /** /portal/claims/:claimId — the claim a link opens, in the claim's language first. */
 export function PortalClaimPage() {
   const { claimId = '' } = useParams();
-  const [token] = useState(() => takeAccessToken(claimId));
+  const [token, setToken] = useState(() => takeAccessToken(claimId));
+  useEffect(() => {
+    // A new link opened in a tab already showing this claim changes only the fragment: no page load.
+    const onLinkOpened = () => setToken(takeAccessToken(claimId));
+    window.addEventListener('hashchange', onLinkOpened);
+    return () => window.removeEventListener('hashchange', onLinkOpened);
+  }, [claimId]);
   const status = useClaimStatus(claimId, token);
   const browserLanguage = portalLanguage(navigator.language);
   if (token && status.isPending) {

@@ -6,7 +6,8 @@ export const claimStatusKey = (claimId: string) => ['claimant-status', claimId] 
 /** What the claimant may see of their claim (GET /api/claims/public/claims/{id}/status); null when the token does not open it. */
 export function useClaimStatus(claimId: string, token: string | null) {
   return useQuery({
-    queryKey: claimStatusKey(claimId),
+    // the token is part of the key: a new link's token asks again instead of reusing the old token's answer
+    queryKey: [...claimStatusKey(claimId), token],
     enabled: token !== null,
     queryFn: async () => {
       const { data, response } = await api.GET('/api/claims/public/claims/{id}/status', {

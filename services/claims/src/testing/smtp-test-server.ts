@@ -6,7 +6,7 @@ export interface ReceivedMail {
   to: string[];
   /** The raw message (headers and body) as the server received it. */
   raw: string;
-  /** The body with quoted-printable soft line breaks joined, for looking for text. */
+  /** The message decoded from quoted-printable when it was sent so (as nodemailer does for long lines), for looking for text. */
   text: string;
 }
 
@@ -35,7 +35,7 @@ export async function startSmtpTestServer(refuse: string[] = []): Promise<{ url:
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           raw,
-          text: raw.replace(/=\r?\n/g, ''),
+          text: /^content-transfer-encoding:\s*quoted-printable/im.test(raw) ? decodeQuotedPrintable(raw) : raw,
         });
         callback();
       });
@@ -54,4 +54,20 @@ export async function startSmtpTestServer(refuse: string[] = []): Promise<{ url:
 export function headerOf(raw: string, name: string): string | undefined {
   const head = raw.split(/\r?\n\r?\n/, 1)[0].replace(/\r?\n[ \t]+/g, ' ');
   return new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1].trim();
+}
+
+/** Quoted-printable (RFC 2045): soft line breaks joined, `=XX` turned back into the byte it stands for. */
+function decodeQuotedPrintable(text: string): string {
+  const joined = text.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let index = 0; index < joined.length; index += 1) {
+    const escaped = joined[index] === '=' && /^[0-9A-F]{2}$/i.test(joined.slice(index + 1, index + 3));
+    if (escaped) {
+      bytes.push(parseInt(joined.slice(index + 1, index + 3), 16));
+      index += 2;
+    } else {
+      bytes.push(...Buffer.from(joined[index], 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
