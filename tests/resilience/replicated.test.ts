@@ -1,14 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { bearer } from '@platform/testing';
-import { startSmtpTestServer } from '../../services/claims/src/testing/smtp-test-server';
 import { ensureNginx } from '../../bench/harness/nginx';
 import { pendingOutbox, settleAuditLog } from './support/audit';
 import { auditedClaimEvents, lossAndDuplicates, queryRows } from './support/database';
 import { killHard } from './support/kill';
+import { startMailbox } from './support/mailbox';
 import { describeRecords, startLoad } from './support/load-runner';
 import type { LoadRecord } from './support/load';
-import { startReplicatedStack, type ReplicatedStack } from './support/replicated-stack';
+import { startObjectStore, startReplicatedStack, type ReplicatedStack } from './support/replicated-stack';
 import { writeReliability } from './support/report';
 import { writeFigures } from './support/results';
 import { benchIntakeSaturation, measureIntakeUploadSaturation } from './support/saturation';
@@ -29,12 +29,14 @@ function repeated(values: string[]): string[] {
 
 describe('every process replicated', () => {
   let stack: ReplicatedStack | undefined;
-  let smtp: Awaited<ReturnType<typeof startSmtpTestServer>> | undefined;
+  let smtp: Awaited<ReturnType<typeof startMailbox>> | undefined;
+  let objectStore: Awaited<ReturnType<typeof startObjectStore>> | undefined;
 
   beforeAll(async () => {
     ensureNginx((line) => console.log(line));
-    smtp = await startSmtpTestServer();
-    stack = await startReplicatedStack({
+    smtp = await startMailbox();
+    objectStore = await startObjectStore();
+    stack = await startReplicatedStack(objectStore.config, {
       claims: { SMTP_URL: smtp.url, OVERDUE_SWEEP_INTERVAL_MS: '500' },
       evidence: { RUN_SCHEDULER: 'true', RUN_SCHEDULER_INTERVAL_MS: '500', AUDIT_CHECKPOINT_EVERY: String(CHECKPOINT_EVERY), AUDIT_CHECKPOINT_INTERVAL_MS: '1000' },
     });
@@ -43,6 +45,7 @@ describe('every process replicated', () => {
   afterAll(async () => {
     await stack?.cleanup('replicated');
     await smtp?.close();
+    await objectStore?.stop();
     writeReliability();
   });
 
@@ -131,7 +134,7 @@ describe('every process replicated', () => {
     await until('deliveries done', async () => (await queryRows(s.claimsDatabaseUrl, `SELECT 1 FROM deliveries WHERE status = 'pending'`)).length === 0, 120000).catch(() => undefined);
     const sent = await queryRows<{ update_id: string }>(s.claimsDatabaseUrl, `SELECT update_id::text FROM deliveries WHERE channel = 'email' AND status = 'sent'`);
     const pendingDeliveries = (await queryRows(s.claimsDatabaseUrl, `SELECT 1 FROM deliveries WHERE status = 'pending'`)).length;
-    const mailed = smtp!.received.map((mail) => /^X-Claim-Update-Id:\s*(\S+)/im.exec(mail.raw)?.[1] ?? '');
+    const mailed = smtp!.updateIds;
     const mailedOnce = new Set(mailed);
     const unmailed = sent.filter((d) => !mailedOnce.has(d.update_id));
     const mailedTwice = repeated(mailed);
@@ -185,13 +188,12 @@ describe('every process replicated', () => {
           `5xx during the kill ${fiveHundreds} (${describeStatuses(failedDuringKill)}), other failures ${bad.length}`,
         `attachments: ${attachments.length} stored, each downloaded from both claims replicas directly: ${notServed.length} not served or different`,
         `deadline sweep: ${breached.length} passed first-contact deadlines, ${breachEvents.length} claim.sla_breached events (${sweep.duplicated.length} repeated, ${sweep.lost.length} missing), audited once each: ${breachAudit.lost.length + breachAudit.duplicated.length === 0}`,
-        `delivery sender: ${sent.length} acknowledgements sent, ${smtp!.received.length} mails received (${mailedTwice.length} repeated, ${unmailed.length} sent without a mail, ${pendingDeliveries} still pending)`,
+        `delivery sender: ${sent.length} acknowledgements sent, ${mailed.length} mails received (${mailedTwice.length} repeated, ${unmailed.length} sent without a mail, ${pendingDeliveries} still pending)`,
         `run scheduler (RUN_SCHEDULER=true on both evidence replicas): ${controls.length} due controls, ${runs.length} runs opened (${runsPerControl.duplicated.length} doubled, ${runsPerControl.lost.length} missing), run_created audited once each: ${runAudit.lost.length + runAudit.duplicated.length === 0}`,
         `checkpoints: ${checkpoints.length} (AUDIT_CHECKPOINT_EVERY ${CHECKPOINT_EVERY}, largest gap ${largestGap} records), ${checkpointEvents.length} announced, out of order ${outOfOrder.length}, head ${heads.head} signed: ${headUnsigned === 0}; audit chain of ${report.records_checked} records verifies: ${chainBroken === 0}`,
         `outbox rows never published (both services): ${unpublished}`,
         ...bad.slice(0, 5).map((r) => `unexpected: #${r.i} ${r.op} → ${r.status ?? r.error} (${r.content_type ?? 'no body'}) after ${r.ended - r.started} ms, ${r.started - killedAt} ms after the kill`),
-        'uploaded files: one DATA_DIR per service shared by its replicas, the stand-in for object storage until OBJECT_STORE_URL lands; ' +
-          'not safe beyond this test: a claims replica starting removes every temporary upload file in DATA_DIR (removeAbandonedUploads), the other replica\'s in-flight ones included',
+        'uploaded files in S3-compatible object storage (s3rver started by the test), every replica with a DATA_DIR of its own',
       ],
     });
 

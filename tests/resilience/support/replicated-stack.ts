@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +9,8 @@ import { startBalancer } from './balancer';
 /**
  * Two gateways behind nginx, each reaching two claims and two evidence replicas through nginx upstreams
  * (the stand-ins for Kubernetes Services); one PostgreSQL database per service shared by its replicas; the
- * real RabbitMQ. Uploaded files: one DATA_DIR per service shared by its replicas (the stand-in for object
- * storage until the S3 store is in place — a volume every replica mounts).
+ * real RabbitMQ; uploaded files in the object store `objectStore` names (OBJECT_STORE_* settings), each
+ * replica with a DATA_DIR of its own.
  */
 export interface ReplicatedStack {
   /** nginx in front of the gateways: where clients go. */
@@ -22,7 +23,29 @@ export interface ReplicatedStack {
   cleanup(scenario: string): Promise<void>;
 }
 
-export async function startReplicatedStack(overrides: { claims?: Record<string, string>; evidence?: Record<string, string> } = {}): Promise<ReplicatedStack> {
+/** s3rver in a process of its own (support/object-store-process.ts): its OBJECT_STORE_* settings, and stop(). */
+export async function startObjectStore(): Promise<{ config: Record<string, string>; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'object-store-process.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const config = await new Promise<Record<string, string>>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))) as Record<string, string>);
+    });
+    child.once('exit', (code) => reject(new Error(`the object store exited with ${code}`)));
+  });
+  return {
+    config,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function startReplicatedStack(objectStore: Record<string, string>, overrides: { claims?: Record<string, string>; evidence?: Record<string, string> } = {}): Promise<ReplicatedStack> {
   const suffix = randomBytes(4).toString('hex');
   const root = mkdtempSync(path.join(tmpdir(), 'replicated-'));
   chmodSync(root, 0o755); // nginx's workers drop root and need to reach their temp directories in it
@@ -42,14 +65,14 @@ export async function startReplicatedStack(overrides: { claims?: Record<string, 
     mkdirSync(dir, { recursive: true });
     return dir;
   };
-  const claimsEnv = { ...common, DATABASE_URL: claimsDb.url, DATA_DIR: dataDir('claims'), ...overrides.claims };
+  const claimsEnv = (name: string) => ({ ...common, ...objectStore, DATABASE_URL: claimsDb.url, DATA_DIR: dataDir(name), ...overrides.claims });
   // Every replica signs checkpoints with the same key, as a shared Secret would give them.
   const signingKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const evidenceEnv = { ...common, DATABASE_URL: evidenceDb.url, DATA_DIR: dataDir('evidence'), AUDIT_SIGNING_KEY: signingKey, ...overrides.evidence };
+  const evidenceEnv = (name: string) => ({ ...common, ...objectStore, DATABASE_URL: evidenceDb.url, DATA_DIR: dataDir(name), AUDIT_SIGNING_KEY: signingKey, ...overrides.evidence });
 
   const ports = { front: await freePort(), claims: await freePort(), evidence: await freePort() };
-  const claims = [managedProcess('claims-a', 'services/claims/src/main.ts', claimsEnv, await freePort()), managedProcess('claims-b', 'services/claims/src/main.ts', claimsEnv, await freePort())] as [ManagedProcess, ManagedProcess];
-  const evidence = [managedProcess('evidence-a', 'services/evidence/src/main.ts', evidenceEnv, await freePort()), managedProcess('evidence-b', 'services/evidence/src/main.ts', evidenceEnv, await freePort())] as [ManagedProcess, ManagedProcess];
+  const claims = [managedProcess('claims-a', 'services/claims/src/main.ts', claimsEnv('claims-a'), await freePort()), managedProcess('claims-b', 'services/claims/src/main.ts', claimsEnv('claims-b'), await freePort())] as [ManagedProcess, ManagedProcess];
+  const evidence = [managedProcess('evidence-a', 'services/evidence/src/main.ts', evidenceEnv('evidence-a'), await freePort()), managedProcess('evidence-b', 'services/evidence/src/main.ts', evidenceEnv('evidence-b'), await freePort())] as [ManagedProcess, ManagedProcess];
   const gatewayEnv = (name: string) => ({ ...common, DATA_DIR: dataDir(name), CLAIMS_URL: `http://127.0.0.1:${ports.claims}`, EVIDENCE_URL: `http://127.0.0.1:${ports.evidence}`, PUBLIC_RATE_LIMIT: '0', TRUST_PROXY: 'loopback' });
   const gateways = [managedProcess('gateway-a', 'gateway/src/main.ts', gatewayEnv('gateway-a'), await freePort()), managedProcess('gateway-b', 'gateway/src/main.ts', gatewayEnv('gateway-b'), await freePort())] as [ManagedProcess, ManagedProcess];
 
