@@ -16,7 +16,7 @@ export const evidenceVariables = {
   AUDIT_CHECKPOINT_EVERY: variable.int('Take a signed checkpoint after this many new audit records', 100, 1),
   AUDIT_CHECKPOINT_INTERVAL_MS: variable.int('…or after this long with new records', 30000, 100),
   AUDIT_WITNESS_KEYS: variable.list('Comma-separated C2SP verifier keys (cosignature/v1) of the witnesses whose cosignatures the audit log accepts and serves'),
-  AUDIT_WATCH_INTERVAL_MS: variable.int('How often the background verifier checks the audit records appended since the last verified tree head', 60000, 100),
+  AUDIT_WATCH_INTERVAL_MS: variable.int('How often the background verifier checks the audit records appended since the last verified tree head; 0 turns it off', 60000, 0),
   AUDIT_VERIFY_PAGE_SIZE: variable.int('Audit records read per query while verifying the chain (memory stays bounded by it)', 1000, 1, 10000),
   PUBLIC_BASE_URL: variable.string('Base URL used in download links', 'http://localhost:8080'),
   RUN_SCHEDULER: variable.bool('Open a run for every due control (GET /api/evidence/controls/due) as its period starts; safe on several replicas', false),

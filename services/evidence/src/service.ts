@@ -52,25 +52,35 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
         every: config.AUDIT_CHECKPOINT_EVERY,
         intervalMs: config.AUDIT_CHECKPOINT_INTERVAL_MS,
       });
-      const auditWatcher = startAuditWatcher({
-        db: deps.db,
-        signer: auditSigner(deps),
-        exchange: config.EVIDENCE_EXCHANGE,
-        logger: deps.logger,
-        metrics: deps.metrics,
-        intervalMs: config.AUDIT_WATCH_INTERVAL_MS,
-        pageSize: config.AUDIT_VERIFY_PAGE_SIZE,
-      });
+      const auditWatcher =
+        config.AUDIT_WATCH_INTERVAL_MS > 0 &&
+        startAuditWatcher({
+          db: deps.db,
+          signer: auditSigner(deps),
+          exchange: config.EVIDENCE_EXCHANGE,
+          logger: deps.logger,
+          metrics: deps.metrics,
+          intervalMs: config.AUDIT_WATCH_INTERVAL_MS,
+          pageSize: config.AUDIT_VERIFY_PAGE_SIZE,
+        });
       const fileRescan =
-        scanner && startPendingScans(() => rescanPendingFiles(deps.db, scanner, files, config.EVIDENCE_EXCHANGE), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'evidence files');
-      const runScheduler = config.RUN_SCHEDULER ? startRunScheduler({ db: deps.db, exchange: config.EVIDENCE_EXCHANGE, logger: deps.logger }, config.RUN_SCHEDULER_INTERVAL_MS) : undefined;
+        scanner &&
+        startPendingScans(
+          () => rescanPendingFiles(deps.db, scanner, files, config.EVIDENCE_EXCHANGE),
+          config.SCAN_RETRY_INTERVAL_MS,
+          deps.logger,
+          'evidence files',
+        );
+      const runScheduler = config.RUN_SCHEDULER
+        ? startRunScheduler({ db: deps.db, exchange: config.EVIDENCE_EXCHANGE, logger: deps.logger }, config.RUN_SCHEDULER_INTERVAL_MS)
+        : undefined;
       return {
         async stop() {
           await runScheduler?.stop();
           await fileRescan?.stop();
           await claimEvents.stop();
           await checkpointer.stop();
-          await auditWatcher.stop();
+          if (auditWatcher) await auditWatcher.stop();
         },
       };
     },
