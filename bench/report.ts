@@ -20,5 +20,10 @@ const lines = [
     return `| \`${key}\` | ${target.value ?? 'n/a'} | ${target.target} | ${target.met ? 'yes' : '**no**'} |`;
   }),
 ];
-if (results.errors?.length) lines.push('', 'Errors:', ...results.errors.map((e: { scenario: string; error: string }) => `- ${e.scenario}: ${e.error.split('\n')[0]}`));
+if (results.errors?.length)
+  lines.push(
+    '',
+    'Errors:',
+    ...results.errors.map((e: { scenario: string; error: string }) => `- ${e.scenario}: ${e.error.split('\n')[0]}`),
+  );
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -154,11 +154,20 @@ async function main(): Promise<number> {
     try {
       if (needsStack && claims.length === 0) claims = await reportLosses(stack!.claims.url, quick ? 50 : 300);
       Object.assign(results[scenario.name], await scenario.run(context));
-      log(`${label} done in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${scenario.keys.map((k) => `${k}=${results[scenario.name][k]}`).join(' ')}`);
+      log(
+        `${label} done in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${scenario.keys.map((k) => `${k}=${results[scenario.name][k]}`).join(' ')}`,
+      );
     } catch (error) {
       results[scenario.name].error = error instanceof Error ? error.message.slice(0, 500) : String(error);
       const gone = stack ? (['gateway', 'claims', 'evidence'] as const).filter((name) => !existsSync(`/proc/${stack![name].pid()}`)) : [];
-      fail(label, gone.length ? new Error(`${(error as Error).message} — the ${gone.join(' and ')} process exited meanwhile:\n${gone.map((name) => stack![name].output().slice(-1500)).join('\n')}`) : error);
+      fail(
+        label,
+        gone.length
+          ? new Error(
+              `${(error as Error).message} — the ${gone.join(' and ')} process exited meanwhile:\n${gone.map((name) => stack![name].output().slice(-1500)).join('\n')}`,
+            )
+          : error,
+      );
     }
   }
 
@@ -166,7 +175,9 @@ async function main(): Promise<number> {
   if (stack) {
     await stack.stop().catch((error) => fail('stack stop', error));
     const env = stack.env;
-    await deleteTopology([env.CLAIMS_EXCHANGE, env.EVIDENCE_EXCHANGE], [env.CLAIM_EVENTS_QUEUE, `${env.CLAIM_EVENTS_QUEUE}.dlq`]).catch(() => undefined);
+    await deleteTopology([env.CLAIMS_EXCHANGE, env.EVIDENCE_EXCHANGE], [env.CLAIM_EVENTS_QUEUE, `${env.CLAIM_EVENTS_QUEUE}.dlq`]).catch(
+      () => undefined,
+    );
   }
   if (profile) {
     for (const file of readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'))) {
@@ -207,4 +218,3 @@ if (require.main === module) {
     },
   );
 }
-

@@ -63,7 +63,17 @@ export function installProductionDependencies(name: ProductionProcess, outDir: s
   const store = options.storeDir ? ['--store-dir', options.storeDir, '--offline'] : [];
   execFileSync(
     options.pnpm,
-    ['--filter', productionProcesses[name].workspacePackage, 'deploy', '--prod', '--frozen-lockfile', '--config.inject-workspace-packages=true', '--config.node-linker=hoisted', ...store, target],
+    [
+      '--filter',
+      productionProcesses[name].workspacePackage,
+      'deploy',
+      '--prod',
+      '--frozen-lockfile',
+      '--config.inject-workspace-packages=true',
+      '--config.node-linker=hoisted',
+      ...store,
+      target,
+    ],
     { stdio: 'inherit' },
   );
   const nodeModules = join(outDir, name, 'node_modules');

@@ -27,7 +27,9 @@ function resolve(specifier: string, from: string): string | undefined {
   if (specifier.startsWith('node:')) return undefined;
   if (WORKSPACE_PACKAGES[specifier]) return WORKSPACE_PACKAGES[specifier];
   if (specifier.startsWith('.')) return `${path.resolve(path.dirname(from), specifier)}.ts`;
-  throw new Error(`${relative(from)} imports ${specifier}: the verifier may use Node.js built-ins, @platform/merkle and the witness's cosignature module only`);
+  throw new Error(
+    `${relative(from)} imports ${specifier}: the verifier may use Node.js built-ins, @platform/merkle and the witness's cosignature module only`,
+  );
 }
 
 export function bundleBinderVerifier(): string {

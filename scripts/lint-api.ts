@@ -20,11 +20,15 @@ async function main(): Promise<number> {
     writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
     return file;
   });
-  const redocly = spawnSync(path.join(root, 'node_modules', '.bin', 'redocly'), ['lint', '--config', path.join(root, 'redocly.yaml'), ...files], {
-    stdio: 'inherit',
-    // no telemetry or update check: CI has no network beyond the package registries
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
+  const redocly = spawnSync(
+    path.join(root, 'node_modules', '.bin', 'redocly'),
+    ['lint', '--config', path.join(root, 'redocly.yaml'), ...files],
+    {
+      stdio: 'inherit',
+      // no telemetry or update check: CI has no network beyond the package registries
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  );
   const asyncApi = await lintAsyncApi(out);
   return redocly.status === 0 ? asyncApi : (redocly.status ?? 1);
 }

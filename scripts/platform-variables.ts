@@ -8,8 +8,17 @@ export const platformVariables = {
   ),
   CLAIMS_PORT: variable.int('Port of the claims service under `pnpm start`', 3001, 0, 65535),
   EVIDENCE_PORT: variable.int('Port of the evidence service under `pnpm start`', 3002, 0, 65535),
-  SERVICES_HOST: variable.string('Interface the claims and evidence services bind to under `pnpm start`; loopback, so clients reach them only through the gateway (`HOST` is the gateway\'s)', '127.0.0.1'),
-  CLAIMS_DATABASE_URL: variable.url('PostgreSQL of the claims service under `pnpm start`; unset means embedded PGlite', ['postgres', 'postgresql']),
-  EVIDENCE_DATABASE_URL: variable.url('PostgreSQL of the evidence service under `pnpm start`; unset means embedded PGlite', ['postgres', 'postgresql']),
+  SERVICES_HOST: variable.string(
+    "Interface the claims and evidence services bind to under `pnpm start`; loopback, so clients reach them only through the gateway (`HOST` is the gateway's)",
+    '127.0.0.1',
+  ),
+  CLAIMS_DATABASE_URL: variable.url('PostgreSQL of the claims service under `pnpm start`; unset means embedded PGlite', [
+    'postgres',
+    'postgresql',
+  ]),
+  EVIDENCE_DATABASE_URL: variable.url('PostgreSQL of the evidence service under `pnpm start`; unset means embedded PGlite', [
+    'postgres',
+    'postgresql',
+  ]),
   LOG_LEVEL: variable.string('pino log level of every process', 'info'),
 };

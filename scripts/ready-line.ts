@@ -1,5 +1,10 @@
 /** What `pnpm start` says it runs on: each service's database and the event bus, each described by its own setting. */
-export function backendsDescription(settings: { claimsDatabaseUrl?: string; evidenceDatabaseUrl?: string; amqpUrl?: string; dataDir: string }): string {
+export function backendsDescription(settings: {
+  claimsDatabaseUrl?: string;
+  evidenceDatabaseUrl?: string;
+  amqpUrl?: string;
+  dataDir: string;
+}): string {
   const database = (url: string | undefined) => (url ? 'PostgreSQL' : `embedded PGlite in ${settings.dataDir}`);
   const claims = database(settings.claimsDatabaseUrl);
   const evidence = database(settings.evidenceDatabaseUrl);

@@ -31,11 +31,20 @@ async function main() {
   const platform = readConfig(platformVariables, env);
   const gatewayPort = platform.GATEWAY_PORT || (await anyFreePort());
   // Links handed to claimants and examiners lead to the gateway this command starts, unless configured otherwise.
-  const base = { ...env, PORT: undefined, DATABASE_URL: undefined, PUBLIC_BASE_URL: platform.PUBLIC_BASE_URL ?? `http://localhost:${gatewayPort}` };
+  const base = {
+    ...env,
+    PORT: undefined,
+    DATABASE_URL: undefined,
+    PUBLIC_BASE_URL: platform.PUBLIC_BASE_URL ?? `http://localhost:${gatewayPort}`,
+  };
   // Only the gateway faces clients: a service reachable directly would bypass its rate limit and access checks.
   const serviceBase = { ...base, HOST: platform.SERVICES_HOST };
   const claimsConfig = readClaimsConfig({ ...serviceBase, PORT: String(platform.CLAIMS_PORT), DATABASE_URL: platform.CLAIMS_DATABASE_URL });
-  const evidenceConfig = readEvidenceConfig({ ...serviceBase, PORT: String(platform.EVIDENCE_PORT), DATABASE_URL: platform.EVIDENCE_DATABASE_URL });
+  const evidenceConfig = readEvidenceConfig({
+    ...serviceBase,
+    PORT: String(platform.EVIDENCE_PORT),
+    DATABASE_URL: platform.EVIDENCE_DATABASE_URL,
+  });
   const sharedBus = env.AMQP_URL ? undefined : new InProcessBus(createLogger('bus'));
 
   const claims = await runService(claimsService(claimsConfig), claimsConfig, { transport: sharedBus });

@@ -15,4 +15,6 @@ if (process.env.NODE_ENV === 'production') {
   process.exit(1);
 }
 
-signDevToken({ sub: values.sub!, scope: values.scope!, expiresIn: values.expires, secret: process.env.AUTH_JWT_SECRET }).then((token) => console.log(token));
+signDevToken({ sub: values.sub!, scope: values.scope!, expiresIn: values.expires, secret: process.env.AUTH_JWT_SECRET }).then((token) =>
+  console.log(token),
+);

@@ -10,7 +10,9 @@ const ROOT = path.resolve(__dirname, '..');
 const WEB = path.join(ROOT, 'web');
 const BUILT = path.join(WEB, 'dist', 'index.html');
 /** What the bundle is made of: the app, its build settings and the workspace packages it bundles. */
-const SOURCES = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'packages/claims-domain/src'].map((source) => path.join(ROOT, source));
+const SOURCES = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'packages/claims-domain/src'].map((source) =>
+  path.join(ROOT, source),
+);
 
 function newestChange(file: string): number {
   const stats = statSync(file);

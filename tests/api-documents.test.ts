@@ -5,7 +5,10 @@ type Operation = {
   operationId?: string;
   tags?: string[];
   requestBody?: { content: Record<string, { schema?: unknown; example?: unknown }> };
-  responses: Record<string, { $ref?: string; content?: Record<string, { schema?: unknown; example?: unknown }>; headers?: Record<string, unknown> }>;
+  responses: Record<
+    string,
+    { $ref?: string; content?: Record<string, { schema?: unknown; example?: unknown }>; headers?: Record<string, unknown> }
+  >;
 };
 type Document = {
   jsonSchemaDialect?: string;
@@ -14,7 +17,9 @@ type Document = {
 };
 
 function operationsOf(document: Document): [string, Operation][] {
-  return Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]),
+  );
 }
 
 function resolve<T>(document: Document, value: T | { $ref: string }): T {
@@ -53,7 +58,8 @@ function contractGaps(document: Document, { validateExamples }: { validateExampl
           if (type !== 'application/problem+json') gaps.push(`${name} ${status} is ${type}, not problem+json`);
         } else if (type.endsWith('json')) checkExample(`${name} ${status} (${type})`, media);
       }
-      if ((status === '429' || status === '503') && !response.headers?.['Retry-After']) gaps.push(`${name} ${status} has no Retry-After header`);
+      if ((status === '429' || status === '503') && !response.headers?.['Retry-After'])
+        gaps.push(`${name} ${status} has no Retry-After header`);
     }
   }
   return gaps;
@@ -65,16 +71,21 @@ describe('the OpenAPI documents a client developer works from', () => {
     documents = (await platformDocuments()) as typeof documents;
   });
 
-  it.each(['claims', 'evidence', 'platform'] as const)('%s: every operation has an operationId, one tag, examples that match their schemas and problem+json errors', (name) => {
-    // the merged document holds copies of the same schemas and examples: checked for presence there
-    expect(contractGaps(documents[name], { validateExamples: name !== 'platform' })).toEqual([]);
-  });
+  it.each(['claims', 'evidence', 'platform'] as const)(
+    '%s: every operation has an operationId, one tag, examples that match their schemas and problem+json errors',
+    (name) => {
+      // the merged document holds copies of the same schemas and examples: checked for presence there
+      expect(contractGaps(documents[name], { validateExamples: name !== 'platform' })).toEqual([]);
+    },
+  );
 
   it('operationIds are unique across the platform, and reused bodies are named schemas referenced, not copied', () => {
     const ids = operationsOf(documents.platform).map(([, op]) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    const getKit = documents.platform.paths['/api/claims/claims/{id}/adjuster-kits/{kit_id}'].get.responses['200'].content!['application/json'].schema;
-    const generateKit = documents.platform.paths['/api/claims/claims/{id}/generate-adjuster-kit'].post.responses['201'].content!['application/json'].schema;
+    const getKit =
+      documents.platform.paths['/api/claims/claims/{id}/adjuster-kits/{kit_id}'].get.responses['200'].content!['application/json'].schema;
+    const generateKit =
+      documents.platform.paths['/api/claims/claims/{id}/generate-adjuster-kit'].post.responses['201'].content!['application/json'].schema;
     expect(getKit).toEqual({ $ref: '#/components/schemas/AdjusterKit' });
     expect(generateKit).toEqual(getKit);
   });
@@ -83,17 +94,28 @@ describe('the OpenAPI documents a client developer works from', () => {
     const intake = documents.platform.paths['/api/claims/public/claims'].post;
     expect(resolve(documents.platform, intake.responses['429']).headers).toHaveProperty('Retry-After');
     expect(documents.platform.paths['/api/claims/public/claims/{id}/status'].get.responses['429']).toBeUndefined();
-    for (const [, op] of operationsOf(documents.platform)) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['502', '504']));
+    for (const [, op] of operationsOf(documents.platform))
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['502', '504']));
     expect(intake.responses['408']).toBeDefined();
   });
 
   it('the builder refuses an operation without an operationId or an example', () => {
     const document = new OpenApiDocument({ title: 't', version: '1', description: 'd' }, '/api/t');
     const schema = { type: 'object' };
-    const spec = { operationId: 'createThing', summary: 's', tag: 'Things', security: 'public' as const, responses: { 201: { description: 'd', schema, example: {} } } };
+    const spec = {
+      operationId: 'createThing',
+      summary: 's',
+      tag: 'Things',
+      security: 'public' as const,
+      responses: { 201: { description: 'd', schema, example: {} } },
+    };
     expect(() => document.operation('post', '/things', { ...spec, operationId: 'Create thing' })).toThrow(/camelCase/);
-    expect(() => document.operation('post', '/things', { ...spec, responses: { 201: { description: 'd', schema } } })).toThrow(/201 response has no example/);
-    expect(() => document.operation('post', '/things', { ...spec, requestBody: { contentType: 'application/json', schema, example: undefined } })).toThrow(/request body has no example/);
+    expect(() => document.operation('post', '/things', { ...spec, responses: { 201: { description: 'd', schema } } })).toThrow(
+      /201 response has no example/,
+    );
+    expect(() =>
+      document.operation('post', '/things', { ...spec, requestBody: { contentType: 'application/json', schema, example: undefined } }),
+    ).toThrow(/request body has no example/);
     document.operation('post', '/things', spec);
     expect(() => document.operation('get', '/things', spec)).toThrow(/used twice/);
   });

@@ -8,6 +8,8 @@ describe('verify.mjs, the offline binder verifier', () => {
 
   it('imports nothing but Node.js built-ins', () => {
     const imports = [...readFileSync(VERIFIER_BUNDLE, 'utf8').matchAll(/(?:from\s+|require\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
-    expect(imports.filter((specifier) => !specifier.startsWith('node:') && !specifier.startsWith('.') && !specifier.startsWith('@platform/'))).toEqual([]);
+    expect(
+      imports.filter((specifier) => !specifier.startsWith('node:') && !specifier.startsWith('.') && !specifier.startsWith('@platform/')),
+    ).toEqual([]);
   });
 });

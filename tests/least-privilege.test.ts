@@ -21,11 +21,22 @@ const ROOT = path.resolve(__dirname, '..');
  * The production shape: `main.ts migrate` (the one-shot job) migrates as the owner and grants; the
  * service then runs on the runtime role alone, with no migration credentials, and does its work.
  */
-async function migratedAndServing(service: 'claims' | 'evidence', migrations: Migration[], start: (env: Record<string, string>) => Promise<RunningService>) {
+async function migratedAndServing(
+  service: 'claims' | 'evidence',
+  migrations: Migration[],
+  start: (env: Record<string, string>) => Promise<RunningService>,
+) {
   const testEnv = await testServiceEnv(service, migrations);
-  const names = { CLAIMS_EXCHANGE: uniqueName('claims'), EVIDENCE_EXCHANGE: uniqueName('evidence'), CLAIM_EVENTS_QUEUE: uniqueName('claim-events') };
+  const names = {
+    CLAIMS_EXCHANGE: uniqueName('claims'),
+    EVIDENCE_EXCHANGE: uniqueName('evidence'),
+    CLAIM_EVENTS_QUEUE: uniqueName('claim-events'),
+  };
   const env: Record<string, string> = { ...testEnv.env, ...names, AUDIT_SIGNING_KEY: newSigningKey() };
-  await run(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`, 'migrate'], { cwd: ROOT, env: { ...process.env, ...env } });
+  await run(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`, 'migrate'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
   const { MIGRATION_DATABASE_URL: _owner, ...runtimeOnly } = env;
   const running = await start(runtimeOnly);
   const owner = createDatabase({ url: testEnv.databaseUrl, poolMax: 1 });
@@ -46,7 +57,9 @@ async function migratedAndServing(service: 'claims' | 'evidence', migrations: Mi
 
 /** The tables appendOnlySql protected, as the catalog lists them. */
 async function appendOnlyTables(db: Knex): Promise<string[]> {
-  const { rows } = await db.raw("SELECT c.relname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = c.relname || '_no_update_delete' ORDER BY 1");
+  const { rows } = await db.raw(
+    "SELECT c.relname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = c.relname || '_no_update_delete' ORDER BY 1",
+  );
   return rows.map((row: { name: string }) => row.name);
 }
 
@@ -108,7 +121,16 @@ describe('the services run on a database role that owns nothing', () => {
     it('records a change in the audit log, signs a checkpoint and verifies the chain on the runtime role', async () => {
       const writer = await bearer('evidence:write', 'ann-writer');
       const examiner = await bearer('audit:read', 'ed-examiner');
-      await request(kit.running.url).post('/api/evidence/controls').set('Authorization', writer).send({ key: uniqueName('AC').replace(/[^A-Za-z0-9._:-]/g, '').slice(-30), title: 'Access reviews' }).expect(201);
+      await request(kit.running.url)
+        .post('/api/evidence/controls')
+        .set('Authorization', writer)
+        .send({
+          key: uniqueName('AC')
+            .replace(/[^A-Za-z0-9._:-]/g, '')
+            .slice(-30),
+          title: 'Access reviews',
+        })
+        .expect(201);
       await eventually(async () => Number((await kit.runtime('audit_checkpoints').count({ n: '*' }))[0].n) > 0);
       const verify = await request(kit.running.url).get('/api/evidence/audit/verify').set('Authorization', examiner).expect(200);
       expect(verify.body).toMatchObject({ valid: true, first_invalid: null });
@@ -117,7 +139,16 @@ describe('the services run on a database role that owns nothing', () => {
 
     it('refuses the runtime role UPDATE, DELETE, TRUNCATE, ALTER TABLE and trigger control on every append-only table', async () => {
       const tables = await appendOnlyTables(kit.owner);
-      expect(tables).toEqual(expect.arrayContaining(['audit_log', 'audit_checkpoints', 'evidence_controls', 'evidence_control_versions', 'evidence_items', 'evidence_binders']));
+      expect(tables).toEqual(
+        expect.arrayContaining([
+          'audit_log',
+          'audit_checkpoints',
+          'evidence_controls',
+          'evidence_control_versions',
+          'evidence_items',
+          'evidence_binders',
+        ]),
+      );
       for (const table of tables) await expectRewritesRefused(kit.runtime, table);
     });
   });

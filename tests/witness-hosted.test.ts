@@ -16,12 +16,25 @@ describe('the witness hosted by the claims service', () => {
   const signer = () => createCheckpointSigner(parseSigningKey(evidence.config.AUDIT_SIGNING_KEY!));
   const append = (n: number) =>
     Array.from({ length: n }).reduce<Promise<unknown>>(
-      (previous, _, i) => previous.then(() => appendAuditRecord(evidence.service.deps.db, { action: 'evidence.test_happened', source: 'evidence', entity_type: 'run', entity_id: 'r', actor: 'a', data: { i } })),
+      (previous, _, i) =>
+        previous.then(() =>
+          appendAuditRecord(evidence.service.deps.db, {
+            action: 'evidence.test_happened',
+            source: 'evidence',
+            entity_type: 'run',
+            entity_id: 'r',
+            actor: 'a',
+            data: { i },
+          }),
+        ),
       Promise.resolve(),
     );
 
   beforeAll(async () => {
-    evidence = await startAuditTestService({ AUDIT_SIGNING_KEY: newSigningKey(), AUDIT_WITNESS_KEYS: formatWitnessVerifierKey(WITNESS, witnessKey) });
+    evidence = await startAuditTestService({
+      AUDIT_SIGNING_KEY: newSigningKey(),
+      AUDIT_WITNESS_KEYS: formatWitnessVerifierKey(WITNESS, witnessKey),
+    });
     await append(3);
     await takeCheckpoint(evidence.service.deps.db, signer(), evidence.config.EVIDENCE_EXCHANGE);
     claims = await startClaimsTestService({
@@ -42,12 +55,14 @@ describe('the witness hosted by the claims service', () => {
     await eventually(async () => (await evidence.service.deps.db('audit_cosignatures').where({ seq: 3, witness: WITNESS })).length === 1);
     expect(await claims.db('witness_checkpoints').pluck('size')).toEqual(['3']);
 
-    for (const table of ['audit_log', 'audit_leaves', 'audit_tree_nodes', 'audit_checkpoints']) await evidence.superuser(`ALTER TABLE ${table} DISABLE TRIGGER USER`);
+    for (const table of ['audit_log', 'audit_leaves', 'audit_tree_nodes', 'audit_checkpoints'])
+      await evidence.superuser(`ALTER TABLE ${table} DISABLE TRIGGER USER`);
     await evidence.superuser('DELETE FROM audit_log WHERE seq > 2');
     await evidence.superuser('DELETE FROM audit_leaves WHERE seq > 2');
     await evidence.superuser('DELETE FROM audit_tree_nodes WHERE (idx + 1) * (1::bigint << level) > 2');
     await evidence.superuser('DELETE FROM audit_checkpoints');
-    for (const table of ['audit_log', 'audit_leaves', 'audit_tree_nodes', 'audit_checkpoints']) await evidence.superuser(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
+    for (const table of ['audit_log', 'audit_leaves', 'audit_tree_nodes', 'audit_checkpoints'])
+      await evidence.superuser(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
     await takeCheckpoint(evidence.service.deps.db, signer(), evidence.config.EVIDENCE_EXCHANGE);
 
     const event = await eventually(async () => claims.events.received.find((e) => e.body.type === 'witness.consistency_failed'));

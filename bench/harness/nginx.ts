@@ -9,7 +9,9 @@ export const NGINX = '/usr/sbin/nginx';
 export function ensureNginx(log: (line: string) => void): void {
   if (existsSync(NGINX)) return;
   if (process.getuid?.() !== 0) {
-    throw new Error(`nginx is missing: install it (Debian: sudo apt-get install -y nginx) so ${NGINX} exists, then run the benchmark again`);
+    throw new Error(
+      `nginx is missing: install it (Debian: sudo apt-get install -y nginx) so ${NGINX} exists, then run the benchmark again`,
+    );
   }
   log('nginx is missing: apt-get install -y nginx');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };

@@ -61,10 +61,10 @@ async function frontierNodes(client: ReturnType<typeof pgClient>, size: number):
   const wanted: NodeId[] = completeSubtrees({ start: 0, end: size });
   const nodes = new Map<string, Buffer>();
   if (wanted.length === 0) return nodes;
-  const { rows } = await client.query('SELECT level, idx, hash FROM audit_tree_nodes WHERE (level, idx) IN (SELECT * FROM unnest($1::smallint[], $2::bigint[]))', [
-    wanted.map((node) => node.level),
-    wanted.map((node) => node.index),
-  ]);
+  const { rows } = await client.query(
+    'SELECT level, idx, hash FROM audit_tree_nodes WHERE (level, idx) IN (SELECT * FROM unnest($1::smallint[], $2::bigint[]))',
+    [wanted.map((node) => node.level), wanted.map((node) => node.index)],
+  );
   for (const row of rows) nodes.set(`${row.level}/${row.idx}`, row.hash);
   return nodes;
 }
@@ -117,7 +117,10 @@ export async function seedAuditLog(databaseUrl: string, target: number, sample: 
       const unnest = COLUMNS.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
       await client.query(`INSERT INTO audit_log (${list}) SELECT * FROM unnest(${unnest})`, columns);
       await client.query('INSERT INTO audit_leaves (seq, leaf_bytes) SELECT * FROM unnest($1::bigint[], $2::bytea[])', leaves);
-      await client.query('INSERT INTO audit_tree_nodes (level, idx, hash) SELECT * FROM unnest($1::smallint[], $2::bigint[], $3::bytea[])', treeNodes);
+      await client.query(
+        'INSERT INTO audit_tree_nodes (level, idx, hash) SELECT * FROM unnest($1::smallint[], $2::bigint[], $3::bytea[])',
+        treeNodes,
+      );
       await client.query('COMMIT');
       count = seq;
       if (count % 100000 < batch || count >= target) log(`  audit log: ${count} records`);

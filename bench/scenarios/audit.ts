@@ -58,7 +58,9 @@ async function inclusionProofLatencies(url: string, authorization: string, treeS
   for (let i = 0; i < count; i++) {
     const index = Math.floor(Math.random() * treeSize);
     const started = process.hrtime.bigint();
-    const response = await fetch(`${url}/api/evidence/audit/proofs/inclusion?index=${index}&tree_size=${treeSize}`, { headers: { authorization } });
+    const response = await fetch(`${url}/api/evidence/audit/proofs/inclusion?index=${index}&tree_size=${treeSize}`, {
+      headers: { authorization },
+    });
     const proof = (await response.json()) as { proof?: string[] };
     latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
     if (response.status !== 200 || !proof.proof) throw new Error(`inclusion proof answered ${response.status}: ${JSON.stringify(proof)}`);
@@ -77,7 +79,14 @@ async function appendRate(databaseUrl: string, count: number, concurrency: numbe
     const started = process.hrtime.bigint();
     const writer = async () => {
       while (next++ < count) {
-        await appendAuditRecord(db, { action: 'bench.appended', source: 'evidence', entity_type: 'run', entity_id: 'bench', actor: 'bench', data: { n: next } });
+        await appendAuditRecord(db, {
+          action: 'bench.appended',
+          source: 'evidence',
+          entity_type: 'run',
+          entity_id: 'bench',
+          actor: 'bench',
+          data: { n: next },
+        });
       }
     };
     await Promise.all(Array.from({ length: concurrency }, writer));
@@ -113,7 +122,12 @@ export const auditScenario: Scenario = {
     const sample: Buffer[] = [];
     const pid = stack.evidence.pid();
     if (!pid) throw new Error('evidence process has no pid');
-    const verify = async (): Promise<{ seconds: number; cpu: number; report: VerifyReport; rss: ReturnType<ReturnType<typeof rssSampler>['stop']> }> => {
+    const verify = async (): Promise<{
+      seconds: number;
+      cpu: number;
+      report: VerifyReport;
+      rss: ReturnType<ReturnType<typeof rssSampler>['stop']>;
+    }> => {
       const memory = rssSampler(pid);
       const cpuBefore = cpuSeconds(pid);
       const started = process.hrtime.bigint();
@@ -126,7 +140,14 @@ export const auditScenario: Scenario = {
       if (!report.valid) throw new Error(`audit verify found the seeded chain invalid: ${JSON.stringify(report.first_invalid)}`);
       return { seconds, cpu, report, rss };
     };
-    const series: { records: number; records_per_s: number; seconds: number; cpu_us_per_record: number; rss_growth_mb: number; rss_peak_mb: number }[] = [];
+    const series: {
+      records: number;
+      records_per_s: number;
+      seconds: number;
+      cpu_us_per_record: number;
+      rss_growth_mb: number;
+      rss_peak_mb: number;
+    }[] = [];
     for (const level of [base, base * 10, base * 100]) {
       await seedAuditLog(stack.evidenceDatabaseUrl, level, sample, context.log);
       if (level === base) await verify(); // warm-up (JIT, plans), excluded

@@ -7,7 +7,8 @@ import { median, round } from '../harness/stats';
 async function call(url: string, init: RequestInit, expected: number): Promise<any> {
   const response = await fetch(url, init);
   const text = await response.text();
-  if (response.status !== expected) throw new Error(`${init.method ?? 'GET'} ${new URL(url).pathname} answered ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status !== expected)
+    throw new Error(`${init.method ?? 'GET'} ${new URL(url).pathname} answered ${response.status}: ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;
 }
 
@@ -50,7 +51,11 @@ export const binderScenario: Scenario = {
     const json = { 'content-type': 'application/json' };
     const control = await call(
       `${base}/api/evidence/controls`,
-      { method: 'POST', headers: { ...json, authorization: writer }, body: JSON.stringify({ key: `BENCH-${randomUUID().slice(0, 8)}`, title: 'Quarterly access review', frequency: 'quarterly' }) },
+      {
+        method: 'POST',
+        headers: { ...json, authorization: writer },
+        body: JSON.stringify({ key: `BENCH-${randomUUID().slice(0, 8)}`, title: 'Quarterly access review', frequency: 'quarterly' }),
+      },
       201,
     );
     const run = await call(
@@ -58,7 +63,11 @@ export const binderScenario: Scenario = {
       {
         method: 'POST',
         headers: { ...json, authorization: writer },
-        body: JSON.stringify({ control_version_id: control.current_version.control_version_id, period_start: '2026-07-01', period_end: '2026-09-30' }),
+        body: JSON.stringify({
+          control_version_id: control.current_version.control_version_id,
+          period_start: '2026-07-01',
+          period_end: '2026-09-30',
+        }),
       },
       201,
     );
@@ -76,7 +85,11 @@ export const binderScenario: Scenario = {
     for (let i = 0; i < Math.min(3, params.rounds); i++) {
       const memory = rssSampler(pid);
       const t0 = process.hrtime.bigint();
-      const binder = await call(`${base}/api/evidence/binders/run/${run.run_id}`, { method: 'POST', headers: { authorization: writer } }, 201);
+      const binder = await call(
+        `${base}/api/evidence/binders/run/${run.run_id}`,
+        { method: 'POST', headers: { authorization: writer } },
+        201,
+      );
       const t1 = process.hrtime.bigint();
       // download_url names the public (gateway) address; the same path is fetched at the service.
       const download = new URL(binder.download_url, base);
@@ -86,7 +99,12 @@ export const binderScenario: Scenario = {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
       const t2 = process.hrtime.bigint();
       const rss = memory.stop();
-      rounds.push({ build_s: Number(t1 - t0) / 1e9, download_s: Number(t2 - t1) / 1e9, zip_mb: bytes / 1048576, rss_growth_mb: rss.growth_mb });
+      rounds.push({
+        build_s: Number(t1 - t0) / 1e9,
+        download_s: Number(t2 - t1) / 1e9,
+        zip_mb: bytes / 1048576,
+        rss_growth_mb: rss.growth_mb,
+      });
     }
     const seconds = median(rounds.map((r) => r.build_s + r.download_s));
     return {

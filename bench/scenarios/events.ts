@@ -28,7 +28,14 @@ export const eventsScenario: Scenario = {
     const { params, load, stack } = context;
     const rate = Math.max(10, Math.floor((context.shared.intakeRps ?? 100) / 2));
     const intakeLoad = (durationSec: number) =>
-      load.run({ kind: 'openloop', url: stack.claims.url, rate, connections: params.intakeConcurrency * 2, durationSec, requests: [intakeRequest()] });
+      load.run({
+        kind: 'openloop',
+        url: stack.claims.url,
+        rate,
+        connections: params.intakeConcurrency * 2,
+        durationSec,
+        requests: [intakeRequest()],
+      });
     await intakeLoad(params.warmupSec);
     const [{ t0 }] = await query<{ t0: string }>(stack.claimsDatabaseUrl, 'SELECT clock_timestamp() AS t0');
     const result = await intakeLoad(params.eventsSec);

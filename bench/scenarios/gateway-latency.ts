@@ -18,10 +18,18 @@ export function gatewayLatencyScenario(claims: () => CreatedClaim[]): Scenario {
       const { params, load, stack } = context;
       const requests = statusRequests(claims());
       await load.run({ kind: 'cannon', url: stack.gateway.url, connections: params.connections, durationSec: params.warmupSec, requests });
-      const saturation = await load.run({ kind: 'cannon', url: stack.gateway.url, connections: params.connections, durationSec: params.roundSec, requests });
-      if (saturation.non2xx + saturation.errors > 0) throw new Error(`status via the gateway: ${saturation.non2xx + saturation.errors} requests failed`);
+      const saturation = await load.run({
+        kind: 'cannon',
+        url: stack.gateway.url,
+        connections: params.connections,
+        durationSec: params.roundSec,
+        requests,
+      });
+      if (saturation.non2xx + saturation.errors > 0)
+        throw new Error(`status via the gateway: ${saturation.non2xx + saturation.errors} requests failed`);
       const rate = Math.max(10, Math.floor(saturation.rps / 2));
-      const atRate = (url: string) => load.run({ kind: 'openloop', url, rate, connections: params.connections, durationSec: params.roundSec, requests });
+      const atRate = (url: string) =>
+        load.run({ kind: 'openloop', url, rate, connections: params.connections, durationSec: params.roundSec, requests });
       await atRate(stack.claims.url);
       const rounds = await alternate<LatencyResult>(params.rounds, {
         direct: () => atRate(stack.claims.url),

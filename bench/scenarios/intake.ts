@@ -19,7 +19,9 @@ interface CapturedQuery extends SqlStatement {
  * is started with a node-postgres hook, a few intakes warm it up, and the statements of the next one
  * are kept: the BEGIN … COMMIT block that inserts the claim, on its connection.
  */
-async function captureIntakeSql(context: BenchContext): Promise<{ statements: SqlStatement[]; databaseUrl: string; drop(): Promise<void> }> {
+async function captureIntakeSql(
+  context: BenchContext,
+): Promise<{ statements: SqlStatement[]; databaseUrl: string; drop(): Promise<void> }> {
   const database = await createEmptyDatabase('bench_sql');
   const file = path.join(context.workDir, 'intake-sql.jsonl');
   writeFileSync(file, '');
@@ -50,7 +52,8 @@ async function captureIntakeSql(context: BenchContext): Promise<{ statements: Sq
     while (begin > 0 && !/^\s*begin/i.test(mine[begin].text)) begin--;
     let end = at;
     while (end < mine.length - 1 && !/^\s*commit/i.test(mine[end].text)) end++;
-    if (!/^\s*begin/i.test(mine[begin].text) || !/^\s*commit/i.test(mine[end].text)) throw new Error('the intake transaction was not captured whole');
+    if (!/^\s*begin/i.test(mine[begin].text) || !/^\s*commit/i.test(mine[end].text))
+      throw new Error('the intake transaction was not captured whole');
     return {
       statements: mine.slice(begin, end + 1).map(({ text, values }) => ({ text, values })),
       databaseUrl: database.url,
@@ -79,9 +82,16 @@ export const intakeScenario: Scenario = {
     try {
       const requests = [intakeRequest()];
       const concurrency = params.intakeConcurrency;
-      const intake = (durationSec: number) => load.run({ kind: 'cannon', url: stack.claims.url, connections: concurrency, durationSec, requests });
+      const intake = (durationSec: number) =>
+        load.run({ kind: 'cannon', url: stack.claims.url, connections: concurrency, durationSec, requests });
       const bareSql = (durationSec: number) =>
-        load.run({ kind: 'sql', databaseUrl: captured.databaseUrl, connections: concurrency, durationSec, statements: captured.statements });
+        load.run({
+          kind: 'sql',
+          databaseUrl: captured.databaseUrl,
+          connections: concurrency,
+          durationSec,
+          statements: captured.statements,
+        });
       await intake(params.warmupSec);
       const warm = await bareSql(params.warmupSec);
       if (warm.errors > 0) throw new Error(`bare-SQL replay failed: ${warm.first_error}`);
@@ -100,7 +110,8 @@ export const intakeScenario: Scenario = {
       const failed = service.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
       if (failed > 0) throw new Error(`intake: ${failed} requests failed (non-2xx or errors)`);
       const sqlErrors = sql.reduce((sum, r) => sum + r.errors, 0);
-      if (sqlErrors > 0) throw new Error(`bare-SQL replay: ${sqlErrors} transactions failed: ${sql.find((r) => r.first_error)?.first_error}`);
+      if (sqlErrors > 0)
+        throw new Error(`bare-SQL replay: ${sqlErrors} transactions failed: ${sql.find((r) => r.first_error)?.first_error}`);
       const serviceRps = medianOf(service, (r) => r.rps);
       const sqlTps = medianOf(sql, (r) => r.tps);
       context.shared.intakeRps = serviceRps;
@@ -113,7 +124,12 @@ export const intakeScenario: Scenario = {
         const results: CannonResult[] = [];
         for (let i = 0; i < params.growthRounds; i++) results.push(await intake(params.roundSec));
         const rps = medianOf(results, (r) => r.rps);
-        growth.push({ claims, rps: round(rps, 1), ms_per_intake: round((1000 * concurrency) / rps), p99_ms: medianOf(results, (r) => r.latency_p99_ms) });
+        growth.push({
+          claims,
+          rps: round(rps, 1),
+          ms_per_intake: round((1000 * concurrency) / rps),
+          p99_ms: medianOf(results, (r) => r.latency_p99_ms),
+        });
         context.log(`  intake with ${claims} claims: ${rps.toFixed(0)}/s`);
       }
       return {

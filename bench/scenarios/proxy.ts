@@ -38,9 +38,14 @@ export const proxyScenario: Scenario = {
       context.processes['gateway-to-hello'] = processTree(gateway.pid()!);
       // A claimant status read: public group, no platform credentials, answered by the upstream.
       const requests: RequestSpec[] = [
-        { method: 'GET', path: '/api/claims/public/claims/7c9e6679-7425-40de-944b-e07fc1f90ae7/status', headers: { authorization: 'Bearer claimant-token' } },
+        {
+          method: 'GET',
+          path: '/api/claims/public/claims/7c9e6679-7425-40de-944b-e07fc1f90ae7/status',
+          headers: { authorization: 'Bearer claimant-token' },
+        },
       ];
-      const saturate = (url: string, durationSec: number) => load.run({ kind: 'cannon', url, connections: params.connections, durationSec, requests });
+      const saturate = (url: string, durationSec: number) =>
+        load.run({ kind: 'cannon', url, connections: params.connections, durationSec, requests });
       await saturate(gateway.url, params.warmupSec);
       await saturate(nginx.url, params.warmupSec);
       const gatewayPid = gateway.pid()!;
@@ -68,7 +73,12 @@ export const proxyScenario: Scenario = {
           connections: params.connections,
           gateway_rps: round(gatewayRps, 0),
           nginx_rps: round(nginxRps, 0),
-          upstream_direct_rps: rounds.upstream_direct ? round(medianOf(rounds.upstream_direct, (r) => r.rps), 0) : null,
+          upstream_direct_rps: rounds.upstream_direct
+            ? round(
+                medianOf(rounds.upstream_direct, (r) => r.rps),
+                0,
+              )
+            : null,
           gateway_cpu_ms_per_request: round((1000 * gatewayCpu) / rounds.gateway.reduce((sum, r) => sum + r.ok, 0)),
           gateway_rounds_rps: rounds.gateway.map((r) => round(r.rps, 0)),
           nginx_rounds_rps: rounds.nginx.map((r) => round(r.rps, 0)),

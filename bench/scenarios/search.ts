@@ -26,18 +26,26 @@ export const searchScenario: Scenario = {
       const claimant = seededClaimant(n);
       const [first, last] = claimant.name.split(' ');
       switch (i % 6) {
-        case 0: return `CLM-2019-${String(n).padStart(7, '0')}`;
-        case 1: return `POL-${String(100000 + (n % 899999)).padStart(6, '0')}`;
-        case 2: return `${first} ${last.slice(0, -2)}${last.slice(-1)}`; // a letter missing
-        case 3: return claimant.email.slice(0, claimant.email.indexOf('@') + 4);
-        case 4: return `(${claimant.phone.slice(2, 5)}) ${claimant.phone.slice(5, 8)}-${claimant.phone.slice(8)}`; // no country code
-        default: return `${first} ${last.slice(0, 4)}`; // a partial word
+        case 0:
+          return `CLM-2019-${String(n).padStart(7, '0')}`;
+        case 1:
+          return `POL-${String(100000 + (n % 899999)).padStart(6, '0')}`;
+        case 2:
+          return `${first} ${last.slice(0, -2)}${last.slice(-1)}`; // a letter missing
+        case 3:
+          return claimant.email.slice(0, claimant.email.indexOf('@') + 4);
+        case 4:
+          return `(${claimant.phone.slice(2, 5)}) ${claimant.phone.slice(5, 8)}-${claimant.phone.slice(8)}`; // no country code
+        default:
+          return `${first} ${last.slice(0, 4)}`; // a partial word
       }
     };
     const count = params.mode === 'quick' ? 120 : 600;
     const search = async (q: string) => {
       const started = process.hrtime.bigint();
-      const response = await fetch(`${stack.claims.url}/api/claims/claims?q=${encodeURIComponent(q)}&limit=25`, { headers: { authorization } });
+      const response = await fetch(`${stack.claims.url}/api/claims/claims?q=${encodeURIComponent(q)}&limit=25`, {
+        headers: { authorization },
+      });
       const body = (await response.json()) as { items?: unknown[] };
       if (response.status !== 200) throw new Error(`search for ${q} answered ${response.status}: ${JSON.stringify(body)}`);
       return { ms: Number(process.hrtime.bigint() - started) / 1e6, found: body.items?.length ?? 0 };

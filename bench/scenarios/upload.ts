@@ -21,9 +21,23 @@ export const uploadScenario: Scenario = {
     const claims = await reportLosses(stack.claims.url, params.uploadConcurrency, 4);
     const targets = claims.map((claim) => ({ path: `/api/claims/public/claims/${claim.claim_id}/attachments`, token: claim.access_token }));
     const upload = (count: number) =>
-      load.run({ kind: 'upload', url: stack.claims.url, targets, count, concurrency: params.uploadConcurrency, sizeBytes: params.uploadBytes });
+      load.run({
+        kind: 'upload',
+        url: stack.claims.url,
+        targets,
+        count,
+        concurrency: params.uploadConcurrency,
+        sizeBytes: params.uploadBytes,
+      });
     const disk = (count: number) =>
-      load.run({ kind: 'disk', dir: stack.env.DATA_DIR, count, concurrency: params.uploadConcurrency, sizeBytes: params.uploadBytes, fsync: true });
+      load.run({
+        kind: 'disk',
+        dir: stack.env.DATA_DIR,
+        count,
+        concurrency: params.uploadConcurrency,
+        sizeBytes: params.uploadBytes,
+        fsync: true,
+      });
     const warm = await upload(params.uploadConcurrency);
     if (!warm.statuses['201']) throw new Error(`attachment upload answered ${JSON.stringify(warm.statuses)}`);
     await disk(params.uploadConcurrency);

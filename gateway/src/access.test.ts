@@ -59,7 +59,12 @@ describe('gateway access control', () => {
       const response = await call.expect(401);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(response.headers['www-authenticate']).toBe('Bearer');
-      expect(response.body).toMatchObject({ status: 401, title: 'Unauthorized', instance: '/api/claims/claims', request_id: response.headers['x-request-id'] });
+      expect(response.body).toMatchObject({
+        status: 401,
+        title: 'Unauthorized',
+        instance: '/api/claims/claims',
+        request_id: response.headers['x-request-id'],
+      });
       nothingForwarded();
     });
 
@@ -111,7 +116,10 @@ describe('gateway access control', () => {
   });
 
   it('passes a claimant token on the public group through untouched', async () => {
-    const response = await request(gateway.url).get('/api/claims/public/claims/abc/status').set('Authorization', 'Bearer claimant-access-token').expect(200);
+    const response = await request(gateway.url)
+      .get('/api/claims/public/claims/abc/status')
+      .set('Authorization', 'Bearer claimant-access-token')
+      .expect(200);
     expect(response.body.headers.authorization).toBe('Bearer claimant-access-token');
   });
 
@@ -207,7 +215,11 @@ describe('gateway access control', () => {
       .expect(200);
     const headers = response.body.headers as Record<string, string>;
     const names = Object.keys(headers);
-    expect(names.filter((name) => /^(x-user-|x-internal-)/.test(name) || name === 'forwarded' || name === 'x-real-ip' || name === 'x-forwarded-port')).toEqual([]);
+    expect(
+      names.filter(
+        (name) => /^(x-user-|x-internal-)/.test(name) || name === 'forwarded' || name === 'x-real-ip' || name === 'x-forwarded-port',
+      ),
+    ).toEqual([]);
     expect(headers['x-forwarded-for']).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
     expect(headers['x-forwarded-proto']).toBe('http');
     expect(headers['x-forwarded-host']).toBe('claims.example.com');
@@ -228,18 +240,29 @@ describe('gateway access control', () => {
   });
 
   it('strips spoofed identity headers on internal requests too', async () => {
-    const response = await request(gateway.url).get('/api/evidence/runs').set('Authorization', token).set('X-User-Sub', 'root').set('x-internal-trust', '1').expect(200);
+    const response = await request(gateway.url)
+      .get('/api/evidence/runs')
+      .set('Authorization', token)
+      .set('X-User-Sub', 'root')
+      .set('x-internal-trust', '1')
+      .expect(200);
     expect(Object.keys(response.body.headers).filter((name) => /^(x-user-|x-internal-)/.test(name))).toEqual([]);
   });
 
   it('keeps a valid incoming X-Request-Id, answers with it and passes it upstream', async () => {
-    const response = await request(gateway.url).get('/api/claims/public/claims/abc/status').set('X-Request-Id', 'client-req-0001').expect(200);
+    const response = await request(gateway.url)
+      .get('/api/claims/public/claims/abc/status')
+      .set('X-Request-Id', 'client-req-0001')
+      .expect(200);
     expect(response.headers['x-request-id']).toBe('client-req-0001');
     expect(response.body.headers['x-request-id']).toBe('client-req-0001');
   });
 
   it('replaces an invalid X-Request-Id with its own and passes that upstream', async () => {
-    const response = await request(gateway.url).get('/api/claims/public/claims/abc/status').set('X-Request-Id', 'bad id <script>').expect(200);
+    const response = await request(gateway.url)
+      .get('/api/claims/public/claims/abc/status')
+      .set('X-Request-Id', 'bad id <script>')
+      .expect(200);
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.body.headers['x-request-id']).toBe(response.headers['x-request-id']);
   });
@@ -253,11 +276,15 @@ describe('gateway access control', () => {
 
 describe('gateway key configuration', () => {
   it('refuses to start in production without AUTH_JWT_SECRET or AUTH_JWKS_URL', async () => {
-    await expect(startGateway(testGatewayConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: '' }))).rejects.toThrow(/must be set in production/);
+    await expect(startGateway(testGatewayConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: '' }))).rejects.toThrow(
+      /must be set in production/,
+    );
   });
 
   it('refuses to start in production with the development secret', async () => {
-    await expect(startGateway(testGatewayConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: DEV_JWT_SECRET }))).rejects.toThrow(/development default/);
+    await expect(startGateway(testGatewayConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: DEV_JWT_SECRET }))).rejects.toThrow(
+      /development default/,
+    );
   });
 });
 
@@ -268,7 +295,12 @@ describe('gateway access control with AUTH_ISSUER and AUTH_AUDIENCE set', () => 
   beforeAll(async () => {
     claims = await startFakeUpstream();
     gateway = await startGateway(
-      testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, AUTH_ISSUER: 'https://id.claims-platform.dev', AUTH_AUDIENCE: 'claims-platform' }),
+      testGatewayConfig({
+        CLAIMS_URL: claims.url,
+        EVIDENCE_URL: claims.url,
+        AUTH_ISSUER: 'https://id.claims-platform.dev',
+        AUTH_AUDIENCE: 'claims-platform',
+      }),
     );
   });
   afterAll(async () => {
@@ -284,11 +316,17 @@ describe('gateway access control with AUTH_ISSUER and AUTH_AUDIENCE set', () => 
     ['no issuer', undefined, 'claims-platform'],
     ['another audience', 'https://id.claims-platform.dev', 'someone-else'],
   ])('refuses a token from %s with 401', async (_case, issuer, audience) => {
-    await request(gateway.url).get('/api/claims/claims').set('Authorization', await tokenFrom(issuer, audience)).expect(401);
+    await request(gateway.url)
+      .get('/api/claims/claims')
+      .set('Authorization', await tokenFrom(issuer, audience))
+      .expect(401);
     expect(claims.received).toEqual([]);
   });
 
   it('accepts a token with the configured issuer and audience', async () => {
-    await request(gateway.url).get('/api/claims/claims').set('Authorization', await tokenFrom('https://id.claims-platform.dev', 'claims-platform')).expect(200);
+    await request(gateway.url)
+      .get('/api/claims/claims')
+      .set('Authorization', await tokenFrom('https://id.claims-platform.dev', 'claims-platform'))
+      .expect(200);
   });
 });

@@ -52,7 +52,10 @@ function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
   if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, renames));
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, key === '$ref' && typeof item === 'string' ? (renames.get(item) ?? item) : rewriteRefs(item, renames)]),
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === '$ref' && typeof item === 'string' ? (renames.get(item) ?? item) : rewriteRefs(item, renames),
+    ]),
   );
 }
 
@@ -61,17 +64,26 @@ const SECONDS = { schema: { type: 'integer', minimum: 0 } };
 
 /** The answers the gateway itself gives, added to the merged document once under `components.responses`. */
 const GATEWAY_RESPONSES = {
-  RequestTimeout: { status: 408, response: problemResponse('The client stopped sending its request body for UPSTREAM_TIMEOUT_MS (answered by the gateway)', 408) },
+  RequestTimeout: {
+    status: 408,
+    response: problemResponse('The client stopped sending its request body for UPSTREAM_TIMEOUT_MS (answered by the gateway)', 408),
+  },
   RateLimited: {
     status: 429,
     response: problemResponse('Over PUBLIC_RATE_LIMIT writes a minute from this client address (answered by the gateway)', 429, {
       'Retry-After': { description: 'Seconds until the window resets', ...SECONDS },
-      RateLimit: { description: 'IETF draft-8: the remaining quota and seconds to reset, e.g. `"public";r=0;t=42`', schema: { type: 'string' } },
+      RateLimit: {
+        description: 'IETF draft-8: the remaining quota and seconds to reset, e.g. `"public";r=0;t=42`',
+        schema: { type: 'string' },
+      },
       'RateLimit-Policy': { description: 'IETF draft-8: the quota and window, e.g. `"public";q=20;w=60`', schema: { type: 'string' } },
     }),
   },
   BadGateway: { status: 502, response: problemResponse('The service cannot be reached (answered by the gateway)', 502) },
-  GatewayTimeout: { status: 504, response: problemResponse('The service stayed silent for UPSTREAM_TIMEOUT_MS (answered by the gateway)', 504) },
+  GatewayTimeout: {
+    status: 504,
+    response: problemResponse('The service stayed silent for UPSTREAM_TIMEOUT_MS (answered by the gateway)', 504),
+  },
 };
 
 /** Adds the gateway's own answers to each operation: 502/504 always, 408 with a body, 429 on public writes (rate-limited). */
@@ -82,7 +94,12 @@ function withGatewayResponses(path: string, item: unknown): unknown {
     Object.entries(item).map(([method, operation]) => {
       const op = operation as { responses?: Record<string, unknown>; requestBody?: unknown };
       if (!op || typeof op !== 'object' || !op.responses) return [method, operation];
-      const applies = { RequestTimeout: op.requestBody !== undefined, RateLimited: publicGroup && WRITE_METHODS.has(method), BadGateway: true, GatewayTimeout: true };
+      const applies = {
+        RequestTimeout: op.requestBody !== undefined,
+        RateLimited: publicGroup && WRITE_METHODS.has(method),
+        BadGateway: true,
+        GatewayTimeout: true,
+      };
       const added = Object.entries(GATEWAY_RESPONSES)
         .filter(([name, { status }]) => applies[name as keyof typeof applies] && !(status in op.responses!))
         .map(([name, { status }]) => [status, { $ref: `#/components/responses/${name}` }]);
@@ -101,7 +118,8 @@ export function mergeDocuments(documents: { name: string; document: OpenApi }[])
     for (const [section, entries] of Object.entries(document.components ?? {})) {
       for (const [entry, value] of Object.entries(entries)) {
         const existing = components[section]?.[entry];
-        if (existing !== undefined && !isDeepStrictEqual(existing, value)) renames.set(`#/components/${section}/${entry}`, `#/components/${section}/${name}_${entry}`);
+        if (existing !== undefined && !isDeepStrictEqual(existing, value))
+          renames.set(`#/components/${section}/${entry}`, `#/components/${section}/${name}_${entry}`);
       }
     }
     const rewritten = rewriteRefs(document, renames) as OpenApi;
@@ -128,7 +146,13 @@ export function mergeDocuments(documents: { name: string; document: OpenApi }[])
     },
     servers: [{ url: '/' }],
     paths,
-    components: { ...components, responses: { ...components.responses, ...Object.fromEntries(Object.entries(GATEWAY_RESPONSES).map(([name, { response }]) => [name, response])) } },
+    components: {
+      ...components,
+      responses: {
+        ...components.responses,
+        ...Object.fromEntries(Object.entries(GATEWAY_RESPONSES).map(([name, { response }]) => [name, response])),
+      },
+    },
     ...(tags.size > 0 ? { tags: [...tags.values()] } : {}),
   };
 }

@@ -12,7 +12,11 @@ export const gatewayVariables = {
     'Which proxies in front may name the client in X-Forwarded-For (Express trust proxy: true/false, hop count, addresses/subnets); `false` when clients connect directly, else each forged value would be a new rate-limit bucket',
     'false',
   ),
-  UPSTREAM_TIMEOUT_MS: variable.int('How long the gateway waits for a silent service before answering 504, or for more of a stalled client body before answering 408', 30000, 100),
+  UPSTREAM_TIMEOUT_MS: variable.int(
+    'How long the gateway waits for a silent service before answering 504, or for more of a stalled client body before answering 408',
+    30000,
+    100,
+  ),
   METRICS_PORT: variable.int(
     'Port of a separate listener for /metrics on METRICS_HOST (0: none). When set, the public port does not serve /metrics; when 0, only outside production does it',
     0,
@@ -21,13 +25,21 @@ export const gatewayVariables = {
   ),
   METRICS_HOST: variable.string('Interface the metrics listener binds to (keep it internal)', '127.0.0.1'),
   ...authVariables,
-  WORKBENCH_OIDC_CLIENT_ID: variable.string('OpenID Connect client id of the workbench page (a public client: authorization code with PKCE, redirect URI `<gateway>/workbench/callback`)', 'workbench'),
+  WORKBENCH_OIDC_CLIENT_ID: variable.string(
+    'OpenID Connect client id of the workbench page (a public client: authorization code with PKCE, redirect URI `<gateway>/workbench/callback`)',
+    'workbench',
+  ),
   WORKBENCH_OIDC_SCOPES: variable.string(
     'Scopes the workbench page asks the OpenID provider for (its access token must carry the `claims:*`/`evidence:*` scopes the services check)',
     'openid claims:read claims:write claims:decide evidence:read evidence:write evidence:approve',
   ),
   NODE_ENV: variable.string('`production` refuses the development secret', 'development'),
-  SHUTDOWN_GRACE_MS: variable.int('After SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes', 3000, 0, 60000),
+  SHUTDOWN_GRACE_MS: variable.int(
+    'After SIGTERM, how long /readyz answers 503 while requests are still served, before the server closes',
+    3000,
+    0,
+    60000,
+  ),
 };
 
 export type GatewayConfig = ReturnType<typeof readGatewayConfig>;

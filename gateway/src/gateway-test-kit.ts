@@ -39,7 +39,10 @@ export async function startFakeUpstream(options: { document?: object; readyStatu
   app.use((req, res, next) => {
     if (!req.path.endsWith('/reject-early')) return next();
     req.resume(); // as Node does for a kept-alive connection: the rest of the body is read and discarded
-    res.status(413).type('application/problem+json').send(JSON.stringify({ type: 'https://errors.claims-platform.dev/payload-too-large', title: 'Payload too large', status: 413 }));
+    res
+      .status(413)
+      .type('application/problem+json')
+      .send(JSON.stringify({ type: 'https://errors.claims-platform.dev/payload-too-large', title: 'Payload too large', status: 413 }));
   });
   app.use((req, res) => {
     const hash = createHash('sha256');
@@ -62,7 +65,17 @@ export async function startFakeUpstream(options: { document?: object; readyStatu
         return;
       }
       if (req.path.endsWith('/conflict')) {
-        res.status(409).type('application/problem+json').send(JSON.stringify({ type: 'https://errors.claims-platform.dev/conflict', title: 'Conflict', status: 409, detail: 'from the service' }));
+        res
+          .status(409)
+          .type('application/problem+json')
+          .send(
+            JSON.stringify({
+              type: 'https://errors.claims-platform.dev/conflict',
+              title: 'Conflict',
+              status: 409,
+              detail: 'from the service',
+            }),
+          );
         return;
       }
       res.json(request);

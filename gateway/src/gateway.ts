@@ -3,7 +3,18 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import helmet from 'helmet';
 import { Counter, type Registry } from 'prom-client';
 import { authenticate, createJwtVerifier } from '@platform/auth';
-import { Lifecycle, createLogger, createMetrics, createServiceApp, finishApp, listen, metricsHandler, problems, sendProblem, type RunningServer } from '@platform/http';
+import {
+  Lifecycle,
+  createLogger,
+  createMetrics,
+  createServiceApp,
+  finishApp,
+  listen,
+  metricsHandler,
+  problems,
+  sendProblem,
+  type RunningServer,
+} from '@platform/http';
 import { mountApiDocuments } from './api-documents';
 import { mountAsyncApiDocument } from './asyncapi-document';
 import type { GatewayConfig } from './config';
@@ -80,7 +91,13 @@ export function createGateway(config: GatewayConfig): Gateway {
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   if (config.CORS_ORIGINS.length > 0) {
-    app.use(cors({ origin: config.CORS_ORIGINS, exposedHeaders: ['X-Request-Id', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy'], maxAge: 600 }));
+    app.use(
+      cors({
+        origin: config.CORS_ORIGINS,
+        exposedHeaders: ['X-Request-Id', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
+        maxAge: 600,
+      }),
+    );
   }
 
   // Decide on the normalised path; from here on req.url IS the normalised path (query string kept as sent).
@@ -156,7 +173,10 @@ export async function startGateway(config: GatewayConfig): Promise<RunningServer
   const gateway = createGateway(config);
   const server = await listen(gateway.app, config.PORT, config.HOST);
   const metricsServer = config.METRICS_PORT === 0 ? undefined : await listenForMetrics(gateway.metrics, config);
-  createLogger('gateway').info({ port: server.port, metrics_port: metricsServer?.port, claims: config.CLAIMS_URL, evidence: config.EVIDENCE_URL }, 'gateway listening');
+  createLogger('gateway').info(
+    { port: server.port, metrics_port: metricsServer?.port, claims: config.CLAIMS_URL, evidence: config.EVIDENCE_URL },
+    'gateway listening',
+  );
   let closing: Promise<void> | undefined;
   return {
     ...server,

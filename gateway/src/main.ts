@@ -7,10 +7,13 @@ import { startGateway } from './gateway';
 async function main() {
   const config = readGatewayConfig();
   const gateway = await startGateway(config);
-  exitOnSignals(async () => {
-    await gateway.close();
-    await telemetry?.shutdown();
-  }, { logger: createLogger('gateway'), draining: [gateway.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS });
+  exitOnSignals(
+    async () => {
+      await gateway.close();
+      await telemetry?.shutdown();
+    },
+    { logger: createLogger('gateway'), draining: [gateway.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS },
+  );
 }
 
 main().catch((error) => {

@@ -45,7 +45,9 @@ describe('gateway forwarding', () => {
     const file = randomBytes(3 * 1024 * 1024 + 17);
     const body = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="document_type"\r\n\r\nphotos_of_damage\r\n`),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="damage.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="damage.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
       file,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
@@ -63,17 +65,23 @@ describe('gateway forwarding', () => {
     const chunks = [randomBytes(100_000), randomBytes(1), randomBytes(250_000)];
     const url = new URL('/api/evidence/runs/r1/evidence', gateway.url);
     const authorization = await bearer('evidence:write');
-    const answer = await new Promise<{ status: number; body: { bodyLength: number; bodySha256: string; headers: Record<string, string> } }>((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', headers: { Authorization: authorization, 'Content-Type': 'application/octet-stream' } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      });
-      req.on('error', reject);
-      for (const chunk of chunks) req.write(chunk);
-      req.end();
-    });
+    const answer = await new Promise<{ status: number; body: { bodyLength: number; bodySha256: string; headers: Record<string, string> } }>(
+      (resolve, reject) => {
+        const req = http.request(
+          url,
+          { method: 'POST', headers: { Authorization: authorization, 'Content-Type': 'application/octet-stream' } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+          },
+        );
+        req.on('error', reject);
+        for (const chunk of chunks) req.write(chunk);
+        req.end();
+      },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.headers['transfer-encoding']).toBe('chunked');
     expect(answer.body.bodyLength).toBe(350_001);
@@ -81,14 +89,23 @@ describe('gateway forwarding', () => {
   });
 
   it('passes a JSON body through unparsed, even a malformed one (the service decides)', async () => {
-    const response = await request(gateway.url).post('/api/claims/public/claims').set('Content-Type', 'application/json').send('{"not": json').expect(200);
+    const response = await request(gateway.url)
+      .post('/api/claims/public/claims')
+      .set('Content-Type', 'application/json')
+      .send('{"not": json')
+      .expect(200);
     expect(response.body.bodySha256).toBe(sha256(Buffer.from('{"not": json')));
   });
 
   it("passes the service's own problem response through unchanged", async () => {
     const response = await request(gateway.url).post('/api/claims/public/claims/abc/conflict').expect(409);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toEqual({ type: 'https://errors.claims-platform.dev/conflict', title: 'Conflict', status: 409, detail: 'from the service' });
+    expect(response.body).toEqual({
+      type: 'https://errors.claims-platform.dev/conflict',
+      title: 'Conflict',
+      status: 409,
+      detail: 'from the service',
+    });
   });
 
   it("delivers the service's early answer (413 before it read the body) while the client is still uploading", async () => {
@@ -102,7 +119,12 @@ describe('gateway forwarding', () => {
 
   it("closes the client's connection after the service's early answer instead of reading the rest of the body", async () => {
     const totalBytes = 300 * 1024 * 1024;
-    const outcome = await endlessUpload(`${gateway.url}/api/claims/public/claims/abc/reject-early`, { 'Content-Type': 'application/octet-stream' }, Buffer.alloc(0), totalBytes);
+    const outcome = await endlessUpload(
+      `${gateway.url}/api/claims/public/claims/abc/reject-early`,
+      { 'Content-Type': 'application/octet-stream' },
+      Buffer.alloc(0),
+      totalBytes,
+    );
     expect(outcome.status).toBe(413);
     expect(outcome.sentBytes).toBeLessThan(totalBytes / 4);
     // not left hanging until the keep-alive timeout (5 s) either
@@ -129,7 +151,10 @@ describe('gateway forwarding', () => {
   });
 
   it('answers oversized request headers with 431 problem+json', async () => {
-    const answer = await sendRaw(gateway.url, `GET /api/claims/public/claims/x/status HTTP/1.1\r\nHost: x\r\nX-Huge: ${'h'.repeat(20000)}\r\n\r\n`);
+    const answer = await sendRaw(
+      gateway.url,
+      `GET /api/claims/public/claims/x/status HTTP/1.1\r\nHost: x\r\nX-Huge: ${'h'.repeat(20000)}\r\n\r\n`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
     expect(answer).toMatch(/"status":431/);
   });
@@ -164,7 +189,10 @@ describe('gateway forwarding', () => {
   });
 
   it('sends no CORS headers when CORS_ORIGINS is empty', async () => {
-    const response = await request(gateway.url).get('/api/claims/public/claims/abc/status').set('Origin', 'https://portal.example').expect(200);
+    const response = await request(gateway.url)
+      .get('/api/claims/public/claims/abc/status')
+      .set('Origin', 'https://portal.example')
+      .expect(200);
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -183,7 +211,9 @@ describe('gateway forwarding', () => {
     }
     const text = (await request(gateway.url).get('/metrics').expect(200)).text;
     const series = text.split('\n').filter((line) => line.startsWith('http_requests_total{'));
-    expect(series).toContain('http_requests_total{method="GET",route="/api/claims/public/claims/:id/status",status="200",service="gateway"} 2');
+    expect(series).toContain(
+      'http_requests_total{method="GET",route="/api/claims/public/claims/:id/status",status="200",service="gateway"} 2',
+    );
     expect(series.filter((line) => /unmatched|[0-9a-f]{8}-/.test(line))).toEqual([]);
   });
 
@@ -245,7 +275,10 @@ describe('gateway with a service down', () => {
   });
 
   it('answers 502 problem+json for a service it cannot reach', async () => {
-    const response = await request(gateway.url).get('/api/evidence/runs').set('Authorization', await bearer('evidence:write')).expect(502);
+    const response = await request(gateway.url)
+      .get('/api/evidence/runs')
+      .set('Authorization', await bearer('evidence:write'))
+      .expect(502);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.body).toMatchObject({ status: 502, title: 'Bad gateway', instance: '/api/evidence/runs' });
   });
@@ -339,13 +372,16 @@ describe('gateway rate limit on public writes', () => {
   it('does not limit public reads or internal writes', async () => {
     const read = await request(gateway.url).get('/api/claims/public/claims/abc/status').expect(200);
     expect(read.headers.ratelimit).toBeUndefined();
-    await request(gateway.url).post('/api/claims/claims/abc/run-triage').set('Authorization', await bearer('claims:write')).send({}).expect(200);
+    await request(gateway.url)
+      .post('/api/claims/claims/abc/run-triage')
+      .set('Authorization', await bearer('claims:write'))
+      .send({})
+      .expect(200);
   });
 
   it('counts a public write by its normalised path (case and dot tricks do not escape the limit)', async () => {
     await request(gateway.url).post('/API/Claims/Public/./claims').send({}).expect(429);
   });
-
 });
 
 describe('gateway with the default TRUST_PROXY (no proxy in front)', () => {
@@ -376,7 +412,9 @@ describe('gateway behind a trusted proxy (TRUST_PROXY=loopback)', () => {
 
   beforeAll(async () => {
     claims = await startFakeUpstream();
-    gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, PUBLIC_RATE_LIMIT: '1', TRUST_PROXY: 'loopback' }));
+    gateway = await startGateway(
+      testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, PUBLIC_RATE_LIMIT: '1', TRUST_PROXY: 'loopback' }),
+    );
   });
   afterAll(async () => {
     await gateway?.close();
@@ -384,7 +422,12 @@ describe('gateway behind a trusted proxy (TRUST_PROXY=loopback)', () => {
   });
 
   it("takes the client address from the trusted proxy's X-Forwarded-For, forwards only that, and limits per client", async () => {
-    const first = await request(gateway.url).post('/api/claims/public/claims').set('X-Forwarded-For', '198.51.100.7, 203.0.113.1').set('X-Forwarded-Proto', 'https').send({}).expect(200);
+    const first = await request(gateway.url)
+      .post('/api/claims/public/claims')
+      .set('X-Forwarded-For', '198.51.100.7, 203.0.113.1')
+      .set('X-Forwarded-Proto', 'https')
+      .send({})
+      .expect(200);
     expect(first.body.headers['x-forwarded-for']).toBe('203.0.113.1');
     expect(first.body.headers['x-forwarded-proto']).toBe('https');
     await request(gateway.url).post('/api/claims/public/claims').set('X-Forwarded-For', '203.0.113.2').send({}).expect(200);
@@ -398,7 +441,9 @@ describe('gateway CORS', () => {
 
   beforeAll(async () => {
     claims = await startFakeUpstream();
-    gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, CORS_ORIGINS: 'https://portal.example' }));
+    gateway = await startGateway(
+      testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, CORS_ORIGINS: 'https://portal.example' }),
+    );
   });
   afterAll(async () => {
     await gateway?.close();

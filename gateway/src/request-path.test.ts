@@ -21,14 +21,62 @@ function paranoidlyPublic(raw: string): boolean {
 }
 
 const TOKENS = [
-  'api', 'API', 'claims', 'Claims', 'public', 'PUBLIC', 'Public', 'evidence', 'runs', 'x', '..', '.', '%2e', '%2E', '%2e%2e', '.%2e',
-  '%2f', '%2F', '%5c', '\\', '/', '//', ';', '%3b', ';x', '?', '%3f', '%00', '%0a', '%25', '%252e', '%25252e', '%2525', '%c0%ae', '%ff',
-  '%', '%zz', '%7e', 'é', '%C3%A9', '\u212a', 'publi%63', '%70ublic', '#', ' ',
+  'api',
+  'API',
+  'claims',
+  'Claims',
+  'public',
+  'PUBLIC',
+  'Public',
+  'evidence',
+  'runs',
+  'x',
+  '..',
+  '.',
+  '%2e',
+  '%2E',
+  '%2e%2e',
+  '.%2e',
+  '%2f',
+  '%2F',
+  '%5c',
+  '\\',
+  '/',
+  '//',
+  ';',
+  '%3b',
+  ';x',
+  '?',
+  '%3f',
+  '%00',
+  '%0a',
+  '%25',
+  '%252e',
+  '%25252e',
+  '%2525',
+  '%c0%ae',
+  '%ff',
+  '%',
+  '%zz',
+  '%7e',
+  'é',
+  '%C3%A9',
+  '\u212a',
+  'publi%63',
+  '%70ublic',
+  '#',
+  ' ',
 ];
-const rawPath = fc.array(fc.constantFrom(...TOKENS), { maxLength: 12 }).chain((tokens) =>
-  fc.array(fc.constantFrom('/', '', '//'), { minLength: tokens.length, maxLength: tokens.length }).map((separators) => `/${tokens.map((t, i) => t + separators[i]).join('')}`),
-);
-const prefixed = fc.tuple(fc.constantFrom('/api/claims/public/', '/API/Claims/Public/', '/api/claims/', '/api/evidence/', '/'), rawPath).map(([prefix, path]) => prefix + path.slice(1));
+const rawPath = fc
+  .array(fc.constantFrom(...TOKENS), { maxLength: 12 })
+  .chain((tokens) =>
+    fc
+      .array(fc.constantFrom('/', '', '//'), { minLength: tokens.length, maxLength: tokens.length })
+      .map((separators) => `/${tokens.map((t, i) => t + separators[i]).join('')}`),
+  );
+const prefixed = fc
+  .tuple(fc.constantFrom('/api/claims/public/', '/API/Claims/Public/', '/api/claims/', '/api/evidence/', '/'), rawPath)
+  .map(([prefix, path]) => prefix + path.slice(1));
 
 describe('request path normalisation', () => {
   it('never puts a path in the public group that a paranoid decoding would not', () => {

@@ -7,7 +7,9 @@ const label = (labels: ReturnType<typeof proxiedRouteLabels>, path: string, stat
 
 describe('route labels of proxied requests', () => {
   it('replaces identifiers with :id and keeps the words that name routes', () => {
-    expect(routeTemplate('/api/claims/public/claims/8c1d2f0e-5b7a-4c3e-9f1a-2b3c4d5e6f70/status')).toBe('/api/claims/public/claims/:id/status');
+    expect(routeTemplate('/api/claims/public/claims/8c1d2f0e-5b7a-4c3e-9f1a-2b3c4d5e6f70/status')).toBe(
+      '/api/claims/public/claims/:id/status',
+    );
     expect(routeTemplate('/api/claims/claims/CLM-2026-000001')).toBe('/api/claims/claims/:id');
     expect(routeTemplate('/api/evidence/audit/verify')).toBe('/api/evidence/audit/verify');
   });

@@ -12,7 +12,10 @@ import { mountWebPages, PAGES_CONTENT_SECURITY_POLICY } from './web-pages';
 function builtPages(): string {
   const dist = mkdtempSync(path.join(tmpdir(), 'web-dist-'));
   mkdirSync(path.join(dist, 'assets'));
-  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/index-abc.js"></script>');
+  writeFileSync(
+    path.join(dist, 'index.html'),
+    '<!doctype html><div id="root"></div><script type="module" src="/assets/index-abc.js"></script>',
+  );
   writeFileSync(path.join(dist, 'assets', 'index-abc.js'), 'console.log(1)');
   return dist;
 }
@@ -27,7 +30,14 @@ function pagesApp(distDir: string) {
 describe('web pages at the gateway', () => {
   it('answers index.html for every deep link under /portal and /workbench, with the strict policy', async () => {
     const app = pagesApp(builtPages());
-    for (const page of ['/portal', '/portal/', '/portal/claims/6f1c0d4e-9a55-4f0e-8a55-1b2c3d4e5f60', '/workbench', '/workbench/claims/x', '/workbench/examiner/runs']) {
+    for (const page of [
+      '/portal',
+      '/portal/',
+      '/portal/claims/6f1c0d4e-9a55-4f0e-8a55-1b2c3d4e5f60',
+      '/workbench',
+      '/workbench/claims/x',
+      '/workbench/examiner/runs',
+    ]) {
       const response = await request(app).get(page);
       expect(response.status).toBe(200);
       expect(response.type).toBe('text/html');

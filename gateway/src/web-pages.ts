@@ -46,10 +46,21 @@ export function mountWebPages(app: Express, distDir = WEB_DIST_DIR, connectOrigi
     next();
   };
   const indexFile = path.join(distDir, 'index.html');
-  app.use('/assets', pagesPolicy, express.static(path.join(distDir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true }));
+  app.use(
+    '/assets',
+    pagesPolicy,
+    express.static(path.join(distDir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true }),
+  );
   app.get(['/portal', '/portal/{*page}', '/workbench', '/workbench/{*page}'], pagesPolicy, (req, res) => {
     if (!existsSync(indexFile)) {
-      return sendProblem(req, res, problems.serviceUnavailable('The web pages are not built: run `pnpm start` (it builds them) or `pnpm --filter @platform/web build`', 60));
+      return sendProblem(
+        req,
+        res,
+        problems.serviceUnavailable(
+          'The web pages are not built: run `pnpm start` (it builds them) or `pnpm --filter @platform/web build`',
+          60,
+        ),
+      );
     }
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(indexFile);

@@ -10,14 +10,27 @@ function gatewayApp(env: Record<string, string>) {
 
 describe('workbench sign-in at the gateway', () => {
   it('tells the page its OpenID provider, client and scopes at /workbench/config.json', async () => {
-    const app = gatewayApp({ AUTH_JWT_SECRET: TEST_JWT_SECRET, AUTH_ISSUER: 'https://id.insurer.example', WORKBENCH_OIDC_CLIENT_ID: 'wb', WORKBENCH_OIDC_SCOPES: 'openid claims:read' });
+    const app = gatewayApp({
+      AUTH_JWT_SECRET: TEST_JWT_SECRET,
+      AUTH_ISSUER: 'https://id.insurer.example',
+      WORKBENCH_OIDC_CLIENT_ID: 'wb',
+      WORKBENCH_OIDC_SCOPES: 'openid claims:read',
+    });
     const response = await request(app).get('/workbench/config.json').expect(200);
-    expect(response.body).toEqual({ issuer: 'https://id.insurer.example', client_id: 'wb', scopes: 'openid claims:read', development_sign_in: true });
+    expect(response.body).toEqual({
+      issuer: 'https://id.insurer.example',
+      client_id: 'wb',
+      scopes: 'openid claims:read',
+      development_sign_in: true,
+    });
   });
 
   it('mints a development token the platform verifies, with the asked subject and scopes', async () => {
     const app = gatewayApp({ AUTH_JWT_SECRET: TEST_JWT_SECRET, NODE_ENV: 'test' });
-    const response = await request(app).post('/workbench/dev-token').send({ sub: 'adjuster-ana', scope: 'claims:read claims:write' }).expect(200);
+    const response = await request(app)
+      .post('/workbench/dev-token')
+      .send({ sub: 'adjuster-ana', scope: 'claims:read claims:write' })
+      .expect(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const principal = await createJwtVerifier({ AUTH_JWT_SECRET: TEST_JWT_SECRET }, 'test')(response.body.access_token);
     expect(principal.sub).toBe('adjuster-ana');
@@ -26,7 +39,12 @@ describe('workbench sign-in at the gateway', () => {
 
   it('answers a 400 problem for a bad development sign-in request', async () => {
     const app = gatewayApp({ AUTH_JWT_SECRET: TEST_JWT_SECRET, NODE_ENV: 'test' });
-    for (const body of [{ sub: '', scope: 'claims:read' }, { sub: 'a b', scope: 'claims:read' }, { sub: 'ana' }, { sub: 'ana', scope: 'claims:read', admin: true }]) {
+    for (const body of [
+      { sub: '', scope: 'claims:read' },
+      { sub: 'a b', scope: 'claims:read' },
+      { sub: 'ana' },
+      { sub: 'ana', scope: 'claims:read', admin: true },
+    ]) {
       const response = await request(app).post('/workbench/dev-token').send(body);
       expect(response.status).toBe(400);
       expect(response.type).toBe('application/problem+json');
@@ -49,7 +67,11 @@ describe('workbench sign-in at the gateway', () => {
 
 describe('the pages’ policy with an OpenID provider', () => {
   it('lets the pages call the provider’s origin (discovery, token endpoint) and nothing else new', async () => {
-    const app = gatewayApp({ NODE_ENV: 'test', AUTH_JWKS_URL: 'https://id.insurer.example/jwks', AUTH_ISSUER: 'https://id.insurer.example/realms/claims' });
+    const app = gatewayApp({
+      NODE_ENV: 'test',
+      AUTH_JWKS_URL: 'https://id.insurer.example/jwks',
+      AUTH_ISSUER: 'https://id.insurer.example/realms/claims',
+    });
     const response = await request(app).get('/workbench');
     expect(response.headers['content-security-policy']).toContain("connect-src 'self' https://id.insurer.example;");
     const without = await request(gatewayApp({ NODE_ENV: 'test', AUTH_JWT_SECRET: TEST_JWT_SECRET })).get('/workbench');

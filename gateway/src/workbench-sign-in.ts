@@ -59,17 +59,29 @@ export function mountWorkbenchSignIn(app: Express, config: GatewayConfig): void 
     res.setHeader('Cache-Control', 'no-cache');
     res.json(signIn);
   });
-  app.post('/workbench/dev-token', (req: Request, res: Response, next: NextFunction) => {
-    if (!signIn.development_sign_in) return sendProblem(req, res, problems.notFound());
-    next();
-  }, jsonBody, async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const { sub, scope } = assertValid<{ sub: string; scope: string }>(devTokenRequestSchema, req.body);
-      const accessToken = await signDevToken({ sub, scope, secret: config.AUTH_JWT_SECRET, expiresIn: DEV_TOKEN_LIFETIME, issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE });
-      res.setHeader('Cache-Control', 'no-store');
-      res.json({ access_token: accessToken, token_type: 'Bearer' });
-    } catch (error) {
-      next(error);
-    }
-  });
+  app.post(
+    '/workbench/dev-token',
+    (req: Request, res: Response, next: NextFunction) => {
+      if (!signIn.development_sign_in) return sendProblem(req, res, problems.notFound());
+      next();
+    },
+    jsonBody,
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const { sub, scope } = assertValid<{ sub: string; scope: string }>(devTokenRequestSchema, req.body);
+        const accessToken = await signDevToken({
+          sub,
+          scope,
+          secret: config.AUTH_JWT_SECRET,
+          expiresIn: DEV_TOKEN_LIFETIME,
+          issuer: config.AUTH_ISSUER,
+          audience: config.AUTH_AUDIENCE,
+        });
+        res.setHeader('Cache-Control', 'no-store');
+        res.json({ access_token: accessToken, token_type: 'Bearer' });
+      } catch (error) {
+        next(error);
+      }
+    },
+  );
 }

@@ -22,7 +22,11 @@ describe.each(['claims', 'evidence'])('the %s service keeps its layers', (servic
   it('shared code never imports a feature', () => {
     const offenders = sourceFiles(path.join(src, 'shared'))
       .filter((file) => !file.endsWith('.test.ts'))
-      .flatMap((file) => relativeImports(file).filter((target) => target.startsWith(features + path.sep)).map((target) => `${path.relative(ROOT, file)} → ${path.relative(ROOT, target)}`));
+      .flatMap((file) =>
+        relativeImports(file)
+          .filter((target) => target.startsWith(features + path.sep))
+          .map((target) => `${path.relative(ROOT, file)} → ${path.relative(ROOT, target)}`),
+      );
     expect(offenders).toEqual([]);
   });
 
@@ -30,7 +34,11 @@ describe.each(['claims', 'evidence'])('the %s service keeps its layers', (servic
     const serviceRoot = path.join(src, 'service');
     const offenders = sourceFiles(features)
       .filter((file) => !file.endsWith('.test.ts'))
-      .flatMap((file) => relativeImports(file).filter((target) => target === serviceRoot).map(() => path.relative(ROOT, file)));
+      .flatMap((file) =>
+        relativeImports(file)
+          .filter((target) => target === serviceRoot)
+          .map(() => path.relative(ROOT, file)),
+      );
     expect(offenders).toEqual([]);
   });
 

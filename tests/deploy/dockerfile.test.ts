@@ -76,12 +76,22 @@ describe('deploy/Dockerfile', () => {
     expect(target.from).toBe('runtime');
     expect(target.instructions.filter((line) => /^(RUN|USER)\b/.test(line))).toEqual([]);
     expect(target.instructions.filter((line) => line.startsWith('COPY'))).toEqual([`COPY --from=build /dist/${name} /app`]);
-    const cmd = JSON.parse(target.instructions.find((line) => line.startsWith('CMD'))!.slice(3).trim());
+    const cmd = JSON.parse(
+      target.instructions
+        .find((line) => line.startsWith('CMD'))!
+        .slice(3)
+        .trim(),
+    );
     expect(cmd[0]).toBe('node');
     expect(cmd.at(-1)).toBe('main.js');
   });
 
   it('has exactly the targets the build script builds', () => {
-    expect(stages.map((s) => s.name).filter((name) => !['build', 'runtime'].includes(name)).sort()).toEqual([...processNames].sort());
+    expect(
+      stages
+        .map((s) => s.name)
+        .filter((name) => !['build', 'runtime'].includes(name))
+        .sort(),
+    ).toEqual([...processNames].sort());
   });
 });

@@ -89,7 +89,8 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
         expect(container.readinessProbe.httpGet.path).toBe('/readyz');
       }
     }
-    for (const job of all('Job')) for (const container of job.spec.template.spec.containers) expect(container.resources.limits).toBeDefined();
+    for (const job of all('Job'))
+      for (const container of job.spec.template.spec.containers) expect(container.resources.limits).toBeDefined();
   });
 
   it('pauses before SIGTERM and allows the whole shutdown within the termination grace period', () => {
@@ -102,7 +103,9 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
         expect(command).toBe('sleep');
         // longer than the load balancer's deregistration (10 s, deploy/README.md)
         expect(Number(seconds)).toBeGreaterThan(10);
-        expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(Number(seconds) * 1000 + shutdownGraceMs + forcedExitAfterGraceMs());
+        expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(
+          Number(seconds) * 1000 + shutdownGraceMs + forcedExitAfterGraceMs(),
+        );
       }
     }
   });
@@ -114,7 +117,11 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
       expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
       for (const container of pod.containers) {
-        expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+        expect(container.securityContext).toMatchObject({
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+        });
         expect(container.securityContext.privileged).not.toBe(true);
         // the only writable places are volumes: /tmp everywhere, DATA_DIR in the services
         const mounts = container.volumeMounts.map((mount: { mountPath: string }) => mount.mountPath);
@@ -145,7 +152,8 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
       const [server] = one('Deployment', service).spec.template.spec.containers;
       expect(migrate.image).toBe(server.image);
       expect(migrate.command.at(-1)).toBe('migrate');
-      const secretOf = (container: any, name: string) => container.env.find((variable: any) => variable.name === name)?.valueFrom.secretKeyRef.name;
+      const secretOf = (container: any, name: string) =>
+        container.env.find((variable: any) => variable.name === name)?.valueFrom.secretKeyRef.name;
       expect(secretOf(migrate, 'MIGRATION_DATABASE_URL')).toBeDefined();
       expect(secretOf(migrate, 'MIGRATION_DATABASE_URL')).not.toBe(secretOf(server, 'DATABASE_URL'));
       expect(secretOf(server, 'MIGRATION_DATABASE_URL')).toBeUndefined();
@@ -178,27 +186,35 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
 
     it('isolate every pod of the platform by default', () => {
       const defaultDeny = policies.find((policy) => policy.metadata.name === 'default-deny')!;
-      expect(defaultDeny.spec).toEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'claims-platform' } }, policyTypes: ['Ingress', 'Egress'] });
+      expect(defaultDeny.spec).toEqual({
+        podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'claims-platform' } },
+        policyTypes: ['Ingress', 'Egress'],
+      });
       for (const workload of workloads) expect(workload.spec.template.metadata.labels['app.kubernetes.io/part-of']).toBe('claims-platform');
     });
 
-    it.each(migratedServices)('let only the gateway (and scrapers) reach %s, which reaches only its database, RabbitMQ, clamd and DNS', (service) => {
-      const policy = policyOf(service);
-      expect(peers(policy.ingress)).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }, monitoring]);
-      expect(peers(policy.egress)).toEqual([
-        { podSelector: { matchLabels: { 'cnpg.io/cluster': `${service}-db` } } },
-        { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'rabbitmq' } } },
-        { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'clamd' } } },
-        dns,
-      ]);
-      const migrate = policyOf(`${service}-migrate`);
-      expect(migrate.ingress).toBeUndefined();
-      expect(peers(migrate.egress)).toEqual([{ podSelector: { matchLabels: { 'cnpg.io/cluster': `${service}-db` } } }, dns]);
-    });
+    it.each(migratedServices)(
+      'let only the gateway (and scrapers) reach %s, which reaches only its database, RabbitMQ, clamd and DNS',
+      (service) => {
+        const policy = policyOf(service);
+        expect(peers(policy.ingress)).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }, monitoring]);
+        expect(peers(policy.egress)).toEqual([
+          { podSelector: { matchLabels: { 'cnpg.io/cluster': `${service}-db` } } },
+          { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'rabbitmq' } } },
+          { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'clamd' } } },
+          dns,
+        ]);
+        const migrate = policyOf(`${service}-migrate`);
+        expect(migrate.ingress).toBeUndefined();
+        expect(peers(migrate.egress)).toEqual([{ podSelector: { matchLabels: { 'cnpg.io/cluster': `${service}-db` } } }, dns]);
+      },
+    );
 
     it('serve the gateway metrics port to the monitoring namespace only', () => {
       const policy = policyOf('gateway');
-      const metricsPort = one('Deployment', 'gateway').spec.template.spec.containers[0].ports.find((port: any) => port.name === 'metrics').containerPort;
+      const metricsPort = one('Deployment', 'gateway').spec.template.spec.containers[0].ports.find(
+        (port: any) => port.name === 'metrics',
+      ).containerPort;
       const rulesWithMetrics = policy.ingress.filter((rule: any) => rule.ports.some((port: any) => port.port === metricsPort));
       expect(rulesWithMetrics).toEqual([{ from: [monitoring], ports: [{ protocol: 'TCP', port: metricsPort }] }]);
       expect(peers(policy.egress)).toEqual([
@@ -212,7 +228,12 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
 
 describe('the offline schema validation', () => {
   it('refuses an object that does not match its schema (so passing it means something)', () => {
-    const broken = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'broken' }, spec: { replicas: 'two', template: {} } } as K8sObject;
+    const broken = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'broken' },
+      spec: { replicas: 'two', template: {} },
+    } as K8sObject;
     expect(() => validate(broken)).toThrow();
   });
 });

@@ -30,7 +30,11 @@ async function startOpenIdProvider(port: number, redirectUri: string): Promise<{
     child.stderr!.on('data', (chunk) => (output += chunk));
     child.on('exit', (code) => reject(new Error(`the OpenID provider exited (${code}):\n${output}`)));
   });
-  return { issuer, stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))) };
+  return {
+    issuer,
+    stop: () =>
+      new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))),
+  };
 }
 
 /** From a workbench page that asks to sign in, through the provider's login page, back to where it started. */
@@ -68,7 +72,10 @@ describe('adjuster workbench in Chromium, on the platform as deployed (three pro
     const gateway = stack.gateway.url;
     const { claim_id: claimId, claim_number: claimNumber } = await reportLoss(
       gateway,
-      fnolBody({ claimant: { name: 'Marguerite Okonkwo', email: `marguerite.${Date.now()}@example.com`, phone: '+14155550123' }, injuries: true }),
+      fnolBody({
+        claimant: { name: 'Marguerite Okonkwo', email: `marguerite.${Date.now()}@example.com`, phone: '+14155550123' },
+        injuries: true,
+      }),
     );
 
     const adjuster = await (await browser.newContext({ viewport: DESKTOP })).newPage();
@@ -110,7 +117,9 @@ describe('adjuster workbench in Chromium, on the platform as deployed (three pro
     await adjuster.reload();
     await adjuster.getByTestId('escalation-status').filter({ hasText: 'decided: accept' }).waitFor();
     const score = adjuster.getByTestId('adequacy-score');
-    await adjuster.getByLabel('What happened', { exact: true }).fill('A lead confirmed the injury; your claim goes to our complex-claims team.');
+    await adjuster
+      .getByLabel('What happened', { exact: true })
+      .fill('A lead confirmed the injury; your claim goes to our complex-claims team.');
     await adjuster.getByLabel('What happens next', { exact: true }).fill('Your adjuster will call you this week.');
     const before = await score.textContent();
     await adjuster.getByLabel('Contact phone').pressSequentially('+14155550111');
@@ -119,7 +128,10 @@ describe('adjuster workbench in Chromium, on the platform as deployed (three pro
     await adjuster.getByLabel('Next update by').fill('2099-01-15');
     const after = await score.textContent();
     expect([before, middle, after]).toEqual(['17%', '50%', '100%']);
-    await adjuster.getByRole('region', { name: 'Preview on email' }).getByText(/Your adjuster will call you this week/).waitFor();
+    await adjuster
+      .getByRole('region', { name: 'Preview on email' })
+      .getByText(/Your adjuster will call you this week/)
+      .waitFor();
     await adjuster.getByRole('button', { name: 'Send update' }).click();
     await adjuster.getByRole('status').filter({ hasText: 'Update sent (adequacy 100%)' }).waitFor();
     await adjuster.getByRole('region', { name: 'Deliveries' }).getByText('status update by email').first().waitFor();

@@ -1,7 +1,15 @@
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
-import { bearer, eventually, expectNoSeriousAccessibilityViolations, launchChromium, PHONE_VIEWPORT, startStack, type Stack } from '@platform/testing';
+import {
+  bearer,
+  eventually,
+  expectNoSeriousAccessibilityViolations,
+  launchChromium,
+  PHONE_VIEWPORT,
+  startStack,
+  type Stack,
+} from '@platform/testing';
 import { startSmtpTestServer } from '../../services/claims/src/testing/smtp-test-server';
 import { ensureWebBuilt } from '../../scripts/web-build';
 import { fnolBody } from './fnol';
@@ -33,7 +41,12 @@ describe('claimant portal in Chromium, on the platform as deployed (three proces
     const email = `ana.${Date.now()}@example.com`;
     const created = await request(gateway)
       .post('/api/claims/public/claims')
-      .send(fnolBody({ claimant: { name: 'Ana Ruiz', email }, loss: { date: '2026-11-20', type: 'auto_collision', description: 'Rear-ended at a light' } }))
+      .send(
+        fnolBody({
+          claimant: { name: 'Ana Ruiz', email },
+          loss: { date: '2026-11-20', type: 'auto_collision', description: 'Rear-ended at a light' },
+        }),
+      )
       .expect(201);
     const { claim_id: claimId, claim_number: claimNumber, access_token: token } = created.body;
     const portalPath = new URL(created.body.status.portal_url).pathname;
@@ -67,10 +80,16 @@ describe('claimant portal in Chromium, on the platform as deployed (three proces
       .post(`/api/claims/claims/${claimId}/status-updates`)
       .set('Authorization', adjuster)
       .send({
-        channel: 'portal', stage: 'triage', what_happened: 'Your photos and estimate are with our reviewer.',
-        what_happens_next: 'We decide who handles your claim.', what_we_need_from_you: 'The police report number.',
-        expected_next_update_by: '2099-01-15', cta: { label: 'Send the police report', url: `https://portal.example${portalPath}` },
-        contact: { name: 'Sam Lee', phone: '+14155550111', email: 'sam@insurer.example' }, portal_url: `https://portal.example${portalPath}`, language: 'en',
+        channel: 'portal',
+        stage: 'triage',
+        what_happened: 'Your photos and estimate are with our reviewer.',
+        what_happens_next: 'We decide who handles your claim.',
+        what_we_need_from_you: 'The police report number.',
+        expected_next_update_by: '2099-01-15',
+        cta: { label: 'Send the police report', url: `https://portal.example${portalPath}` },
+        contact: { name: 'Sam Lee', phone: '+14155550111', email: 'sam@insurer.example' },
+        portal_url: `https://portal.example${portalPath}`,
+        language: 'en',
       })
       .expect(201);
     await page.reload();
@@ -95,12 +114,20 @@ describe('claimant portal in Chromium, on the platform as deployed (three proces
     await lost.keyboard.press('Enter');
     await lost.getByRole('status').filter({ hasText: 'a new link is on its way' }).waitFor();
 
-    const mail = await eventually(async () => smtp.received.find((message) => message.to.includes(email) && /#token=/.test(message.text)), 20000);
+    const mail = await eventually(
+      async () => smtp.received.find((message) => message.to.includes(email) && /#token=/.test(message.text)),
+      20000,
+    );
     const link = mail.text.match(/https?:\/\/\S+\/portal\/claims\/[0-9a-f-]+#token=[A-Za-z0-9_-]+/)![0];
     // The new token is stored once the mail server has accepted the message (a failed send keeps the old
     // link working), a moment after the mail arrives: a person clicking the link never sees the gap, a test does.
     const newToken = new URL(link).hash.slice('#token='.length);
-    await eventually(async () => (await request(gateway).get(`/api/claims/public/claims/${claimId}/status`).set('Authorization', `Bearer ${newToken}`)).status === 200 || undefined, 10000);
+    await eventually(
+      async () =>
+        (await request(gateway).get(`/api/claims/public/claims/${claimId}/status`).set('Authorization', `Bearer ${newToken}`)).status ===
+          200 || undefined,
+      10000,
+    );
     await lost.goto(`${gateway}${new URL(link).pathname}${new URL(link).hash}`);
     await lost.getByRole('heading', { level: 1, name: `Claim ${claimNumber}` }).waitFor();
     await lost.getByRole('region', { name: 'Latest update' }).getByText('Your photos and estimate are with our reviewer.').waitFor();

@@ -15,16 +15,30 @@ describe('claimant self-service, embedded (pnpm start, PGlite)', () => {
   });
 
   const fileClaim = async (overrides: Record<string, unknown> = {}) =>
-    (await request(platform.gatewayUrl).post('/api/claims/public/claims').send(fnolBody(overrides)).expect(201)).body as { claim_id: string; claim_number: string; access_token: string };
+    (await request(platform.gatewayUrl).post('/api/claims/public/claims').send(fnolBody(overrides)).expect(201)).body as {
+      claim_id: string;
+      claim_number: string;
+      access_token: string;
+    };
   const status = (claimId: string, token: string, query = '') =>
     request(platform.gatewayUrl).get(`/api/claims/public/claims/${claimId}/status${query}`).set('Authorization', `Bearer ${token}`);
 
   it('pages the history in the claim language, lists the files, and withdraws', async () => {
     const claim = await fileClaim({ language: 'es' });
     const page = await status(claim.claim_id, claim.access_token, '?limit=1').expect(200);
-    expect(page.body.history).toEqual({ items: [expect.objectContaining({ update: expect.objectContaining({ language: 'es', what_happened: `Hemos recibido su reclamación ${claim.claim_number}.` }) })], next_cursor: null });
+    expect(page.body.history).toEqual({
+      items: [
+        expect.objectContaining({
+          update: expect.objectContaining({ language: 'es', what_happened: `Hemos recibido su reclamación ${claim.claim_number}.` }),
+        }),
+      ],
+      next_cursor: null,
+    });
     expect(page.body.attachments).toEqual([]);
-    await request(platform.gatewayUrl).post(`/api/claims/public/claims/${claim.claim_id}/withdraw`).set('Authorization', `Bearer ${claim.access_token}`).expect(200);
+    await request(platform.gatewayUrl)
+      .post(`/api/claims/public/claims/${claim.claim_id}/withdraw`)
+      .set('Authorization', `Bearer ${claim.access_token}`)
+      .expect(200);
     const after = await status(claim.claim_id, claim.access_token, '?limit=1').expect(200);
     expect(after.body.stage).toBe('closed');
     const older = await status(claim.claim_id, claim.access_token, `?limit=1&cursor=${after.body.history.next_cursor}`).expect(200);

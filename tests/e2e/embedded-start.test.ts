@@ -68,24 +68,50 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
   it('searches claims with pg_trgm (a misspelt name) and takes one with If-Match on PGlite', async () => {
     const claim = await reportLoss(platform.gatewayUrl, fnolBody({ claimant: { name: 'Wilhelmina Oyelaran', email: 'wo@example.com' } }));
     const adjuster = await bearer('claims:read claims:write', 'adjuster-1', { secret: SECRET });
-    const found = await request(platform.gatewayUrl).get('/api/claims/claims').query({ q: 'Wilhelmina Oyelaren' }).set('Authorization', adjuster).expect(200);
+    const found = await request(platform.gatewayUrl)
+      .get('/api/claims/claims')
+      .query({ q: 'Wilhelmina Oyelaren' })
+      .set('Authorization', adjuster)
+      .expect(200);
     expect(found.body.items[0].claim_id).toBe(claim.claim_id);
     // the name read nearest first (GiST k-nearest, migration 0012): two equal matches page newest first, one at a time
-    const namesake = await reportLoss(platform.gatewayUrl, fnolBody({ claimant: { name: 'Wilhelmina Oyelowo', email: 'wo2@example.com' } }));
-    const first = await request(platform.gatewayUrl).get('/api/claims/claims').query({ q: 'Wilhelmina Oye', limit: 1 }).set('Authorization', adjuster).expect(200);
-    const second = await request(platform.gatewayUrl).get('/api/claims/claims').query({ q: 'Wilhelmina Oye', limit: 1, cursor: first.body.next_cursor }).set('Authorization', adjuster).expect(200);
-    expect([...first.body.items, ...second.body.items].map((item: { claim_id: string }) => item.claim_id)).toEqual([namesake.claim_id, claim.claim_id]);
+    const namesake = await reportLoss(
+      platform.gatewayUrl,
+      fnolBody({ claimant: { name: 'Wilhelmina Oyelowo', email: 'wo2@example.com' } }),
+    );
+    const first = await request(platform.gatewayUrl)
+      .get('/api/claims/claims')
+      .query({ q: 'Wilhelmina Oye', limit: 1 })
+      .set('Authorization', adjuster)
+      .expect(200);
+    const second = await request(platform.gatewayUrl)
+      .get('/api/claims/claims')
+      .query({ q: 'Wilhelmina Oye', limit: 1, cursor: first.body.next_cursor })
+      .set('Authorization', adjuster)
+      .expect(200);
+    expect([...first.body.items, ...second.body.items].map((item: { claim_id: string }) => item.claim_id)).toEqual([
+      namesake.claim_id,
+      claim.claim_id,
+    ]);
     expect(second.body.next_cursor).toBeNull();
     const read = await request(platform.gatewayUrl).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', adjuster).expect(200);
     const take = (etag: string) =>
-      request(platform.gatewayUrl).put(`/api/claims/claims/${claim.claim_id}/assignee`).set('Authorization', adjuster).set('If-Match', etag).send({ assignee: 'adjuster-1' });
+      request(platform.gatewayUrl)
+        .put(`/api/claims/claims/${claim.claim_id}/assignee`)
+        .set('Authorization', adjuster)
+        .set('If-Match', etag)
+        .send({ assignee: 'adjuster-1' });
     await take(read.headers.etag).expect(200);
     await take(read.headers.etag).expect(409);
-    const mine = await request(platform.gatewayUrl).get('/api/claims/claims').query({ assignee: 'me', q: 'oyelaran' }).set('Authorization', adjuster).expect(200);
+    const mine = await request(platform.gatewayUrl)
+      .get('/api/claims/claims')
+      .query({ assignee: 'me', q: 'oyelaran' })
+      .set('Authorization', adjuster)
+      .expect(200);
     expect(mine.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([claim.claim_id]);
   });
 
-  it('keeps deadlines in the claim\'s time zone, lists breaches and deliveries, and publishes a triage policy on PGlite', async () => {
+  it("keeps deadlines in the claim's time zone, lists breaches and deliveries, and publishes a triage policy on PGlite", async () => {
     const api = () => request(platform.gatewayUrl);
     const adjuster = await bearer('claims:read claims:write', 'adjuster-2', { secret: SECRET });
     const supervisor = await bearer('claims:read claims:decide', 'supervisor-2', { secret: SECRET });
@@ -108,7 +134,11 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     await api().get('/api/claims/claims').query({ delivery_failed: true }).set('Authorization', adjuster).expect(200);
     const deliveries = await eventually(async () => {
       const response = await api().get(`/api/claims/claims/${claim.claim_id}/deliveries`).set('Authorization', adjuster).expect(200);
-      return response.body.items.length === 2 && response.body.items.every((item: { status: string }) => item.status === 'sent') && response.body.items;
+      return (
+        response.body.items.length === 2 &&
+        response.body.items.every((item: { status: string }) => item.status === 'sent') &&
+        response.body.items
+      );
     });
     expect(deliveries.map((item: { channel: string }) => item.channel)).toEqual(['email', 'portal']);
 
@@ -124,18 +154,28 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     const writer = await bearer('evidence:write', 'writer', { secret: SECRET });
     const examiner = await bearer('audit:read', 'examiner', { secret: SECRET });
     const api = () => request(platform.gatewayUrl);
-    const control = await api().post('/api/evidence/controls').set('Authorization', writer).send({ key: 'EMB-1', title: 'Backups' }).expect(201);
+    const control = await api()
+      .post('/api/evidence/controls')
+      .set('Authorization', writer)
+      .send({ key: 'EMB-1', title: 'Backups' })
+      .expect(201);
     const run = await api()
       .post('/api/evidence/runs')
       .set('Authorization', writer)
       .send({ control_version_id: control.body.current_version.control_version_id, period_start: '2026-10-01', period_end: '2026-10-31' })
       .expect(201);
     for (const title of ['Restore log', 'Second restore']) {
-      await api().post(`/api/evidence/runs/${run.body.run_id}/evidence`).set('Authorization', writer).send({ kind: 'note', title }).expect(201);
+      await api()
+        .post(`/api/evidence/runs/${run.body.run_id}/evidence`)
+        .set('Authorization', writer)
+        .send({ kind: 'note', title })
+        .expect(201);
     }
     const binder = await api().post(`/api/evidence/binders/run/${run.body.run_id}`).set('Authorization', writer).expect(201);
     expect(binder.body.manifest.evidence.map((item: { title: string }) => item.title)).toEqual(['Restore log', 'Second restore']);
-    expect(binder.body.download_url).toBe(`${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/api/evidence/binders/${binder.body.binder_id}/download`);
+    expect(binder.body.download_url).toBe(
+      `${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/api/evidence/binders/${binder.body.binder_id}/download`,
+    );
     const zip = await api()
       .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
       .set('Authorization', examiner)

@@ -27,13 +27,22 @@ describe('examiner desk in Chromium, on the platform as deployed (three processe
   async function preparedRun(sub: string, key: string, evidence: { title: string; collected_at: string }[]) {
     const gateway = stack.gateway.url;
     const auth = await bearer('evidence:write', sub);
-    const control = await request(gateway).post('/api/evidence/controls').set('Authorization', auth).send({ key, title: `${key} access reviews`, frequency: 'quarterly' }).expect(201);
+    const control = await request(gateway)
+      .post('/api/evidence/controls')
+      .set('Authorization', auth)
+      .send({ key, title: `${key} access reviews`, frequency: 'quarterly' })
+      .expect(201);
     const run = await request(gateway)
       .post('/api/evidence/runs')
       .set('Authorization', auth)
       .send({ control_version_id: control.body.current_version.control_version_id, period_start: '2026-07-01', period_end: '2026-09-30' })
       .expect(201);
-    for (const item of evidence) await request(gateway).post(`/api/evidence/runs/${run.body.run_id}/evidence`).set('Authorization', auth).send({ kind: 'note', ...item }).expect(201);
+    for (const item of evidence)
+      await request(gateway)
+        .post(`/api/evidence/runs/${run.body.run_id}/evidence`)
+        .set('Authorization', auth)
+        .send({ kind: 'note', ...item })
+        .expect(201);
     await request(gateway).post(`/api/evidence/runs/${run.body.run_id}/submit`).set('Authorization', auth).expect(200);
     return run.body.run_id as string;
   }
@@ -60,14 +69,18 @@ describe('examiner desk in Chromium, on the platform as deployed (three processe
     await expectNoSeriousAccessibilityViolations(page);
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
-    await row(`AC-${suffix}`).getByRole('link', { name: `Review and decide AC-${suffix}` }).click();
+    await row(`AC-${suffix}`)
+      .getByRole('link', { name: `Review and decide AC-${suffix}` })
+      .click();
     await page.waitForURL(`${gateway}/workbench/examiner/runs/${theirs}`);
     const evidence = page.getByRole('table', { name: 'Evidence' });
     await evidence.getByRole('row').filter({ hasText: 'Leaver list from October' }).getByText('Out of period').waitFor();
     expect(await evidence.getByRole('row').filter({ hasText: 'Q3 access review sign-off' }).textContent()).not.toContain('Out of period');
     await expectNoSeriousAccessibilityViolations(page);
 
-    await page.getByLabel('Rationale').fill('Sign-off covers every account; the October leaver list is outside the period and not relied on.');
+    await page
+      .getByLabel('Rationale')
+      .fill('Sign-off covers every account; the October leaver list is outside the period and not relied on.');
     await page.getByRole('button', { name: 'Record decision' }).click();
     await page.locator('.badge--approved').first().waitFor();
     await page.getByText(/Approved by examiner-eve on \d{4}-\d{2}-\d{2}/).waitFor();
@@ -92,7 +105,10 @@ describe('examiner desk in Chromium, on the platform as deployed (three processe
     await page.getByRole('link', { name: 'Runs' }).click();
     await page.getByLabel('Status').selectOption('approved');
     await page.getByRole('button', { name: 'Filter runs' }).click();
-    await page.getByRole('table', { name: 'Runs, newest first' }).getByRole('link', { name: `AC-${suffix} v1` }).waitFor();
+    await page
+      .getByRole('table', { name: 'Runs, newest first' })
+      .getByRole('link', { name: `AC-${suffix} v1` })
+      .waitFor();
     await expectNoSeriousAccessibilityViolations(page);
     await page.getByRole('link', { name: 'Controls' }).click();
     await page.getByRole('button', { name: new RegExp(`^AC-${suffix} — `) }).click();
@@ -101,4 +117,3 @@ describe('examiner desk in Chromium, on the platform as deployed (three processe
     await context.close();
   }, 120000);
 });
-

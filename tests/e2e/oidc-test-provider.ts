@@ -14,7 +14,13 @@ interface GrantContext {
   oidc: {
     session?: { accountId?: string };
     client?: { clientId: string };
-    provider: { Grant: new (init: { clientId: string; accountId: string }) => { addOIDCScope(scope: string): void; addResourceScope(resource: string, scope: string): void; save(): Promise<string> } };
+    provider: {
+      Grant: new (init: { clientId: string; accountId: string }) => {
+        addOIDCScope(scope: string): void;
+        addResourceScope(resource: string, scope: string): void;
+        save(): Promise<string>;
+      };
+    };
   };
 }
 
@@ -30,7 +36,13 @@ async function main() {
   policy.remove('consent');
   const provider = new Provider(issuer, {
     clients: [
-      { client_id: 'workbench', token_endpoint_auth_method: 'none', redirect_uris: [process.env.REDIRECT_URI!], grant_types: ['authorization_code'], response_types: ['code'] },
+      {
+        client_id: 'workbench',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: [process.env.REDIRECT_URI!],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
     ],
     interactions: { policy },
     pkce: { required: () => true },
@@ -49,7 +61,13 @@ async function main() {
         enabled: true,
         defaultResource: () => resource,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({ scope: LEAD_SCOPES.join(' '), audience: resource, accessTokenFormat: 'jwt', accessTokenTTL: 3600, jwt: { sign: { alg: 'RS256' } } }),
+        getResourceServerInfo: () => ({
+          scope: LEAD_SCOPES.join(' '),
+          audience: resource,
+          accessTokenFormat: 'jwt',
+          accessTokenTTL: 3600,
+          jwt: { sign: { alg: 'RS256' } },
+        }),
       },
     },
   });

@@ -33,7 +33,11 @@ describe('one claim intake is one trace, gateway to audit log', () => {
   let evidence: RunningService;
   let gateway: Awaited<ReturnType<typeof startGateway>>;
   const cleanups: (() => Promise<unknown>)[] = [];
-  const names = { CLAIMS_EXCHANGE: uniqueName('trace.claims'), EVIDENCE_EXCHANGE: uniqueName('trace.evidence'), CLAIM_EVENTS_QUEUE: uniqueName('trace.claim-events') };
+  const names = {
+    CLAIMS_EXCHANGE: uniqueName('trace.claims'),
+    EVIDENCE_EXCHANGE: uniqueName('trace.evidence'),
+    CLAIM_EVENTS_QUEUE: uniqueName('trace.claim-events'),
+  };
 
   beforeAll(async () => {
     telemetry = startTelemetry('platform', { exporter })!;
@@ -65,7 +69,12 @@ describe('one claim intake is one trace, gateway to audit log', () => {
     // The test's own request (supertest's http client span) is the root; the gateway serves it.
     const sent = exporter
       .getFinishedSpans()
-      .find((span) => span.kind === SpanKind.CLIENT && !span.parentSpanContext && String(span.attributes['url.full']).endsWith('/api/claims/public/claims'));
+      .find(
+        (span) =>
+          span.kind === SpanKind.CLIENT &&
+          !span.parentSpanContext &&
+          String(span.attributes['url.full']).endsWith('/api/claims/public/claims'),
+      );
     expect(sent).toBeDefined();
     const consumerName = `${names.CLAIM_EVENTS_QUEUE} process`;
     const trace = await eventually(async () => {
@@ -79,13 +88,21 @@ describe('one claim intake is one trace, gateway to audit log', () => {
     const gatewayServer = spans.find((span) => span.kind === SpanKind.SERVER && parentOf(span) === sent)!;
     expect(gatewayServer).toBeDefined();
 
-    const claimsServer = spans.find((span) => span.kind === SpanKind.SERVER && span !== gatewayServer && parentOf(span)?.kind === SpanKind.CLIENT)!;
+    const claimsServer = spans.find(
+      (span) => span.kind === SpanKind.SERVER && span !== gatewayServer && parentOf(span)?.kind === SpanKind.CLIENT,
+    )!;
     expect(claimsServer).toBeDefined();
     expect(descends(claimsServer, gatewayServer)).toBe(true);
 
     const postgres = spans.filter((span) => span.attributes['db.system.name'] === 'postgresql');
     const claimStatements = postgres.filter((span) => descends(span, claimsServer)).map((span) => String(span.attributes['db.query.text']));
-    expect(claimStatements).toEqual(expect.arrayContaining([expect.stringMatching(/^BEGIN/i), expect.stringMatching(/insert into "outbox"/i), expect.stringMatching(/^COMMIT/i)]));
+    expect(claimStatements).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^BEGIN/i),
+        expect.stringMatching(/insert into "outbox"/i),
+        expect.stringMatching(/^COMMIT/i),
+      ]),
+    );
 
     const publish = spans.find((span) => span.name === `${names.CLAIMS_EXCHANGE} publish`);
     expect(publish?.kind).toBe(SpanKind.PRODUCER);
@@ -100,6 +117,8 @@ describe('one claim intake is one trace, gateway to audit log', () => {
 
     const append = spans.find((span) => span.name === 'audit.append');
     expect(append && parentOf(append)).toBe(consumer);
-    expect(postgres.some((span) => descends(span, append!) && /insert into "audit_log"/i.test(String(span.attributes['db.query.text'])))).toBe(true);
+    expect(
+      postgres.some((span) => descends(span, append!) && /insert into "audit_log"/i.test(String(span.attributes['db.query.text']))),
+    ).toBe(true);
   });
 });

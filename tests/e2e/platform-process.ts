@@ -29,7 +29,11 @@ export async function startPlatform(extraEnv: Record<string, string> = {}, timeo
     LOG_LEVEL: 'warn',
     ...extraEnv,
   };
-  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

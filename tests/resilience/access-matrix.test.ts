@@ -80,7 +80,13 @@ describe('access matrix', () => {
   });
 
   const token = (options: { sub?: string; scope: string; issuer?: string; secret?: string; expiresIn?: string | number }) =>
-    signDevToken({ sub: options.sub ?? 'matrix', scope: options.scope, secret: options.secret ?? TEST_JWT_SECRET, issuer: options.issuer ?? ISSUER, expiresIn: options.expiresIn });
+    signDevToken({
+      sub: options.sub ?? 'matrix',
+      scope: options.scope,
+      secret: options.secret ?? TEST_JWT_SECRET,
+      issuer: options.issuer ?? ISSUER,
+      expiresIn: options.expiresIn,
+    });
 
   it('every operation of both services answers each kind of credential with the status the contract requires, through the gateway and directly', async () => {
     const started = Date.now();
@@ -88,27 +94,42 @@ describe('access matrix', () => {
     const everything = ALL_SCOPES.join(' ');
     const invalid: Credential[] = [
       { name: 'no credentials' },
-      { name: 'bad signature', authorization: `Bearer ${await token({ scope: everything, secret: 'another-secret-another-secret-another-secret' })}` },
+      {
+        name: 'bad signature',
+        authorization: `Bearer ${await token({ scope: everything, secret: 'another-secret-another-secret-another-secret' })}`,
+      },
       { name: 'expired', authorization: `Bearer ${await token({ scope: everything, expiresIn: now - 120 })}` },
-      { name: 'alg none', authorization: `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: 'matrix', scope: everything, iss: ISSUER, exp: now + 600 })}.` },
+      {
+        name: 'alg none',
+        authorization: `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: 'matrix', scope: everything, iss: ISSUER, exp: now + 600 })}.`,
+      },
       { name: 'wrong issuer', authorization: `Bearer ${await token({ scope: everything, issuer: 'https://evil.example' })}` },
       { name: 'no issuer', authorization: `Bearer ${await signDevToken({ sub: 'matrix', scope: everything, secret: TEST_JWT_SECRET })}` },
     ];
-    const single: Credential[] = await Promise.all(ALL_SCOPES.map(async (scope) => ({ name: `only ${scope}`, scope, authorization: `Bearer ${await token({ scope, sub: `matrix-${scope}` })}` })));
+    const single: Credential[] = await Promise.all(
+      ALL_SCOPES.map(async (scope) => ({
+        name: `only ${scope}`,
+        scope,
+        authorization: `Bearer ${await token({ scope, sub: `matrix-${scope}` })}`,
+      })),
+    );
     const claimantOfAnother: Credential = { name: 'claimant token of another claim', authorization: `Bearer ${fixtures.otherClaim.token}` };
     const ownClaimant: Credential = { name: 'claimant token of this claim', authorization: `Bearer ${fixtures.claim.token}` };
 
     const rows: Row[] = [];
     const mismatches: string[] = [];
     const seen = new Set(operations.map(keyOf));
-    for (const key of [...Object.keys(CONTRACT_SCOPES), ...Object.keys(CONTRACT_PUBLIC)]) if (!seen.has(key)) mismatches.push(`${key} is in the contract but not in any /openapi.json`);
+    for (const key of [...Object.keys(CONTRACT_SCOPES), ...Object.keys(CONTRACT_PUBLIC)])
+      if (!seen.has(key)) mismatches.push(`${key} is in the contract but not in any /openapi.json`);
 
     for (const operation of operations) {
       const key = keyOf(operation);
       const contractScopes = CONTRACT_SCOPES[key];
       const contractGroup = CONTRACT_PUBLIC[key];
-      if (contractScopes && (!Array.isArray(operation.security) || !operation.security.some((s) => contractScopes.includes(s)))) mismatches.push(`${key}: OpenAPI security ${JSON.stringify(operation.security)}, contract ${contractScopes.join(' | ')}`);
-      if (contractGroup && operation.security !== contractGroup) mismatches.push(`${key}: OpenAPI security ${JSON.stringify(operation.security)}, contract ${contractGroup}`);
+      if (contractScopes && (!Array.isArray(operation.security) || !operation.security.some((s) => contractScopes.includes(s))))
+        mismatches.push(`${key}: OpenAPI security ${JSON.stringify(operation.security)}, contract ${contractScopes.join(' | ')}`);
+      if (contractGroup && operation.security !== contractGroup)
+        mismatches.push(`${key}: OpenAPI security ${JSON.stringify(operation.security)}, contract ${contractGroup}`);
       const group = contractGroup ?? (contractScopes ? contractScopes : operation.security);
       const path = concretePath(operation.path, fixtures);
 
@@ -117,13 +138,15 @@ describe('access matrix', () => {
         cases.push({ credential: invalid[0], expected: (s) => s !== 401 && s !== 403 && s < 500, describe: 'not 401/403' });
       } else if (group === 'claimant') {
         cases.push({ credential: invalid[0], expected: (s) => s === 401, describe: '401' });
-        for (const credential of [...invalid.slice(1), ...single, claimantOfAnother]) cases.push({ credential, expected: (s) => s === 404, describe: '404' });
+        for (const credential of [...invalid.slice(1), ...single, claimantOfAnother])
+          cases.push({ credential, expected: (s) => s === 404, describe: '404' });
         cases.push({ credential: ownClaimant, expected: (s) => ![401, 403, 404].includes(s) && s < 500, describe: 'not 401/403/404' });
       } else {
         const scopes = group as string[];
         for (const credential of invalid) cases.push({ credential, expected: (s) => s === 401, describe: '401' });
         for (const credential of single) {
-          if (scopes.includes(credential.scope!)) cases.push({ credential, expected: (s) => s !== 401 && s !== 403 && s < 500, describe: 'not 401/403' });
+          if (scopes.includes(credential.scope!))
+            cases.push({ credential, expected: (s) => s !== 401 && s !== 403 && s < 500, describe: 'not 401/403' });
           else cases.push({ credential, expected: (s) => s === 403, describe: '403' });
         }
         cases.push({ credential: claimantOfAnother, expected: (s) => s === 401, describe: '401' });
@@ -138,7 +161,10 @@ describe('access matrix', () => {
           if (operation.method !== 'GET') {
             headers['content-type'] = 'application/json';
             // claims:decide grants status updates into settlement (CONTRACT §2): ask for exactly that
-            body = key === 'POST /api/claims/claims/{}/status-updates' && credential.scope === 'claims:decide' ? JSON.stringify(SETTLEMENT_UPDATE) : '{}';
+            body =
+              key === 'POST /api/claims/claims/{}/status-updates' && credential.scope === 'claims:decide'
+                ? JSON.stringify(SETTLEMENT_UPDATE)
+                : '{}';
           }
           let actual: number | string;
           try {
@@ -150,7 +176,8 @@ describe('access matrix', () => {
           }
           const row = { target, operation: key, credential: credential.name, expected: describe, actual };
           rows.push(row);
-          if (typeof actual !== 'number' || !expected(actual)) mismatches.push(`${target} ${key} with ${credential.name}: expected ${describe}, got ${actual}`);
+          if (typeof actual !== 'number' || !expected(actual))
+            mismatches.push(`${target} ${key} with ${credential.name}: expected ${describe}, got ${actual}`);
         }
       }
     }
@@ -159,7 +186,8 @@ describe('access matrix', () => {
       scenario: 'access-matrix',
       title: 'Access matrix',
       load: `${rows.length} requests: ${operations.length} operations × credentials × {gateway, direct}`,
-      faults: 'no credentials, bad signature, expired, alg none, wrong issuer, no issuer (AUTH_ISSUER set), each single scope, a claimant token of another claim',
+      faults:
+        'no credentials, bad signature, expired, alg none, wrong issuer, no issuer (AUTH_ISSUER set), each single scope, a claimant token of another claim',
       badInputsTried: rows.length,
       recordsLost: 0,
       duplicatesApplied: 0,

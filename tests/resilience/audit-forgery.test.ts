@@ -68,7 +68,8 @@ describe('audit log forgery by the database owner with the stolen service key', 
       scenario: 'audit-forgery',
       title: 'Audit log forgery with the stolen service key',
       load: 'binders built through the gateway (control, run, evidence note, binder), honest checkpoints cosigned by a standalone witness with its own key and database',
-      faults: '3 forgeries through psql as the database owner with the append-only triggers off, checkpoints re-signed with the stolen service key: rewrite and rehash, truncate the tail and delete the checkpoints, fork',
+      faults:
+        '3 forgeries through psql as the database owner with the append-only triggers off, checkpoints re-signed with the stolen service key: rewrite and rehash, truncate the tail and delete the checkpoints, fork',
       badInputsTried: 3,
       recordsLost: 0,
       duplicatesApplied: 0,
@@ -102,7 +103,11 @@ describe('audit log forgery by the database owner with the stolen service key', 
       WITNESS_POLL_INTERVAL_MS: '3600000',
     });
     // A control of its own: the binders of earlier scenarios' controls cite checkpoints of a log reset since.
-    const control = await api('POST', '/api/evidence/controls', writer, { key: `FORGERY-${Date.now()}`, title: 'Access reviews', frequency: 'quarterly' });
+    const control = await api('POST', '/api/evidence/controls', writer, {
+      key: `FORGERY-${Date.now()}`,
+      title: 'Access reviews',
+      frequency: 'quarterly',
+    });
     controlVersionId = control.current_version.control_version_id;
   });
 
@@ -121,14 +126,22 @@ describe('audit log forgery by the database owner with the stolen service key', 
   function psql(sql: string): string {
     const disable = AUDIT_TABLES.map((table) => `ALTER TABLE ${table} DISABLE TRIGGER USER;`).join('\n');
     const enable = AUDIT_TABLES.map((table) => `ALTER TABLE ${table} ENABLE TRIGGER USER;`).join('\n');
-    const result = spawnSync('psql', [stack!.evidenceDatabaseUrl, '-X', '-q', '-t', '-A', '-v', 'ON_ERROR_STOP=1'], { input: `BEGIN;\n${disable}\n${sql}\n${enable}\nCOMMIT;\n`, encoding: 'utf8' });
+    const result = spawnSync('psql', [stack!.evidenceDatabaseUrl, '-X', '-q', '-t', '-A', '-v', 'ON_ERROR_STOP=1'], {
+      input: `BEGIN;\n${disable}\n${sql}\n${enable}\nCOMMIT;\n`,
+      encoding: 'utf8',
+    });
     if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
     return result.stdout;
   }
 
   /** Each scenario starts from an empty log that the new witness will see grow from its first checkpoint. */
   async function resetLog(): Promise<void> {
-    psql([...AUDIT_TABLES].reverse().map((table) => `DELETE FROM ${table};`).join(' '));
+    psql(
+      [...AUDIT_TABLES]
+        .reverse()
+        .map((table) => `DELETE FROM ${table};`)
+        .join(' '),
+    );
   }
 
   /** What the honest checkpointer (or, after a forgery, the attacker with the stolen key) signs. */
@@ -144,7 +157,11 @@ describe('audit log forgery by the database owner with the stolen service key', 
   async function binder(title: string): Promise<Buffer> {
     periodDay += 1;
     const day = new Date(Date.UTC(2026, 0, 1) + periodDay * 86400000).toISOString().slice(0, 10);
-    const run = await api('POST', '/api/evidence/runs', writer, { control_version_id: controlVersionId, period_start: day, period_end: day });
+    const run = await api('POST', '/api/evidence/runs', writer, {
+      control_version_id: controlVersionId,
+      period_start: day,
+      period_end: day,
+    });
     await api('POST', `/api/evidence/runs/${run.run_id}/evidence`, writer, { kind: 'note', title });
     await signCheckpoint();
     await witnessOnce();
@@ -161,7 +178,11 @@ describe('audit log forgery by the database owner with the stolen service key', 
     writeFileSync(path.join(dir, 'verify.mjs'), readZip(zip).get('verify.mjs')!);
     writeFileSync(path.join(dir, 'binder.zip'), zip);
     const args = keys.flatMap((key) => (key === witnessVerifierKey ? ['--witness-key', key] : ['--service-key', key]));
-    const result = spawnSync(process.execPath, ['verify.mjs', 'binder.zip', ...args], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } });
+    const result = spawnSync(process.execPath, ['verify.mjs', 'binder.zip', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
     return { status: result.status, output: result.stdout + result.stderr };
   }
 
@@ -202,11 +223,19 @@ describe('audit log forgery by the database owner with the stolen service key', 
     let prev = rows[0].prev_hash;
     const updates: string[] = [];
     for (const row of rows) {
-      const hash = chainHash(prev, Buffer.from(canonicalRecord({ ...row, seq: Number(row.seq), event_id: row.event_id ?? null, prev_hash: prev }), 'utf8'));
+      const hash = chainHash(
+        prev,
+        Buffer.from(canonicalRecord({ ...row, seq: Number(row.seq), event_id: row.event_id ?? null, prev_hash: prev }), 'utf8'),
+      );
       updates.push(`UPDATE audit_log SET prev_hash = '${prev}', hash = '${hash}' WHERE seq = ${Number(row.seq)};`);
       prev = hash;
     }
-    psql([...updates, 'DELETE FROM audit_cosignatures; DELETE FROM audit_checkpoints; DELETE FROM audit_tree_nodes; DELETE FROM audit_leaves;'].join('\n'));
+    psql(
+      [
+        ...updates,
+        'DELETE FROM audit_cosignatures; DELETE FROM audit_checkpoints; DELETE FROM audit_tree_nodes; DELETE FROM audit_leaves;',
+      ].join('\n'),
+    );
     const forged = await binder('after the rewrite');
     await report('rewrite and re-sign', await witnessOnce(), forged, { witness: 'inconsistent' });
   });
@@ -233,11 +262,17 @@ describe('audit log forgery by the database owner with the stolen service key', 
     await binder('common history');
     const forkAt = Number((await db('audit_log').max('seq as n').first())?.n);
     // The copy: every audit table as it is at the fork point.
-    psql(AUDIT_TABLES.map((table) => `DROP TABLE IF EXISTS fork_${table}; CREATE TABLE fork_${table} AS SELECT * FROM ${table};`).join('\n'));
+    psql(
+      AUDIT_TABLES.map((table) => `DROP TABLE IF EXISTS fork_${table}; CREATE TABLE fork_${table} AS SELECT * FROM ${table};`).join('\n'),
+    );
     const branchA = await binder('branch A: shown to the witness');
     expect(verifyOffline(branchA, [serviceVerifierKey, witnessVerifierKey]).status).toBe(0);
     // The other copy is served from now on, and extended by other records to the same size.
-    psql(AUDIT_TABLES.map((table) => `DELETE FROM ${table}; INSERT INTO ${table} SELECT * FROM fork_${table}; DROP TABLE fork_${table};`).join('\n'));
+    psql(
+      AUDIT_TABLES.map((table) => `DELETE FROM ${table}; INSERT INTO ${table} SELECT * FROM fork_${table}; DROP TABLE fork_${table};`).join(
+        '\n',
+      ),
+    );
     expect(Number((await db('audit_log').max('seq as n').first())?.n)).toBe(forkAt);
     const branchB = await binder('branch B: shown to the examiner');
     await report('fork', await witnessOnce(), branchB, { witness: 'forked' });

@@ -20,7 +20,10 @@ describe('audit log tampering, end to end', () => {
   let reader: string;
 
   beforeAll(async () => {
-    stack = await startScenarioStack('audit-tampering', { AUDIT_CHECKPOINT_EVERY: String(CHECKPOINT_EVERY), AUDIT_CHECKPOINT_INTERVAL_MS: '3600000' });
+    stack = await startScenarioStack('audit-tampering', {
+      AUDIT_CHECKPOINT_EVERY: String(CHECKPOINT_EVERY),
+      AUDIT_CHECKPOINT_INTERVAL_MS: '3600000',
+    });
     reader = await bearer('audit:read', 'resilience-examiner');
   });
 
@@ -57,7 +60,11 @@ describe('audit log tampering, end to end', () => {
     const started = Date.now();
     // Real records: claim events consumed from the broker, and evidence changes made through the API.
     for (let n = 0; n < CLAIMS; n++) {
-      const response = await fetch(`${stack!.gateway.url}/api/claims/public/claims`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(claimBody(n)) });
+      const response = await fetch(`${stack!.gateway.url}/api/claims/public/claims`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(claimBody(n)),
+      });
       expect(response.status).toBe(201);
     }
     const writer = await bearer('evidence:write', 'resilience-writer');
@@ -70,12 +77,17 @@ describe('audit log tampering, end to end', () => {
       expect(response.status).toBe(201);
     }
     const expectedRecords = CLAIMS + 3;
-    const recordCount = async () => Number((await queryRows<{ n: string }>(stack!.evidenceDatabaseUrl, 'SELECT count(*) AS n FROM audit_log'))[0].n);
+    const recordCount = async () =>
+      Number((await queryRows<{ n: string }>(stack!.evidenceDatabaseUrl, 'SELECT count(*) AS n FROM audit_log'))[0].n);
     await until('every claim event and change is in the audit log', async () => (await recordCount()) >= expectedRecords, 60000);
     await sleep(2000);
-    const checkpointsResponse = await fetch(`${stack!.gateway.url}/api/evidence/audit/checkpoints?limit=100`, { headers: { authorization: reader } });
+    const checkpointsResponse = await fetch(`${stack!.gateway.url}/api/evidence/audit/checkpoints?limit=100`, {
+      headers: { authorization: reader },
+    });
     expect(checkpointsResponse.status).toBe(200);
-    const checkpoints = ((await checkpointsResponse.json()) as { items: { seq: number }[] }).items.map((c) => Number(c.seq)).sort((a, b) => a - b);
+    const checkpoints = ((await checkpointsResponse.json()) as { items: { seq: number }[] }).items
+      .map((c) => Number(c.seq))
+      .sort((a, b) => a - b);
     const [{ n: totalText }] = await queryRows<{ n: string }>(stack!.evidenceDatabaseUrl, 'SELECT max(seq) AS n FROM audit_log');
     const last = Number(totalText);
     expect(checkpoints.length).toBeGreaterThanOrEqual(2);
@@ -88,12 +100,12 @@ describe('audit log tampering, end to end', () => {
     const firstCheckpointFrom = (seq: number) => checkpoints.find((c) => c >= seq)!;
     const cases: { name: string; apply: () => Promise<void>; expected: { seq: number; reasons: string[] } }[] = [
       {
-        name: 'edit a record\'s data',
+        name: "edit a record's data",
         apply: () => tamper((db) => db.raw(`UPDATE audit_log SET data = jsonb_set(data, '{tampered}', 'true') WHERE seq = 4`)),
         expected: { seq: 4, reasons: ['edited_record'] },
       },
       {
-        name: 'edit a record\'s actor',
+        name: "edit a record's actor",
         apply: () => tamper((db) => db.raw(`UPDATE audit_log SET actor = 'someone-else' WHERE seq = ?`, [last - 1])),
         expected: { seq: last - 1, reasons: ['edited_record'] },
       },
@@ -157,7 +169,9 @@ describe('audit log tampering, end to end', () => {
         result.body.first_invalid?.seq === tamperCase.expected.seq &&
         tamperCase.expected.reasons.includes(result.body.first_invalid.reason);
       if (!ok) wrong += 1;
-      outcomes.push(`${tamperCase.name}: expected seq ${tamperCase.expected.seq} (${tamperCase.expected.reasons.join('|')}), got ${result.status} ${JSON.stringify(result.body.first_invalid)}${ok ? '' : ' — WRONG'}`);
+      outcomes.push(
+        `${tamperCase.name}: expected seq ${tamperCase.expected.seq} (${tamperCase.expected.reasons.join('|')}), got ${result.status} ${JSON.stringify(result.body.first_invalid)}${ok ? '' : ' — WRONG'}`,
+      );
       await restore();
       const healed = await verify();
       if (!(healed.status === 200 && healed.body.valid)) {

@@ -33,7 +33,11 @@ describe('broker outage', () => {
       const down = Date.now();
       await fault.takeAway();
       // the stack notices: its readiness names the broker
-      await until('claims service reports the broker unreachable', async () => (await fetch(`${stack!.claims.url}/readyz`)).status === 503, OUTAGE_MS);
+      await until(
+        'claims service reports the broker unreachable',
+        async () => (await fetch(`${stack!.claims.url}/readyz`)).status === 503,
+        OUTAGE_MS,
+      );
       await sleep(Math.max(0, OUTAGE_MS - (Date.now() - down)));
       outageMs = Date.now() - down;
     } finally {
@@ -48,7 +52,9 @@ describe('broker outage', () => {
     const pending = await pendingOutbox(stack!.claimsDatabaseUrl);
     const reader = await bearer('audit:read', 'resilience-auditor');
     const sample = await Promise.all(claimIds.slice(0, 5).map((id) => auditRecordsViaApi(stack!.gateway.url, reader, id)));
-    const apiMismatches = sample.filter((page) => page.status !== 200 || page.items.filter((item) => item.action === 'claim.created').length !== 1).length;
+    const apiMismatches = sample.filter(
+      (page) => page.status !== 200 || page.items.filter((item) => item.action === 'claim.created').length !== 1,
+    ).length;
 
     writeFigures({
       scenario: 'broker-outage',

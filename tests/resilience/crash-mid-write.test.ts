@@ -24,7 +24,15 @@ describe('crash in the middle of writes', () => {
     const started = Date.now();
     const rate = Math.max(10, loadRate());
     const before = filesUnder(stack!.dataDir);
-    const load = startLoad({ target: stack!.claims.url, mode: 'intake+upload', rate, maxRequests: rate * 30, maxSeconds: 18, requestTimeoutMs: 15000, uploadBytes: 512 * 1024 });
+    const load = startLoad({
+      target: stack!.claims.url,
+      mode: 'intake+upload',
+      rate,
+      maxRequests: rate * 30,
+      maxSeconds: 18,
+      requestTimeoutMs: 15000,
+      uploadBytes: 512 * 1024,
+    });
     await sleep(5000);
     const killedAt = Date.now();
     await killHard(stack!.claims);
@@ -52,7 +60,10 @@ describe('crash in the middle of writes', () => {
     const stored = new Set(claims.map((c) => c.id));
     const lostClaims = createdIds.filter((id) => !stored.has(id));
 
-    const attachments = await queryRows<{ claim_id: string; sha256: string }>(stack!.claimsDatabaseUrl, 'SELECT claim_id::text, sha256 FROM attachments');
+    const attachments = await queryRows<{ claim_id: string; sha256: string }>(
+      stack!.claimsDatabaseUrl,
+      'SELECT claim_id::text, sha256 FROM attachments',
+    );
     const attachedClaims = new Set(attachments.map((a) => a.claim_id));
     const lostUploads = uploadsOk.filter((r) => !attachedClaims.has(r.claim_id!));
     const referenced = new Set(attachments.map((a) => a.sha256));
@@ -64,7 +75,10 @@ describe('crash in the middle of writes', () => {
 
     await until('outbox drained', async () => (await pendingOutbox(stack!.claimsDatabaseUrl)) === 0, 60000).catch(() => undefined);
     const pending = await pendingOutbox(stack!.claimsDatabaseUrl);
-    const audit = await settleAuditLog(stack!.evidenceDatabaseUrl, claims.map((c) => c.id));
+    const audit = await settleAuditLog(
+      stack!.evidenceDatabaseUrl,
+      claims.map((c) => c.id),
+    );
 
     writeFigures({
       scenario: 'crash-mid-write',
@@ -77,7 +91,10 @@ describe('crash in the middle of writes', () => {
       unexpectedStatuses: bad.length + orphans.length,
       durationSeconds: (Date.now() - started) / 1000,
       // orphaned files are neither a lost record nor a status: they fail the scenario on their own
-      passed: bad.length === 0 && lostClaims.length + lostUploads.length + halfWritten.length + missingFiles.length + orphans.length + pending === 0 && audit.lost.length + audit.duplicated.length === 0,
+      passed:
+        bad.length === 0 &&
+        lostClaims.length + lostUploads.length + halfWritten.length + missingFiles.length + orphans.length + pending === 0 &&
+        audit.lost.length + audit.duplicated.length === 0,
       notes: [
         ...orphans.slice(0, 5).map(([file]) => `finding: orphaned file left in DATA_DIR after the crash and restart: ${file}`),
         `claim rows ${claims.length} (half-written: ${halfWritten.length}); attachment rows ${attachments.length}; new files in DATA_DIR ${newFiles.length}, orphaned ${orphans.length}, rows without a file ${missingFiles.length}`,

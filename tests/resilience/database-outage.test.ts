@@ -47,7 +47,15 @@ describe('database outage', () => {
     const started = Date.now();
     const rate = loadRate();
     const reader = await bearer('claims:read', 'resilience-reader');
-    const load = startLoad({ target: stack!.gateway.url, mode: 'mixed', rate, maxRequests: rate * 60, maxSeconds: 40, internalToken: reader, requestTimeoutMs: 20000 });
+    const load = startLoad({
+      target: stack!.gateway.url,
+      mode: 'mixed',
+      rate,
+      maxRequests: rate * 60,
+      maxSeconds: 40,
+      internalToken: reader,
+      requestTimeoutMs: 20000,
+    });
     await sleep(5000);
 
     const cutAt = Date.now();
@@ -65,14 +73,23 @@ describe('database outage', () => {
         signal: AbortSignal.timeout(20000),
       });
       await response.arrayBuffer();
-      probe = { status: response.status, retryAfter: response.headers.get('retry-after'), contentType: response.headers.get('content-type'), ms: Date.now() - t0 };
+      probe = {
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        contentType: response.headers.get('content-type'),
+        ms: Date.now() - t0,
+      };
       readyDuringOutage = (await fetch(`${stack!.claims.url}/readyz`, { signal: AbortSignal.timeout(10000) })).status;
       await sleep(Math.max(0, OUTAGE_MS - (Date.now() - cutAt)));
     } finally {
       proxy.restore();
       restoredAt = Date.now();
     }
-    const recovered = await until('claims service ready again', async () => (await fetch(`${stack!.claims.url}/readyz`)).status === 200, RECOVER_WITHIN_MS).then(
+    const recovered = await until(
+      'claims service ready again',
+      async () => (await fetch(`${stack!.claims.url}/readyz`)).status === 200,
+      RECOVER_WITHIN_MS,
+    ).then(
       () => Date.now() - restoredAt,
       () => undefined,
     );
@@ -101,10 +118,18 @@ describe('database outage', () => {
     const missing = intakeIds.filter((id) => !stored.has(id));
     const incomplete = rows.filter((row) => Number(row.updates) < 1 || Number(row.outbox) !== 1 || row.docs < 1);
     const committedWithout201 = rows.length - intakeIds.length - (probe?.status === 201 ? 1 : 0);
-    const audit = await settleAuditLog(stack!.evidenceDatabaseUrl, rows.map((row) => row.id));
+    const audit = await settleAuditLog(
+      stack!.evidenceDatabaseUrl,
+      rows.map((row) => row.id),
+    );
     const pending = await pendingOutbox(claimsDb.url);
 
-    const probeOk = !!probe && probe.status === 503 && !!probe.retryAfter && (probe.contentType ?? '').startsWith('application/problem+json') && probe.ms < ANSWER_WITHIN_MS;
+    const probeOk =
+      !!probe &&
+      probe.status === 503 &&
+      !!probe.retryAfter &&
+      (probe.contentType ?? '').startsWith('application/problem+json') &&
+      probe.ms < ANSWER_WITHIN_MS;
     writeFigures({
       scenario: 'database-outage',
       title: 'Database outage (claims)',

@@ -49,7 +49,9 @@ describe('evidence service down', () => {
       duplicatesApplied: duplicated.length,
       unexpectedStatuses: notCreated.length + deadLettered.length,
       durationSeconds: (Date.now() - started) / 1000,
-      notes: [`backlog drained ${(waitedMs / 1000).toFixed(1)} s after the load ended; dead-lettered: ${deadLettered.length}; outbox pending: ${pending}`],
+      notes: [
+        `backlog drained ${(waitedMs / 1000).toFixed(1)} s after the load ended; dead-lettered: ${deadLettered.length}; outbox pending: ${pending}`,
+      ],
     });
 
     expect(describeRecords(notCreated)).toBe('');

@@ -61,7 +61,14 @@ describe('graceful shutdown', () => {
     const started = Date.now();
     const rate = Math.max(10, loadRate());
     // the load goes on for 30 s after the signal, on kept-alive connections, as traffic from the gateway would
-    const load = startLoad({ target: stack!.claims.url, mode: 'intake+upload', rate, maxRequests: rate * 40, maxSeconds: 34, requestTimeoutMs: 20000 });
+    const load = startLoad({
+      target: stack!.claims.url,
+      mode: 'intake+upload',
+      rate,
+      maxRequests: rate * 40,
+      maxSeconds: 34,
+      requestTimeoutMs: 20000,
+    });
     const readiness = pollReadiness(stack!.claims.url);
     await sleep(4000);
     const signalledAt = Date.now();
@@ -87,7 +94,9 @@ describe('graceful shutdown', () => {
 
     // No event lost: every created claim is in the audit log once (the relay's leftovers go out after restart).
     await stack!.claims.start();
-    await until('outbox drained after restart', async () => (await pendingOutbox(stack!.claimsDatabaseUrl)) === 0, 60000).catch(() => undefined);
+    await until('outbox drained after restart', async () => (await pendingOutbox(stack!.claimsDatabaseUrl)) === 0, 60000).catch(
+      () => undefined,
+    );
     const pending = await pendingOutbox(stack!.claimsDatabaseUrl);
     const createdIds = records.filter((r) => r.op === 'intake' && r.status === 201).map((r) => r.claim_id!);
     const audit = await settleAuditLog(stack!.evidenceDatabaseUrl, createdIds);
@@ -100,7 +109,13 @@ describe('graceful shutdown', () => {
       badInputsTried: 0,
       recordsLost: audit.lost.length + pending,
       duplicatesApplied: audit.duplicated.length,
-      unexpectedStatuses: cutOff.length + wrongAfter.length + (exitCode === 0 ? 0 : 1) + (drainedInTime ? 0 : 1) + (turned503First ? 0 : 1) + (readyAgain ? 1 : 0),
+      unexpectedStatuses:
+        cutOff.length +
+        wrongAfter.length +
+        (exitCode === 0 ? 0 : 1) +
+        (drainedInTime ? 0 : 1) +
+        (turned503First ? 0 : 1) +
+        (readyAgain ? 1 : 0),
       durationSeconds: (Date.now() - started) / 1000,
       notes: [
         `${acceptedBefore.length} requests accepted before the signal, ${cutOff.length} of them cut off; readiness after the signal: ${after

@@ -38,7 +38,9 @@ interface Failure {
 
 /** Row counts of every table a rejected request could have written to (asynchronous consumers excluded). */
 async function countsQuery(db: Knex, excluded: string[]): Promise<() => Promise<Record<string, number>>> {
-  const { rows } = await db.raw(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);
+  const { rows } = await db.raw(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+  );
   const tables = (rows as { table_name: string }[]).map((r) => r.table_name).filter((t) => !excluded.includes(t) && !t.startsWith('knex_'));
   const special: Record<string, string> = {
     outbox: `(SELECT count(*) FROM outbox WHERE routing_key NOT IN ('evidence.audit_checkpoint'))`,
@@ -93,7 +95,10 @@ describe('hostile input', () => {
   let evidenceDb: Knex;
 
   beforeAll(async () => {
-    stack = await startScenarioStack('hostile-input', { ATTACHMENT_MAX_BYTES: String(ATTACHMENT_MAX_BYTES), EVIDENCE_MAX_BYTES: String(ATTACHMENT_MAX_BYTES) });
+    stack = await startScenarioStack('hostile-input', {
+      ATTACHMENT_MAX_BYTES: String(ATTACHMENT_MAX_BYTES),
+      EVIDENCE_MAX_BYTES: String(ATTACHMENT_MAX_BYTES),
+    });
     fixtures = await createFixtures(stack.gateway.url);
     operations = [...(await fetchOperations(stack.claims.url, 'claims')), ...(await fetchOperations(stack.evidence.url, 'evidence'))];
     claimsDb = createDatabase({ url: stack.claimsDatabaseUrl, poolMax: 2 });
@@ -116,21 +121,37 @@ describe('hostile input', () => {
     const evidenceCounts = await countsQuery(evidenceDb, ['inbox', 'audit_checkpoints']);
 
     const authFor = (operation: Operation): [string, string][] =>
-      operation.security === 'public' ? [] : operation.security === 'claimant' ? [['Authorization', `Bearer ${fixtures.claim.token}`]] : [['Authorization', internal]];
+      operation.security === 'public'
+        ? []
+        : operation.security === 'claimant'
+          ? [['Authorization', `Bearer ${fixtures.claim.token}`]]
+          : [['Authorization', internal]];
     const targetFor = (operation: Operation, viaGateway: boolean): Attempt['target'] => (viaGateway ? 'gateway' : operation.service);
 
     const jsonOperations = operations.filter((o) => o.requestBody?.contentType === 'application/json');
     const intake = jsonOperations.find((o) => o.method === 'POST' && o.path === '/api/claims/public/claims');
     if (!intake) throw new Error('the claims service does not publish POST /api/claims/public/claims in its OpenAPI document');
     const queryOperations = operations.filter((o) => o.queryParameters.length > 0);
-    const multipartOperations = operations.filter((o) => o.requestBody?.contentType === 'multipart/form-data' || /attachments|\/evidence$/.test(o.path));
+    const multipartOperations = operations.filter(
+      (o) => o.requestBody?.contentType === 'multipart/form-data' || /attachments|\/evidence$/.test(o.path),
+    );
 
-    const jsonAttempt = (operation: Operation, viaGateway: boolean, body: Buffer, kind: string, contentType = 'application/json'): Attempt => ({
+    const jsonAttempt = (
+      operation: Operation,
+      viaGateway: boolean,
+      body: Buffer,
+      kind: string,
+      contentType = 'application/json',
+    ): Attempt => ({
       kind,
       target: targetFor(operation, viaGateway),
       method: operation.method,
       path: concretePath(operation.path, fixtures),
-      headers: [['Content-Type', contentType], ...authFor(operation), ...(operation === intake && Math.random() < 0.3 ? ([['Idempotency-Key', randomUUID()]] as [string, string][]) : [])],
+      headers: [
+        ['Content-Type', contentType],
+        ...authFor(operation),
+        ...(operation === intake && Math.random() < 0.3 ? ([['Idempotency-Key', randomUUID()]] as [string, string][]) : []),
+      ],
       body,
     });
 
@@ -156,12 +177,25 @@ describe('hostile input', () => {
       fc.constantFrom(...jsonOperations),
       fc.boolean(),
       rawBodyMutations(JSON.stringify(claimBody(7))),
-      fc.constantFrom('application/json', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data', '', 'application/json, text/html', 'APPLICATION/JSON'),
+      fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-16',
+        'application/json; charset=latin1',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/xml',
+        'multipart/form-data',
+        '',
+        'application/json, text/html',
+        'APPLICATION/JSON',
+      ),
     );
     const rawAttempts = (n: number) =>
-      fc.sample(rawArbitrary, { numRuns: n, seed: SEED + 1 }).map(([operation, viaGateway, body, contentType]) =>
-        jsonAttempt(operation, viaGateway, Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), 'raw-body', contentType),
-      );
+      fc
+        .sample(rawArbitrary, { numRuns: n, seed: SEED + 1 })
+        .map(([operation, viaGateway, body, contentType]) =>
+          jsonAttempt(operation, viaGateway, Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), 'raw-body', contentType),
+        );
 
     // 3. Query strings from each operation's parameters, with hostile values and bracket tricks.
     const queryArbitrary = fc.tuple(
@@ -172,10 +206,55 @@ describe('hostile input', () => {
           // crafted cursors for every list route, and timestamps PostgreSQL refuses, already percent-encoded below
           fc.tuple(fc.constant('cursor'), craftedCursor),
           fc.tuple(fc.constantFrom('created_from', 'created_to'), refusedTimestamp),
-          fc.tuple(fc.constantFrom('action', 'entity_id', 'source', 'queue', 'q', '\u0000', 'a\u0000b'), fc.constantFrom('%00', 'a%00b', '%00%00', 'x%ed%a0%80', '%ed%b0%80')),
           fc.tuple(
-          fc.oneof(fc.constantFrom('stage', 'queue', 'escalation', 'overdue', 'created_from', 'created_to', 'limit', 'cursor', 'from_seq', 'to_seq', 'after_seq', 'entity_id', 'source', 'action', '__proto__', 'constructor[prototype][polluted]', 'stage[]', 'stage[__proto__][x]', 'limit[$gt]', 'a'.repeat(5000)), nastyShortString),
-          fc.oneof(nastyShortString, fc.constantFrom('0', '-1', '101', '1e3', '2026-02-30', 'open', 'true', 'intake', 'claims', '%', '%zz', '%00', '%ff%fe', '1'.repeat(400))),
+            fc.constantFrom('action', 'entity_id', 'source', 'queue', 'q', '\u0000', 'a\u0000b'),
+            fc.constantFrom('%00', 'a%00b', '%00%00', 'x%ed%a0%80', '%ed%b0%80'),
+          ),
+          fc.tuple(
+            fc.oneof(
+              fc.constantFrom(
+                'stage',
+                'queue',
+                'escalation',
+                'overdue',
+                'created_from',
+                'created_to',
+                'limit',
+                'cursor',
+                'from_seq',
+                'to_seq',
+                'after_seq',
+                'entity_id',
+                'source',
+                'action',
+                '__proto__',
+                'constructor[prototype][polluted]',
+                'stage[]',
+                'stage[__proto__][x]',
+                'limit[$gt]',
+                'a'.repeat(5000),
+              ),
+              nastyShortString,
+            ),
+            fc.oneof(
+              nastyShortString,
+              fc.constantFrom(
+                '0',
+                '-1',
+                '101',
+                '1e3',
+                '2026-02-30',
+                'open',
+                'true',
+                'intake',
+                'claims',
+                '%',
+                '%zz',
+                '%00',
+                '%ff%fe',
+                '1'.repeat(400),
+              ),
+            ),
           ),
         ),
         { minLength: 1, maxLength: 8 },
@@ -183,8 +262,16 @@ describe('hostile input', () => {
     );
     const queryAttempts = (n: number) =>
       fc.sample(queryArbitrary, { numRuns: n, seed: SEED + 2 }).map(([operation, viaGateway, pairs]): Attempt => {
-        const query = pairs.map(([k, v]) => (/^%[^\s]*$/.test(v) ? `${percentEncode(k)}=${v}` : `${percentEncode(k)}=${percentEncode(v)}`)).join('&');
-        return { kind: 'query', target: targetFor(operation, viaGateway), method: 'GET', path: `${concretePath(operation.path, fixtures).split('?')[0]}?${query}`, headers: authFor(operation) };
+        const query = pairs
+          .map(([k, v]) => (/^%[^\s]*$/.test(v) ? `${percentEncode(k)}=${v}` : `${percentEncode(k)}=${percentEncode(v)}`))
+          .join('&');
+        return {
+          kind: 'query',
+          target: targetFor(operation, viaGateway),
+          method: 'GET',
+          path: `${concretePath(operation.path, fixtures).split('?')[0]}?${query}`,
+          headers: authFor(operation),
+        };
       });
 
     // 4. Headers no client library would send.
@@ -196,7 +283,10 @@ describe('hostile input', () => {
         [['Idempotency-Key', 'k'.repeat(300)]],
         [['Idempotency-Key', 'ключ-ü-🔑']],
         [['Idempotency-Key', 'a\tb']],
-        [['Idempotency-Key', 'a'], ['Idempotency-Key', 'b']],
+        [
+          ['Idempotency-Key', 'a'],
+          ['Idempotency-Key', 'b'],
+        ],
         [['Authorization', 'Bearer ']],
         [['Authorization', 'Bearer a.b.c']],
         [['Authorization', `Bearer ${'x'.repeat(8000)}`]],
@@ -211,7 +301,10 @@ describe('hostile input', () => {
         [['Content-Encoding', 'br, gzip, deflate']],
         [['Transfer-Encoding', 'chunked']],
         [['X-Forwarded-For', '1.2.3.4, 127.0.0.1']],
-        [['X-User-Id', 'admin'], ['X-Internal-Scopes', ALL_SCOPES.join(' ')]],
+        [
+          ['X-User-Id', 'admin'],
+          ['X-Internal-Scopes', ALL_SCOPES.join(' ')],
+        ],
         [['X-Request-Id', '\u00ff'.repeat(500)]],
         [['X-Request-Id', '../../etc/passwd']],
         [['X-Huge', 'h'.repeat(20000)]],
@@ -229,7 +322,11 @@ describe('hostile input', () => {
       fc.sample(headerArbitrary, { numRuns: n, seed: SEED + 3 }).map(([operation, viaGateway, extra]): Attempt => {
         const chunked = extra.some(([name]) => name === 'Transfer-Encoding');
         const payload = Buffer.from(JSON.stringify(claimBody(3)));
-        const body = chunked ? Buffer.from(`5\r\n{"a":\r\nzz\r\nnot hex\r\n0\r\n\r\n`) : extra.some(([name]) => name === 'Content-Encoding') ? Buffer.from('not compressed at all') : payload;
+        const body = chunked
+          ? Buffer.from(`5\r\n{"a":\r\nzz\r\nnot hex\r\n0\r\n\r\n`)
+          : extra.some(([name]) => name === 'Content-Encoding')
+            ? Buffer.from('not compressed at all')
+            : payload;
         const hasType = extra.some(([name]) => name === 'Content-Type');
         const hasAuth = extra.some(([name]) => name === 'Authorization');
         return {
@@ -237,7 +334,11 @@ describe('hostile input', () => {
           target: targetFor(operation, viaGateway),
           method: operation.method,
           path: concretePath(operation.path, fixtures),
-          headers: [...(hasType ? [] : ([['Content-Type', 'application/json']] as [string, string][])), ...(hasAuth ? [] : authFor(operation)), ...extra],
+          headers: [
+            ...(hasType ? [] : ([['Content-Type', 'application/json']] as [string, string][])),
+            ...(hasAuth ? [] : authFor(operation)),
+            ...extra,
+          ],
           // a declared chunked body is always sent (a client that never sends it is a slow client, not bad input)
           body: operation.method === 'GET' && !chunked ? undefined : body,
           protocolLevel: true,
@@ -249,14 +350,37 @@ describe('hostile input', () => {
     const multipartArbitrary = fc.tuple(
       fc.constantFrom(...(multipartOperations.length > 0 ? multipartOperations : [intake])),
       fc.boolean(),
-      fc.constantFrom('many-parts', 'truncated', 'wrong-boundary', 'nul-names', 'traversal', 'huge-field', 'oversize', 'wrong-bytes', 'empty-file', 'no-file', 'no-disposition', 'nested-multipart', 'unicode-name', 'many-fields', 'refused-timestamp', 'unstorable-text'),
+      fc.constantFrom(
+        'many-parts',
+        'truncated',
+        'wrong-boundary',
+        'nul-names',
+        'traversal',
+        'huge-field',
+        'oversize',
+        'wrong-bytes',
+        'empty-file',
+        'no-file',
+        'no-disposition',
+        'nested-multipart',
+        'unicode-name',
+        'many-fields',
+        'refused-timestamp',
+        'unstorable-text',
+      ),
       fc.integer({ min: 1, max: 1000 }),
     );
     const multipartAttempts = (n: number) =>
       fc.sample(multipartArbitrary, { numRuns: n, seed: SEED + 4 }).map(([operation, viaGateway, shape, k]): Attempt => {
         const boundary = `----fuzz${k}`;
         const file = (filename = 'photo.png', data: Buffer = png) => ({ name: 'file', filename, contentType: 'image/png', data });
-        const fields = operation.service === 'evidence' ? [{ name: 'kind', data: 'record' }, { name: 'title', data: 'Fuzzed evidence' }] : [{ name: 'document_type', data: 'other' }];
+        const fields =
+          operation.service === 'evidence'
+            ? [
+                { name: 'kind', data: 'record' },
+                { name: 'title', data: 'Fuzzed evidence' },
+              ]
+            : [{ name: 'document_type', data: 'other' }];
         let built: { body: Buffer; contentType: string };
         switch (shape) {
           case 'many-parts':
@@ -264,7 +388,10 @@ describe('hostile input', () => {
             break;
           case 'truncated': {
             const whole = multipart([...fields, file()], boundary);
-            built = { body: whole.body.subarray(0, Math.max(1, Math.floor((whole.body.length * (k % 100)) / 100))), contentType: whole.contentType };
+            built = {
+              body: whole.body.subarray(0, Math.max(1, Math.floor((whole.body.length * (k % 100)) / 100))),
+              contentType: whole.contentType,
+            };
             break;
           }
           case 'wrong-boundary':
@@ -274,7 +401,24 @@ describe('hostile input', () => {
             built = multipart([{ name: 'document_type\u0000', data: 'other\u0000' }, file(`a\u0000.png`)], boundary);
             break;
           case 'traversal':
-            built = multipart([...fields, file(['../../../../tmp/pwned.png', '..\\..\\evil.png', '/etc/passwd', 'C:\\x.png', '.', '..', '%2e%2e%2fx.png', 'x'.repeat(5000)][k % 8])], boundary);
+            built = multipart(
+              [
+                ...fields,
+                file(
+                  [
+                    '../../../../tmp/pwned.png',
+                    '..\\..\\evil.png',
+                    '/etc/passwd',
+                    'C:\\x.png',
+                    '.',
+                    '..',
+                    '%2e%2e%2fx.png',
+                    'x'.repeat(5000),
+                  ][k % 8],
+                ),
+              ],
+              boundary,
+            );
             break;
           case 'huge-field':
             built = multipart([...fields, { name: 'description', data: 'D'.repeat(2 * 1024 * 1024) }, file()], boundary);
@@ -283,7 +427,20 @@ describe('hostile input', () => {
             built = multipart([...fields, file('big.png', Buffer.concat([png, Buffer.alloc(ATTACHMENT_MAX_BYTES + 1024, 7)]))], boundary);
             break;
           case 'wrong-bytes':
-            built = multipart([...fields, { name: 'file', filename: 'photo.png', contentType: 'image/png', data: [Buffer.from('MZ\x90\x00'), Buffer.from('<html><script>x</script>'), Buffer.from('%PDF-'), Buffer.from('\x89PNG')][k % 4] }], boundary);
+            built = multipart(
+              [
+                ...fields,
+                {
+                  name: 'file',
+                  filename: 'photo.png',
+                  contentType: 'image/png',
+                  data: [Buffer.from('MZ\x90\x00'), Buffer.from('<html><script>x</script>'), Buffer.from('%PDF-'), Buffer.from('\x89PNG')][
+                    k % 4
+                  ],
+                },
+              ],
+              boundary,
+            );
             break;
           case 'empty-file':
             built = multipart([...fields, file('empty.png', Buffer.alloc(0))], boundary);
@@ -292,18 +449,43 @@ describe('hostile input', () => {
             built = multipart(fields, boundary);
             break;
           case 'no-disposition':
-            built = { body: Buffer.from(`--${boundary}\r\nContent-Type: image/png\r\n\r\n${png.toString('latin1')}\r\n--${boundary}--\r\n`, 'latin1'), contentType: `multipart/form-data; boundary=${boundary}` };
+            built = {
+              body: Buffer.from(
+                `--${boundary}\r\nContent-Type: image/png\r\n\r\n${png.toString('latin1')}\r\n--${boundary}--\r\n`,
+                'latin1',
+              ),
+              contentType: `multipart/form-data; boundary=${boundary}`,
+            };
             break;
           case 'nested-multipart':
-            built = multipart([...fields, { name: 'file', filename: 'x.png', contentType: 'multipart/mixed; boundary=inner', data: `--inner\r\n\r\n${'x'.repeat(100)}\r\n--inner--` }], boundary);
+            built = multipart(
+              [
+                ...fields,
+                {
+                  name: 'file',
+                  filename: 'x.png',
+                  contentType: 'multipart/mixed; boundary=inner',
+                  data: `--inner\r\n\r\n${'x'.repeat(100)}\r\n--inner--`,
+                },
+              ],
+              boundary,
+            );
             break;
           case 'refused-timestamp':
-            built = multipart([...fields, { name: 'collected_at', data: fc.sample(refusedTimestamp, { numRuns: 1, seed: k })[0] }, file()], boundary);
+            built = multipart(
+              [...fields, { name: 'collected_at', data: fc.sample(refusedTimestamp, { numRuns: 1, seed: k })[0] }, file()],
+              boundary,
+            );
             break;
           case 'unstorable-text': {
             // NUL, and a lone surrogate as the bytes a careless encoder writes (CESU-8), in a field value and in the file name
             const lone = Buffer.from([0xed, 0xa0, 0x80]).toString('latin1');
-            const [description, filename] = [['nul\u0000here', 'ok.png'], [`x${lone}y`, 'ok.png'], ['ok', 'a\u0000.png'], ['\u0000', '\u0000']][k % 4];
+            const [description, filename] = [
+              ['nul\u0000here', 'ok.png'],
+              [`x${lone}y`, 'ok.png'],
+              ['ok', 'a\u0000.png'],
+              ['\u0000', '\u0000'],
+            ][k % 4];
             built = multipart([...fields, { name: 'description', data: Buffer.from(description, 'latin1') }, file(filename)], boundary);
             break;
           }
@@ -313,26 +495,70 @@ describe('hostile input', () => {
           default:
             built = multipart([...Array.from({ length: 500 + k }, (_, i) => ({ name: `f${i}`, data: 'v' })), file()], boundary);
         }
-        const auth: [string, string][] = operation.security === 'claimant' ? [['Authorization', `Bearer ${fixtures.claim.token}`]] : [['Authorization', internal]];
-        return { kind: `multipart:${shape}`, target: targetFor(operation, viaGateway), method: 'POST', path: concretePath(operation.path, fixtures), headers: [['Content-Type', built.contentType], ...auth], body: built.body };
+        const auth: [string, string][] =
+          operation.security === 'claimant' ? [['Authorization', `Bearer ${fixtures.claim.token}`]] : [['Authorization', internal]];
+        return {
+          kind: `multipart:${shape}`,
+          target: targetFor(operation, viaGateway),
+          method: 'POST',
+          path: concretePath(operation.path, fixtures),
+          headers: [['Content-Type', built.contentType], ...auth],
+          body: built.body,
+        };
       });
 
     // 6. Paths the gateway must normalise (or refuse) before deciding the access group; no credentials.
     const pathArbitrary = fc.tuple(
-      fc.constantFrom('/api/claims/public/../claims', '/api/claims/public/%2e%2e/claims', '/api/claims/public/%2E%2E/claims', '/api//claims//claims', '/API/CLAIMS/claims', '/api/claims/public/..%2fclaims', '/api/claims/public/%2e%2e%2fclaims',
-        '/api/claims/public/claims/../../../evidence/audit/verify', '/api/claims/public/%252e%252e/claims', '/api/claims/public/%c0%ae%c0%ae/claims', '/api/evidence/./audit/verify', '/api/evidence/audit/verify%00', '/api/claims/claims;/x', '/api/claims/public\\..\\claims',
-        '/%2e%2e/%2e%2e/etc/passwd', '/api/claims/public/claims/%ff', '/api/claims/public/claims/' + 'a'.repeat(9000), '/api/evidence/audit/../audit/records', '/api/claims/public/./../claims', '/api/claims/public/claims/%00/status', '//127.0.0.1/api/claims/claims', '/api/claims/claims#x', '/api/claims/claims?x=%'),
+      fc.constantFrom(
+        '/api/claims/public/../claims',
+        '/api/claims/public/%2e%2e/claims',
+        '/api/claims/public/%2E%2E/claims',
+        '/api//claims//claims',
+        '/API/CLAIMS/claims',
+        '/api/claims/public/..%2fclaims',
+        '/api/claims/public/%2e%2e%2fclaims',
+        '/api/claims/public/claims/../../../evidence/audit/verify',
+        '/api/claims/public/%252e%252e/claims',
+        '/api/claims/public/%c0%ae%c0%ae/claims',
+        '/api/evidence/./audit/verify',
+        '/api/evidence/audit/verify%00',
+        '/api/claims/claims;/x',
+        '/api/claims/public\\..\\claims',
+        '/%2e%2e/%2e%2e/etc/passwd',
+        '/api/claims/public/claims/%ff',
+        '/api/claims/public/claims/' + 'a'.repeat(9000),
+        '/api/evidence/audit/../audit/records',
+        '/api/claims/public/./../claims',
+        '/api/claims/public/claims/%00/status',
+        '//127.0.0.1/api/claims/claims',
+        '/api/claims/claims#x',
+        '/api/claims/claims?x=%',
+      ),
       fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE'),
     );
     const pathAttempts = (n: number) =>
-      fc.sample(pathArbitrary, { numRuns: n, seed: SEED + 5 }).map(([path, method]): Attempt => ({ kind: 'path', target: 'gateway', method, path, headers: [], protocolLevel: true }));
+      fc
+        .sample(pathArbitrary, { numRuns: n, seed: SEED + 5 })
+        .map(([path, method]): Attempt => ({ kind: 'path', target: 'gateway', method, path, headers: [], protocolLevel: true }));
 
     // 7. Path parameters holding text PostgreSQL cannot store, or that is not UTF-8 at all, with credentials.
     const parameterised = operations.filter((o) => o.path.includes('{'));
     const pathParamArbitrary = fc.tuple(
       fc.constantFrom(...parameterised),
       fc.boolean(),
-      fc.constantFrom('%00', 'a%00b', `${randomUUID()}%00`, '%00'.repeat(36), '%ed%a0%80', '%ed%b0%80', '%c0%80', '%ff', '%2e%2e', '%252e', 'x'.repeat(300)),
+      fc.constantFrom(
+        '%00',
+        'a%00b',
+        `${randomUUID()}%00`,
+        '%00'.repeat(36),
+        '%ed%a0%80',
+        '%ed%b0%80',
+        '%c0%80',
+        '%ff',
+        '%2e%2e',
+        '%252e',
+        'x'.repeat(300),
+      ),
     );
     const pathParamAttempts = (n: number) =>
       fc.sample(pathParamArbitrary, { numRuns: n, seed: SEED + 6 }).map(([operation, viaGateway, segment]): Attempt => ({
@@ -340,7 +566,12 @@ describe('hostile input', () => {
         target: targetFor(operation, viaGateway),
         method: operation.method,
         path: concretePath(operation.path.replace(/\{\w+\}/, segment), fixtures),
-        headers: [...(operation.requestBody?.contentType === 'application/json' ? ([['Content-Type', 'application/json']] as [string, string][]) : []), ...authFor(operation)],
+        headers: [
+          ...(operation.requestBody?.contentType === 'application/json'
+            ? ([['Content-Type', 'application/json']] as [string, string][])
+            : []),
+          ...authFor(operation),
+        ],
         body: operation.requestBody ? Buffer.from('{}') : undefined,
       }));
 
@@ -375,8 +606,14 @@ describe('hostile input', () => {
     let claimsBefore = await claimsCounts();
     let evidenceBefore = await evidenceCounts();
     const fail = (attempt: Attempt, outcome: string) => {
-      const headerNames = attempt.kind === 'header' ? ` [${attempt.headers.map(([name, value]) => `${name}: ${value.slice(0, 40)}`).join('; ')}]` : '';
-      if (failures.length < 200) failures.push({ kind: attempt.kind, request: `${attempt.method} ${attempt.target}${attempt.path.slice(0, 200)}${headerNames}`, outcome });
+      const headerNames =
+        attempt.kind === 'header' ? ` [${attempt.headers.map(([name, value]) => `${name}: ${value.slice(0, 40)}`).join('; ')}]` : '';
+      if (failures.length < 200)
+        failures.push({
+          kind: attempt.kind,
+          request: `${attempt.method} ${attempt.target}${attempt.path.slice(0, 200)}${headerNames}`,
+          outcome,
+        });
     };
     for (const attempt of attempts) {
       if (Date.now() - started > BUDGET_MS) break;
@@ -399,7 +636,11 @@ describe('hostile input', () => {
       } else if (attempt.kind === 'path' && response.status < 300 && !isPublicPath(attempt.path) && attempt.method !== 'OPTIONS') {
         unexpectedStatuses += 1;
         fail(attempt, `${response.status} without credentials`);
-      } else if (response.status >= 400 && !attempt.protocolLevel && !(response.headers['content-type'] ?? '').startsWith('application/problem+json')) {
+      } else if (
+        response.status >= 400 &&
+        !attempt.protocolLevel &&
+        !(response.headers['content-type'] ?? '').startsWith('application/problem+json')
+      ) {
         notProblemJson += 1;
         unexpectedStatuses += 1;
         fail(attempt, `${response.status} with Content-Type ${response.headers['content-type']}`);
@@ -408,7 +649,10 @@ describe('hostile input', () => {
       const [claimsAfter, evidenceAfter] = await Promise.all([claimsCounts(), evidenceCounts()]);
       countMs += Date.now() - countedAt;
       if (response.status === undefined || response.status >= 300) {
-        const touched = [...changed(claimsBefore, claimsAfter).map((t) => `claims.${t}`), ...changed(evidenceBefore, evidenceAfter).map((t) => `evidence.${t}`)];
+        const touched = [
+          ...changed(claimsBefore, claimsAfter).map((t) => `claims.${t}`),
+          ...changed(evidenceBefore, evidenceAfter).map((t) => `evidence.${t}`),
+        ];
         if (touched.length > 0) {
           partialWrites += 1;
           fail(attempt, `rejected with ${response.status ?? response.error} but changed ${touched.join(', ')}`);
@@ -420,15 +664,22 @@ describe('hostile input', () => {
       for (const name of ['gateway', 'claims', 'evidence'] as const) {
         if (isAlive(stack![name].pid())) continue;
         const exitCode = await stack![name].signal('SIGTERM');
-        crashes.push(`${name} exited (code ${exitCode}) after ${attempt.kind} ${attempt.method} ${attempt.target}${attempt.path.slice(0, 120)}; output: ${stack![name].output().slice(-600).replace(/\s+/g, ' ')}`);
+        crashes.push(
+          `${name} exited (code ${exitCode}) after ${attempt.kind} ${attempt.method} ${attempt.target}${attempt.path.slice(0, 120)}; output: ${stack![name].output().slice(-600).replace(/\s+/g, ' ')}`,
+        );
         if (crashes.length > 5) break;
         await stack![name].start();
-        if (name !== 'gateway') await Promise.all([claimsCounts().then((c) => (claimsBefore = c)), evidenceCounts().then((c) => (evidenceBefore = c))]);
+        if (name !== 'gateway')
+          await Promise.all([claimsCounts().then((c) => (claimsBefore = c)), evidenceCounts().then((c) => (evidenceBefore = c))]);
       }
       if (crashes.length > 5) break;
     }
 
-    const ready = { gateway: await readiness(urls.gateway), claims: await readiness(urls.claims), evidence: await readiness(urls.evidence) };
+    const ready = {
+      gateway: await readiness(urls.gateway),
+      claims: await readiness(urls.claims),
+      evidence: await readiness(urls.evidence),
+    };
     const crashed = crashes.length > 0 || Object.values(ready).some((status) => status !== 200);
 
     writeFigures({
@@ -445,7 +696,9 @@ describe('hostile input', () => {
       notes: [
         ...crashes.map((crash) => `finding: crash — ${crash}`),
         `time spent: generating ${(generationMs / 1000).toFixed(1)} s, requests ${(requestMs / 1000).toFixed(1)} s, row-count checks ${(countMs / 1000).toFixed(1)} s`,
-        `processes alive and ready afterwards: ${!crashed} (${Object.entries(ready).map(([k, v]) => `${k} ${v}`).join(', ')}); rejected requests that changed rows: ${partialWrites}; 4xx without problem+json: ${notProblemJson}`,
+        `processes alive and ready afterwards: ${!crashed} (${Object.entries(ready)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}); rejected requests that changed rows: ${partialWrites}; 4xx without problem+json: ${notProblemJson}`,
         ...failures.slice(0, 8).map((f) => `finding: ${f.kind} ${f.request} → ${f.outcome}`),
       ],
     });

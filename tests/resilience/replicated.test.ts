@@ -38,7 +38,12 @@ describe('every process replicated', () => {
     objectStore = await startObjectStore();
     stack = await startReplicatedStack(objectStore.config, {
       claims: { SMTP_URL: smtp.url, OVERDUE_SWEEP_INTERVAL_MS: '500' },
-      evidence: { RUN_SCHEDULER: 'true', RUN_SCHEDULER_INTERVAL_MS: '500', AUDIT_CHECKPOINT_EVERY: String(CHECKPOINT_EVERY), AUDIT_CHECKPOINT_INTERVAL_MS: '1000' },
+      evidence: {
+        RUN_SCHEDULER: 'true',
+        RUN_SCHEDULER_INTERVAL_MS: '500',
+        AUDIT_CHECKPOINT_EVERY: String(CHECKPOINT_EVERY),
+        AUDIT_CHECKPOINT_INTERVAL_MS: '1000',
+      },
     });
   });
 
@@ -55,11 +60,24 @@ describe('every process replicated', () => {
     // Half of saturation, measured now through this very stack with the same work (intake, then one upload):
     // the machine is shared, so the bench's figure from an idle run (reported beside it) would overload it.
     const machineLoad = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
-    const saturation = await measureIntakeUploadSaturation(s.url, { warmupSeconds: 3, seconds: 8, concurrency: 8, uploadBytes: UPLOAD_BYTES });
+    const saturation = await measureIntakeUploadSaturation(s.url, {
+      warmupSeconds: 3,
+      seconds: 8,
+      concurrency: 8,
+      uploadBytes: UPLOAD_BYTES,
+    });
     const rate = Math.max(1, Math.round(saturation / 2));
     const bench = benchIntakeSaturation();
     const writer = await bearer('evidence:write', 'replicated-writer');
-    const load = startLoad({ target: s.url, mode: 'intake+upload', rate, maxRequests: rate * LOAD_SECONDS, maxSeconds: LOAD_SECONDS, requestTimeoutMs: 20000, uploadBytes: UPLOAD_BYTES });
+    const load = startLoad({
+      target: s.url,
+      mode: 'intake+upload',
+      rate,
+      maxRequests: rate * LOAD_SECONDS,
+      maxSeconds: LOAD_SECONDS,
+      requestTimeoutMs: 20000,
+      uploadBytes: UPLOAD_BYTES,
+    });
     await sleep(8000);
 
     // Work for the background jobs of both replicas, handed over just before the kill: due controls for the
@@ -107,7 +125,10 @@ describe('every process replicated', () => {
     const audit = await settleAuditLog(s.evidenceDatabaseUrl, [...storedClaims]);
 
     // Attachments: every stored file downloads, byte for byte, from each claims replica directly.
-    const attachments = await queryRows<{ id: string; claim_id: string; sha256: string }>(s.claimsDatabaseUrl, 'SELECT id::text, claim_id::text, sha256 FROM attachments');
+    const attachments = await queryRows<{ id: string; claim_id: string; sha256: string }>(
+      s.claimsDatabaseUrl,
+      'SELECT id::text, claim_id::text, sha256 FROM attachments',
+    );
     const attachedClaims = new Set(attachments.map((a) => a.claim_id));
     const lostUploads = uploadsOk.filter((r) => !attachedClaims.has(r.claim_id!));
     const reader = await bearer('claims:read', 'replicated-reader');
@@ -116,8 +137,12 @@ describe('every process replicated', () => {
       await Promise.all(
         attachments.slice(i, i + 16).flatMap((a) =>
           s.claims.map(async (replica) => {
-            const response = await fetch(`${replica.url}/api/claims/claims/${a.claim_id}/attachments/${a.id}/content`, { headers: { authorization: reader } });
-            const sha = createHash('sha256').update(Buffer.from(await response.arrayBuffer())).digest('hex');
+            const response = await fetch(`${replica.url}/api/claims/claims/${a.claim_id}/attachments/${a.id}/content`, {
+              headers: { authorization: reader },
+            });
+            const sha = createHash('sha256')
+              .update(Buffer.from(await response.arrayBuffer()))
+              .digest('hex');
             if (response.status !== 200 || sha !== a.sha256) notServed.push(`${replica.name} ${a.id} → ${response.status}`);
           }),
         ),
@@ -125,14 +150,30 @@ describe('every process replicated', () => {
     }
 
     // Deadline sweeps (both claims replicas): each passed deadline announced once, and audited once.
-    await until('deadlines announced', async () => (await queryRows(s.claimsDatabaseUrl, `SELECT 1 FROM deadline_breaches WHERE deadline = 'first_contact'`)).length >= breached.length, 60000).catch(() => undefined);
-    const breachEvents = await queryRows<{ subject: string }>(s.claimsDatabaseUrl, `SELECT payload->>'subject' AS subject FROM outbox WHERE routing_key = 'claim.sla_breached'`);
+    await until(
+      'deadlines announced',
+      async () =>
+        (await queryRows(s.claimsDatabaseUrl, `SELECT 1 FROM deadline_breaches WHERE deadline = 'first_contact'`)).length >=
+        breached.length,
+      60000,
+    ).catch(() => undefined);
+    const breachEvents = await queryRows<{ subject: string }>(
+      s.claimsDatabaseUrl,
+      `SELECT payload->>'subject' AS subject FROM outbox WHERE routing_key = 'claim.sla_breached'`,
+    );
     const sweep = lossAndDuplicates(breached, new Map(breached.map((id) => [id, breachEvents.filter((e) => e.subject === id).length])));
     const breachAudit = lossAndDuplicates(breached, await auditedClaimEvents(s.evidenceDatabaseUrl, 'claim.sla_breached'));
 
     // Delivery senders (both claims replicas): each acknowledgement mailed once. A lease held by the killed replica runs out after 60 s.
-    await until('deliveries done', async () => (await queryRows(s.claimsDatabaseUrl, `SELECT 1 FROM deliveries WHERE status = 'pending'`)).length === 0, 120000).catch(() => undefined);
-    const sent = await queryRows<{ update_id: string }>(s.claimsDatabaseUrl, `SELECT update_id::text FROM deliveries WHERE channel = 'email' AND status = 'sent'`);
+    await until(
+      'deliveries done',
+      async () => (await queryRows(s.claimsDatabaseUrl, `SELECT 1 FROM deliveries WHERE status = 'pending'`)).length === 0,
+      120000,
+    ).catch(() => undefined);
+    const sent = await queryRows<{ update_id: string }>(
+      s.claimsDatabaseUrl,
+      `SELECT update_id::text FROM deliveries WHERE channel = 'email' AND status = 'sent'`,
+    );
     const pendingDeliveries = (await queryRows(s.claimsDatabaseUrl, `SELECT 1 FROM deliveries WHERE status = 'pending'`)).length;
     const mailed = smtp!.updateIds;
     const mailedOnce = new Set(mailed);
@@ -140,22 +181,57 @@ describe('every process replicated', () => {
     const mailedTwice = repeated(mailed);
 
     // Run schedulers (both evidence replicas): one run per due control, created and audited once.
-    await until('runs opened', async () => (await queryRows(s.evidenceDatabaseUrl, 'SELECT 1 FROM evidence_runs WHERE control_version_id = ANY($1::uuid[])', [controls])).length >= controls.length, 60000).catch(() => undefined);
-    const runs = await queryRows<{ run_id: string; control_version_id: string }>(s.evidenceDatabaseUrl, 'SELECT run_id::text, control_version_id::text FROM evidence_runs WHERE control_version_id = ANY($1::uuid[])', [controls]);
-    const runsPerControl = lossAndDuplicates(controls, new Map(controls.map((c) => [c, runs.filter((r) => r.control_version_id === c).length])));
-    const runAudit = lossAndDuplicates(runs.map((r) => r.run_id), await auditedEntities(s.evidenceDatabaseUrl, 'evidence.run_created'));
+    await until(
+      'runs opened',
+      async () =>
+        (await queryRows(s.evidenceDatabaseUrl, 'SELECT 1 FROM evidence_runs WHERE control_version_id = ANY($1::uuid[])', [controls]))
+          .length >= controls.length,
+      60000,
+    ).catch(() => undefined);
+    const runs = await queryRows<{ run_id: string; control_version_id: string }>(
+      s.evidenceDatabaseUrl,
+      'SELECT run_id::text, control_version_id::text FROM evidence_runs WHERE control_version_id = ANY($1::uuid[])',
+      [controls],
+    );
+    const runsPerControl = lossAndDuplicates(
+      controls,
+      new Map(controls.map((c) => [c, runs.filter((r) => r.control_version_id === c).length])),
+    );
+    const runAudit = lossAndDuplicates(
+      runs.map((r) => r.run_id),
+      await auditedEntities(s.evidenceDatabaseUrl, 'evidence.run_created'),
+    );
 
     // Checkpoints: the last one signs the whole log; each signed and announced once, in order.
-    await until('head checkpointed', async () => {
-      const [row] = await queryRows<{ head: string | null; signed: string | null }>(s.evidenceDatabaseUrl, 'SELECT (SELECT max(seq) FROM audit_log) AS head, (SELECT max(seq) FROM audit_checkpoints) AS signed');
-      return row.head === row.signed;
-    }, 30000).catch(() => undefined);
-    const [heads] = await queryRows<{ head: string; signed: string }>(s.evidenceDatabaseUrl, 'SELECT (SELECT max(seq) FROM audit_log) AS head, (SELECT max(seq) FROM audit_checkpoints) AS signed');
-    const checkpoints = await queryRows<{ seq: string }>(s.evidenceDatabaseUrl, 'SELECT seq::text FROM audit_checkpoints ORDER BY signed_at, seq');
-    const checkpointEvents = await queryRows<{ subject: string }>(s.evidenceDatabaseUrl, `SELECT payload->>'subject' AS subject FROM outbox WHERE routing_key = 'evidence.audit_checkpoint'`);
+    await until(
+      'head checkpointed',
+      async () => {
+        const [row] = await queryRows<{ head: string | null; signed: string | null }>(
+          s.evidenceDatabaseUrl,
+          'SELECT (SELECT max(seq) FROM audit_log) AS head, (SELECT max(seq) FROM audit_checkpoints) AS signed',
+        );
+        return row.head === row.signed;
+      },
+      30000,
+    ).catch(() => undefined);
+    const [heads] = await queryRows<{ head: string; signed: string }>(
+      s.evidenceDatabaseUrl,
+      'SELECT (SELECT max(seq) FROM audit_log) AS head, (SELECT max(seq) FROM audit_checkpoints) AS signed',
+    );
+    const checkpoints = await queryRows<{ seq: string }>(
+      s.evidenceDatabaseUrl,
+      'SELECT seq::text FROM audit_checkpoints ORDER BY signed_at, seq',
+    );
+    const checkpointEvents = await queryRows<{ subject: string }>(
+      s.evidenceDatabaseUrl,
+      `SELECT payload->>'subject' AS subject FROM outbox WHERE routing_key = 'evidence.audit_checkpoint'`,
+    );
     const checkpointSeqs = checkpoints.map((c) => Number(c.seq));
     const outOfOrder = checkpointSeqs.filter((seq, i) => i > 0 && seq <= checkpointSeqs[i - 1]);
-    const checkpointsUnannounced = lossAndDuplicates(checkpoints.map((c) => c.seq), new Map(checkpoints.map((c) => [c.seq, checkpointEvents.filter((e) => e.subject === c.seq).length])));
+    const checkpointsUnannounced = lossAndDuplicates(
+      checkpoints.map((c) => c.seq),
+      new Map(checkpoints.map((c) => [c.seq, checkpointEvents.filter((e) => e.subject === c.seq).length])),
+    );
     const headUnsigned = heads.head === heads.signed ? 0 : 1;
     const largestGap = Math.max(0, ...checkpointSeqs.map((seq, i) => seq - (checkpointSeqs[i - 1] ?? 0)));
 
@@ -163,12 +239,35 @@ describe('every process replicated', () => {
     await until('evidence outbox drained', async () => (await pendingOutbox(s.evidenceDatabaseUrl)) === 0, 30000).catch(() => undefined);
     const unpublished = (await pendingOutbox(s.claimsDatabaseUrl)) + (await pendingOutbox(s.evidenceDatabaseUrl));
 
-    const verify = await fetch(`${s.url}/api/evidence/audit/verify`, { headers: { authorization: await bearer('audit:read', 'replicated-auditor') } });
+    const verify = await fetch(`${s.url}/api/evidence/audit/verify`, {
+      headers: { authorization: await bearer('audit:read', 'replicated-auditor') },
+    });
     const report = (await verify.json()) as { valid: boolean; records_checked: number; checkpoint: { signature_valid: boolean } | null };
     const chainBroken = verify.status === 200 && report.valid && report.checkpoint?.signature_valid ? 0 : 1;
 
-    const lost = lostClaims.length + audit.lost.length + lostUploads.length + notServed.length + sweep.lost.length + breachAudit.lost.length + unmailed.length + pendingDeliveries + runsPerControl.lost.length + runAudit.lost.length + checkpointsUnannounced.lost.length + headUnsigned + unpublished;
-    const duplicated = audit.duplicated.length + sweep.duplicated.length + breachAudit.duplicated.length + mailedTwice.length + runsPerControl.duplicated.length + runAudit.duplicated.length + checkpointsUnannounced.duplicated.length + outOfOrder.length;
+    const lost =
+      lostClaims.length +
+      audit.lost.length +
+      lostUploads.length +
+      notServed.length +
+      sweep.lost.length +
+      breachAudit.lost.length +
+      unmailed.length +
+      pendingDeliveries +
+      runsPerControl.lost.length +
+      runAudit.lost.length +
+      checkpointsUnannounced.lost.length +
+      headUnsigned +
+      unpublished;
+    const duplicated =
+      audit.duplicated.length +
+      sweep.duplicated.length +
+      breachAudit.duplicated.length +
+      mailedTwice.length +
+      runsPerControl.duplicated.length +
+      runAudit.duplicated.length +
+      checkpointsUnannounced.duplicated.length +
+      outOfOrder.length;
     const fiveHundreds = failedDuringKill.filter((r) => (r.status ?? 0) >= 500).length;
     writeFigures({
       scenario: 'replicated',
@@ -192,7 +291,12 @@ describe('every process replicated', () => {
         `run scheduler (RUN_SCHEDULER=true on both evidence replicas): ${controls.length} due controls, ${runs.length} runs opened (${runsPerControl.duplicated.length} doubled, ${runsPerControl.lost.length} missing), run_created audited once each: ${runAudit.lost.length + runAudit.duplicated.length === 0}`,
         `checkpoints: ${checkpoints.length} (AUDIT_CHECKPOINT_EVERY ${CHECKPOINT_EVERY}, largest gap ${largestGap} records), ${checkpointEvents.length} announced, out of order ${outOfOrder.length}, head ${heads.head} signed: ${headUnsigned === 0}; audit chain of ${report.records_checked} records verifies: ${chainBroken === 0}`,
         `outbox rows never published (both services): ${unpublished}`,
-        ...bad.slice(0, 5).map((r) => `unexpected: #${r.i} ${r.op} → ${r.status ?? r.error} (${r.content_type ?? 'no body'}) after ${r.ended - r.started} ms, ${r.started - killedAt} ms after the kill`),
+        ...bad
+          .slice(0, 5)
+          .map(
+            (r) =>
+              `unexpected: #${r.i} ${r.op} → ${r.status ?? r.error} (${r.content_type ?? 'no body'}) after ${r.ended - r.started} ms, ${r.started - killedAt} ms after the kill`,
+          ),
         'uploaded files in S3-compatible object storage (s3rver started by the test), every replica with a DATA_DIR of its own',
       ],
     });
@@ -204,7 +308,11 @@ describe('every process replicated', () => {
     expect({ sweep, breachAudit }).toEqual({ sweep: { lost: [], duplicated: [] }, breachAudit: { lost: [], duplicated: [] } });
     expect({ unmailed, mailedTwice, pendingDeliveries }).toEqual({ unmailed: [], mailedTwice: [], pendingDeliveries: 0 });
     expect({ runsPerControl, runAudit }).toEqual({ runsPerControl: { lost: [], duplicated: [] }, runAudit: { lost: [], duplicated: [] } });
-    expect({ checkpointsUnannounced, outOfOrder, unsignedHead: heads.head === heads.signed }).toEqual({ checkpointsUnannounced: { lost: [], duplicated: [] }, outOfOrder: [], unsignedHead: true });
+    expect({ checkpointsUnannounced, outOfOrder, unsignedHead: heads.head === heads.signed }).toEqual({
+      checkpointsUnannounced: { lost: [], duplicated: [] },
+      outOfOrder: [],
+      unsignedHead: true,
+    });
     expect(unpublished).toBe(0);
     expect(chainBroken).toBe(0);
   });
@@ -212,7 +320,11 @@ describe('every process replicated', () => {
 
 /** How often each audit record of `action` names each entity. */
 async function auditedEntities(evidenceDatabaseUrl: string, action: string): Promise<Map<string, number>> {
-  const rows = await queryRows<{ entity_id: string; n: string }>(evidenceDatabaseUrl, 'SELECT entity_id, count(*) AS n FROM audit_log WHERE action = $1 GROUP BY entity_id', [action]);
+  const rows = await queryRows<{ entity_id: string; n: string }>(
+    evidenceDatabaseUrl,
+    'SELECT entity_id, count(*) AS n FROM audit_log WHERE action = $1 GROUP BY entity_id',
+    [action],
+  );
   return new Map(rows.map((row) => [row.entity_id, Number(row.n)]));
 }
 

@@ -75,12 +75,18 @@ describe('HS256 verification', () => {
   });
 
   it('refuses a token without sub', async () => {
-    const token = await new SignJWT({ scope: 'claims:read' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
+    const token = await new SignJWT({ scope: 'claims:read' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(SECRET));
     expect((await rejection(verify(token))).status).toBe(401);
   });
 
   it('refuses a token without exp', async () => {
-    const token = await new SignJWT({ scope: 'claims:read' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').sign(new TextEncoder().encode(SECRET));
+    const token = await new SignJWT({ scope: 'claims:read' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('alice')
+      .sign(new TextEncoder().encode(SECRET));
     expect((await rejection(verify(token))).status).toBe(401);
   });
 
@@ -125,7 +131,10 @@ describe('HS256 verification', () => {
     ['padding after the signature', (parts: string[]) => [parts[0], parts[1], `${parts[2]}==`]],
     ['padding after the payload', (parts: string[]) => [parts[0], `${parts[1]}=`, parts[2]]],
     ['a non-alphabet character in the header', (parts: string[]) => [`${parts[0]}!`, parts[1], parts[2]]],
-    ['base64 instead of base64url in the signature', (parts: string[]) => [parts[0], parts[1], Buffer.from(parts[2], 'base64url').toString('base64')]],
+    [
+      'base64 instead of base64url in the signature',
+      (parts: string[]) => [parts[0], parts[1], Buffer.from(parts[2], 'base64url').toString('base64')],
+    ],
     ['whitespace inside the payload', (parts: string[]) => [parts[0], `${parts[1].slice(0, 4)} ${parts[1].slice(4)}`, parts[2]]],
   ])('refuses a token with %s, though its bytes verify', async (_what, alter) => {
     let token = await signDevToken({ sub: 'alice', scope: 'claims:read', secret: SECRET });
@@ -146,10 +155,19 @@ describe('HS256 verification', () => {
 });
 
 describe('issuer and audience', () => {
-  const verify = createJwtVerifier({ AUTH_JWT_SECRET: SECRET, AUTH_ISSUER: 'https://idp.example', AUTH_AUDIENCE: 'claims-platform' }, 'test');
+  const verify = createJwtVerifier(
+    { AUTH_JWT_SECRET: SECRET, AUTH_ISSUER: 'https://idp.example', AUTH_AUDIENCE: 'claims-platform' },
+    'test',
+  );
 
   it('accepts the configured issuer and audience', async () => {
-    const token = await signDevToken({ sub: 'alice', scope: '', secret: SECRET, issuer: 'https://idp.example', audience: 'claims-platform' });
+    const token = await signDevToken({
+      sub: 'alice',
+      scope: '',
+      secret: SECRET,
+      issuer: 'https://idp.example',
+      audience: 'claims-platform',
+    });
     expect((await verify(token)).sub).toBe('alice');
   });
 
@@ -205,10 +223,20 @@ describe('JWKS verification', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const rs256 = (key: KeyLike, kid = 'k1') =>
-    new SignJWT({ scope: 'audit:read' }).setProtectedHeader({ alg: 'RS256', kid }).setSubject('auditor').setIssuedAt().setIssuer('https://idp.example').setAudience('claims-platform').setExpirationTime('5m').sign(key);
+    new SignJWT({ scope: 'audit:read' })
+      .setProtectedHeader({ alg: 'RS256', kid })
+      .setSubject('auditor')
+      .setIssuedAt()
+      .setIssuer('https://idp.example')
+      .setAudience('claims-platform')
+      .setExpirationTime('5m')
+      .sign(key);
 
   it('verifies an RS256 token with a key from the JWKS', async () => {
-    const verify = createJwtVerifier({ AUTH_JWKS_URL: jwksUrl, AUTH_ISSUER: 'https://idp.example', AUTH_AUDIENCE: 'claims-platform' }, 'production');
+    const verify = createJwtVerifier(
+      { AUTH_JWKS_URL: jwksUrl, AUTH_ISSUER: 'https://idp.example', AUTH_AUDIENCE: 'claims-platform' },
+      'production',
+    );
     const principal = await verify(await rs256(privateKey));
     expect(principal.sub).toBe('auditor');
     expect([...principal.scopes]).toEqual(['audit:read']);
@@ -235,7 +263,11 @@ describe('JWKS endpoint unreachable', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const app = appWith(createJwtVerifier({ AUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` }, 'production'));
     const privateKey = await stranger();
-    const token = await new SignJWT({ scope: 'claims:read' }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('a').setExpirationTime('5m').sign(privateKey);
+    const token = await new SignJWT({ scope: 'claims:read' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setSubject('a')
+      .setExpirationTime('5m')
+      .sign(privateKey);
     const response = await request(app).get('/claims').set('Authorization', `Bearer ${token}`).expect(503);
     expect(response.headers['retry-after']).toBeDefined();
   });
@@ -243,7 +275,13 @@ describe('JWKS endpoint unreachable', () => {
 
 describe('JWKS endpoint failing', () => {
   it.each([
-    ['answers 500', (res: import('node:http').ServerResponse) => { res.statusCode = 500; res.end('oops'); }],
+    [
+      'answers 500',
+      (res: import('node:http').ServerResponse) => {
+        res.statusCode = 500;
+        res.end('oops');
+      },
+    ],
     ['sends something that is not JSON', (res: import('node:http').ServerResponse) => res.end('<html>')],
     ['sends JSON that is not a key set', (res: import('node:http').ServerResponse) => res.end('{"nokeys":true}')],
   ])('answers 503, not 401, when the endpoint %s', async (_what, respond) => {
@@ -252,7 +290,11 @@ describe('JWKS endpoint failing', () => {
     try {
       const verify = createJwtVerifier({ AUTH_JWKS_URL: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/jwks` }, 'production');
       const privateKey = await stranger();
-      const token = await new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('a').setExpirationTime('5m').sign(privateKey);
+      const token = await new SignJWT({})
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setSubject('a')
+        .setExpirationTime('5m')
+        .sign(privateKey);
       const problem = await rejection(verify(token));
       expect(problem.status).toBe(503);
       expect(problem.headers['Retry-After']).toBeDefined();
@@ -267,12 +309,18 @@ describe('authenticate and requireScope', () => {
   const token = (scope: string) => signDevToken({ sub: 'bob', scope, secret: SECRET });
 
   it('lets a caller with the scope through', async () => {
-    const response = await request(app).get('/claims').set('Authorization', `Bearer ${await token('claims:read claims:write')}`).expect(200);
+    const response = await request(app)
+      .get('/claims')
+      .set('Authorization', `Bearer ${await token('claims:read claims:write')}`)
+      .expect(200);
     expect(response.body).toEqual({ sub: 'bob', scopes: ['claims:read', 'claims:write'] });
   });
 
   it('answers 403 problem+json to a verified caller without the scope', async () => {
-    const response = await request(app).get('/claims').set('Authorization', `Bearer ${await token('claims:write')}`).expect(403);
+    const response = await request(app)
+      .get('/claims')
+      .set('Authorization', `Bearer ${await token('claims:write')}`)
+      .expect(403);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.body).toMatchObject({ status: 403, type: 'https://errors.claims-platform.dev/forbidden' });
   });
@@ -292,7 +340,10 @@ describe('authenticate and requireScope', () => {
   });
 
   it('treats a scope as a whole word, not a prefix', async () => {
-    await request(app).get('/claims').set('Authorization', `Bearer ${await token('claims:readonly claims')}`).expect(403);
+    await request(app)
+      .get('/claims')
+      .set('Authorization', `Bearer ${await token('claims:readonly claims')}`)
+      .expect(403);
   });
 });
 

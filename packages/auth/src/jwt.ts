@@ -62,7 +62,8 @@ export function createJwtVerifier(settings: AuthSettings, nodeEnv = process.env.
   } else {
     const secret = settings.AUTH_JWT_SECRET ?? (nodeEnv === 'production' ? undefined : DEV_JWT_SECRET);
     if (!secret) throw new ConfigError('AUTH_JWT_SECRET or AUTH_JWKS_URL must be set in production');
-    if (nodeEnv === 'production' && secret === DEV_JWT_SECRET) throw new ConfigError('AUTH_JWT_SECRET must not be the development default in production');
+    if (nodeEnv === 'production' && secret === DEV_JWT_SECRET)
+      throw new ConfigError('AUTH_JWT_SECRET must not be the development default in production');
     const key = new TextEncoder().encode(secret);
     verify = (token) => jwtVerify(token, key, { ...options, algorithms: ['HS256'] });
   }
@@ -75,7 +76,8 @@ export function createJwtVerifier(settings: AuthSettings, nodeEnv = process.env.
       const scope = typeof payload.scope === 'string' ? payload.scope : '';
       return { sub: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
     } catch (error) {
-      if (settings.AUTH_JWKS_URL && jwksUnavailable(error)) throw problems.serviceUnavailable("The identity provider's signing keys cannot be fetched; retry shortly");
+      if (settings.AUTH_JWKS_URL && jwksUnavailable(error))
+        throw problems.serviceUnavailable("The identity provider's signing keys cannot be fetched; retry shortly");
       if (error instanceof joseErrors.JWTExpired) throw problems.unauthorized('The token has expired');
       if (error instanceof joseErrors.JOSEError || error instanceof TypeError) throw problems.unauthorized('The token does not verify');
       throw error;
@@ -90,7 +92,14 @@ function jwksUnavailable(error: unknown): boolean {
 }
 
 /** A development token, for `pnpm token` and tests. */
-export async function signDevToken(options: { sub: string; scope: string; secret?: string; expiresIn?: string | number; issuer?: string; audience?: string }): Promise<string> {
+export async function signDevToken(options: {
+  sub: string;
+  scope: string;
+  secret?: string;
+  expiresIn?: string | number;
+  issuer?: string;
+  audience?: string;
+}): Promise<string> {
   let jwt = new SignJWT({ scope: options.scope })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(options.sub)

@@ -23,7 +23,12 @@ export function bearerToken(req: Request): string | undefined {
 export function authenticate(verify: VerifyToken): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const token = bearerToken(req);
-    if (!token) return next(problems.unauthorized(token === undefined ? 'Authorization: Bearer <token> is required' : 'The Authorization header is not a Bearer token'));
+    if (!token)
+      return next(
+        problems.unauthorized(
+          token === undefined ? 'Authorization: Bearer <token> is required' : 'The Authorization header is not a Bearer token',
+        ),
+      );
     try {
       req.principal = await verify(token);
       next();
@@ -50,7 +55,8 @@ export function requireScope(scope: string): RequestHandler {
 export function requireAnyScope(...scopes: string[]): RequestHandler {
   return (req, _res, next) => {
     if (!req.principal) return next(problems.unauthorized());
-    if (!scopes.some((scope) => hasScope(req.principal, scope))) return next(problems.forbidden(`This operation requires one of the scopes ${scopes.join(', ')}`));
+    if (!scopes.some((scope) => hasScope(req.principal, scope)))
+      return next(problems.forbidden(`This operation requires one of the scopes ${scopes.join(', ')}`));
     next();
   };
 }

@@ -23,7 +23,9 @@ export const REQUIRED_DOCUMENTS: Readonly<Record<LossType, readonly string[]>> =
 };
 
 /** Every document type any checklist can hold, plus `other` (what an attachment may be filed as). */
-export const DOCUMENT_TYPES: readonly string[] = [...new Set([...Object.values(REQUIRED_DOCUMENTS).flat(), 'medical_report', 'other'])].sort();
+export const DOCUMENT_TYPES: readonly string[] = [
+  ...new Set([...Object.values(REQUIRED_DOCUMENTS).flat(), 'medical_report', 'other']),
+].sort();
 
 export function requiredDocumentsFor(lossType: LossType, injuries: boolean | null): RequiredDocument[] {
   const types = [...REQUIRED_DOCUMENTS[lossType]];

@@ -5,12 +5,29 @@
  */
 
 /** The stages of a claim (CONTRACT.md §3), in lifecycle order. */
-export const CLAIM_STAGES = ['intake', 'triage', 'assigned', 'waiting_on_customer', 'inspection', 'estimate', 'settlement', 'closed'] as const;
+export const CLAIM_STAGES = [
+  'intake',
+  'triage',
+  'assigned',
+  'waiting_on_customer',
+  'inspection',
+  'estimate',
+  'settlement',
+  'closed',
+] as const;
 export type ClaimStage = (typeof CLAIM_STAGES)[number];
 
 export const LOSS_TYPES = [
-  'auto_collision', 'auto_glass', 'auto_theft', 'property_water', 'property_fire', 'property_theft',
-  'property_weather', 'liability', 'injury', 'other',
+  'auto_collision',
+  'auto_glass',
+  'auto_theft',
+  'property_water',
+  'property_fire',
+  'property_theft',
+  'property_weather',
+  'liability',
+  'injury',
+  'other',
 ] as const;
 export type LossType = (typeof LOSS_TYPES)[number];
 

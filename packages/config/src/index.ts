@@ -29,7 +29,11 @@ export const variable = {
   string: <D extends string | undefined = undefined>(description: string, def?: D) =>
     ({ kind: 'string', description, default: def }) as VarSpec<'string'> & (D extends string ? { default: string } : unknown),
   int: (description: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): VarSpec<'int'> & { default: string } => ({
-    kind: 'int', description, default: String(def), min, max,
+    kind: 'int',
+    description,
+    default: String(def),
+    min,
+    max,
   }),
   bool: (description: string, def: boolean): VarSpec<'bool'> & { default: string } => ({ kind: 'bool', description, default: String(def) }),
   url: <D extends string | undefined = undefined>(description: string, protocols: string[], def?: D) =>
@@ -64,7 +68,10 @@ function parseValue(name: string, spec: VarSpec, raw: string): unknown {
       return raw;
     }
     case 'list':
-      return raw.split(',').map((item) => item.trim()).filter(Boolean);
+      return raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
     default:
       return raw;
   }

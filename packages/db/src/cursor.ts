@@ -33,7 +33,12 @@ export async function* inBatches<Row>(trx: Knex, query: Knex.QueryBuilder, batch
  * current one is handed out, so the database reads it while the caller works; memory holds at most two
  * pages. Empty pages are not yielded.
  */
-export async function* keysetPages<Item, Key>(fetchAfter: (key: Key) => Promise<Item[]>, keyOf: (item: Item) => Key, startAfter: Key, pageSize: number): AsyncGenerator<Item[]> {
+export async function* keysetPages<Item, Key>(
+  fetchAfter: (key: Key) => Promise<Item[]>,
+  keyOf: (item: Item) => Key,
+  startAfter: Key,
+  pageSize: number,
+): AsyncGenerator<Item[]> {
   let page = await fetchAfter(startAfter);
   for (;;) {
     const next = page.length < pageSize ? undefined : fetchAfter(keyOf(page[page.length - 1]));

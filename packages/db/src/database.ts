@@ -37,7 +37,11 @@ class EmbeddedClient extends ClientPgLite {
       obj.response = results[results.length - 1] ?? { rows: [], fields: [], affectedRows: 0 };
       return obj;
     }
-    return (ClientPgLite.prototype as unknown as { _query(c: unknown, o: EmbeddedQuery): Promise<EmbeddedQuery> })._query.call(this, connection, obj);
+    return (ClientPgLite.prototype as unknown as { _query(c: unknown, o: EmbeddedQuery): Promise<EmbeddedQuery> })._query.call(
+      this,
+      connection,
+      obj,
+    );
   }
 }
 
@@ -97,7 +101,9 @@ export async function migrate(db: Knex, migrations: Migration[], tableName = 'kn
       getMigrationName: (migration: Migration) => migration.name,
       getMigration: async (migration: Migration) => ({
         up: (trx: Knex) => trx.raw(migration.sql),
-        down: async () => { throw new Error(`${migration.name} cannot be rolled back`); },
+        down: async () => {
+          throw new Error(`${migration.name} cannot be rolled back`);
+        },
       }),
     },
   });

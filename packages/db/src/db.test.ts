@@ -13,7 +13,10 @@ const migrations: Migration[] = [
       CREATE TABLE ledger (id uuid PRIMARY KEY, note text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
       ${appendOnlySql('ledger')}`,
   },
-  { name: '0002_accounts', sql: "CREATE TABLE accounts (id uuid PRIMARY KEY, name text NOT NULL); INSERT INTO migration_runs VALUES ('0002_accounts')" },
+  {
+    name: '0002_accounts',
+    sql: "CREATE TABLE accounts (id uuid PRIMARY KEY, name text NOT NULL); INSERT INTO migration_runs VALUES ('0002_accounts')",
+  },
 ];
 const added: Migration = { name: '0003_notes', sql: "CREATE TABLE notes (body text); INSERT INTO migration_runs VALUES ('0003_notes')" };
 
@@ -201,7 +204,13 @@ describe('keysetPages', () => {
 
   it('yields no empty page when the last full page was the end', async () => {
     const pages: number[][] = [];
-    for await (const page of keysetPages(async (after: number) => numbers.filter((n) => n > after), (n) => n, 0, 7)) pages.push(page);
+    for await (const page of keysetPages(
+      async (after: number) => numbers.filter((n) => n > after),
+      (n) => n,
+      0,
+      7,
+    ))
+      pages.push(page);
     expect(pages).toEqual([numbers]);
   });
 });

@@ -73,13 +73,18 @@ describe('the runtime role on PostgreSQL (grantRuntimePrivileges)', () => {
     await expect(runtime.raw('DROP TRIGGER ledger_no_update_delete ON ledger')).rejects.toMatchObject(notOwner);
     await expect(runtime.raw('DROP TABLE ledger')).rejects.toMatchObject(notOwner);
     await expect(runtime.raw('ALTER TABLE ledger OWNER TO CURRENT_USER')).rejects.toMatchObject(notOwner);
-    const { rows } = await owner.raw("SELECT count(*)::int AS enabled FROM pg_trigger WHERE tgrelid = 'ledger'::regclass AND tgenabled = 'O'");
+    const { rows } = await owner.raw(
+      "SELECT count(*)::int AS enabled FROM pg_trigger WHERE tgrelid = 'ledger'::regclass AND tgenabled = 'O'",
+    );
     expect(rows[0].enabled).toBe(2);
   });
 
   it('refuses the runtime role the other ways around triggers and grants: replica mode, new tables, new functions on the schema', async () => {
     await expect(runtime.raw('SET session_replication_role = replica')).rejects.toMatchObject({ code: '42501' });
-    await expect(runtime.raw('CREATE TABLE shadow (id int)')).rejects.toMatchObject({ code: '42501', message: expect.stringContaining('permission denied for schema public') });
+    await expect(runtime.raw('CREATE TABLE shadow (id int)')).rejects.toMatchObject({
+      code: '42501',
+      message: expect.stringContaining('permission denied for schema public'),
+    });
     await expect(runtime.raw('GRANT UPDATE ON ledger TO CURRENT_USER')).resolves.toBeDefined(); // a no-op: PostgreSQL only warns
     expect(await privilegesOn(owner, 'ledger')).toEqual(['SELECT', 'INSERT']);
   });
@@ -88,7 +93,11 @@ describe('the runtime role on PostgreSQL (grantRuntimePrivileges)', () => {
     await migrate(owner, [...migrations, ...later]);
     await expect(runtime('notes').insert({ id: randomUUID(), body: 'x' })).rejects.toMatchObject({ code: '42501' });
     const granted = await grantRuntimePrivileges(owner, TEST_RUNTIME_ROLE);
-    expect(granted).toEqual({ readWrite: ['accounts', 'notes'], appendOnly: ['journal', 'ledger'], readOnly: ['knex_migrations', 'knex_migrations_lock'] });
+    expect(granted).toEqual({
+      readWrite: ['accounts', 'notes'],
+      appendOnly: ['journal', 'ledger'],
+      readOnly: ['knex_migrations', 'knex_migrations_lock'],
+    });
     await runtime('notes').insert({ id: randomUUID(), body: 'x' });
     await runtime('journal').insert({ id: randomUUID(), entry: 'x' });
     expect(await privilegesOn(owner, 'journal')).toEqual(['SELECT', 'INSERT']);
@@ -98,7 +107,11 @@ describe('the runtime role on PostgreSQL (grantRuntimePrivileges)', () => {
   it('runs safely from replicas starting together', async () => {
     const second = createDatabase({ url: database.url, poolMax: 1 });
     try {
-      await Promise.all([grantRuntimePrivileges(owner, TEST_RUNTIME_ROLE), grantRuntimePrivileges(second, TEST_RUNTIME_ROLE), grantRuntimePrivileges(owner, TEST_RUNTIME_ROLE)]);
+      await Promise.all([
+        grantRuntimePrivileges(owner, TEST_RUNTIME_ROLE),
+        grantRuntimePrivileges(second, TEST_RUNTIME_ROLE),
+        grantRuntimePrivileges(owner, TEST_RUNTIME_ROLE),
+      ]);
     } finally {
       await second.destroy();
     }

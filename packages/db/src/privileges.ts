@@ -23,7 +23,11 @@ export interface RuntimePrivileges {
  * (ALTER DEFAULT PRIVILEGES would also cover new tables, but only those created by the role that set
  * it, and it cannot know which tables are append-only: the revokes would still need this step.)
  */
-export async function grantRuntimePrivileges(owner: Knex, runtimeRole: string, migrationsTable = 'knex_migrations'): Promise<RuntimePrivileges> {
+export async function grantRuntimePrivileges(
+  owner: Knex,
+  runtimeRole: string,
+  migrationsTable = 'knex_migrations',
+): Promise<RuntimePrivileges> {
   return owner.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(?)', [GRANT_LOCK_KEY]);
     const { rows } = await trx.raw('SELECT current_schema() AS schema');
@@ -42,7 +46,11 @@ export async function grantRuntimePrivileges(owner: Knex, runtimeRole: string, m
     await trx.raw('REVOKE ALL ON SCHEMA ?? FROM ??', [schema, runtimeRole]);
     await trx.raw('GRANT USAGE ON SCHEMA ?? TO ??', [schema, runtimeRole]);
     const grant = async (what: string, names: string[]) => {
-      if (names.length > 0) await trx.raw(`GRANT ${what} ON TABLE ${names.map(() => '??').join(', ')} TO ??`, [...names.map((name) => `${schema}.${name}`), runtimeRole]);
+      if (names.length > 0)
+        await trx.raw(`GRANT ${what} ON TABLE ${names.map(() => '??').join(', ')} TO ??`, [
+          ...names.map((name) => `${schema}.${name}`),
+          runtimeRole,
+        ]);
     };
     await grant('SELECT, INSERT, UPDATE, DELETE', privileges.readWrite);
     await grant('SELECT, INSERT', privileges.appendOnly);
@@ -50,7 +58,9 @@ export async function grantRuntimePrivileges(owner: Knex, runtimeRole: string, m
     await trx.raw('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ?? TO ??', [schema, runtimeRole]);
     const { rows: create } = await trx.raw('SELECT has_schema_privilege(?, ?, ?) AS allowed', [runtimeRole, schema, 'CREATE']);
     if (create[0].allowed) {
-      throw new Error(`Role "${runtimeRole}" may still create objects in schema "${schema}" (granted to PUBLIC before PostgreSQL 15): REVOKE CREATE ON SCHEMA ${schema} FROM PUBLIC`);
+      throw new Error(
+        `Role "${runtimeRole}" may still create objects in schema "${schema}" (granted to PUBLIC before PostgreSQL 15): REVOKE CREATE ON SCHEMA ${schema} FROM PUBLIC`,
+      );
     }
     return privileges;
   });

@@ -80,9 +80,14 @@ describe.each(kinds)('%s file storage', (kind) => {
 });
 
 describe('abandoned temporary objects', () => {
-  it('S3: a replica starting leaves another replica\'s young temporary object alone, and removes one older than the cut-off', async () => {
+  it("S3: a replica starting leaves another replica's young temporary object alone, and removes one older than the cut-off", async () => {
     const config = { ...s3.config, OBJECT_STORE_URL: `${s3.config.OBJECT_STORE_URL}/abandoned` };
-    const client = s3ClientFrom({ region: 'us-east-1', endpoint: config.OBJECT_STORE_ENDPOINT, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+    const client = s3ClientFrom({
+      region: 'us-east-1',
+      endpoint: config.OBJECT_STORE_ENDPOINT,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+    });
     const storage = fileStorageFor(config, dataDir, { path: 'uploads' });
     const id = await storage.writeTemporary(Readable.from([Buffer.from('in flight on another replica')]));
     expect(await storage.removeAbandoned()).toBe(0);
@@ -93,7 +98,10 @@ describe('abandoned temporary objects', () => {
   });
 
   it('local: every temporary file is abandoned at start (DATA_DIR belongs to one instance), stored files stay', async () => {
-    const storage = fileStorageFor({ OBJECT_STORE_REGION: 'us-east-1' }, dataDir, { path: 'abandoned-local', tempPath: 'abandoned-local-tmp' });
+    const storage = fileStorageFor({ OBJECT_STORE_REGION: 'us-east-1' }, dataDir, {
+      path: 'abandoned-local',
+      tempPath: 'abandoned-local-tmp',
+    });
     const kept = Buffer.from('kept');
     await storage.place(await storage.writeTemporary(Readable.from([kept])), sha256(kept));
     await storage.writeTemporary(Readable.from([Buffer.from('left by a killed process')]));
@@ -108,21 +116,35 @@ describe('S3 file storage with OBJECT_STORE_SSE', () => {
     const seen: { method: string; url: string; sse?: string; copy: boolean }[] = [];
     const target = new URL(s3.config.OBJECT_STORE_ENDPOINT);
     const proxy = http.createServer((req, res) => {
-      seen.push({ method: req.method!, url: req.url!, sse: req.headers['x-amz-server-side-encryption'] as string | undefined, copy: 'x-amz-copy-source' in req.headers });
-      const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(res);
+      seen.push({
+        method: req.method!,
+        url: req.url!,
+        sse: req.headers['x-amz-server-side-encryption'] as string | undefined,
+        copy: 'x-amz-copy-source' in req.headers,
       });
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
       const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-      const storage = fileStorageFor({ ...s3.config, OBJECT_STORE_ENDPOINT: endpoint, OBJECT_STORE_SSE: 'AES256' }, dataDir, { path: 'encrypted' });
+      const storage = fileStorageFor({ ...s3.config, OBJECT_STORE_ENDPOINT: endpoint, OBJECT_STORE_SSE: 'AES256' }, dataDir, {
+        path: 'encrypted',
+      });
       for (const bytes of [Buffer.from('small'), Buffer.alloc(6 * 1024 * 1024, 3)]) {
         await storage.place(await storage.writeTemporary(Readable.from([bytes])), sha256(bytes));
       }
-      const creating = seen.filter((request) => (request.method === 'PUT' && !/[?&]uploadId=/.test(request.url)) || (request.method === 'POST' && /[?&]uploads/.test(request.url)));
+      const creating = seen.filter(
+        (request) =>
+          (request.method === 'PUT' && !/[?&]uploadId=/.test(request.url)) ||
+          (request.method === 'POST' && /[?&]uploads/.test(request.url)),
+      );
       expect(creating.filter((request) => request.copy)).toHaveLength(2);
       expect(creating.filter((request) => request.method === 'POST')).toHaveLength(1);
       expect(creating.length).toBeGreaterThanOrEqual(4);

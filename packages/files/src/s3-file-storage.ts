@@ -84,7 +84,11 @@ export function s3FileStorage(options: S3StorageOptions): FileStorage {
   return {
     async writeTemporary(source) {
       const id = randomUUID();
-      const upload = new Upload({ client, params: { Bucket: bucket, Key: temporaryKey(id), Body: source, ...encryption }, leavePartsOnError: false });
+      const upload = new Upload({
+        client,
+        params: { Bucket: bucket, Key: temporaryKey(id), Body: source, ...encryption },
+        leavePartsOnError: false,
+      });
       // A source that fails mid-stream must fail the upload (lib-storage would otherwise wait for more bytes).
       const failed = new Promise<never>((_resolve, reject) => source.once('error', reject));
       try {
@@ -101,7 +105,9 @@ export function s3FileStorage(options: S3StorageOptions): FileStorage {
       const target = storedKey(sha256);
       const created = !(await exists(target));
       if (created) {
-        await client.send(new CopyObjectCommand({ Bucket: bucket, Key: target, CopySource: `${bucket}/${encodeURI(source)}`, ...encryption }));
+        await client.send(
+          new CopyObjectCommand({ Bucket: bucket, Key: target, CopySource: `${bucket}/${encodeURI(source)}`, ...encryption }),
+        );
       }
       await remove(source);
       return { created };
@@ -114,7 +120,9 @@ export function s3FileStorage(options: S3StorageOptions): FileStorage {
     list: async () => (await keysUnder(`${prefix}/`)).map(({ key }) => key.slice(prefix.length + 1)).sort(),
     async removeAbandoned() {
       const before = Date.now() - abandonedAfterMs;
-      const abandoned = (await keysUnder(`${prefix}/${TEMP_SEGMENT}/`)).filter(({ lastModified }) => lastModified && lastModified.getTime() < before);
+      const abandoned = (await keysUnder(`${prefix}/${TEMP_SEGMENT}/`)).filter(
+        ({ lastModified }) => lastModified && lastModified.getTime() < before,
+      );
       for (const { key } of abandoned) await remove(key);
       return abandoned.length;
     },
@@ -127,6 +135,8 @@ export function s3ClientFrom(settings: { region: string; endpoint?: string; acce
     region: settings.region,
     ...(settings.endpoint ? { endpoint: settings.endpoint, forcePathStyle: true } : {}),
     // Without explicit keys the SDK's default chain applies (AWS_* variables, web identity, instance role).
-    ...(settings.accessKeyId && settings.secretAccessKey ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } } : {}),
+    ...(settings.accessKeyId && settings.secretAccessKey
+      ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+      : {}),
   });
 }

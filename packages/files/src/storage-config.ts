@@ -5,10 +5,18 @@ import { localFileStorage } from './local-file-storage';
 import { s3ClientFrom, s3FileStorage } from './s3-file-storage';
 
 export const objectStoreVariables = {
-  OBJECT_STORE_URL: variable.url('Object storage for uploaded files (s3://bucket or s3://bucket/prefix); unset keeps them under DATA_DIR (one instance only)', ['s3']),
-  OBJECT_STORE_ENDPOINT: variable.url('S3-compatible endpoint (MinIO, Ceph, s3rver), addressed path-style; unset uses AWS S3', ['http', 'https']),
+  OBJECT_STORE_URL: variable.url(
+    'Object storage for uploaded files (s3://bucket or s3://bucket/prefix); unset keeps them under DATA_DIR (one instance only)',
+    ['s3'],
+  ),
+  OBJECT_STORE_ENDPOINT: variable.url('S3-compatible endpoint (MinIO, Ceph, s3rver), addressed path-style; unset uses AWS S3', [
+    'http',
+    'https',
+  ]),
   OBJECT_STORE_REGION: variable.string('Region of the object store', 'us-east-1'),
-  OBJECT_STORE_ACCESS_KEY_ID: variable.string('Access key of the object store; unset uses the AWS default chain (AWS_ACCESS_KEY_ID, web identity, instance role)'),
+  OBJECT_STORE_ACCESS_KEY_ID: variable.string(
+    'Access key of the object store; unset uses the AWS default chain (AWS_ACCESS_KEY_ID, web identity, instance role)',
+  ),
   OBJECT_STORE_SECRET_ACCESS_KEY: variable.string('Secret key belonging to OBJECT_STORE_ACCESS_KEY_ID'),
   OBJECT_STORE_SSE: variable.string('Server-side encryption asked for on every write: AES256 or aws:kms; unset sends none'),
   OBJECT_STORE_SSE_KMS_KEY_ID: variable.string('KMS key for OBJECT_STORE_SSE=aws:kms; unset uses the bucket default key'),

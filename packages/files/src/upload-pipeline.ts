@@ -80,8 +80,12 @@ function problemFor(error: unknown, rules: UploadRules): HttpProblem {
   if (error instanceof MulterError) {
     const worded = rules.problems?.[error.code];
     if (worded) return worded;
-    if (error.code === 'LIMIT_FILE_COUNT') return problems.badRequest(`At most ${rules.maxFiles} files per request`, [{ pointer: '/file', message: `must have at most ${rules.maxFiles} items` }]);
-    if (error.code === 'LIMIT_UNEXPECTED_FILE') return problems.badRequest(`Unexpected file part "${String(error.field).slice(0, 100)}"; files go in "file" parts`);
+    if (error.code === 'LIMIT_FILE_COUNT')
+      return problems.badRequest(`At most ${rules.maxFiles} files per request`, [
+        { pointer: '/file', message: `must have at most ${rules.maxFiles} items` },
+      ]);
+    if (error.code === 'LIMIT_UNEXPECTED_FILE')
+      return problems.badRequest(`Unexpected file part "${String(error.field).slice(0, 100)}"; files go in "file" parts`);
     return problems.badRequest(`The multipart/form-data body was refused: ${error.message}`);
   }
   if (/aborted|closed/i.test((error as Error)?.message ?? '')) return problems.badRequest('The upload was aborted');
@@ -100,8 +104,15 @@ export function receiveMultipart(req: Request, res: Response, storage: FileStora
   const parse = multer({
     storage: inspectingStorage(storage, rules.maxFileBytes),
     defParamCharset: 'utf8', // browsers send file names as raw UTF-8
-    limits: { files: rules.maxFiles, fields: rules.maxFields, fieldSize: rules.maxFieldBytes, parts: rules.maxFiles + rules.maxFields, fieldNameSize: 100 },
-    fileFilter: (_req, file, accept) => (file.fieldname === 'file' ? accept(null, true) : accept(new MulterError('LIMIT_UNEXPECTED_FILE', file.fieldname))),
+    limits: {
+      files: rules.maxFiles,
+      fields: rules.maxFields,
+      fieldSize: rules.maxFieldBytes,
+      parts: rules.maxFiles + rules.maxFields,
+      fieldNameSize: 100,
+    },
+    fileFilter: (_req, file, accept) =>
+      file.fieldname === 'file' ? accept(null, true) : accept(new MulterError('LIMIT_UNEXPECTED_FILE', file.fieldname)),
   }).any();
 
   return new Promise<ReceivedMultipart>((resolve, reject) => {

@@ -69,7 +69,8 @@ export function findUnsafeJsonText(text: string): FieldError | undefined {
       inString = true;
       stringStart = i;
     } else if (c === '[' || c === '{') {
-      if (open.length >= MAX_JSON_DEPTH) return { pointer: pointerOf(text, open) || '/', message: `nests deeper than ${MAX_JSON_DEPTH} levels` };
+      if (open.length >= MAX_JSON_DEPTH)
+        return { pointer: pointerOf(text, open) || '/', message: `nests deeper than ${MAX_JSON_DEPTH} levels` };
       open.push({ array: c === '[', index: 0, keyStart: 0, keyEnd: 0, expectingKey: c === '{' });
     } else if (c === ']' || c === '}') {
       open.pop();
@@ -82,7 +83,10 @@ export function findUnsafeJsonText(text: string): FieldError | undefined {
       while (end < text.length && NUMBER_CHARACTER.test(text[end])) end += 1;
       const token = text.slice(i, end);
       if (INTEGER_LITERAL.test(token) && !Number.isSafeInteger(Number(token))) {
-        return { pointer: pointerOf(text, open) || '/', message: 'is an integer beyond ±9007199254740991 (2^53 − 1), which JSON numbers cannot hold exactly; send it as a string' };
+        return {
+          pointer: pointerOf(text, open) || '/',
+          message: 'is an integer beyond ±9007199254740991 (2^53 − 1), which JSON numbers cannot hold exactly; send it as a string',
+        };
       }
       i = end - 1;
     }
@@ -101,7 +105,10 @@ class RefusedBeforeParsing extends Error {
 function refuseUnsafeJson(_req: unknown, _res: unknown, raw: Buffer): void {
   // JSON is UTF-8 (RFC 8259); in any other charset the structural characters are still single bytes
   const unsafe = findUnsafeJsonText(raw.toString('utf8'));
-  if (unsafe) throw new RefusedBeforeParsing(problems.badRequest(`${unsafe.pointer === '/' ? 'the body' : unsafe.pointer} ${unsafe.message}`, [unsafe]));
+  if (unsafe)
+    throw new RefusedBeforeParsing(
+      problems.badRequest(`${unsafe.pointer === '/' ? 'the body' : unsafe.pointer} ${unsafe.message}`, [unsafe]),
+    );
 }
 
 const parseJson = express.json({ limit: JSON_LIMIT_BYTES, strict: false, type: () => true, verify: refuseUnsafeJson });
@@ -145,9 +152,11 @@ export function jsonBody(req: Request, res: Response, next: NextFunction): void 
     if (req.body === undefined) return next(problems.badRequest('The body is empty; a JSON object is required'));
     const unstorable = findUnstorableText(req.body);
     if (unstorable !== undefined) {
-      return next(problems.badRequest(`${unstorable || 'the body'} holds text that cannot be stored: a NUL character or a lone UTF-16 surrogate`, [
-        { pointer: unstorable || '/', message: 'must be well-formed Unicode text without NUL characters' },
-      ]));
+      return next(
+        problems.badRequest(`${unstorable || 'the body'} holds text that cannot be stored: a NUL character or a lone UTF-16 surrogate`, [
+          { pointer: unstorable || '/', message: 'must be well-formed Unicode text without NUL characters' },
+        ]),
+      );
     }
     next();
   });

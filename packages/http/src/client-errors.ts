@@ -3,7 +3,8 @@ import type { Duplex } from 'node:stream';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problems } from './problem';
 
 function problemFor(code: string | undefined): HttpProblem {
-  if (code === 'HPE_HEADER_OVERFLOW') return new HttpProblem(431, 'headers-too-large', 'Request header fields too large', 'The request headers exceed the limit');
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return new HttpProblem(431, 'headers-too-large', 'Request header fields too large', 'The request headers exceed the limit');
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return problems.requestTimeout('The request was not received in time');
   return problems.badRequest('The request is not valid HTTP (raw characters in the path must be percent-encoded)');
 }

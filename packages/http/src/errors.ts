@@ -5,8 +5,21 @@ import type { Logger } from 'pino';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problems } from './problem';
 
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE', 'ENOTFOUND',
-  '57014', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EPIPE',
+  'ENOTFOUND',
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
 ]);
 
 /** True for errors that mean a dependency (the database) is unreachable, not that the request is wrong. */

@@ -118,13 +118,16 @@ describe('http kit', () => {
       expect(response.text).not.toContain('secret internals');
     });
 
-    it.each(['/db-down', '/db-terminated', '/pool-timeout'])('turns an unreachable database (%s) into 503 with Retry-After', async (path) => {
-      const response = await request(app).get(path).expect(503);
-      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
-      expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
-      expect(response.body).toMatchObject({ type: 'https://errors.claims-platform.dev/service-unavailable', status: 503 });
-      expect(response.text).not.toContain('10.0.0.1');
-    });
+    it.each(['/db-down', '/db-terminated', '/pool-timeout'])(
+      'turns an unreachable database (%s) into 503 with Retry-After',
+      async (path) => {
+        const response = await request(app).get(path).expect(503);
+        expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+        expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+        expect(response.body).toMatchObject({ type: 'https://errors.claims-platform.dev/service-unavailable', status: 503 });
+        expect(response.text).not.toContain('10.0.0.1');
+      },
+    );
   });
 
   describe('JSON bodies', () => {
@@ -157,13 +160,24 @@ describe('http kit', () => {
 
     it('accepts a body just under 1 MiB', async () => {
       const name = 'x'.repeat(1024 * 1024 - 100);
-      const response = await request(app).post('/items').set('Content-Type', 'application/json').send(JSON.stringify({ name, email: 'a@b.co' }));
+      const response = await request(app)
+        .post('/items')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name, email: 'a@b.co' }));
       expect(response.status).toBe(201);
     });
 
     it('accepts application/*+json and a charset parameter', async () => {
-      await request(app).post('/items').set('Content-Type', 'application/merge-patch+json').send(JSON.stringify({ name: 'x', email: 'a@b.co' })).expect(201);
-      await request(app).post('/items').set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify({ name: 'x', email: 'a@b.co' })).expect(201);
+      await request(app)
+        .post('/items')
+        .set('Content-Type', 'application/merge-patch+json')
+        .send(JSON.stringify({ name: 'x', email: 'a@b.co' }))
+        .expect(201);
+      await request(app)
+        .post('/items')
+        .set('Content-Type', 'application/json; charset=utf-8')
+        .send(JSON.stringify({ name: 'x', email: 'a@b.co' }))
+        .expect(201);
     });
 
     it.each([
@@ -181,11 +195,19 @@ describe('http kit', () => {
       const deep = `${'['.repeat(200000)}${']'.repeat(200000)}`;
       const response = await request(app).post('/items').set('Content-Type', 'application/json').send(deep);
       expect(response.status).toBe(400);
-      await request(app).post('/items').set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x', email: 'a@b.co' })).expect(201);
+      await request(app)
+        .post('/items')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: 'x', email: 'a@b.co' }))
+        .expect(201);
     });
 
     it('accepts well-formed text outside the Basic Multilingual Plane', async () => {
-      await request(app).post('/items').set('Content-Type', 'application/json').send(JSON.stringify({ name: 'Zoë 🚗 \ud83d\ude97', email: 'a@b.co' })).expect(201);
+      await request(app)
+        .post('/items')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: 'Zoë 🚗 \ud83d\ude97', email: 'a@b.co' }))
+        .expect(201);
     });
 
     it('refuses an empty JSON body with 400', async () => {
@@ -202,9 +224,15 @@ describe('http kit', () => {
 
     it(`accepts nesting up to ${MAX_JSON_DEPTH} levels and refuses one more with 400 naming where`, async () => {
       await request(app).post('/echo').set('Content-Type', 'application/json').send(nested(MAX_JSON_DEPTH)).expect(200);
-      const response = await request(app).post('/echo').set('Content-Type', 'application/json').send(`{"a":[{"b":${nested(MAX_JSON_DEPTH - 2)}}]}`).expect(400);
+      const response = await request(app)
+        .post('/echo')
+        .set('Content-Type', 'application/json')
+        .send(`{"a":[{"b":${nested(MAX_JSON_DEPTH - 2)}}]}`)
+        .expect(400);
       expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
-      expect(response.body.errors).toEqual([{ pointer: `/a/0/b${'/0'.repeat(MAX_JSON_DEPTH - 3)}`, message: `nests deeper than ${MAX_JSON_DEPTH} levels` }]);
+      expect(response.body.errors).toEqual([
+        { pointer: `/a/0/b${'/0'.repeat(MAX_JSON_DEPTH - 3)}`, message: `nests deeper than ${MAX_JSON_DEPTH} levels` },
+      ]);
     });
 
     it('refuses 500,000 nested brackets from the raw text, before JSON.parse ever sees them', async () => {
@@ -212,7 +240,10 @@ describe('http kit', () => {
       const parse = jest.spyOn(JSON, 'parse');
       try {
         const response = await request(app).post('/items').set('Content-Type', 'application/json').send(hostile).expect(400);
-        expect(response.body).toMatchObject({ type: 'https://errors.claims-platform.dev/validation', errors: [{ message: `nests deeper than ${MAX_JSON_DEPTH} levels` }] });
+        expect(response.body).toMatchObject({
+          type: 'https://errors.claims-platform.dev/validation',
+          errors: [{ message: `nests deeper than ${MAX_JSON_DEPTH} levels` }],
+        });
         expect(parse.mock.calls.some(([text]) => typeof text === 'string' && text.length >= hostile.length)).toBe(false);
       } finally {
         parse.mockRestore();
@@ -221,7 +252,11 @@ describe('http kit', () => {
 
     it('does not count brackets inside strings, escaped quotes included', async () => {
       const name = `"\\${'['.repeat(MAX_JSON_DEPTH * 2)}\\"{{`;
-      const response = await request(app).post('/items').set('Content-Type', 'application/json').send(JSON.stringify({ name, email: 'a@b.co' })).expect(201);
+      const response = await request(app)
+        .post('/items')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name, email: 'a@b.co' }))
+        .expect(201);
       expect(response.body.name).toBe(name);
     });
 
@@ -267,7 +302,10 @@ describe('http kit', () => {
     });
 
     it('name a badly formatted field', async () => {
-      const response = await request(app).post('/items').send({ name: 'x', email: 'not-an-email', loss: { date: '2026-02-30' } }).expect(400);
+      const response = await request(app)
+        .post('/items')
+        .send({ name: 'x', email: 'not-an-email', loss: { date: '2026-02-30' } })
+        .expect(400);
       const pointers = response.body.errors.map((e: { pointer: string }) => e.pointer).sort();
       expect(pointers).toEqual(['/email', '/loss/date']);
       expect(response.body.errors[0].message).toMatch(/format/);
@@ -364,13 +402,16 @@ describe('http kit', () => {
       expect(response.headers['x-request-id']).toBe('abc-1234_5678.9:0');
     });
 
-    it.each(['short', 'has spaces in it', 'x'.repeat(129), 'bad\u00e9chars-123'])('replaces a malformed id (%s) with a new one', async (id) => {
-      const response = await request(app).get('/nowhere').set('X-Request-Id', id).expect(404);
-      const issued = response.headers['x-request-id'];
-      expect(issued).not.toBe(id);
-      expect(issued).toMatch(/^[0-9a-f-]{36}$/);
-      expect(response.body.request_id).toBe(issued);
-    });
+    it.each(['short', 'has spaces in it', 'x'.repeat(129), 'bad\u00e9chars-123'])(
+      'replaces a malformed id (%s) with a new one',
+      async (id) => {
+        const response = await request(app).get('/nowhere').set('X-Request-Id', id).expect(404);
+        const issued = response.headers['x-request-id'];
+        expect(issued).not.toBe(id);
+        expect(issued).toMatch(/^[0-9a-f-]{36}$/);
+        expect(response.body.request_id).toBe(issued);
+      },
+    );
 
     it('issues an id when none is sent', async () => {
       const response = await request(app).get('/healthz').expect(200);

@@ -40,7 +40,12 @@ describe('access log', () => {
       .expect(200);
     const [line, ...others] = accessLines(lines);
     expect(others).toEqual([]);
-    expect(line).toMatchObject({ request_id: 'access-log-test-1', req: { method: 'GET', path: '/healthz' }, res: { status: 200 }, msg: 'request completed' });
+    expect(line).toMatchObject({
+      request_id: 'access-log-test-1',
+      req: { method: 'GET', path: '/healthz' },
+      res: { status: 200 },
+      msg: 'request completed',
+    });
     expect(typeof line.ms).toBe('number');
     expect(JSON.stringify(line)).not.toMatch(/secret-token|ana@example\.com|headers/);
   });
@@ -57,7 +62,12 @@ describe('access log', () => {
 
 describe('createLogger output', () => {
   const script = `require(${JSON.stringify(path.join(__dirname, 'observability'))}).createLogger('probe').info({ claim: 7 }, 'hello')`;
-  const env = (nodeEnv: string | undefined) => ({ PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}) });
+  const env = (nodeEnv: string | undefined) => ({
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LOG_LEVEL: 'info',
+    ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}),
+  });
   /** Runs the script with stdout on a pseudo-terminal, as in a developer's shell (util-linux `script`). */
   const onTerminal = async (nodeEnv?: string) =>
     (await run('script', ['-qec', `${TSX} -e "${script.replace(/"/g, '\\"')}"`, '/dev/null'], { cwd: ROOT, env: env(nodeEnv) })).stdout;

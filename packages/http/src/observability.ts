@@ -26,7 +26,12 @@ export function createLogger(name: string): Logger {
   };
   if (!process.stdout.isTTY || process.env.NODE_ENV === 'production') return pino(options);
   // One in-process stream for every logger: a pino transport would start a worker thread per logger.
-  prettyStdout ??= pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,req,res,ms,request_id', messageFormat: prettyMessage });
+  prettyStdout ??= pretty({
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,req,res,ms,request_id',
+    messageFormat: prettyMessage,
+  });
   return pino(options, prettyStdout);
 }
 

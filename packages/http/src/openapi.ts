@@ -101,7 +101,10 @@ export function problemResponse(description: string, status: number, headers?: R
     content: {
       [PROBLEM_CONTENT_TYPE]: {
         schema: PROBLEM_REF,
-        example: new HttpProblem(status, problem.slug, problem.title, problem.detail, problem.extensions).body(undefined, 'a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11'),
+        example: new HttpProblem(status, problem.slug, problem.title, problem.detail, problem.extensions).body(
+          undefined,
+          'a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11',
+        ),
       },
     },
   };
@@ -115,7 +118,12 @@ export const COMMON_PROBLEMS: CommonProblem[] = [
     description: 'Malformed request: invalid JSON or body, an unknown or malformed parameter, a URL PostgreSQL cannot store (NUL)',
     appliesTo: () => true,
   },
-  { name: 'Unauthorized', status: 401, description: 'No credentials, or credentials that do not verify', appliesTo: ({ security }) => security !== 'public' },
+  {
+    name: 'Unauthorized',
+    status: 401,
+    description: 'No credentials, or credentials that do not verify',
+    appliesTo: ({ security }) => security !== 'public',
+  },
   { name: 'Forbidden', status: 403, description: 'The caller lacks the scope', appliesTo: ({ security }) => typeof security === 'object' },
   {
     name: 'NotFound',
@@ -123,8 +131,18 @@ export const COMMON_PROBLEMS: CommonProblem[] = [
     description: 'No such resource (for a claimant token: also a token that does not open this claim)',
     appliesTo: ({ hasPathParams }) => hasPathParams,
   },
-  { name: 'PayloadTooLarge', status: 413, description: 'The body or a file is over its limit (JSON bodies: 1 MiB)', appliesTo: ({ hasBody }) => hasBody },
-  { name: 'UnsupportedMediaType', status: 415, description: 'The Content-Type is not one the operation accepts', appliesTo: ({ hasBody, method }) => hasBody || method === 'post' },
+  {
+    name: 'PayloadTooLarge',
+    status: 413,
+    description: 'The body or a file is over its limit (JSON bodies: 1 MiB)',
+    appliesTo: ({ hasBody }) => hasBody,
+  },
+  {
+    name: 'UnsupportedMediaType',
+    status: 415,
+    description: 'The Content-Type is not one the operation accepts',
+    appliesTo: ({ hasBody, method }) => hasBody || method === 'post',
+  },
   {
     name: 'ServiceUnavailable',
     status: 503,
@@ -135,7 +153,12 @@ export const COMMON_PROBLEMS: CommonProblem[] = [
 ];
 
 const SECURITY_SCHEMES = {
-  bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Internal caller: a JWT with `sub`, `exp` and space-separated `scope`' },
+  bearerJwt: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Internal caller: a JWT with `sub`, `exp` and space-separated `scope`',
+  },
   claimantToken: { type: 'http', scheme: 'bearer', description: 'The access_token returned when the claim was created' },
 };
 
@@ -150,7 +173,10 @@ export class OpenApiDocument {
   private readonly usedProblems = new Set<CommonProblem>();
   private readonly usedSchemes = new Set<string>();
 
-  constructor(private readonly info: { title: string; version: string; description: string }, private readonly serverUrl: string) {}
+  constructor(
+    private readonly info: { title: string; version: string; description: string },
+    private readonly serverUrl: string,
+  ) {}
 
   /** `path` may be given in full (`/api/claims/claims`) or relative to the server URL (`/claims`). Throws when a convention is broken. */
   operation(method: string, fullOrRelativePath: string, spec: OperationSpec): void {
@@ -160,20 +186,30 @@ export class OpenApiDocument {
     if (this.operationIds.has(spec.operationId)) throw new Error(`${where}: operationId "${spec.operationId}" is used twice`);
     const name = pascalCase(spec.operationId);
     const verb = method.toLowerCase();
-    const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map(([, param]) => ({ name: param, in: 'path', required: true, schema: { type: 'string' } }));
+    const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map(([, param]) => ({
+      name: param,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
 
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(spec.responses)) {
       const code = Number(status);
       if (code >= 400) {
         // a route's own wording of a common answer keeps the common headers (Retry-After on 503)
-        const headers = { ...COMMON_PROBLEMS.find((common) => common.status === code)?.headers, ...(response.headers && this.headers(response.headers)) };
+        const headers = {
+          ...COMMON_PROBLEMS.find((common) => common.status === code)?.headers,
+          ...(response.headers && this.headers(response.headers)),
+        };
         responses[status] = problemResponse(response.description, code, Object.keys(headers).length > 0 ? headers : undefined);
         continue;
       }
       const contentType = response.contentType ?? 'application/json';
       if (isJson(contentType) && response.example === undefined) throw new Error(`${where}: the ${status} response has no example`);
-      const schema = response.schema && (isJson(contentType) ? this.named(response.schemaName ?? `${name}Response`, response.schema, where) : response.schema);
+      const schema =
+        response.schema &&
+        (isJson(contentType) ? this.named(response.schemaName ?? `${name}Response`, response.schema, where) : response.schema);
       responses[status] = {
         description: response.description,
         ...(response.headers ? { headers: this.headers(response.headers) } : {}),
@@ -216,7 +252,12 @@ export class OpenApiDocument {
       security: this.security(spec.security),
       // a path parameter the route declares itself (with a narrower schema) replaces the generic string one
       parameters: [
-        ...pathParams.filter((param) => !(spec.parameters ?? []).some((own) => (own as { in?: string }).in === 'path' && (own as { name?: string }).name === param.name)),
+        ...pathParams.filter(
+          (param) =>
+            !(spec.parameters ?? []).some(
+              (own) => (own as { in?: string }).in === 'path' && (own as { name?: string }).name === param.name,
+            ),
+        ),
         ...(spec.parameters ?? []),
       ],
       ...(requestBody ? { requestBody } : {}),
@@ -234,7 +275,10 @@ export class OpenApiDocument {
 
   private headers(headers: Record<string, string>): Record<string, object> {
     return Object.fromEntries(
-      Object.entries(headers).map(([header, description]) => [header, header === 'Retry-After' ? { ...RETRY_AFTER, description } : { description, schema: { type: 'string' } }]),
+      Object.entries(headers).map(([header, description]) => [
+        header,
+        header === 'Retry-After' ? { ...RETRY_AFTER, description } : { description, schema: { type: 'string' } },
+      ]),
     );
   }
 
@@ -258,11 +302,16 @@ export class OpenApiDocument {
         schemas: {
           Problem: PROBLEM_SCHEMA,
           ...Object.fromEntries(
-            [...this.schemas].sort(([a], [b]) => a.localeCompare(b)).map(([name, schema]) => [name, asComponent(schema, `#/components/schemas/${name}`)]),
+            [...this.schemas]
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([name, schema]) => [name, asComponent(schema, `#/components/schemas/${name}`)]),
           ),
         },
         responses: Object.fromEntries(
-          COMMON_PROBLEMS.filter((common) => this.usedProblems.has(common)).map((common) => [common.name, problemResponse(common.description, common.status, common.headers)]),
+          COMMON_PROBLEMS.filter((common) => this.usedProblems.has(common)).map((common) => [
+            common.name,
+            problemResponse(common.description, common.status, common.headers),
+          ]),
         ),
         securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([scheme]) => this.usedSchemes.has(scheme))),
       },
@@ -287,7 +336,9 @@ function anchorLocalRefs(value: unknown, base: string): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
       key,
-      key === '$ref' && typeof item === 'string' && item.startsWith('#/') && !item.startsWith('#/components/') ? `${base}${item.slice(1)}` : anchorLocalRefs(item, base),
+      key === '$ref' && typeof item === 'string' && item.startsWith('#/') && !item.startsWith('#/components/')
+        ? `${base}${item.slice(1)}`
+        : anchorLocalRefs(item, base),
     ]),
   );
 }

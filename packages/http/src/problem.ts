@@ -62,9 +62,16 @@ export const problems = {
   unprocessable: (detail: string, extensions: Extensions = {}) =>
     new HttpProblem(422, 'unprocessable', 'Unprocessable request', detail, extensions),
   tooManyRequests: (retryAfterSeconds: number) =>
-    new HttpProblem(429, 'rate-limited', 'Too many requests', 'Rate limit exceeded; retry later', {}, {
-      'Retry-After': String(retryAfterSeconds),
-    }),
+    new HttpProblem(
+      429,
+      'rate-limited',
+      'Too many requests',
+      'Rate limit exceeded; retry later',
+      {},
+      {
+        'Retry-After': String(retryAfterSeconds),
+      },
+    ),
   serviceUnavailable: (detail: string, retryAfterSeconds = 5) =>
     new HttpProblem(503, 'service-unavailable', 'Service unavailable', detail, {}, { 'Retry-After': String(retryAfterSeconds) }),
   badGateway: (detail: string) => new HttpProblem(502, 'bad-gateway', 'Bad gateway', detail),

@@ -29,7 +29,14 @@ export function isStorableDateTime(text: string): boolean {
   const match = DATE_TIME.exec(text);
   if (!match) return false;
   const [date, hour, minute, second, offsetHours = '0', offsetMinutes = '0'] = match.slice(1);
-  return isStorableDate(date) && Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHours) <= 15 && Number(offsetMinutes) <= 59;
+  return (
+    isStorableDate(date) &&
+    Number(hour) <= 23 &&
+    Number(minute) <= 59 &&
+    Number(second) <= 59 &&
+    Number(offsetHours) <= 15 &&
+    Number(offsetMinutes) <= 59
+  );
 }
 
 /**
@@ -102,8 +109,10 @@ export function parseQuery<T>(schema: object, query: Record<string, unknown>): T
   for (const [name, raw] of Object.entries(query)) {
     const type = properties[name]?.type;
     if (type === 'array') coerced[name] = Array.isArray(raw) ? raw : [raw];
-    else if (Array.isArray(raw)) coerced[name] = raw; // repeated where one was expected: let the schema reject it
-    else if ((type === 'integer' || type === 'number') && typeof raw === 'string' && /^-?\d+(\.\d+)?$/.test(raw)) coerced[name] = Number(raw);
+    else if (Array.isArray(raw))
+      coerced[name] = raw; // repeated where one was expected: let the schema reject it
+    else if ((type === 'integer' || type === 'number') && typeof raw === 'string' && /^-?\d+(\.\d+)?$/.test(raw))
+      coerced[name] = Number(raw);
     else if (type === 'boolean' && (raw === 'true' || raw === 'false')) coerced[name] = raw === 'true';
     else coerced[name] = raw;
   }
@@ -128,9 +137,11 @@ export function refuseUnstorableUrl(req: Request, _res: Response, next: NextFunc
   }
   const pointer = findUnstorableText(req.query);
   if (pointer !== undefined) {
-    return next(problems.badRequest(`Query: ${pointer.slice(1)} holds text that cannot be stored: a NUL character or a lone UTF-16 surrogate`, [
-      { pointer, message: 'must be well-formed Unicode text without NUL characters' },
-    ]));
+    return next(
+      problems.badRequest(`Query: ${pointer.slice(1)} holds text that cannot be stored: a NUL character or a lone UTF-16 surrogate`, [
+        { pointer, message: 'must be well-formed Unicode text without NUL characters' },
+      ]),
+    );
   }
   next();
 }

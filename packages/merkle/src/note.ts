@@ -32,7 +32,8 @@ export function ed25519PublicKeyBytes(key: KeyObject): Buffer {
 }
 
 function assertKeyName(keyName: string): void {
-  if (keyName.length === 0 || /[\s+]/u.test(keyName)) throw new RangeError(`a note key name is non-empty, without spaces or "+": ${JSON.stringify(keyName)}`);
+  if (keyName.length === 0 || /[\s+]/u.test(keyName))
+    throw new RangeError(`a note key name is non-empty, without spaces or "+": ${JSON.stringify(keyName)}`);
 }
 
 /** An Ed25519 public key from its 32 raw bytes. */

@@ -110,7 +110,10 @@ const CONSISTENCY_VECTORS: { from: number; to: number; proof: string[] }[] = [
   {
     from: 2,
     to: 5,
-    proof: ['5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', 'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b'],
+    proof: [
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+    ],
   },
   {
     from: 6,
@@ -168,8 +171,18 @@ describe('RFC 9162 Merkle tree hashing', () => {
   const leafHashes = LEAVES.map((leaf) => hashLeaf(leaf));
 
   it('hashes leaves with a 0x00 prefix and nodes with 0x01, as SHA-256', () => {
-    expect(hashLeaf(Buffer.alloc(0))).toEqual(createHash('sha256').update(Buffer.from([0])).digest());
-    expect(hashChildren(leafHashes[0], leafHashes[1])).toEqual(createHash('sha256').update(Buffer.from([1])).update(leafHashes[0]).update(leafHashes[1]).digest());
+    expect(hashLeaf(Buffer.alloc(0))).toEqual(
+      createHash('sha256')
+        .update(Buffer.from([0]))
+        .digest(),
+    );
+    expect(hashChildren(leafHashes[0], leafHashes[1])).toEqual(
+      createHash('sha256')
+        .update(Buffer.from([1]))
+        .update(leafHashes[0])
+        .update(leafHashes[1])
+        .digest(),
+    );
     expect(EMPTY_ROOT).toEqual(ROOTS[0]);
   });
 
@@ -184,12 +197,15 @@ describe('RFC 9162 Merkle tree hashing', () => {
     expect(nodes).toEqual(expected);
   });
 
-  it.each(INCLUSION_VECTORS)('generates and verifies the published inclusion proof of leaf $leaf in a tree of size $size', ({ leaf, size, proof }) => {
-    const { nodeAt } = buildTree(leafHashes.slice(0, size));
-    const expected = proof.map(hex);
-    expect(inclusionProof(leaf - 1, size, nodeAt)).toEqual(expected);
-    expect(verifyInclusion(leaf - 1, size, leafHashes[leaf - 1], expected, ROOTS[size])).toBe(true);
-  });
+  it.each(INCLUSION_VECTORS)(
+    'generates and verifies the published inclusion proof of leaf $leaf in a tree of size $size',
+    ({ leaf, size, proof }) => {
+      const { nodeAt } = buildTree(leafHashes.slice(0, size));
+      const expected = proof.map(hex);
+      expect(inclusionProof(leaf - 1, size, nodeAt)).toEqual(expected);
+      expect(verifyInclusion(leaf - 1, size, leafHashes[leaf - 1], expected, ROOTS[size])).toBe(true);
+    },
+  );
 
   it.each(CONSISTENCY_VECTORS)('generates and verifies the published consistency proof from $from to $to', ({ from, to, proof }) => {
     const { nodeAt } = buildTree(leafHashes.slice(0, to));
@@ -215,14 +231,25 @@ describe('RFC 9162 Merkle tree hashing', () => {
         [index, size, leafHash, [Buffer.alloc(0), ...proof], root],
         [index, size, leafHash, [root, ...proof], root],
         [index, size, leafHash, proof.slice(0, -1), root],
-        ...proof.map((_, i): [number, number, Buffer, Buffer[], Buffer] => [index, size, leafHash, proof.map((p, j) => (i === j ? flipBit(p) : p)), root]),
+        ...proof.map((_, i): [number, number, Buffer, Buffer[], Buffer] => [
+          index,
+          size,
+          leafHash,
+          proof.map((p, j) => (i === j ? flipBit(p) : p)),
+          root,
+        ]),
       ];
       for (const probe of probes) expect(verifyInclusion(...probe)).toBe(false);
     }
   });
 
   it('handles the degenerate inclusion and consistency cases like the reference implementation', () => {
-    for (const [index, size] of [[0, 0], [1, 0], [2, 1]]) expect(verifyInclusion(index, size, SOME_HASH, [], EMPTY_ROOT)).toBe(false);
+    for (const [index, size] of [
+      [0, 0],
+      [1, 0],
+      [2, 1],
+    ])
+      expect(verifyInclusion(index, size, SOME_HASH, [], EMPTY_ROOT)).toBe(false);
     expect(verifyInclusion(0, 1, leafHashes[0], [], leafHashes[0])).toBe(true);
     expect(verifyInclusion(0, 1, leafHashes[0], [], Buffer.alloc(0))).toBe(false);
     expect(verifyConsistency(0, 0, [], SOME_HASH, SOME_HASH)).toBe(true);
@@ -231,7 +258,12 @@ describe('RFC 9162 Merkle tree hashing', () => {
     expect(verifyConsistency(1, 0, [], SOME_HASH, SOME_HASH)).toBe(false);
     expect(verifyConsistency(2, 1, [], SOME_HASH, SOME_HASH)).toBe(false);
     expect(verifyConsistency(1, 2, [], SOME_HASH, EMPTY_ROOT)).toBe(false);
-    for (const [from, to] of [[0, 0], [0, 1], [1, 1]]) expect(verifyConsistency(from, to, [EMPTY_ROOT], EMPTY_ROOT, EMPTY_ROOT)).toBe(false);
+    for (const [from, to] of [
+      [0, 0],
+      [0, 1],
+      [1, 1],
+    ])
+      expect(verifyConsistency(from, to, [EMPTY_ROOT], EMPTY_ROOT, EMPTY_ROOT)).toBe(false);
     expect(() => inclusionProofRanges(3, 3)).toThrow(RangeError);
     expect(() => consistencyProofRanges(4, 3)).toThrow(RangeError);
   });
@@ -257,7 +289,13 @@ describe('RFC 9162 Merkle tree hashing', () => {
         [from, to, [root2, ...proof], root1, root2],
         [from, to, [proof[0], ...proof], root1, root2],
         [from, to, proof.slice(0, -1), root1, root2],
-        ...proof.map((_, i): [number, number, Buffer[], Buffer, Buffer] => [from, to, proof.map((p, j) => (i === j ? flipBit(p) : p)), root1, root2]),
+        ...proof.map((_, i): [number, number, Buffer[], Buffer, Buffer] => [
+          from,
+          to,
+          proof.map((p, j) => (i === j ? flipBit(p) : p)),
+          root1,
+          root2,
+        ]),
       ];
       for (const probe of probes) expect(verifyConsistency(...probe)).toBe(false);
     }

@@ -221,7 +221,12 @@ function sameHash(a: Uint8Array, b: Uint8Array): boolean {
  * RFC 9162 §2.1.3.2: the root that an inclusion proof leads to, or undefined when the proof cannot
  * belong to leaf `index` of a tree of `size` leaves (wrong length, index out of range, malformed hash).
  */
-export function rootFromInclusionProof(index: number, size: number, leafHash: Uint8Array, proof: readonly Uint8Array[]): Buffer | undefined {
+export function rootFromInclusionProof(
+  index: number,
+  size: number,
+  leafHash: Uint8Array,
+  proof: readonly Uint8Array[],
+): Buffer | undefined {
   if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) return undefined;
   if (!isHash(leafHash) || !proof.every(isHash)) return undefined;
   let fn = index;
@@ -245,7 +250,13 @@ export function rootFromInclusionProof(index: number, size: number, leafHash: Ui
 }
 
 /** RFC 9162 §2.1.3.2: whether `proof` proves leaf `index` with hash `leafHash` in the tree with `root`. */
-export function verifyInclusion(index: number, size: number, leafHash: Uint8Array, proof: readonly Uint8Array[], root: Uint8Array): boolean {
+export function verifyInclusion(
+  index: number,
+  size: number,
+  leafHash: Uint8Array,
+  proof: readonly Uint8Array[],
+  root: Uint8Array,
+): boolean {
   const computed = rootFromInclusionProof(index, size, leafHash, proof);
   return computed !== undefined && sameHash(computed, root);
 }
@@ -255,7 +266,13 @@ export function verifyInclusion(index: number, size: number, leafHash: Uint8Arra
  * prefix of the tree of `to` leaves with root `toRoot`. Equal sizes need equal roots and an empty proof;
  * every tree extends the empty one (from 0: empty proof).
  */
-export function verifyConsistency(from: number, to: number, proof: readonly Uint8Array[], fromRoot: Uint8Array, toRoot: Uint8Array): boolean {
+export function verifyConsistency(
+  from: number,
+  to: number,
+  proof: readonly Uint8Array[],
+  fromRoot: Uint8Array,
+  toRoot: Uint8Array,
+): boolean {
   if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || from > to) return false;
   if (!isHash(fromRoot) || !isHash(toRoot) || !proof.every(isHash)) return false;
   if (from === to) return proof.length === 0 && sameHash(fromRoot, toRoot);

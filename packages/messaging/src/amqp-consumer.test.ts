@@ -60,7 +60,10 @@ describe('AmqpTransport consumer', () => {
   let transport: AmqpTransport;
   const subscriptions: Subscription[] = [];
 
-  async function consume(options: Partial<ConsumeOptions> & Pick<ConsumeOptions, 'queue' | 'onMessage'>, on = transport): Promise<Subscription> {
+  async function consume(
+    options: Partial<ConsumeOptions> & Pick<ConsumeOptions, 'queue' | 'onMessage'>,
+    on = transport,
+  ): Promise<Subscription> {
     const subscription = await on.consume({ exchange, bindings: ['claim.#'], prefetch: 5, maxAttempts: 3, ...options });
     subscriptions.push(subscription);
     await eventually(async () => (await consumerCount(options.queue)) > 0);

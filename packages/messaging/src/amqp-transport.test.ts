@@ -73,7 +73,14 @@ describe('AmqpTransport', () => {
       proxy.cut();
       const transport = open(proxy.urlFor(testAmqpUrl()));
       const received: string[] = [];
-      const subscription = await transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async (e) => void received.push(e.id) });
+      const subscription = await transport.consume({
+        exchange,
+        queue,
+        bindings: ['#'],
+        prefetch: 1,
+        maxAttempts: 3,
+        onMessage: async (e) => void received.push(e.id),
+      });
       await sleep(300);
       expect(await consumerCount(queue)).toBe(0);
       proxy.restore();
@@ -108,7 +115,14 @@ describe('AmqpTransport', () => {
     const transport = open();
     await transport.check();
     const received: string[] = [];
-    const subscription = await transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async (e) => void received.push(e.id) });
+    const subscription = await transport.consume({
+      exchange,
+      queue,
+      bindings: ['#'],
+      prefetch: 1,
+      maxAttempts: 3,
+      onMessage: async (e) => void received.push(e.id),
+    });
     await eventually(async () => (await consumerCount(queue)) === 1);
     await deleteTopology([], [queue]);
     await eventually(async () => (await consumerCount(queue)) === 1, 10000);
@@ -123,7 +137,14 @@ describe('AmqpTransport', () => {
     const transport = open();
     transport.start();
     await sleep(5);
-    const subscription = await transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async () => undefined });
+    const subscription = await transport.consume({
+      exchange,
+      queue,
+      bindings: ['#'],
+      prefetch: 1,
+      maxAttempts: 3,
+      onMessage: async () => undefined,
+    });
     await transport.check();
     await eventually(async () => (await consumerCount(queue)) >= 1);
     await sleep(300);
@@ -143,9 +164,18 @@ describe('AmqpTransport', () => {
 
     const transport = open();
     await transport.check();
-    await expect(transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async () => undefined })).rejects.toThrow();
+    await expect(
+      transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async () => undefined }),
+    ).rejects.toThrow();
     const received: string[] = [];
-    await transport.consume({ exchange: good.exchange, queue: good.queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async (e) => void received.push(e.id) });
+    await transport.consume({
+      exchange: good.exchange,
+      queue: good.queue,
+      bindings: ['#'],
+      prefetch: 1,
+      maxAttempts: 3,
+      onMessage: async (e) => void received.push(e.id),
+    });
     const published = event();
     await transport.publish(good.exchange, 'claim.created', published);
     await eventually(async () => received.includes(published.id));

@@ -26,7 +26,10 @@ export class AmqpTransport implements EventTransport {
   private reconnectAttempt = 0;
   private reconnectTimer?: NodeJS.Timeout;
 
-  constructor(private readonly url: string, private readonly logger: Logger) {}
+  constructor(
+    private readonly url: string,
+    private readonly logger: Logger,
+  ) {}
 
   /** Starts connecting in the background; a broker that is down now is retried until it is up. */
   start(): void {
@@ -114,13 +117,16 @@ export class AmqpTransport implements EventTransport {
    * the consumer because its queue was deleted): declare and consume again after a pause.
    */
   private resumeConsumer(connection: ChannelModel, setup: ChannelSetup, attempt = 1): void {
-    const timer = setTimeout(() => {
-      if (this.closed || this.connection !== connection || !this.setups.has(setup)) return;
-      this.runSetup(connection, setup).catch((error) => {
-        this.logger.error({ err: error }, 'could not resume a consumer; retrying');
-        this.resumeConsumer(connection, setup, attempt + 1);
-      });
-    }, retryDelayMs(attempt, 250, 5000));
+    const timer = setTimeout(
+      () => {
+        if (this.closed || this.connection !== connection || !this.setups.has(setup)) return;
+        this.runSetup(connection, setup).catch((error) => {
+          this.logger.error({ err: error }, 'could not resume a consumer; retrying');
+          this.resumeConsumer(connection, setup, attempt + 1);
+        });
+      },
+      retryDelayMs(attempt, 250, 5000),
+    );
     timer.unref();
   }
 
@@ -137,10 +143,13 @@ export class AmqpTransport implements EventTransport {
   private scheduleReconnect(): void {
     if (this.closed || this.reconnectTimer) return;
     this.reconnectAttempt += 1;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      void this.ensureConnected().catch(() => undefined);
-    }, retryDelayMs(this.reconnectAttempt, 250, 5000));
+    this.reconnectTimer = setTimeout(
+      () => {
+        this.reconnectTimer = undefined;
+        void this.ensureConnected().catch(() => undefined);
+      },
+      retryDelayMs(this.reconnectAttempt, 250, 5000),
+    );
     this.reconnectTimer.unref();
   }
 
@@ -161,7 +170,13 @@ export class AmqpTransport implements EventTransport {
           exchange,
           routingKey,
           Buffer.from(JSON.stringify(event)),
-          { persistent: true, contentType: CLOUDEVENT_CONTENT_TYPE, messageId: event.id, type: event.type, timestamp: Math.floor(Date.parse(event.time) / 1000) },
+          {
+            persistent: true,
+            contentType: CLOUDEVENT_CONTENT_TYPE,
+            messageId: event.id,
+            type: event.type,
+            timestamp: Math.floor(Date.parse(event.time) / 1000),
+          },
           (error) => {
             clearTimeout(timer);
             if (error) reject(error instanceof Error ? error : new Error(String(error)));
@@ -231,7 +246,14 @@ export class AmqpTransport implements EventTransport {
     }
   }
 
-  private async handleFailure(channel: ConfirmChannel, message: ConsumeMessage, options: ConsumeOptions, deadLetterQueue: string, attempts: number, error: unknown): Promise<void> {
+  private async handleFailure(
+    channel: ConfirmChannel,
+    message: ConsumeMessage,
+    options: ConsumeOptions,
+    deadLetterQueue: string,
+    attempts: number,
+    error: unknown,
+  ): Promise<void> {
     if (isDependencyUnavailable(error)) {
       // The database is down: nothing is wrong with the message, so it waits without using an attempt.
       await delay(retryDelayMs(attempts + 1, 500, 5000));
@@ -239,7 +261,7 @@ export class AmqpTransport implements EventTransport {
       return;
     }
     const failedAttempts = attempts + 1;
-    const reason = error instanceof PoisonMessageError ? `poison: ${error.message}` : (error as Error)?.message ?? String(error);
+    const reason = error instanceof PoisonMessageError ? `poison: ${error.message}` : ((error as Error)?.message ?? String(error));
     const headers = { ...message.properties.headers, [ATTEMPTS_HEADER]: failedAttempts, 'x-last-error': reason.slice(0, 500) };
     const properties = { ...message.properties, headers, persistent: true };
     if (error instanceof PoisonMessageError || failedAttempts >= options.maxAttempts) {

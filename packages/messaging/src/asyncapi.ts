@@ -31,7 +31,10 @@ function envelopeSchema(catalog: EventCatalog, kind: EventKind, dataRef: string)
         pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$',
         description: 'CloudEvents distributed-tracing extension: the W3C traceparent of the producer (present when tracing is on)',
       },
-      tracestate: { type: 'string', description: 'CloudEvents distributed-tracing extension: the W3C tracestate that goes with traceparent' },
+      tracestate: {
+        type: 'string',
+        description: 'CloudEvents distributed-tracing extension: the W3C tracestate that goes with traceparent',
+      },
       data: { $ref: dataRef },
     },
   };
@@ -66,14 +69,19 @@ export function asyncApiDocument(catalogs: readonly EventCatalog[]): object {
         description: `Routing key \`${kind.type}\` on the durable topic exchange \`${catalog.exchange}\` (its default name; configurable per deployment).`,
         messages: { [name]: { $ref: `#/components/messages/${name}` } },
         bindings: {
-          amqp: { is: 'routingKey', exchange: { name: catalog.exchange, type: 'topic', durable: true, autoDelete: false, vhost: '/' }, bindingVersion: AMQP_BINDING_VERSION },
+          amqp: {
+            is: 'routingKey',
+            exchange: { name: catalog.exchange, type: 'topic', durable: true, autoDelete: false, vhost: '/' },
+            bindingVersion: AMQP_BINDING_VERSION,
+          },
         },
       };
       operations[`publish${name}`] = {
         action: 'send',
         title: `The ${catalog.service} service publishes ${kind.type}`,
         summary: kind.summary,
-        description: 'Written to the transactional outbox with the change, relayed with publisher confirms: persistent, messageId = event id.',
+        description:
+          'Written to the transactional outbox with the change, relayed with publisher confirms: persistent, messageId = event id.',
         channel: { $ref: `#/channels/${name}` },
         messages: [{ $ref: `#/channels/${name}/messages/${name}` }],
         bindings: { amqp: { deliveryMode: 2, mandatory: false, bindingVersion: AMQP_BINDING_VERSION } },
@@ -87,14 +95,19 @@ export function asyncApiDocument(catalogs: readonly EventCatalog[]): object {
       version: '1.0.0',
       description: [
         `Every event the services publish, as CloudEvents 1.0 in structured JSON mode (content type \`${CLOUDEVENT_CONTENT_TYPE}\`).`,
-        'The event `type` is the routing key and the audit log\'s `action`, exactly as CONTRACT.md §5 fixes it (`claim.created`, …), so it carries no reverse-DNS prefix.',
-        'Every event names the JSON Schema of its `data` in `dataschema` (an absolute URI, the schema\'s `$id` in `components.schemas`). Event data carries identifiers and facts, never claimant personal data.',
+        "The event `type` is the routing key and the audit log's `action`, exactly as CONTRACT.md §5 fixes it (`claim.created`, …), so it carries no reverse-DNS prefix.",
+        "Every event names the JSON Schema of its `data` in `dataschema` (an absolute URI, the schema's `$id` in `components.schemas`). Event data carries identifiers and facts, never claimant personal data.",
         'The evidence service consumes `claim.#` from its durable queue (manual acks after commit, de-duplication by event id, dead-lettering of a message that keeps failing).',
       ].join('\n\n'),
     },
     defaultContentType: CLOUDEVENT_CONTENT_TYPE,
     servers: {
-      rabbitmq: { host: 'rabbitmq:5672', protocol: 'amqp', protocolVersion: '0.9.1', description: 'The platform\'s RabbitMQ broker (AMQP_URL)' },
+      rabbitmq: {
+        host: 'rabbitmq:5672',
+        protocol: 'amqp',
+        protocolVersion: '0.9.1',
+        description: "The platform's RabbitMQ broker (AMQP_URL)",
+      },
     },
     channels,
     operations,

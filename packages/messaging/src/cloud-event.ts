@@ -20,7 +20,13 @@ export interface CloudEvent<T = Record<string, unknown>> {
 
 export const CLOUDEVENT_CONTENT_TYPE = 'application/cloudevents+json';
 
-export function createEvent<T extends Record<string, unknown>>(fields: { source: string; type: string; subject?: string; dataschema?: string; data: T }): CloudEvent<T> {
+export function createEvent<T extends Record<string, unknown>>(fields: {
+  source: string;
+  type: string;
+  subject?: string;
+  dataschema?: string;
+  data: T;
+}): CloudEvent<T> {
   return {
     specversion: '1.0',
     id: randomUUID(),

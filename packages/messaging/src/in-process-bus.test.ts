@@ -77,7 +77,12 @@ describe('InProcessBus', () => {
   it('delivers asynchronously, a copy of the event to each subscriber', async () => {
     const seen: CloudEvent[] = [];
     const subs = [
-      await subscribe({ onMessage: async (e) => { (e.data as Record<string, unknown>).mutated = true; seen.push(e); } }),
+      await subscribe({
+        onMessage: async (e) => {
+          (e.data as Record<string, unknown>).mutated = true;
+          seen.push(e);
+        },
+      }),
       await subscribe({ onMessage: async (e) => void seen.push(e) }),
     ];
     const original = event('claim.created');

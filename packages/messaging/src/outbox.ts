@@ -43,7 +43,11 @@ export async function enqueueEvent(db: Knex, exchange: string, event: CloudEvent
   await db('outbox').insert({ id: event.id, exchange, routing_key: event.type, payload: JSON.stringify(event) });
   await db.raw('SELECT pg_notify(?, ?)', [OUTBOX_NOTIFY_CHANNEL, exchange]);
   const committed = (db as Knex.Transaction).executionPromise;
-  if (db.isTransaction && committed) committed.then(() => outboxSignals.emit('committed'), () => undefined);
+  if (db.isTransaction && committed)
+    committed.then(
+      () => outboxSignals.emit('committed'),
+      () => undefined,
+    );
   else outboxSignals.emit('committed');
 }
 

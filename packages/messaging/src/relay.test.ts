@@ -113,7 +113,9 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
     const age = async () => (await metrics.getSingleMetric('outbox_oldest_pending_age_seconds')!.get()).values[0].value;
     const [waiting, newer] = [claimEvent(1), claimEvent(2)];
     await commit(exchange, [waiting, newer]);
-    await db('outbox').where('id', waiting.id).update({ created_at: db.raw("clock_timestamp() - interval '90 seconds'") });
+    await db('outbox')
+      .where('id', waiting.id)
+      .update({ created_at: db.raw("clock_timestamp() - interval '90 seconds'") });
     expect(await age()).toBeGreaterThanOrEqual(90);
     expect(await age()).toBeLessThan(120);
     await relay.relayOnce();
@@ -127,7 +129,12 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
     const event = claimEvent(1);
     await commit(exchange, [event]);
     const [message] = await captured.waitFor((events) => events.length === 1);
-    expect(message).toMatchObject({ routingKey: 'claim.created', messageId: event.id, contentType: 'application/cloudevents+json', persistent: true });
+    expect(message).toMatchObject({
+      routingKey: 'claim.created',
+      messageId: event.id,
+      contentType: 'application/cloudevents+json',
+      persistent: true,
+    });
     expect(message.body).toEqual(event);
     await eventually(async () => (await unpublished(exchange)) === 0);
   });
@@ -155,11 +162,25 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
       proxy.cut();
       const events = Array.from({ length: 5 }, (_, n) => claimEvent(n));
       await commit(exchange, events);
-      expect(Number((await db('outbox').whereIn('id', events.map((e) => e.id)).count({ n: '*' }))[0].n)).toBe(5);
+      expect(
+        Number(
+          (
+            await db('outbox')
+              .whereIn(
+                'id',
+                events.map((e) => e.id),
+              )
+              .count({ n: '*' })
+          )[0].n,
+        ),
+      ).toBe(5);
 
       // The relay tries, fails and backs off; nothing is lost or marked published.
       await eventually(async () => {
-        const rows = await db('outbox').whereIn('id', events.map((e) => e.id));
+        const rows = await db('outbox').whereIn(
+          'id',
+          events.map((e) => e.id),
+        );
         return rows.every((row) => row.attempts > 0 && row.last_error && !row.published_at);
       });
       expect(captured.received).toEqual([]);
@@ -171,7 +192,10 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
       const received = counts(captured.received.map((e) => e.messageId));
       expect([...received.keys()].sort()).toEqual(events.map((e) => e.id).sort());
       expect([...received.values()].every((n) => n === 1)).toBe(true);
-      const rows = await db('outbox').whereIn('id', events.map((e) => e.id));
+      const rows = await db('outbox').whereIn(
+        'id',
+        events.map((e) => e.id),
+      );
       expect(rows.every((row) => row.published_at !== null && row.last_error === null)).toBe(true);
     });
   });
@@ -215,7 +239,12 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
     startRelay();
     await eventually(async () => (await unpublished(exchange)) === 0);
     await eventually(async () => deliveries === 6);
-    const applied = await db('effects').whereIn('event_id', events.map((e) => e.id)).pluck('event_id');
+    const applied = await db('effects')
+      .whereIn(
+        'event_id',
+        events.map((e) => e.id),
+      )
+      .pluck('event_id');
     expect(applied.sort()).toEqual(events.map((e) => e.id).sort());
     expect(await db('inbox').where({ consumer: queue }).count({ n: '*' })).toEqual([{ n: '3' }]);
   });
@@ -255,7 +284,9 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
   });
 
   async function listening(): Promise<boolean> {
-    const { rows } = await db.raw("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'");
+    const { rows } = await db.raw(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'",
+    );
     return rows[0].n > 0;
   }
 
@@ -298,7 +329,12 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
       await client.connect();
       try {
         await client.query('BEGIN');
-        await client.query('INSERT INTO outbox (id, exchange, routing_key, payload) VALUES ($1, $2, $3, $4)', [event.id, exchange, event.type, JSON.stringify(event)]);
+        await client.query('INSERT INTO outbox (id, exchange, routing_key, payload) VALUES ($1, $2, $3, $4)', [
+          event.id,
+          exchange,
+          event.type,
+          JSON.stringify(event),
+        ]);
         await client.query('SELECT pg_notify($1, $2)', [OUTBOX_NOTIFY_CHANNEL, exchange]);
         await client.query('COMMIT');
       } finally {

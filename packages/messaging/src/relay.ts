@@ -49,7 +49,11 @@ export class OutboxRelay {
 
   constructor(private readonly options: RelayOptions) {
     if (options.metrics) {
-      this.published = new Counter({ name: 'outbox_published_total', help: 'Events confirmed by the broker', registers: [options.metrics] });
+      this.published = new Counter({
+        name: 'outbox_published_total',
+        help: 'Events confirmed by the broker',
+        registers: [options.metrics],
+      });
       this.failures = new Counter({ name: 'outbox_publish_failures_total', help: 'Failed publish attempts', registers: [options.metrics] });
       const db = options.db;
       new Gauge({
@@ -197,15 +201,20 @@ export class OutboxRelay {
       const sent = rows.filter((_, index) => results[index].status === 'fulfilled').map((row) => row.id);
       const failed = rows.filter((_, index) => results[index].status === 'rejected');
       await this.options.beforeMarkSent?.();
-      if (sent.length > 0) await trx('outbox').whereIn('id', sent).update({ published_at: trx.raw('clock_timestamp()'), last_error: null });
+      if (sent.length > 0)
+        await trx('outbox')
+          .whereIn('id', sent)
+          .update({ published_at: trx.raw('clock_timestamp()'), last_error: null });
       for (const row of failed) {
         const reason = (results[rows.indexOf(row)] as PromiseRejectedResult).reason as Error;
         const delayMs = retryDelayMs(row.attempts + 1, 500, 30000);
-        await trx('outbox').where('id', row.id).update({
-          attempts: row.attempts + 1,
-          last_error: String(reason?.message ?? reason).slice(0, 500),
-          next_attempt_at: trx.raw(`clock_timestamp() + interval '${delayMs} milliseconds'`),
-        });
+        await trx('outbox')
+          .where('id', row.id)
+          .update({
+            attempts: row.attempts + 1,
+            last_error: String(reason?.message ?? reason).slice(0, 500),
+            next_attempt_at: trx.raw(`clock_timestamp() + interval '${delayMs} milliseconds'`),
+          });
       }
       this.published?.inc(sent.length);
       this.failures?.inc(failed.length);
@@ -219,6 +228,10 @@ export class OutboxRelay {
     if (now - this.lastCleanup < 60_000) return;
     this.lastCleanup = now;
     const hours = this.options.retentionHours ?? 24 * 7;
-    await this.options.db('outbox').whereNotNull('published_at').where('published_at', '<', this.options.db.raw(`now() - interval '${hours} hours'`)).delete();
+    await this.options
+      .db('outbox')
+      .whereNotNull('published_at')
+      .where('published_at', '<', this.options.db.raw(`now() - interval '${hours} hours'`))
+      .delete();
   }
 }

@@ -4,14 +4,22 @@ import type { ConsumeOptions } from './transport';
 
 /** The relay's publish of one event, a child of the trace that produced it (possibly long after that request ended). */
 export function publishInTrace(exchange: string, event: CloudEvent, publish: () => Promise<void>): Promise<void> {
-  return inSpan(`${exchange} publish`, { kind: SpanKind.PRODUCER, parent: event, attributes: messageAttributes(exchange, event, 'publish') }, publish);
+  return inSpan(
+    `${exchange} publish`,
+    { kind: SpanKind.PRODUCER, parent: event, attributes: messageAttributes(exchange, event, 'publish') },
+    publish,
+  );
 }
 
 /** A consumer's handling of one event, a child of the trace that produced it. */
 export function consumeInTrace(options: ConsumeOptions, event: CloudEvent): Promise<void> {
   return inSpan(
     `${options.queue} process`,
-    { kind: SpanKind.CONSUMER, parent: event, attributes: { ...messageAttributes(options.exchange, event, 'process'), 'messaging.destination.subscription.name': options.queue } },
+    {
+      kind: SpanKind.CONSUMER,
+      parent: event,
+      attributes: { ...messageAttributes(options.exchange, event, 'process'), 'messaging.destination.subscription.name': options.queue },
+    },
     () => options.onMessage(event),
   );
 }

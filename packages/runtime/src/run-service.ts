@@ -4,7 +4,16 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createJwtVerifier, type VerifyToken } from '@platform/auth';
 import { createDatabase, isEmbedded, type Knex, type Migration } from '@platform/db';
-import { Lifecycle, OpenApiDocument, createLogger, createMetrics, createServiceApp, finishApp, listen, type RunningServer } from '@platform/http';
+import {
+  Lifecycle,
+  OpenApiDocument,
+  createLogger,
+  createMetrics,
+  createServiceApp,
+  finishApp,
+  listen,
+  type RunningServer,
+} from '@platform/http';
 import { AmqpTransport, InProcessBus, OutboxRelay, type EventTransport } from '@platform/messaging';
 import type { CommonServiceConfig } from './service-config';
 import { prepareServiceDatabase } from './service-database';
@@ -54,7 +63,11 @@ export interface RunOptions {
  * close() shuts down in order: stop being ready, stop background work and consumers, let in-flight
  * requests finish, drain the relay, then close the broker and the database.
  */
-export async function runService(definition: ServiceDefinition, config: CommonServiceConfig, options: RunOptions = {}): Promise<RunningService> {
+export async function runService(
+  definition: ServiceDefinition,
+  config: CommonServiceConfig,
+  options: RunOptions = {},
+): Promise<RunningService> {
   const logger = createLogger(definition.name);
   const metrics = createMetrics(definition.name);
   const dataDir = path.resolve(config.DATA_DIR);
@@ -109,7 +122,10 @@ export async function runService(definition: ServiceDefinition, config: CommonSe
     if (ownsTransport) await transport.close();
     throw error;
   }
-  logger.info({ port: server.port, database: isEmbedded(db) ? 'embedded' : 'postgresql', broker: transport.kind }, `${definition.name} service listening`);
+  logger.info(
+    { port: server.port, database: isEmbedded(db) ? 'embedded' : 'postgresql', broker: transport.kind },
+    `${definition.name} service listening`,
+  );
 
   let closing: Promise<void> | undefined;
   return {
@@ -153,15 +169,13 @@ export function exitOnSignals(close: () => Promise<void>, options: SignalOptions
       logger?.info({ signal, grace_ms: graceMs }, 'shutting down: not ready, draining');
       const force = setTimeout(() => process.exit(1), graceMs + 25000);
       force.unref();
-      new Promise((resolve) => setTimeout(resolve, graceMs))
-        .then(close)
-        .then(
-          () => process.exit(0),
-          (error) => {
-            logger?.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
+      new Promise((resolve) => setTimeout(resolve, graceMs)).then(close).then(
+        () => process.exit(0),
+        (error) => {
+          logger?.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
     });
   }
 }

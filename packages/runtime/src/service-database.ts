@@ -17,7 +17,12 @@ async function currentRole(db: Knex): Promise<string> {
  * development; a role that may not migrate then starts only when nothing is pending (the migrate
  * command ran first), and production refuses a runtime role that owns the tables.
  */
-export async function prepareServiceDatabase(definition: ServiceDefinition, config: CommonServiceConfig, runtime: Knex, logger?: Logger): Promise<void> {
+export async function prepareServiceDatabase(
+  definition: ServiceDefinition,
+  config: CommonServiceConfig,
+  runtime: Knex,
+  logger?: Logger,
+): Promise<void> {
   const migrations = [...messagingMigrations, ...definition.migrations];
   if (config.MIGRATION_DATABASE_URL) {
     const owner = createDatabase({ url: config.MIGRATION_DATABASE_URL, poolMax: 2 });
@@ -36,14 +41,21 @@ export async function prepareServiceDatabase(definition: ServiceDefinition, conf
   } catch (error) {
     // knex reports a refused migration lock without the PostgreSQL code, so the message is what tells
     if (!/permission denied/.test((error as Error).message)) throw error;
-    throw new Error(`the role of DATABASE_URL may not apply pending migrations: set MIGRATION_DATABASE_URL, or run the migrate command first (${(error as Error).message})`);
+    throw new Error(
+      `the role of DATABASE_URL may not apply pending migrations: set MIGRATION_DATABASE_URL, or run the migrate command first (${(error as Error).message})`,
+    );
   }
   if (config.NODE_ENV === 'production') await assertOwnsNothing(runtime, await currentRole(runtime));
 }
 
 /** The `migrate` command (a Kubernetes Job, a Compose one-shot service): migrate, grant, exit. */
-export async function migrateServiceDatabase(definition: ServiceDefinition, config: CommonServiceConfig, logger = createLogger(definition.name)): Promise<void> {
-  if (!config.DATABASE_URL || !config.MIGRATION_DATABASE_URL) throw new Error('migrate needs DATABASE_URL (the runtime role) and MIGRATION_DATABASE_URL (the owner)');
+export async function migrateServiceDatabase(
+  definition: ServiceDefinition,
+  config: CommonServiceConfig,
+  logger = createLogger(definition.name),
+): Promise<void> {
+  if (!config.DATABASE_URL || !config.MIGRATION_DATABASE_URL)
+    throw new Error('migrate needs DATABASE_URL (the runtime role) and MIGRATION_DATABASE_URL (the owner)');
   const runtime = createDatabase({ url: config.DATABASE_URL, poolMax: 1 });
   try {
     await prepareServiceDatabase(definition, config, runtime, logger);

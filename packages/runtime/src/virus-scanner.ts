@@ -29,7 +29,9 @@ export interface VirusScanner {
 }
 
 export const scanningVariables = {
-  CLAMD_URL: variable.url('ClamAV daemon that scans every uploaded file (tcp://host:port, INSTREAM); unset marks files not_scanned', ['tcp']),
+  CLAMD_URL: variable.url('ClamAV daemon that scans every uploaded file (tcp://host:port, INSTREAM); unset marks files not_scanned', [
+    'tcp',
+  ]),
   CLAMD_TIMEOUT_MS: variable.int('How long one scan may take before the file is left pending', 60000, 100),
   SCAN_RETRY_INTERVAL_MS: variable.int('How often files left pending (scanner down) are scanned again', 30000, 100),
 };
@@ -121,10 +123,22 @@ export async function scanUpload(scanner: VirusScanner | undefined, open: OpenBy
 /** Files that are quarantined or still waiting for their scan are never served: 423 Locked. */
 export function assertServable(status: ScanStatus): void {
   if (status === 'infected') {
-    throw new HttpProblem(423, 'quarantined', 'Quarantined', 'The virus scan found a threat in this file; it is kept for investigation and never served', { scan_status: status });
+    throw new HttpProblem(
+      423,
+      'quarantined',
+      'Quarantined',
+      'The virus scan found a threat in this file; it is kept for investigation and never served',
+      { scan_status: status },
+    );
   }
   if (status === 'pending') {
-    throw new HttpProblem(423, 'scan-pending', 'Scan pending', 'This file has not been scanned for viruses yet; it is served once the scan finds it clean', { scan_status: status });
+    throw new HttpProblem(
+      423,
+      'scan-pending',
+      'Scan pending',
+      'This file has not been scanned for viruses yet; it is served once the scan finds it clean',
+      { scan_status: status },
+    );
   }
 }
 
@@ -132,7 +146,12 @@ export function assertServable(status: ScanStatus): void {
  * Runs `rescan` (which decides pending files and resolves with how many) at start and every
  * `intervalMs`, never two passes at once; a failed pass is logged and retried at the next interval.
  */
-export function startPendingScans(rescan: () => Promise<number>, intervalMs: number, logger: Logger, what: string): { stop(): Promise<void> } {
+export function startPendingScans(
+  rescan: () => Promise<number>,
+  intervalMs: number,
+  logger: Logger,
+  what: string,
+): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const pass = () => {
     running ??= rescan()

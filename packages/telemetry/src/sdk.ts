@@ -14,7 +14,9 @@ export const telemetryVariables = {
     'OTLP/HTTP collector to send traces to (`/v1/traces` is appended). Unset: tracing is off and no SDK starts',
     ['http', 'https'],
   ),
-  OTEL_SERVICE_NAME: variable.string('The `service.name` of the traces; defaults to the process (gateway, claims, evidence, or platform for `pnpm start`)'),
+  OTEL_SERVICE_NAME: variable.string(
+    'The `service.name` of the traces; defaults to the process (gateway, claims, evidence, or platform for `pnpm start`)',
+  ),
 };
 
 export interface Telemetry {

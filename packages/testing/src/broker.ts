@@ -58,7 +58,8 @@ export async function captureEvents(exchange: string, bindings = ['#']) {
     async waitFor(predicate: (events: typeof received) => boolean, timeoutMs = 10000): Promise<typeof received> {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(received)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for events; have ${received.map((e) => e.routingKey).join(', ') || 'none'}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for events; have ${received.map((e) => e.routingKey).join(', ') || 'none'}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return received;

@@ -7,7 +7,16 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Flags that keep Chromium off the network it has no business reaching (updates, sync, QUIC) and headless without a GPU. */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A fresh Chromium (Playwright gives it an empty user-data-dir of its own). */
 export function launchChromium(): Promise<Browser> {
@@ -22,7 +31,10 @@ export async function expectNoSeriousAccessibilityViolations(page: Page): Promis
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   if (serious.length > 0) {
-    const lines = serious.map((violation) => `${violation.impact} ${violation.id}: ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    const lines = serious.map(
+      (violation) =>
+        `${violation.impact} ${violation.id}: ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
     throw new Error(`axe found ${serious.length} serious or critical violation(s) on ${page.url()}:\n${lines.join('\n')}`);
   }
 }

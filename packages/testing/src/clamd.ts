@@ -11,10 +11,14 @@ export const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST
 export const EICAR_SIGNATURE = 'Platform.Test.EICAR';
 
 function findClamd(): string {
-  const candidates = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin'].map((dir) => path.join(dir, 'clamd'));
+  const candidates = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin'].map((dir) =>
+    path.join(dir, 'clamd'),
+  );
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found) {
-    throw new Error('clamd (ClamAV daemon) is not installed: the virus-scanning tests run a real one. Install it with `apt-get install -y clamav-daemon` (.ci/run does).');
+    throw new Error(
+      'clamd (ClamAV daemon) is not installed: the virus-scanning tests run a real one. Install it with `apt-get install -y clamav-daemon` (.ci/run does).',
+    );
   }
   return found;
 }
@@ -57,7 +61,15 @@ export async function startTestClamd(): Promise<TestClamd> {
   const configFile = path.join(dir, 'clamd.conf');
   writeFileSync(
     configFile,
-    [`Foreground yes`, `TCPSocket ${port}`, `TCPAddr 127.0.0.1`, `DatabaseDirectory ${databaseDir}`, `StreamMaxLength 64M`, `LogTime no`, ''].join('\n'),
+    [
+      `Foreground yes`,
+      `TCPSocket ${port}`,
+      `TCPAddr 127.0.0.1`,
+      `DatabaseDirectory ${databaseDir}`,
+      `StreamMaxLength 64M`,
+      `LogTime no`,
+      '',
+    ].join('\n'),
   );
   let child: ChildProcess | undefined;
   let log = '';

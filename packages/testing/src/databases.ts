@@ -103,7 +103,10 @@ export async function createTestDatabase(service: string, migrations: Migration[
 }
 
 /** A knex handle on a fresh test database; `cleanup` destroys the pool and drops the database. */
-export async function openTestDatabase(service: string, migrations: Migration[]): Promise<{ db: Knex; url: string; cleanup(): Promise<void> }> {
+export async function openTestDatabase(
+  service: string,
+  migrations: Migration[],
+): Promise<{ db: Knex; url: string; cleanup(): Promise<void> }> {
   const database = await createTestDatabase(service, migrations);
   const db = createDatabase({ url: database.url });
   return {

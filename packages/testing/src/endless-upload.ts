@@ -17,7 +17,12 @@ export interface EndlessUploadOutcome {
  * body at a size cap and stops reading ends this long before `totalBytes`; one that drains the rest first
  * does not.
  */
-export function endlessUpload(url: string, headers: http.OutgoingHttpHeaders, prefix: Buffer, totalBytes: number): Promise<EndlessUploadOutcome> {
+export function endlessUpload(
+  url: string,
+  headers: http.OutgoingHttpHeaders,
+  prefix: Buffer,
+  totalBytes: number,
+): Promise<EndlessUploadOutcome> {
   return new Promise((resolve) => {
     const filler = Buffer.alloc(256 * 1024, 0x5a);
     const outcome: EndlessUploadOutcome = { body: '', sentBytes: 0 };

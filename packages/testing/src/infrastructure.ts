@@ -61,6 +61,11 @@ export async function resolveInfrastructure(): Promise<{ databaseUrl: string; am
       },
     };
   }
-  const missing = [!pgUp && `PostgreSQL at ${databaseUrl} (set TEST_DATABASE_URL)`, !rabbitUp && `RabbitMQ at ${amqpUrl} (set TEST_AMQP_URL)`].filter(Boolean);
-  throw new Error(`Integration tests need real infrastructure. Unreachable: ${missing.join('; ')}. No Docker engine is available to start containers either.`);
+  const missing = [
+    !pgUp && `PostgreSQL at ${databaseUrl} (set TEST_DATABASE_URL)`,
+    !rabbitUp && `RabbitMQ at ${amqpUrl} (set TEST_AMQP_URL)`,
+  ].filter(Boolean);
+  throw new Error(
+    `Integration tests need real infrastructure. Unreachable: ${missing.join('; ')}. No Docker engine is available to start containers either.`,
+  );
 }

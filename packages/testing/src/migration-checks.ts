@@ -13,7 +13,8 @@ export function releasedMigrationProblems(migrations: Migration[], checksumFile:
     const checksum = migrationChecksum(migration);
     const expected = released[migration.name];
     if (expected === undefined) problems.push(`${migration.name} is new: add "${migration.name}": "${checksum}" to ${checksumFile}`);
-    else if (expected !== checksum) problems.push(`${migration.name} changed since it was released: never edit a released migration; add a new one`);
+    else if (expected !== checksum)
+      problems.push(`${migration.name} changed since it was released: never edit a released migration; add a new one`);
   }
   const names = new Set(migrations.map((migration) => migration.name));
   for (const name of Object.keys(released)) {
@@ -27,7 +28,10 @@ export function releasedMigrationProblems(migrations: Migration[], checksumFile:
  * (PostgreSQL stores `column IN ('a', 'b')` as `column = ANY (ARRAY['a'::text, 'b'::text])`).
  */
 export async function checkedValues(db: Knex, table: string, column: string): Promise<string[]> {
-  const { rows } = (await db.raw("SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'c'", [table])) as {
+  const { rows } = (await db.raw(
+    "SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'c'",
+    [table],
+  )) as {
     rows: { definition: string }[];
   };
   const lists = rows.map((row) => row.definition).filter((definition) => definition.startsWith(`CHECK ((${column} = ANY (ARRAY[`));

@@ -132,9 +132,24 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
     ...overrides,
   };
   const [gatewayPort, claimsPort, evidencePort] = [await freePort(), await freePort(), await freePort()];
-  const claims = managedProcess('claims', 'services/claims/src/main.ts', { ...common, DATABASE_URL: overrides.CLAIMS_DATABASE_URL ?? claimsDb.url }, claimsPort);
-  const evidence = managedProcess('evidence', 'services/evidence/src/main.ts', { ...common, DATABASE_URL: overrides.EVIDENCE_DATABASE_URL ?? evidenceDb.url }, evidencePort);
-  const gateway = managedProcess('gateway', 'gateway/src/main.ts', { ...common, CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }, gatewayPort);
+  const claims = managedProcess(
+    'claims',
+    'services/claims/src/main.ts',
+    { ...common, DATABASE_URL: overrides.CLAIMS_DATABASE_URL ?? claimsDb.url },
+    claimsPort,
+  );
+  const evidence = managedProcess(
+    'evidence',
+    'services/evidence/src/main.ts',
+    { ...common, DATABASE_URL: overrides.EVIDENCE_DATABASE_URL ?? evidenceDb.url },
+    evidencePort,
+  );
+  const gateway = managedProcess(
+    'gateway',
+    'gateway/src/main.ts',
+    { ...common, CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url },
+    gatewayPort,
+  );
   await Promise.all([claims.start(), evidence.start()]);
   await gateway.start();
   return {

@@ -3,7 +3,11 @@ import { signDevToken } from '@platform/auth';
 export const TEST_JWT_SECRET = 'test-secret-for-integration-tests-only-0123456789';
 
 /** A bearer header for an internal caller with the given scopes. */
-export async function bearer(scope: string, sub = 'tester', options: { secret?: string; expiresIn?: string | number } = {}): Promise<string> {
+export async function bearer(
+  scope: string,
+  sub = 'tester',
+  options: { secret?: string; expiresIn?: string | number } = {},
+): Promise<string> {
   return `Bearer ${await signDevToken({ sub, scope, secret: options.secret ?? TEST_JWT_SECRET, expiresIn: options.expiresIn })}`;
 }
 

@@ -1,6 +1,13 @@
 import { createHash, generateKeyPairSync, verify } from 'node:crypto';
 import { ed25519PublicKeyBytes } from '@platform/merkle';
-import { cosign, cosignedMessage, cosignatureKeyHash, findCosignature, formatWitnessVerifierKey, parseWitnessVerifierKey } from './cosignature';
+import {
+  cosign,
+  cosignedMessage,
+  cosignatureKeyHash,
+  findCosignature,
+  formatWitnessVerifierKey,
+  parseWitnessVerifierKey,
+} from './cosignature';
 
 const body = 'example.com/log\n42\nqINS1GRFhWHwdkUeqLEoP4yEMkTBBzxBkGwGQlVlVcs=\n';
 
@@ -40,7 +47,9 @@ describe('cosignature/v1 (c2sp.org/tlog-cosignature)', () => {
 
   it('publishes its key as a vkey that reads back, and refuses one with a wrong key hash', () => {
     const vkey = formatWitnessVerifierKey('w1', privateKey);
-    expect(vkey).toBe(`w1+${cosignatureKeyHash('w1', publicKey).toString('hex')}+${Buffer.concat([Buffer.from([4]), ed25519PublicKeyBytes(publicKey)]).toString('base64')}`);
+    expect(vkey).toBe(
+      `w1+${cosignatureKeyHash('w1', publicKey).toString('hex')}+${Buffer.concat([Buffer.from([4]), ed25519PublicKeyBytes(publicKey)]).toString('base64')}`,
+    );
     const parsed = parseWitnessVerifierKey(vkey);
     expect(parsed?.witnessName).toBe('w1');
     expect(parsed!.publicKey.equals(publicKey)).toBe(true);

@@ -20,7 +20,8 @@ export interface Cosignature {
 }
 
 function assertWitnessName(name: string): void {
-  if (name.length === 0 || /[\s+]/u.test(name)) throw new RangeError(`a witness name is non-empty, without spaces or "+": ${JSON.stringify(name)}`);
+  if (name.length === 0 || /[\s+]/u.test(name))
+    throw new RangeError(`a witness name is non-empty, without spaces or "+": ${JSON.stringify(name)}`);
 }
 
 /** The 4-byte key hash that names a cosignature/v1 key in signature lines. */

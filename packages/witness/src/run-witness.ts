@@ -17,12 +17,22 @@ export interface RunningWitness {
 /** Starts the configured witness polling its log; undefined when WITNESS_EVIDENCE_URL is not set. */
 export function startConfiguredWitness(
   settings: WitnessSettings & { WITNESS_POLL_INTERVAL_MS: number },
-  deps: { db: Knex; dataDir: string; logger: Logger; metrics: Registry; onRefused?: (trx: Knex.Transaction, refusal: Refusal) => Promise<void> },
+  deps: {
+    db: Knex;
+    dataDir: string;
+    logger: Logger;
+    metrics: Registry;
+    onRefused?: (trx: Knex.Transaction, refusal: Refusal) => Promise<void>;
+  },
 ): RunningWitness | undefined {
   if (!settings.WITNESS_EVIDENCE_URL) return undefined;
   checkWitnessSettings(settings);
   const privateKey = loadWitnessKey(settings, deps.dataDir, deps.logger);
-  const token = witnessToken({ token: settings.WITNESS_LOG_TOKEN, jwtSecret: settings.WITNESS_LOG_JWT_SECRET, witnessName: settings.WITNESS_NAME });
+  const token = witnessToken({
+    token: settings.WITNESS_LOG_TOKEN,
+    jwtSecret: settings.WITNESS_LOG_JWT_SECRET,
+    witnessName: settings.WITNESS_NAME,
+  });
   const witness = createWitness({
     name: settings.WITNESS_NAME,
     privateKey,

@@ -11,14 +11,19 @@ import { witnessStore, witnessMigration } from './witness-store';
 /** Variables of the standalone witness (`pnpm --filter @platform/witness start`). */
 export const standaloneWitnessVariables = {
   PORT: variable.int('Port of the standalone witness (GET /healthz, /metrics, /verifier-key, /state)', 3003, 0, 65535),
-  DATABASE_URL: variable.url('PostgreSQL connection string of the witness\'s own database; unset: embedded PGlite under DATA_DIR/witness', ['postgres', 'postgresql']),
+  DATABASE_URL: variable.url("PostgreSQL connection string of the witness's own database; unset: embedded PGlite under DATA_DIR/witness", [
+    'postgres',
+    'postgresql',
+  ]),
   DATA_DIR: variable.string('Where the embedded database and the development key are kept', './data'),
   NODE_ENV: variable.string('`production` requires WITNESS_KEY', 'development'),
   ...witnessVariables,
 };
 
 /** Runs the witness alone, with its own database and key, and a small HTTP server to watch it. */
-export async function runStandaloneWitness(env: NodeJS.ProcessEnv = process.env): Promise<{ server: Server; url: string; witness: RunningWitness; close(): Promise<void> }> {
+export async function runStandaloneWitness(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ server: Server; url: string; witness: RunningWitness; close(): Promise<void> }> {
   const config = readConfig(standaloneWitnessVariables, env);
   if (!config.WITNESS_EVIDENCE_URL) throw new Error('WITNESS_EVIDENCE_URL must be set: the witness needs a log to watch');
   const logger = pino({ name: 'witness', level: env.LOG_LEVEL ?? 'info' });
@@ -29,7 +34,8 @@ export async function runStandaloneWitness(env: NodeJS.ProcessEnv = process.env)
   const server = createServer((req, res) => {
     const reply = (status: number, type: string, body: string) => res.writeHead(status, { 'content-type': type }).end(body);
     void (async () => {
-      if (req.method !== 'GET') return reply(405, 'application/problem+json', JSON.stringify({ type: 'about:blank', title: 'Method Not Allowed', status: 405 }));
+      if (req.method !== 'GET')
+        return reply(405, 'application/problem+json', JSON.stringify({ type: 'about:blank', title: 'Method Not Allowed', status: 405 }));
       switch (req.url) {
         case '/healthz':
           return reply(200, 'application/json', '{"status":"ok"}');
@@ -41,7 +47,16 @@ export async function runStandaloneWitness(env: NodeJS.ProcessEnv = process.env)
           const store = witnessStore(db);
           const latest = await store.latestCosigned(running.witness.origin);
           const refusals = await store.refusals(running.witness.origin);
-          return reply(200, 'application/json', JSON.stringify({ origin: running.witness.origin, verifier_key: running.verifierKey, cosigned: latest && { size: latest.size, note: latest.note, cosignature: latest.cosignature }, refusals }));
+          return reply(
+            200,
+            'application/json',
+            JSON.stringify({
+              origin: running.witness.origin,
+              verifier_key: running.verifierKey,
+              cosigned: latest && { size: latest.size, note: latest.note, cosignature: latest.cosignature },
+              refusals,
+            }),
+          );
         }
         default:
           return reply(404, 'application/problem+json', JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404 }));

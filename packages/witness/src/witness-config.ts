@@ -8,12 +8,21 @@ import { formatWitnessVerifierKey } from './cosignature';
 
 /** The witness's variables, read alike by the standalone witness and by a service that hosts one. */
 export const witnessVariables = {
-  WITNESS_EVIDENCE_URL: variable.url('Base URL of the evidence service (or the gateway) whose audit log the witness cosigns; unset: no witness runs', ['http', 'https']),
+  WITNESS_EVIDENCE_URL: variable.url(
+    'Base URL of the evidence service (or the gateway) whose audit log the witness cosigns; unset: no witness runs',
+    ['http', 'https'],
+  ),
   WITNESS_NAME: variable.string('The witness\'s name in its cosignature lines (no spaces or "+")', 'claims-platform-witness'),
-  WITNESS_KEY: variable.string('Ed25519 private key (PKCS#8 PEM or base64 DER) the witness cosigns with; generated into DATA_DIR in development'),
-  WITNESS_LOG_VERIFIER_KEY: variable.string('The evidence log\'s C2SP verifier key (X-Audit-Verifier-Key of GET /api/evidence/audit/public-key); required with WITNESS_EVIDENCE_URL'),
+  WITNESS_KEY: variable.string(
+    'Ed25519 private key (PKCS#8 PEM or base64 DER) the witness cosigns with; generated into DATA_DIR in development',
+  ),
+  WITNESS_LOG_VERIFIER_KEY: variable.string(
+    "The evidence log's C2SP verifier key (X-Audit-Verifier-Key of GET /api/evidence/audit/public-key); required with WITNESS_EVIDENCE_URL",
+  ),
   WITNESS_LOG_TOKEN: variable.string('Bearer token (scopes audit:read audit:witness) the witness presents to the evidence service'),
-  WITNESS_LOG_JWT_SECRET: variable.string('…or the HS256 secret it mints such a token with (development and tests, where the services accept them)'),
+  WITNESS_LOG_JWT_SECRET: variable.string(
+    '…or the HS256 secret it mints such a token with (development and tests, where the services accept them)',
+  ),
   WITNESS_POLL_INTERVAL_MS: variable.int('How often the witness fetches the latest checkpoint', 60000, 100),
 };
 
@@ -31,10 +40,12 @@ export interface WitnessSettings {
 export function checkWitnessSettings(settings: WitnessSettings): void {
   if (!settings.WITNESS_EVIDENCE_URL) return;
   if (!settings.WITNESS_LOG_VERIFIER_KEY || !parseVerifierKey(settings.WITNESS_LOG_VERIFIER_KEY)) {
-    throw new ConfigError('WITNESS_LOG_VERIFIER_KEY must be the evidence log\'s C2SP verifier key when WITNESS_EVIDENCE_URL is set');
+    throw new ConfigError("WITNESS_LOG_VERIFIER_KEY must be the evidence log's C2SP verifier key when WITNESS_EVIDENCE_URL is set");
   }
-  if (!settings.WITNESS_LOG_TOKEN && !settings.WITNESS_LOG_JWT_SECRET) throw new ConfigError('WITNESS_LOG_TOKEN or WITNESS_LOG_JWT_SECRET must be set when WITNESS_EVIDENCE_URL is set');
-  if (/[\s+]/u.test(settings.WITNESS_NAME) || settings.WITNESS_NAME === '') throw new ConfigError('WITNESS_NAME must be non-empty, without spaces or "+"');
+  if (!settings.WITNESS_LOG_TOKEN && !settings.WITNESS_LOG_JWT_SECRET)
+    throw new ConfigError('WITNESS_LOG_TOKEN or WITNESS_LOG_JWT_SECRET must be set when WITNESS_EVIDENCE_URL is set');
+  if (/[\s+]/u.test(settings.WITNESS_NAME) || settings.WITNESS_NAME === '')
+    throw new ConfigError('WITNESS_NAME must be non-empty, without spaces or "+"');
   if (settings.NODE_ENV === 'production' && !settings.WITNESS_KEY) throw new ConfigError('WITNESS_KEY must be set in production');
 }
 
@@ -69,6 +80,9 @@ export function loadWitnessKey(settings: WitnessSettings, dataDir: string, logge
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const key = parseWitnessKey(readFileSync(file, 'utf8'));
-  logger.warn({ file, verifier_key: formatWitnessVerifierKey(settings.WITNESS_NAME, key) }, 'generated a development witness key; set WITNESS_KEY in production');
+  logger.warn(
+    { file, verifier_key: formatWitnessVerifierKey(settings.WITNESS_NAME, key) },
+    'generated a development witness key; set WITNESS_KEY in production',
+  );
   return key;
 }

@@ -68,7 +68,10 @@ export function witnessStore(db: Knex) {
 
     async saveCosigned(checkpoint: CosignedCheckpoint): Promise<void> {
       const { origin, size, rootHash, note, cosignature } = checkpoint;
-      await db('witness_checkpoints').insert({ origin, size, root_hash: rootHash, note, cosignature }).onConflict(['origin', 'size']).ignore();
+      await db('witness_checkpoints')
+        .insert({ origin, size, root_hash: rootHash, note, cosignature })
+        .onConflict(['origin', 'size'])
+        .ignore();
     },
 
     /** Stores the refusal; false when this offered checkpoint was refused before (so it is alerted once). */
@@ -89,9 +92,15 @@ export function witnessStore(db: Knex) {
       return inserted.length > 0;
     },
 
-    async refusals(origin: string): Promise<{ reason: RefusalReason; offered_note: string; cosigned_note: string; proof: string[] | null; refused_at: string }[]> {
+    async refusals(
+      origin: string,
+    ): Promise<{ reason: RefusalReason; offered_note: string; cosigned_note: string; proof: string[] | null; refused_at: string }[]> {
       const rows = await db('witness_refusals').where({ origin }).orderBy('id');
-      return rows.map((row) => ({ ...row, refused_at: new Date(row.refused_at).toISOString(), proof: typeof row.proof === 'string' ? JSON.parse(row.proof) : row.proof }));
+      return rows.map((row) => ({
+        ...row,
+        refused_at: new Date(row.refused_at).toISOString(),
+        proof: typeof row.proof === 'string' ? JSON.parse(row.proof) : row.proof,
+      }));
     },
   };
 }

@@ -42,11 +42,28 @@ export function createWitness(options: WitnessOptions) {
   const origin = logKey.keyName;
   const metrics = {
     cosigned: new Counter({ name: 'witness_cosignatures_total', help: 'Checkpoints the witness cosigned', registers: [options.metrics] }),
-    refused: new Counter({ name: 'witness_consistency_failures_total', help: 'Checkpoints the witness refused because they do not extend what it cosigned', labelNames: ['reason'], registers: [options.metrics] }),
-    rejected: new Counter({ name: 'witness_rejected_checkpoints_total', help: 'Checkpoints the witness ignored (bad signature, wrong origin, unreadable)', registers: [options.metrics] }),
+    refused: new Counter({
+      name: 'witness_consistency_failures_total',
+      help: 'Checkpoints the witness refused because they do not extend what it cosigned',
+      labelNames: ['reason'],
+      registers: [options.metrics],
+    }),
+    rejected: new Counter({
+      name: 'witness_rejected_checkpoints_total',
+      help: 'Checkpoints the witness ignored (bad signature, wrong origin, unreadable)',
+      registers: [options.metrics],
+    }),
   };
 
-  async function refuse(reason: RefusalReason, cosignedNote: string, cosignedSize: number, offeredNote: string, body: string, offered: Checkpoint, proof: Buffer[] | null): Promise<WitnessOutcome> {
+  async function refuse(
+    reason: RefusalReason,
+    cosignedNote: string,
+    cosignedSize: number,
+    offeredNote: string,
+    body: string,
+    offered: Checkpoint,
+    proof: Buffer[] | null,
+  ): Promise<WitnessOutcome> {
     const refusal: Refusal = {
       origin,
       reason,
@@ -65,7 +82,10 @@ export function createWitness(options: WitnessOptions) {
     });
     if (isNew) {
       metrics.refused.inc({ reason });
-      logger.error({ origin, reason, cosigned_size: cosignedSize, offered_size: offered.size }, 'witness refused a checkpoint: it does not extend the checkpoint cosigned before');
+      logger.error(
+        { origin, reason, cosigned_size: cosignedSize, offered_size: offered.size },
+        'witness refused a checkpoint: it does not extend the checkpoint cosigned before',
+      );
       await log.postRefusal(name, refusal);
     }
     return { outcome: 'refused', reason, size: offered.size };
@@ -84,7 +104,8 @@ export function createWitness(options: WitnessOptions) {
     const last = await store.latestCosigned(origin);
     if (last && offered.size < last.size) return refuse('truncated', last.note + last.cosignature, last.size, note, body, offered, null);
     if (last && offered.size === last.size) {
-      if (!offered.rootHash.equals(last.rootHash)) return refuse('forked', last.note + last.cosignature, last.size, note, body, offered, null);
+      if (!offered.rootHash.equals(last.rootHash))
+        return refuse('forked', last.note + last.cosignature, last.size, note, body, offered, null);
       // Already cosigned: hand it over again if the log does not serve it (an earlier post failed).
       if (!findCosignature(note, body, name, privateKey)) await log.postCosignature(offered.size, last.cosignature);
       return { outcome: 'unchanged', size: offered.size };

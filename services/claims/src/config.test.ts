@@ -17,11 +17,19 @@ describe('claims configuration', () => {
   it('refuses plain-http claimant links in production', () => {
     expect(() => readClaimsConfig(production)).toThrow(ConfigError);
     expect(() => readClaimsConfig(production)).toThrow(/PUBLIC_BASE_URL must be an https URL/);
-    expect(readClaimsConfig({ ...production, PUBLIC_BASE_URL: 'https://claims.example.com' }).PUBLIC_BASE_URL).toBe('https://claims.example.com');
+    expect(readClaimsConfig({ ...production, PUBLIC_BASE_URL: 'https://claims.example.com' }).PUBLIC_BASE_URL).toBe(
+      'https://claims.example.com',
+    );
   });
 
   it('runs on embedded defaults outside production', () => {
     const config = readClaimsConfig({});
-    expect(config).toMatchObject({ PORT: 3001, DATA_DIR: './data', DATABASE_URL: undefined, AMQP_URL: undefined, ATTACHMENT_MAX_BYTES: 25 * 1024 * 1024 });
+    expect(config).toMatchObject({
+      PORT: 3001,
+      DATA_DIR: './data',
+      DATABASE_URL: undefined,
+      AMQP_URL: undefined,
+      ATTACHMENT_MAX_BYTES: 25 * 1024 * 1024,
+    });
   });
 });

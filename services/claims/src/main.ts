@@ -8,10 +8,13 @@ async function main() {
   // `main.ts migrate`: apply migrations and grants, then exit (a Kubernetes Job, a Compose one-shot service)
   if (process.argv[2] === 'migrate') return migrateServiceDatabase(claimsService(config), config);
   const service = await runService(claimsService(config), config);
-  exitOnSignals(async () => {
-    await service.close();
-    await telemetry?.shutdown();
-  }, { logger: service.deps.logger, draining: [service.deps.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS });
+  exitOnSignals(
+    async () => {
+      await service.close();
+      await telemetry?.shutdown();
+    },
+    { logger: service.deps.logger, draining: [service.deps.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS },
+  );
 }
 
 main().catch((error) => {

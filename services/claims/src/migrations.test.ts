@@ -47,7 +47,9 @@ describe('claims migrations', () => {
     });
 
     it('installed the default triage policy the code knows', async () => {
-      const row = await db('triage_policies').where({ version: DEFAULT_TRIAGE_POLICY.version }).first('version', 'description', 'parameters', 'score_bands', 'rules', 'active');
+      const row = await db('triage_policies')
+        .where({ version: DEFAULT_TRIAGE_POLICY.version })
+        .first('version', 'description', 'parameters', 'score_bands', 'rules', 'active');
       expect(row).toEqual({ ...DEFAULT_TRIAGE_POLICY, active: true });
     });
   });

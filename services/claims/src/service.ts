@@ -55,7 +55,13 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
       const attachmentRescan =
-        scanner && startPendingScans(() => rescanPendingAttachments(deps.db, scanner, attachments, config.CLAIMS_EXCHANGE), config.SCAN_RETRY_INTERVAL_MS, deps.logger, 'attachments');
+        scanner &&
+        startPendingScans(
+          () => rescanPendingAttachments(deps.db, scanner, attachments, config.CLAIMS_EXCHANGE),
+          config.SCAN_RETRY_INTERVAL_MS,
+          deps.logger,
+          'attachments',
+        );
       // claims workflow: the delivery worker and the deadline sweep, and their gauges
       const deliveryWorker = delivery.start(deps);
       const deadlineSweeper = startDeadlineSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);

@@ -11,5 +11,16 @@ export const evidenceEventCatalog: EventCatalog = {
   service: 'evidence',
   exchange: 'evidence.events',
   source: EVENT_SOURCE,
-  kinds: [controlCreated, controlVersionAdded, runCreated, evidenceAdded, fileScanned, runSubmitted, runDecided, binderBuilt, auditCheckpoint, auditBreakDetected],
+  kinds: [
+    controlCreated,
+    controlVersionAdded,
+    runCreated,
+    evidenceAdded,
+    fileScanned,
+    runSubmitted,
+    runDecided,
+    binderBuilt,
+    auditCheckpoint,
+    auditBreakDetected,
+  ],
 };

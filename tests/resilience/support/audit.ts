@@ -5,7 +5,11 @@ import { sleep } from './stack';
  * Waits (bounded) until every claim's `claim.created` is in the evidence audit log, then waits a little
  * longer so late redeliveries would show, and counts what is missing and what is there more than once.
  */
-export async function settleAuditLog(evidenceDatabaseUrl: string, claimIds: string[], timeoutMs = 120000): Promise<{ lost: string[]; duplicated: string[]; waitedMs: number }> {
+export async function settleAuditLog(
+  evidenceDatabaseUrl: string,
+  claimIds: string[],
+  timeoutMs = 120000,
+): Promise<{ lost: string[]; duplicated: string[]; waitedMs: number }> {
   const started = Date.now();
   let result = lossAndDuplicates(claimIds, await auditedClaimEvents(evidenceDatabaseUrl));
   while (result.lost.length > 0 && Date.now() - started < timeoutMs) {
@@ -25,7 +29,11 @@ export async function pendingOutbox(claimsDatabaseUrl: string): Promise<number> 
 }
 
 /** The audit records of one claim through the API (`audit:read`), following the cursor. */
-export async function auditRecordsViaApi(baseUrl: string, authorization: string, claimId: string): Promise<{ status: number; items: any[] }> {
+export async function auditRecordsViaApi(
+  baseUrl: string,
+  authorization: string,
+  claimId: string,
+): Promise<{ status: number; items: any[] }> {
   const items: any[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {

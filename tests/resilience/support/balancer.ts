@@ -19,7 +19,10 @@ export interface Balanced {
  * No replica is ever marked down (max_fails=0): while one is being probed after a failure nginx would
  * answer 502 "no live upstreams" to everything else, which a Kubernetes Service does not do.
  */
-export async function startBalancer(prefix: string, upstreams: Record<string, Balanced>): Promise<{ urls: Record<string, string>; stop(): Promise<void> }> {
+export async function startBalancer(
+  prefix: string,
+  upstreams: Record<string, Balanced>,
+): Promise<{ urls: Record<string, string>; stop(): Promise<void> }> {
   mkdirSync(path.join(prefix, 'logs'), { recursive: true });
   const config = path.join(prefix, 'nginx.conf');
   const blocks = Object.entries(upstreams).map(

@@ -11,7 +11,11 @@ export interface Fixtures {
 }
 
 async function createClaim(url: string, n: number): Promise<{ id: string; token: string }> {
-  const response = await fetch(`${url}/api/claims/public/claims`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(claimBody(n)) });
+  const response = await fetch(`${url}/api/claims/public/claims`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(claimBody(n)),
+  });
   const body = (await response.json()) as { claim_id: string; access_token: string };
   if (response.status !== 201) throw new Error(`intake answered ${response.status}: ${JSON.stringify(body)}`);
   return { id: body.claim_id, token: body.access_token };

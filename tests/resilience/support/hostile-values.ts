@@ -73,7 +73,24 @@ const hugeString = fc.oneof(
   fc.integer({ min: 1000, max: 20000 }).map((n) => '\u0000'.repeat(n)),
 );
 
-const weirdNumber = fc.constantFrom(0, -0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 1e-320, 0.1 + 0.2, 101, 255, 256, 65536, Number.MAX_SAFE_INTEGER, 2 ** 64);
+const weirdNumber = fc.constantFrom(
+  0,
+  -0,
+  -1,
+  1.5,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  -(2 ** 63),
+  1e-320,
+  0.1 + 0.2,
+  101,
+  255,
+  256,
+  65536,
+  Number.MAX_SAFE_INTEGER,
+  2 ** 64,
+);
 
 /** A deeply nested value (arrays or objects), as data. */
 export const deepValue = fc.integer({ min: 50, max: 8000 }).chain((depth) =>
@@ -108,7 +125,11 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 export const nastyString = fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ unit: 'binary', maxLength: 300 }), hugeString);
 
 /** Hostile strings short enough for a URL or a header (a huge one is refused by Node's 16 KiB head limit anyway). */
-export const nastyShortString = fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ unit: 'binary', maxLength: 300 }), fc.constant('q'.repeat(20000)));
+export const nastyShortString = fc.oneof(
+  fc.constantFrom(...NASTY_STRINGS),
+  fc.string({ unit: 'binary', maxLength: 300 }),
+  fc.constant('q'.repeat(20000)),
+);
 
 /** Raw body texts that are not (quite) JSON. */
 export function rawBodyMutations(valid: string): fc.Arbitrary<string | Buffer> {

@@ -95,7 +95,13 @@ async function intake(i: number): Promise<KnownClaim | undefined> {
   const { record, body } = await timed(
     i,
     'intake',
-    () => fetch(`${spec.target}/api/claims/public/claims`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(claimBody(i)), signal: signal() }),
+    () =>
+      fetch(`${spec.target}/api/claims/public/claims`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(claimBody(i)),
+        signal: signal(),
+      }),
     { idempotency_key: key },
     (done, answer) => {
       if (done.status === 201 && typeof answer?.claim_id === 'string') done.claim_id = answer.claim_id;
@@ -114,8 +120,16 @@ async function upload(i: number, claim: KnownClaim): Promise<void> {
     { name: 'document_type', data: 'other' },
     { name: 'file', filename: `photo-${i}.png`, contentType: 'image/png', data: uniquePng(spec.uploadBytes ?? 0) },
   ]);
-  await timed(i, 'upload', () =>
-    fetch(`${spec.target}/api/claims/public/claims/${claim.id}/attachments`, { method: 'POST', headers: { authorization: `Bearer ${claim.token}`, 'content-type': contentType }, body, signal: signal() }),
+  await timed(
+    i,
+    'upload',
+    () =>
+      fetch(`${spec.target}/api/claims/public/claims/${claim.id}/attachments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${claim.token}`, 'content-type': contentType },
+        body,
+        signal: signal(),
+      }),
     { claim_id: claim.id },
   );
 }
@@ -134,12 +148,28 @@ async function one(i: number): Promise<void> {
   const pick = i % 20;
   if (!known || pick < 10) await intake(i);
   else if (pick < 14) {
-    await timed(i, 'status', () => fetch(`${spec.target}/api/claims/public/claims/${known.id}/status`, { headers: { authorization: `Bearer ${known.token}` }, signal: signal() }), { claim_id: known.id });
+    await timed(
+      i,
+      'status',
+      () =>
+        fetch(`${spec.target}/api/claims/public/claims/${known.id}/status`, {
+          headers: { authorization: `Bearer ${known.token}` },
+          signal: signal(),
+        }),
+      { claim_id: known.id },
+    );
   } else if (pick < 17) await upload(i, known);
   else if (pick < 19 && spec.internalToken) {
-    await timed(i, 'list', () => fetch(`${spec.target}/api/claims/claims?limit=10`, { headers: { authorization: spec.internalToken! }, signal: signal() }));
+    await timed(i, 'list', () =>
+      fetch(`${spec.target}/api/claims/claims?limit=10`, { headers: { authorization: spec.internalToken! }, signal: signal() }),
+    );
   } else if (spec.internalToken) {
-    await timed(i, 'read', () => fetch(`${spec.target}/api/claims/claims/${known.id}`, { headers: { authorization: spec.internalToken! }, signal: signal() }), { claim_id: known.id });
+    await timed(
+      i,
+      'read',
+      () => fetch(`${spec.target}/api/claims/claims/${known.id}`, { headers: { authorization: spec.internalToken! }, signal: signal() }),
+      { claim_id: known.id },
+    );
   } else await intake(i);
 }
 
@@ -152,7 +182,9 @@ async function main(): Promise<void> {
     const wait = due - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (stopping) break;
-    const request = one(i).catch((error) => write({ i, op: 'intake', started: Date.now(), ended: Date.now(), error: `generator: ${String(error)}` }));
+    const request = one(i).catch((error) =>
+      write({ i, op: 'intake', started: Date.now(), ended: Date.now(), error: `generator: ${String(error)}` }),
+    );
     inFlight.add(request);
     void request.finally(() => inFlight.delete(request));
   }

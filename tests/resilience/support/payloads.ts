@@ -54,14 +54,20 @@ export function uniquePng(padBytes = 0): Buffer {
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
-    chunk('tEXt', Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.from(randomBytes(16).toString('hex')), Buffer.alloc(padBytes, 0x61)])),
+    chunk(
+      'tEXt',
+      Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.from(randomBytes(16).toString('hex')), Buffer.alloc(padBytes, 0x61)]),
+    ),
     chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
 /** A multipart/form-data body with the given parts, and its Content-Type. */
-export function multipart(parts: { name: string; filename?: string; contentType?: string; data: Buffer | string }[], boundary = `----resilience${randomBytes(8).toString('hex')}`) {
+export function multipart(
+  parts: { name: string; filename?: string; contentType?: string; data: Buffer | string }[],
+  boundary = `----resilience${randomBytes(8).toString('hex')}`,
+) {
   const pieces: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
@@ -80,8 +86,38 @@ const base64url = (value: unknown) => Buffer.from(typeof value === 'string' ? va
  * shapes, plus what is not base64url JSON at all.
  */
 export const craftedCursor: fc.Arbitrary<string> = fc.oneof(
-  fc.tuple(fc.oneof(refusedTimestamp, impossibleDate.map((d) => `${d}T00:00:00.000000Z`), fc.constantFrom('2026-01-01T00:00:00.000000Z', '\u0000', '', 'null')), fc.oneof(fc.uuid(), fc.constantFrom('x', '\u0000', ''))).map(([c, i]) => base64url({ c, i })),
-  fc.constantFrom({ c: 1, i: 2 }, { c: null }, [], null, 2 ** 64, { k: '\u0000' }, { k: '\ud800' }, { k: 'A'.repeat(500) }, { k: ['AC-1'] }, { k: 'AC-1', extra: true }).map(base64url),
-  fc.constantFrom('{"c":"2026-02-30T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}', '{"k":"\\u0000"}', '{"c":"\\ud800"}', '['.repeat(5000), '{"k":12345678901234567890}').map(base64url),
+  fc
+    .tuple(
+      fc.oneof(
+        refusedTimestamp,
+        impossibleDate.map((d) => `${d}T00:00:00.000000Z`),
+        fc.constantFrom('2026-01-01T00:00:00.000000Z', '\u0000', '', 'null'),
+      ),
+      fc.oneof(fc.uuid(), fc.constantFrom('x', '\u0000', '')),
+    )
+    .map(([c, i]) => base64url({ c, i })),
+  fc
+    .constantFrom(
+      { c: 1, i: 2 },
+      { c: null },
+      [],
+      null,
+      2 ** 64,
+      { k: '\u0000' },
+      { k: '\ud800' },
+      { k: 'A'.repeat(500) },
+      { k: ['AC-1'] },
+      { k: 'AC-1', extra: true },
+    )
+    .map(base64url),
+  fc
+    .constantFrom(
+      '{"c":"2026-02-30T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}',
+      '{"k":"\\u0000"}',
+      '{"c":"\\ud800"}',
+      '['.repeat(5000),
+      '{"k":12345678901234567890}',
+    )
+    .map(base64url),
   fc.constantFrom('', '%00', '!!!', '='.repeat(10), 'A'.repeat(5000), '%ff%fe'),
 );

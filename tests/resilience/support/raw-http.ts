@@ -24,7 +24,9 @@ export function sendRaw(url: string, request: Buffer, timeoutMs = 15000): Promis
       settled = true;
       socket.destroy();
       // interim responses (100 Continue) come before the real one
-      const text = Buffer.concat(chunks).toString('latin1').replace(/^(HTTP\/1\.[01] 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '');
+      const text = Buffer.concat(chunks)
+        .toString('latin1')
+        .replace(/^(HTTP\/1\.[01] 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '');
       const headerEnd = text.indexOf('\r\n\r\n');
       const head = headerEnd >= 0 ? text.slice(0, headerEnd) : text;
       const match = /^HTTP\/1\.[01] (\d{3})/.exec(head);
@@ -33,13 +35,21 @@ export function sendRaw(url: string, request: Buffer, timeoutMs = 15000): Promis
         const colon = line.indexOf(':');
         if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: match ? Number(match[1]) : undefined, headers, body: headerEnd >= 0 ? text.slice(headerEnd + 4) : '', error: match ? undefined : error ?? 'no response', ms: Date.now() - started });
+      resolve({
+        status: match ? Number(match[1]) : undefined,
+        headers,
+        body: headerEnd >= 0 ? text.slice(headerEnd + 4) : '',
+        error: match ? undefined : (error ?? 'no response'),
+        ms: Date.now() - started,
+      });
     };
     socket.setTimeout(timeoutMs, () => finish('timeout'));
     socket.on('data', (chunk) => {
       chunks.push(chunk);
       // one response is enough: stop once its body (by Content-Length) is complete
-      const text = Buffer.concat(chunks).toString('latin1').replace(/^(HTTP\/1\.[01] 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '');
+      const text = Buffer.concat(chunks)
+        .toString('latin1')
+        .replace(/^(HTTP\/1\.[01] 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '');
       const headerEnd = text.indexOf('\r\n\r\n');
       if (headerEnd >= 0) {
         const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, headerEnd));
@@ -59,7 +69,13 @@ export function sendRaw(url: string, request: Buffer, timeoutMs = 15000): Promis
 }
 
 /** Builds a raw request: request line, headers (verbatim) and body; Content-Length added unless given. */
-export function rawRequest(method: string, path: string, headers: [string, string][], body: Buffer = Buffer.alloc(0), host = '127.0.0.1'): Buffer {
+export function rawRequest(
+  method: string,
+  path: string,
+  headers: [string, string][],
+  body: Buffer = Buffer.alloc(0),
+  host = '127.0.0.1',
+): Buffer {
   const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, 'Connection: close'];
   const hasLength = headers.some(([name]) => /^(content-length|transfer-encoding)$/i.test(name));
   for (const [name, value] of headers) lines.push(`${name}: ${value}`);

@@ -3,7 +3,15 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createEmptyDatabase, deleteTopology, freePort, managedProcess, testAmqpUrl, TEST_JWT_SECRET, type ManagedProcess } from '@platform/testing';
+import {
+  createEmptyDatabase,
+  deleteTopology,
+  freePort,
+  managedProcess,
+  testAmqpUrl,
+  TEST_JWT_SECRET,
+  type ManagedProcess,
+} from '@platform/testing';
 import { startBalancer } from './balancer';
 
 /**
@@ -25,7 +33,9 @@ export interface ReplicatedStack {
 
 /** s3rver in a process of its own (support/object-store-process.ts): its OBJECT_STORE_* settings, and stop(). */
 export async function startObjectStore(): Promise<{ config: Record<string, string>; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'object-store-process.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'object-store-process.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const config = await new Promise<Record<string, string>>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
@@ -45,7 +55,10 @@ export async function startObjectStore(): Promise<{ config: Record<string, strin
   };
 }
 
-export async function startReplicatedStack(objectStore: Record<string, string>, overrides: { claims?: Record<string, string>; evidence?: Record<string, string> } = {}): Promise<ReplicatedStack> {
+export async function startReplicatedStack(
+  objectStore: Record<string, string>,
+  overrides: { claims?: Record<string, string>; evidence?: Record<string, string> } = {},
+): Promise<ReplicatedStack> {
   const suffix = randomBytes(4).toString('hex');
   const root = mkdtempSync(path.join(tmpdir(), 'replicated-'));
   chmodSync(root, 0o755); // nginx's workers drop root and need to reach their temp directories in it
@@ -65,16 +78,45 @@ export async function startReplicatedStack(objectStore: Record<string, string>, 
     mkdirSync(dir, { recursive: true });
     return dir;
   };
-  const claimsEnv = (name: string) => ({ ...common, ...objectStore, DATABASE_URL: claimsDb.url, DATA_DIR: dataDir(name), ...overrides.claims });
+  const claimsEnv = (name: string) => ({
+    ...common,
+    ...objectStore,
+    DATABASE_URL: claimsDb.url,
+    DATA_DIR: dataDir(name),
+    ...overrides.claims,
+  });
   // Every replica signs checkpoints with the same key, as a shared Secret would give them.
   const signingKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const evidenceEnv = (name: string) => ({ ...common, ...objectStore, DATABASE_URL: evidenceDb.url, DATA_DIR: dataDir(name), AUDIT_SIGNING_KEY: signingKey, ...overrides.evidence });
+  const evidenceEnv = (name: string) => ({
+    ...common,
+    ...objectStore,
+    DATABASE_URL: evidenceDb.url,
+    DATA_DIR: dataDir(name),
+    AUDIT_SIGNING_KEY: signingKey,
+    ...overrides.evidence,
+  });
 
   const ports = { front: await freePort(), claims: await freePort(), evidence: await freePort() };
-  const claims = [managedProcess('claims-a', 'services/claims/src/main.ts', claimsEnv('claims-a'), await freePort()), managedProcess('claims-b', 'services/claims/src/main.ts', claimsEnv('claims-b'), await freePort())] as [ManagedProcess, ManagedProcess];
-  const evidence = [managedProcess('evidence-a', 'services/evidence/src/main.ts', evidenceEnv('evidence-a'), await freePort()), managedProcess('evidence-b', 'services/evidence/src/main.ts', evidenceEnv('evidence-b'), await freePort())] as [ManagedProcess, ManagedProcess];
-  const gatewayEnv = (name: string) => ({ ...common, DATA_DIR: dataDir(name), CLAIMS_URL: `http://127.0.0.1:${ports.claims}`, EVIDENCE_URL: `http://127.0.0.1:${ports.evidence}`, PUBLIC_RATE_LIMIT: '0', TRUST_PROXY: 'loopback' });
-  const gateways = [managedProcess('gateway-a', 'gateway/src/main.ts', gatewayEnv('gateway-a'), await freePort()), managedProcess('gateway-b', 'gateway/src/main.ts', gatewayEnv('gateway-b'), await freePort())] as [ManagedProcess, ManagedProcess];
+  const claims = [
+    managedProcess('claims-a', 'services/claims/src/main.ts', claimsEnv('claims-a'), await freePort()),
+    managedProcess('claims-b', 'services/claims/src/main.ts', claimsEnv('claims-b'), await freePort()),
+  ] as [ManagedProcess, ManagedProcess];
+  const evidence = [
+    managedProcess('evidence-a', 'services/evidence/src/main.ts', evidenceEnv('evidence-a'), await freePort()),
+    managedProcess('evidence-b', 'services/evidence/src/main.ts', evidenceEnv('evidence-b'), await freePort()),
+  ] as [ManagedProcess, ManagedProcess];
+  const gatewayEnv = (name: string) => ({
+    ...common,
+    DATA_DIR: dataDir(name),
+    CLAIMS_URL: `http://127.0.0.1:${ports.claims}`,
+    EVIDENCE_URL: `http://127.0.0.1:${ports.evidence}`,
+    PUBLIC_RATE_LIMIT: '0',
+    TRUST_PROXY: 'loopback',
+  });
+  const gateways = [
+    managedProcess('gateway-a', 'gateway/src/main.ts', gatewayEnv('gateway-a'), await freePort()),
+    managedProcess('gateway-b', 'gateway/src/main.ts', gatewayEnv('gateway-b'), await freePort()),
+  ] as [ManagedProcess, ManagedProcess];
 
   const balancer = await startBalancer(path.join(root, 'nginx'), {
     front: { port: ports.front, replicas: gateways.map((g) => g.port) },
@@ -102,7 +144,10 @@ export async function startReplicatedStack(objectStore: Record<string, string>, 
       mkdirSync(logs, { recursive: true });
       for (const process of all) writeFileSync(path.join(logs, `${scenario}.${process.name}.log`), process.output());
       copyFileSync(path.join(root, 'nginx/logs/error.log'), path.join(logs, `${scenario}.nginx.log`));
-      await deleteTopology([common.CLAIMS_EXCHANGE, common.EVIDENCE_EXCHANGE], [common.CLAIM_EVENTS_QUEUE, `${common.CLAIM_EVENTS_QUEUE}.dlq`]).catch(() => undefined);
+      await deleteTopology(
+        [common.CLAIMS_EXCHANGE, common.EVIDENCE_EXCHANGE],
+        [common.CLAIM_EVENTS_QUEUE, `${common.CLAIM_EVENTS_QUEUE}.dlq`],
+      ).catch(() => undefined);
       await Promise.all([claimsDb.drop(), evidenceDb.drop()]).catch(() => undefined);
       rmSync(root, { recursive: true, force: true });
     },

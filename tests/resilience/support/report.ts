@@ -5,7 +5,18 @@ import { readAllFigures, type ScenarioFigures } from './results';
 export const RELIABILITY_DOC = path.resolve(__dirname, '../../../docs/RELIABILITY.md');
 
 /** The order scenarios appear in the document. */
-const ORDER = ['broker-outage', 'evidence-down', 'database-outage', 'crash-mid-write', 'graceful-shutdown', 'hostile-input', 'access-matrix', 'audit-tampering', 'audit-forgery', 'soak'];
+const ORDER = [
+  'broker-outage',
+  'evidence-down',
+  'database-outage',
+  'crash-mid-write',
+  'graceful-shutdown',
+  'hostile-input',
+  'access-matrix',
+  'audit-tampering',
+  'audit-forgery',
+  'soak',
+];
 
 const FINDINGS_START = '<!-- findings:start -->';
 const FINDINGS_END = '<!-- findings:end -->';
@@ -26,7 +37,13 @@ function table(figures: ScenarioFigures): string {
     ['Duration', `${figures.durationSeconds.toFixed(1)} s`],
     ['Run', `${figures.ranAt}${figures.ci ? ' (CI)' : ' (local)'}`],
   ];
-  const lines = [`### ${figures.title} (\`${figures.scenario}\`)`, '', '| | |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${cell(value)} |`)];
+  const lines = [
+    `### ${figures.title} (\`${figures.scenario}\`)`,
+    '',
+    '| | |',
+    '|---|---|',
+    ...rows.map(([name, value]) => `| ${name} | ${cell(value)} |`),
+  ];
   if (figures.notes.length > 0) lines.push('', ...figures.notes.map((note) => `- ${note}`));
   return lines.join('\n');
 }
@@ -49,8 +66,9 @@ export function renderReliability(): string {
   const summary = [
     '| Scenario | Result | Load held | Faults injected | Bad inputs tried | Records lost | Duplicates applied | Unexpected statuses / outcomes |',
     '|---|---|---|---|---|---|---|---|',
-    ...figures.map((f) =>
-      `| ${cell(f.title)} | ${f.passed ? 'passed' : '**FAILED**'} | ${cell(f.load)} | ${cell(f.faults)} | ${f.badInputsTried} | ${f.recordsLost} | ${f.duplicatesApplied} | ${f.unexpectedStatuses} |`,
+    ...figures.map(
+      (f) =>
+        `| ${cell(f.title)} | ${f.passed ? 'passed' : '**FAILED**'} | ${cell(f.load)} | ${cell(f.faults)} | ${f.badInputsTried} | ${f.recordsLost} | ${f.duplicatesApplied} | ${f.unexpectedStatuses} |`,
     ),
   ].join('\n');
   const findings = existingFindings() ?? `${FINDINGS_START}\n_No open findings recorded._\n${FINDINGS_END}`;

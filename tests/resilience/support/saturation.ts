@@ -20,20 +20,31 @@ export function benchIntakeSaturation(): { rps: number; measuredAt: string } | u
  * unmeasured (connections, pools, lazily loaded code), then `seconds` measured.
  * Returns the pairs completed per second with both answers 201.
  */
-export async function measureIntakeUploadSaturation(target: string, options: { warmupSeconds: number; seconds: number; concurrency: number; uploadBytes: number }): Promise<number> {
+export async function measureIntakeUploadSaturation(
+  target: string,
+  options: { warmupSeconds: number; seconds: number; concurrency: number; uploadBytes: number },
+): Promise<number> {
   const started = Date.now() + options.warmupSeconds * 1000;
   const deadline = started + options.seconds * 1000;
   let completed = 0;
   const client = async (worker: number) => {
     for (let n = 0; Date.now() < deadline; n++) {
-      const intake = await fetch(`${target}/api/claims/public/claims`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(claimBody(worker * 100000 + n)) });
+      const intake = await fetch(`${target}/api/claims/public/claims`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(claimBody(worker * 100000 + n)),
+      });
       const claim = (await intake.json()) as { claim_id: string; access_token: string };
       if (intake.status !== 201) continue;
       const { body, contentType } = multipart([
         { name: 'document_type', data: 'other' },
         { name: 'file', filename: 'saturation.png', contentType: 'image/png', data: uniquePng(options.uploadBytes) },
       ]);
-      const upload = await fetch(`${target}/api/claims/public/claims/${claim.claim_id}/attachments`, { method: 'POST', headers: { authorization: `Bearer ${claim.access_token}`, 'content-type': contentType }, body });
+      const upload = await fetch(`${target}/api/claims/public/claims/${claim.claim_id}/attachments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${claim.access_token}`, 'content-type': contentType },
+        body,
+      });
       await upload.arrayBuffer();
       if (upload.status === 201 && Date.now() > started) completed += 1;
     }

@@ -19,7 +19,8 @@ export async function startScenarioStack(scenario: string, overrides: Record<str
       await stack.stop().catch(() => undefined);
       const logs = path.resolve(__dirname, '../.results/logs');
       mkdirSync(logs, { recursive: true });
-      for (const process of [stack.gateway, stack.claims, stack.evidence]) writeFileSync(path.join(logs, `${scenario}.${process.name}.log`), process.output());
+      for (const process of [stack.gateway, stack.claims, stack.evidence])
+        writeFileSync(path.join(logs, `${scenario}.${process.name}.log`), process.output());
       const queue = stack.env.CLAIM_EVENTS_QUEUE;
       await deleteTopology([stack.env.CLAIMS_EXCHANGE, stack.env.EVIDENCE_EXCHANGE], [queue, `${queue}.dlq`]).catch(() => undefined);
       rmSync(stack.env.DATA_DIR, { recursive: true, force: true });
@@ -55,7 +56,12 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls until `probe` returns a truthy value, bounded in time; throws with `what` when it never does. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined | false | null>, timeoutMs: number, intervalMs = 250): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false | null>,
+  timeoutMs: number,
+  intervalMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -65,7 +71,8 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not reached within ${timeoutMs} ms${lastError ? ` (last error: ${String(lastError)})` : ''}`);
     await sleep(intervalMs);
   }
 }

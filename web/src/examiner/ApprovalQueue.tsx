@@ -13,7 +13,9 @@ export function ApprovalQueue({ session }: { session: ExaminerSession }) {
   const inReview = useQuery({
     queryKey: ['runs', 'in_review'],
     queryFn: async () => {
-      const { data, error, response } = await session.api.GET('/api/evidence/runs', { params: { query: { status: ['in_review'], limit: 100 } } });
+      const { data, error, response } = await session.api.GET('/api/evidence/runs', {
+        params: { query: { status: ['in_review'], limit: 100 } },
+      });
       if (!data) throw new Error(problemText(error, response.status));
       return data.items;
     },
@@ -21,17 +23,32 @@ export function ApprovalQueue({ session }: { session: ExaminerSession }) {
   const awaiting = useQuery({
     queryKey: ['runs', 'awaiting-me'],
     queryFn: async () => {
-      const { data, error, response } = await session.api.GET('/api/evidence/runs', { params: { query: { status: ['in_review'], awaiting: 'me', limit: 100 } } });
+      const { data, error, response } = await session.api.GET('/api/evidence/runs', {
+        params: { query: { status: ['in_review'], awaiting: 'me', limit: 100 } },
+      });
       if (!data) throw new Error(problemText(error, response.status));
       return data.items;
     },
   });
-  if (inReview.error || awaiting.error) return <p role="alert" className="error">{(inReview.error ?? awaiting.error)!.message}</p>;
+  if (inReview.error || awaiting.error)
+    return (
+      <p role="alert" className="error">
+        {(inReview.error ?? awaiting.error)!.message}
+      </p>
+    );
   if (!inReview.data || !awaiting.data) return <p role="status">Loading the approval queue…</p>;
   return <ApprovalQueueTable inReview={inReview.data} decidable={awaiting.data} me={session.me} />;
 }
 
-export function ApprovalQueueTable({ inReview, decidable, me }: { inReview: readonly RunSummary[]; decidable: readonly RunSummary[]; me: string | null }) {
+export function ApprovalQueueTable({
+  inReview,
+  decidable,
+  me,
+}: {
+  inReview: readonly RunSummary[];
+  decidable: readonly RunSummary[];
+  me: string | null;
+}) {
   const mine = new Set(decidable.map((run) => run.run_id));
   const ordered = [...decidable, ...inReview.filter((run) => !mine.has(run.run_id))];
   if (ordered.length === 0) return <p>No run is waiting for a decision.</p>;

@@ -56,8 +56,8 @@ export function AuditPage({ session }: { session: ExaminerSession }) {
           )}
           {result.checkpoint && (
             <p>
-              Latest checkpoint checked: record {result.checkpoint.seq}, signed {result.checkpoint.signed_at.slice(0, 19).replace('T', ' ')} UTC, signature{' '}
-              {result.checkpoint.signature_valid ? 'valid' : 'invalid'}.
+              Latest checkpoint checked: record {result.checkpoint.seq}, signed {result.checkpoint.signed_at.slice(0, 19).replace('T', ' ')}{' '}
+              UTC, signature {result.checkpoint.signature_valid ? 'valid' : 'invalid'}.
             </p>
           )}
         </div>
@@ -78,7 +78,10 @@ export function AuditPage({ session }: { session: ExaminerSession }) {
 function CheckpointNote({ note }: { note: string }) {
   const [body = '', signatures = ''] = note.split('\n\n');
   const [origin, size, root] = body.split('\n');
-  const signers = signatures.split('\n').filter((line) => line.startsWith('— ')).map((line) => line.split(' ')[1]);
+  const signers = signatures
+    .split('\n')
+    .filter((line) => line.startsWith('— '))
+    .map((line) => line.split(' ')[1]);
   return (
     <>
       <dl className="checkpoint">

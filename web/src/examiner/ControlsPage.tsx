@@ -11,7 +11,9 @@ export function ControlsPage({ session }: { session: ExaminerSession }) {
     queryKey: ['controls'],
     initialPageParam: undefined as string | undefined,
     queryFn: async ({ pageParam }) => {
-      const { data, error, response } = await session.api.GET('/api/evidence/controls', { params: { query: { limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } } });
+      const { data, error, response } = await session.api.GET('/api/evidence/controls', {
+        params: { query: { limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
+      });
       if (!data) throw new Error(problemText(error, response.status));
       return data;
     },
@@ -31,7 +33,12 @@ export function ControlsPage({ session }: { session: ExaminerSession }) {
       <ul className="controls">
         {items.map((control) => (
           <li key={control.control_id}>
-            <button type="button" className="link-button" aria-expanded={open === control.control_id} onClick={() => setOpen(open === control.control_id ? null : control.control_id)}>
+            <button
+              type="button"
+              className="link-button"
+              aria-expanded={open === control.control_id}
+              onClick={() => setOpen(open === control.control_id ? null : control.control_id)}
+            >
               {control.key} — {control.title} (version {control.current_version.version}, {control.frequency ?? 'no frequency'})
             </button>{' '}
             <Link to={`/workbench/examiner/runs?control=${encodeURIComponent(control.key)}`}>Runs of {control.key}</Link>
@@ -57,7 +64,12 @@ function ControlVersions({ session, controlId }: { session: ExaminerSession; con
       return data;
     },
   });
-  if (control.error) return <p role="alert" className="error">{control.error.message}</p>;
+  if (control.error)
+    return (
+      <p role="alert" className="error">
+        {control.error.message}
+      </p>
+    );
   if (!control.data) return <p role="status">Loading versions…</p>;
   return (
     <table className="data-table">

@@ -35,7 +35,8 @@ export function jsonEvidenceBody(draft: EvidenceDraft): { body: JsonEvidence } |
     } catch {
       return { error: 'The record must be valid JSON.' };
     }
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) return { error: 'The record must be a JSON object, like {"reviewed": 10}.' };
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      return { error: 'The record must be a JSON object, like {"reviewed": 10}.' };
     body.data = data as JsonEvidence['data'];
   }
   return { body };
@@ -56,7 +57,17 @@ const EMPTY: EvidenceDraft = { kind: 'note', title: '', description: '', collect
  * Adds a note, link, record or file to an open run; a file goes with a progress bar. `onAdded` runs after
  * the service accepted it (the page then reloads the run).
  */
-export function EvidenceForm({ session, runId, replaceable, onAdded }: { session: ExaminerSession; runId: string; replaceable: readonly { evidence_id: string; title: string }[]; onAdded: () => void }) {
+export function EvidenceForm({
+  session,
+  runId,
+  replaceable,
+  onAdded,
+}: {
+  session: ExaminerSession;
+  runId: string;
+  replaceable: readonly { evidence_id: string; title: string }[];
+  onAdded: () => void;
+}) {
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [draft, setDraft] = useState<EvidenceDraft>(EMPTY);
@@ -82,13 +93,21 @@ export function EvidenceForm({ session, runId, replaceable, onAdded }: { session
       if (draft.title.trim()) form.append('title', draft.title.trim());
       form.append('file', file, file.name);
       setState({ kind: 'sending', percent: 0 });
-      const outcome = await postFormWithProgress(`/api/evidence/runs/${encodeURIComponent(runId)}/evidence`, session.token, form, (percent) => setState({ kind: 'sending', percent }));
+      const outcome = await postFormWithProgress(
+        `/api/evidence/runs/${encodeURIComponent(runId)}/evidence`,
+        session.token,
+        form,
+        (percent) => setState({ kind: 'sending', percent }),
+      );
       return finish(outcome.ok ? outcome : { ok: false, message: problemText(outcome.problem, outcome.status) });
     }
     const built = jsonEvidenceBody(draft);
     if ('error' in built) return setState({ kind: 'failed', message: built.error });
     setState({ kind: 'sending', percent: 0 });
-    const { error, response } = await session.api.POST('/api/evidence/runs/{id}/evidence', { params: { path: { id: runId } }, body: built.body });
+    const { error, response } = await session.api.POST('/api/evidence/runs/{id}/evidence', {
+      params: { path: { id: runId } },
+      body: built.body,
+    });
     finish(response.ok ? { ok: true } : { ok: false, message: problemText(error, response.status) });
   };
 
@@ -104,11 +123,25 @@ export function EvidenceForm({ session, runId, replaceable, onAdded }: { session
         ))}
       </select>
       <label htmlFor={`${id}-title`}>{draft.kind === 'file' ? 'Title (the file name when empty)' : 'Title'}</label>
-      <input id={`${id}-title`} value={draft.title} required={draft.kind !== 'file'} maxLength={300} onChange={(event) => set({ title: event.target.value })} />
+      <input
+        id={`${id}-title`}
+        value={draft.title}
+        required={draft.kind !== 'file'}
+        maxLength={300}
+        onChange={(event) => set({ title: event.target.value })}
+      />
       {draft.kind === 'link' && (
         <>
           <label htmlFor={`${id}-url`}>Address (http or https)</label>
-          <input id={`${id}-url`} type="url" value={draft.url} required maxLength={2048} pattern="[Hh][Tt][Tt][Pp][Ss]?://.+" onChange={(event) => set({ url: event.target.value })} />
+          <input
+            id={`${id}-url`}
+            type="url"
+            value={draft.url}
+            required
+            maxLength={2048}
+            pattern="[Hh][Tt][Tt][Pp][Ss]?://.+"
+            onChange={(event) => set({ url: event.target.value })}
+          />
         </>
       )}
       {draft.kind === 'record' && (
@@ -120,13 +153,31 @@ export function EvidenceForm({ session, runId, replaceable, onAdded }: { session
       {draft.kind === 'file' && (
         <>
           <label htmlFor={`${id}-file`}>File (PDF, PNG, JPEG, ZIP, CSV, JSON or text)</label>
-          <input id={`${id}-file`} ref={fileInput} type="file" required accept=".pdf,.png,.jpg,.jpeg,.zip,.csv,.json,.txt" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+          <input
+            id={`${id}-file`}
+            ref={fileInput}
+            type="file"
+            required
+            accept=".pdf,.png,.jpg,.jpeg,.zip,.csv,.json,.txt"
+            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+          />
         </>
       )}
       <label htmlFor={`${id}-description`}>Description (optional)</label>
-      <textarea id={`${id}-description`} value={draft.description} maxLength={10000} rows={2} onChange={(event) => set({ description: event.target.value })} />
+      <textarea
+        id={`${id}-description`}
+        value={draft.description}
+        maxLength={10000}
+        rows={2}
+        onChange={(event) => set({ description: event.target.value })}
+      />
       <label htmlFor={`${id}-collected`}>Collected at (optional)</label>
-      <input id={`${id}-collected`} type="datetime-local" value={draft.collectedAt} onChange={(event) => set({ collectedAt: event.target.value })} />
+      <input
+        id={`${id}-collected`}
+        type="datetime-local"
+        value={draft.collectedAt}
+        onChange={(event) => set({ collectedAt: event.target.value })}
+      />
       <label htmlFor={`${id}-source`}>Source (optional)</label>
       <input id={`${id}-source`} value={draft.source} maxLength={300} onChange={(event) => set({ source: event.target.value })} />
       {replaceable.length > 0 && (

@@ -44,7 +44,8 @@ export function ExaminerDesk() {
       ) : (
         <main>
           <p className="notice">
-            <Link to={`/workbench/sign-in?return_to=${encodeURIComponent('/workbench/examiner')}`}>Sign in</Link> first; the desk uses the workbench's sign-in.
+            <Link to={`/workbench/sign-in?return_to=${encodeURIComponent('/workbench/examiner')}`}>Sign in</Link> first; the desk uses the
+            workbench's sign-in.
           </p>
         </main>
       )}

@@ -26,7 +26,12 @@ export function RunPage({ session }: { session: ExaminerSession }) {
     },
   });
   const reload = () => void queryClient.invalidateQueries({ queryKey: ['run', runId] });
-  if (run.error) return <p role="alert" className="error">{run.error.message}</p>;
+  if (run.error)
+    return (
+      <p role="alert" className="error">
+        {run.error.message}
+      </p>
+    );
   if (!run.data) return <p role="status">Loading the run…</p>;
   const current = run.data;
   const replaceable = current.evidence.filter((item) => item.superseded_by === null);
@@ -72,7 +77,13 @@ function EvidenceTable({ evidence }: { evidence: Run['evidence'] }) {
         {evidence.map((item) => (
           <tr key={item.evidence_id} className={item.superseded_by ? 'superseded' : undefined}>
             <td>
-              {item.url ? <a href={item.url} rel="noreferrer noopener" target="_blank">{item.title}</a> : item.title}
+              {item.url ? (
+                <a href={item.url} rel="noreferrer noopener" target="_blank">
+                  {item.title}
+                </a>
+              ) : (
+                item.title
+              )}
               {item.supersedes && <span className="note"> (corrects “{titles.get(item.supersedes) ?? item.supersedes}”)</span>}
             </td>
             <td>{item.kind === 'file' ? `file: ${item.file_name ?? ''}` : item.kind}</td>
@@ -119,7 +130,10 @@ function DecisionSection({ session, run, onDone }: { session: ExaminerSession; r
   const [rationale, setRationale] = useState('');
   const decide = useMutation({
     mutationFn: async () => {
-      const { error, response } = await session.api.POST('/api/evidence/runs/{id}/decision', { params: { path: { id: run.run_id } }, body: { decision, rationale: rationale.trim() } });
+      const { error, response } = await session.api.POST('/api/evidence/runs/{id}/decision', {
+        params: { path: { id: run.run_id } },
+        body: { decision, rationale: rationale.trim() },
+      });
       if (!response.ok) throw new Error(problemText(error, response.status));
     },
     onSuccess: onDone,
@@ -145,7 +159,8 @@ function DecisionSection({ session, run, onDone }: { session: ExaminerSession; r
           <legend>Outcome</legend>
           {(['approved', 'rejected'] as const).map((value) => (
             <label key={value} className="choice">
-              <input type="radio" name="decision" value={value} checked={decision === value} onChange={() => setDecision(value)} /> {value === 'approved' ? 'Approve' : 'Reject'}
+              <input type="radio" name="decision" value={value} checked={decision === value} onChange={() => setDecision(value)} />{' '}
+              {value === 'approved' ? 'Approve' : 'Reject'}
             </label>
           ))}
         </fieldset>
@@ -172,7 +187,8 @@ function Decisions({ decisions }: { decisions: Run['decisions'] }) {
       <ul>
         {decisions.map((decision) => (
           <li key={decision.decision_id}>
-            {decision.decision === 'approved' ? 'Approved' : 'Rejected'} by {decision.decided_by} on {decision.decided_at.slice(0, 10)}: “{decision.rationale}”
+            {decision.decision === 'approved' ? 'Approved' : 'Rejected'} by {decision.decided_by} on {decision.decided_at.slice(0, 10)}: “
+            {decision.rationale}”
           </li>
         ))}
       </ul>
@@ -223,7 +239,8 @@ function Binders({ session, runId }: { session: ExaminerSession; runId: string }
         <ul className="binders">
           {binders.data.map((binder) => (
             <li key={binder.binder_id}>
-              {binder.final ? 'Final' : 'Draft'} binder of {binder.created_at.slice(0, 16).replace('T', ' ')} by {binder.created_by}, SHA-256 <code>{binder.sha256.slice(0, 16)}…</code>{' '}
+              {binder.final ? 'Final' : 'Draft'} binder of {binder.created_at.slice(0, 16).replace('T', ' ')} by {binder.created_by},
+              SHA-256 <code>{binder.sha256.slice(0, 16)}…</code>{' '}
               <button type="button" onClick={() => void download(binder.binder_id)}>
                 Download {binder.final ? 'final' : 'draft'} binder
               </button>

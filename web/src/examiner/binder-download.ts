@@ -2,8 +2,13 @@
  * Downloads a binder's zip. The link needs the bearer token, which a plain <a href> cannot send, so the
  * zip is fetched and handed to the browser as a file through an object URL.
  */
-export async function downloadBinder(binderId: string, token: string): Promise<{ ok: true } | { ok: false; status: number; problem: unknown }> {
-  const response = await fetch(`/api/evidence/binders/${encodeURIComponent(binderId)}/download`, { headers: { Authorization: `Bearer ${token}` } });
+export async function downloadBinder(
+  binderId: string,
+  token: string,
+): Promise<{ ok: true } | { ok: false; status: number; problem: unknown }> {
+  const response = await fetch(`/api/evidence/binders/${encodeURIComponent(binderId)}/download`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   if (!response.ok) return { ok: false, status: response.status, problem: await response.json().catch(() => null) };
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');

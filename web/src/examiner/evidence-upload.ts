@@ -4,7 +4,12 @@ export type UploadOutcome = { ok: true } | { ok: false; status: number; problem:
  * POSTs a multipart form with XMLHttpRequest, the one browser API that reports upload progress (fetch
  * does not); `onProgress` gets 0–100. A network failure resolves with status 0.
  */
-export function postFormWithProgress(url: string, token: string, form: FormData, onProgress: (percent: number) => void): Promise<UploadOutcome> {
+export function postFormWithProgress(
+  url: string,
+  token: string,
+  form: FormData,
+  onProgress: (percent: number) => void,
+): Promise<UploadOutcome> {
   return new Promise((resolve) => {
     const request = new XMLHttpRequest();
     request.open('POST', url);

@@ -21,9 +21,19 @@ function onDesk(children: ReactNode) {
 
 function run(overrides: Partial<RunSummary>): RunSummary {
   return {
-    run_id: crypto.randomUUID(), control_version_id: crypto.randomUUID(), period_start: '2026-07-01', period_end: '2026-09-30', status: 'in_review',
-    created_by: 'preparer', created_at: '2026-10-02T09:00:00Z', control_id: crypto.randomUUID(), control_key: 'AC-2', control_version: 1,
-    submitted_by: 'preparer', submitted_at: '2026-10-05T16:00:00Z', ...overrides,
+    run_id: crypto.randomUUID(),
+    control_version_id: crypto.randomUUID(),
+    period_start: '2026-07-01',
+    period_end: '2026-09-30',
+    status: 'in_review',
+    created_by: 'preparer',
+    created_at: '2026-10-02T09:00:00Z',
+    control_id: crypto.randomUUID(),
+    control_key: 'AC-2',
+    control_version: 1,
+    submitted_by: 'preparer',
+    submitted_at: '2026-10-05T16:00:00Z',
+    ...overrides,
   };
 }
 
@@ -37,7 +47,10 @@ describe('the approval queue', () => {
 
     expect(screen.getByRole('table', { name: /1 for you to decide/ })).toBeInTheDocument();
     const rowOf = (key: string) => screen.getByRole('cell', { name: `${key} v1` }).closest('tr')!;
-    expect(within(rowOf('AC-2')).getByRole('link', { name: 'Review and decide AC-2' })).toHaveAttribute('href', `/workbench/examiner/runs/${theirs.run_id}`);
+    expect(within(rowOf('AC-2')).getByRole('link', { name: 'Review and decide AC-2' })).toHaveAttribute(
+      'href',
+      `/workbench/examiner/runs/${theirs.run_id}`,
+    );
     expect(rowOf('AC-2')).not.toHaveTextContent('someone else must decide');
     expect(rowOf('BK-1')).toHaveTextContent('You submitted this, someone else must decide.');
     expect(rowOf('CH-3')).toHaveTextContent('You opened this run, someone else must decide.');
@@ -52,16 +65,32 @@ describe('the approval queue', () => {
 });
 
 describe('the evidence body', () => {
-  const draft = (overrides: Partial<EvidenceDraft>): EvidenceDraft => ({ kind: 'note', title: '', description: '', collectedAt: '', source: '', supersedes: '', url: '', data: '', ...overrides });
+  const draft = (overrides: Partial<EvidenceDraft>): EvidenceDraft => ({
+    kind: 'note',
+    title: '',
+    description: '',
+    collectedAt: '',
+    source: '',
+    supersedes: '',
+    url: '',
+    data: '',
+    ...overrides,
+  });
 
   it('sends only the fields filled in, a link with its address and a record as a JSON object', () => {
     expect(jsonEvidenceBody(draft({ title: ' Walkthrough ' }))).toEqual({ body: { kind: 'note', title: 'Walkthrough' } });
-    expect(jsonEvidenceBody(draft({ kind: 'link', title: 'Ticket', url: 'https://tickets.example/1', source: 'jira' }))).toEqual({ body: { kind: 'link', title: 'Ticket', url: 'https://tickets.example/1', source: 'jira' } });
-    expect(jsonEvidenceBody(draft({ kind: 'record', title: 'Sample', data: '{"reviewed": 10}' }))).toEqual({ body: { kind: 'record', title: 'Sample', data: { reviewed: 10 } } });
+    expect(jsonEvidenceBody(draft({ kind: 'link', title: 'Ticket', url: 'https://tickets.example/1', source: 'jira' }))).toEqual({
+      body: { kind: 'link', title: 'Ticket', url: 'https://tickets.example/1', source: 'jira' },
+    });
+    expect(jsonEvidenceBody(draft({ kind: 'record', title: 'Sample', data: '{"reviewed": 10}' }))).toEqual({
+      body: { kind: 'record', title: 'Sample', data: { reviewed: 10 } },
+    });
   });
 
   it('refuses a record that is not a JSON object', () => {
-    expect(jsonEvidenceBody(draft({ kind: 'record', title: 'x', data: '[1, 2]' }))).toEqual({ error: expect.stringContaining('JSON object') });
+    expect(jsonEvidenceBody(draft({ kind: 'record', title: 'x', data: '[1, 2]' }))).toEqual({
+      error: expect.stringContaining('JSON object'),
+    });
     expect(jsonEvidenceBody(draft({ kind: 'record', title: 'x', data: '{oops' }))).toEqual({ error: 'The record must be valid JSON.' });
   });
 });
@@ -95,7 +124,13 @@ describe('the evidence form', () => {
 
   it('shows the problem document’s detail when the service refuses', async () => {
     const user = userEvent.setup();
-    const desk = session(async () => new Response(JSON.stringify({ type: 'x', title: 'Conflict', status: 409, detail: 'The run is not open' }), { status: 409, headers: { 'Content-Type': 'application/problem+json' } }));
+    const desk = session(
+      async () =>
+        new Response(JSON.stringify({ type: 'x', title: 'Conflict', status: 409, detail: 'The run is not open' }), {
+          status: 409,
+          headers: { 'Content-Type': 'application/problem+json' },
+        }),
+    );
     onDesk(<EvidenceForm session={desk} runId="r1" replaceable={[]} onAdded={vi.fn()} />);
     await user.type(screen.getByLabelText('Title'), 'Late note');
     await user.click(screen.getByRole('button', { name: 'Add evidence' }));
@@ -104,7 +139,9 @@ describe('the evidence form', () => {
 
   it('offers the items it can correct', async () => {
     const user = userEvent.setup();
-    onDesk(<EvidenceForm session={session(vi.fn())} runId="r1" replaceable={[{ evidence_id: 'e1', title: 'Q3 sign-off' }]} onAdded={vi.fn()} />);
+    onDesk(
+      <EvidenceForm session={session(vi.fn())} runId="r1" replaceable={[{ evidence_id: 'e1', title: 'Q3 sign-off' }]} onAdded={vi.fn()} />,
+    );
     await user.selectOptions(screen.getByLabelText('Corrects (optional)'), 'e1');
     expect(screen.getByLabelText('Corrects (optional)')).toHaveValue('e1');
   });

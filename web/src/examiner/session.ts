@@ -34,7 +34,10 @@ export interface ExaminerSession {
 export function useExaminerSession(): ExaminerSession | null {
   const token = readWorkbenchToken();
   return useMemo(
-    () => (token ? { token, me: tokenSubject(token), api: createClient<paths>({ baseUrl: '', headers: { Authorization: `Bearer ${token}` } }) } : null),
+    () =>
+      token
+        ? { token, me: tokenSubject(token), api: createClient<paths>({ baseUrl: '', headers: { Authorization: `Bearer ${token}` } }) }
+        : null,
     [token],
   );
 }

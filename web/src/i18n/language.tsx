@@ -11,7 +11,10 @@ const LanguageContext = createContext<LanguageContextValue | null>(null);
 
 export function LanguageProvider({ initial, children }: { initial: Language; children: ReactNode }) {
   const [language, setLanguage] = useState<Language>(initial);
-  const value = useMemo(() => ({ language, setLanguage, t: (key: MessageKey, values?: Record<string, string | number>) => translate(language, key, values) }), [language]);
+  const value = useMemo(
+    () => ({ language, setLanguage, t: (key: MessageKey, values?: Record<string, string | number>) => translate(language, key, values) }),
+    [language],
+  );
   return <LanguageContext.Provider value={value}>{children}</LanguageContext.Provider>;
 }
 

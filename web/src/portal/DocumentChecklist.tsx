@@ -3,15 +3,23 @@ import { useLanguage } from '../i18n/language';
 import type { ClaimantStatus } from './claim-status';
 import { formatBytes } from './problem-message';
 
-export function DocumentChecklist({ documents, attachments }: Pick<ClaimantStatus, 'attachments'> & { documents: ClaimantStatus['required_documents'] }) {
+export function DocumentChecklist({
+  documents,
+  attachments,
+}: Pick<ClaimantStatus, 'attachments'> & { documents: ClaimantStatus['required_documents'] }) {
   const { t } = useLanguage();
   return (
     <section aria-labelledby="documents-heading">
       <h2 id="documents-heading">{t('documentsHeading')}</h2>
       <ul className="checklist">
         {documents.map((document) => (
-          <li key={document.type} className={document.received ? 'checklist-item checklist-item--received' : 'checklist-item checklist-item--missing'}>
-            <span className="checklist-mark" aria-hidden="true">{document.received ? '✓' : '○'}</span>
+          <li
+            key={document.type}
+            className={document.received ? 'checklist-item checklist-item--received' : 'checklist-item checklist-item--missing'}
+          >
+            <span className="checklist-mark" aria-hidden="true">
+              {document.received ? '✓' : '○'}
+            </span>
             <span>{describeDocumentType(document.type)}</span>
             <span className="checklist-state">{document.received ? t('received') : t('missing')}</span>
           </li>

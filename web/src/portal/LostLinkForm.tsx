@@ -17,9 +17,15 @@ export function LostLinkForm() {
     event.preventDefault();
     setState('sending');
     const value = contact.trim();
-    const body = value.includes('@') ? { claim_number: claimNumber.trim(), email: value } : { claim_number: claimNumber.trim(), phone: value };
+    const body = value.includes('@')
+      ? { claim_number: claimNumber.trim(), email: value }
+      : { claim_number: claimNumber.trim(), phone: value };
     try {
-      const response = await fetch('/api/claims/public/access-links', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch('/api/claims/public/access-links', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (response.status === 202) return setState('sent');
       const problem = (await response.json().catch(() => null)) as { detail?: string } | null;
       setError(response.status === 429 ? t('errorTooMany') : t('errorGeneric', { detail: problem?.detail ?? String(response.status) }));
@@ -35,9 +41,25 @@ export function LostLinkForm() {
       <p>{t('lostLinkExplain')}</p>
       <form onSubmit={onSubmit}>
         <label htmlFor={`${id}-number`}>{t('claimNumberLabel')}</label>
-        <input id={`${id}-number`} name="claim_number" required maxLength={40} autoComplete="off" value={claimNumber} onChange={(event) => setClaimNumber(event.target.value)} />
+        <input
+          id={`${id}-number`}
+          name="claim_number"
+          required
+          maxLength={40}
+          autoComplete="off"
+          value={claimNumber}
+          onChange={(event) => setClaimNumber(event.target.value)}
+        />
         <label htmlFor={`${id}-contact`}>{t('emailOrPhone')}</label>
-        <input id={`${id}-contact`} name="contact" required maxLength={320} autoComplete="email" value={contact} onChange={(event) => setContact(event.target.value)} />
+        <input
+          id={`${id}-contact`}
+          name="contact"
+          required
+          maxLength={320}
+          autoComplete="email"
+          value={contact}
+          onChange={(event) => setContact(event.target.value)}
+        />
         <button type="submit" disabled={state === 'sending'}>
           {t('sendLink')}
         </button>

@@ -6,10 +6,19 @@ import { claimStatusKey, type ClaimantStatus } from './claim-status';
 import { problemMessage } from './problem-message';
 import { uploadAttachments } from './upload';
 
-type UploadState = { kind: 'idle' } | { kind: 'sending'; percent: number } | { kind: 'done'; count: number } | { kind: 'failed'; message: string };
+type UploadState =
+  { kind: 'idle' } | { kind: 'sending'; percent: number } | { kind: 'done'; count: number } | { kind: 'failed'; message: string };
 
 /** Sends one or several files, chosen with the picker or dropped, with a progress bar and plain-language errors. */
-export function UploadForm({ claimId, token, documents }: { claimId: string; token: string; documents: ClaimantStatus['required_documents'] }) {
+export function UploadForm({
+  claimId,
+  token,
+  documents,
+}: {
+  claimId: string;
+  token: string;
+  documents: ClaimantStatus['required_documents'];
+}) {
   const { t } = useLanguage();
   const queryClient = useQueryClient();
   const id = useId();
@@ -63,7 +72,14 @@ export function UploadForm({ claimId, token, documents }: { claimId: string; tok
           onDrop={onDrop}
         >
           <label htmlFor={`${id}-files`}>{t('chooseFiles')}</label>
-          <input id={`${id}-files`} ref={input} type="file" multiple accept=".pdf,.jpg,.jpeg,.png,.heic,.webp,.mp4,application/pdf,image/*,video/mp4" onChange={(event) => setFiles([...(event.target.files ?? [])])} />
+          <input
+            id={`${id}-files`}
+            ref={input}
+            type="file"
+            multiple
+            accept=".pdf,.jpg,.jpeg,.png,.heic,.webp,.mp4,application/pdf,image/*,video/mp4"
+            onChange={(event) => setFiles([...(event.target.files ?? [])])}
+          />
           <span className="dropzone-hint">{t('dropHere')}</span>
           {files.length > 0 && (
             <ul className="chosen-files">

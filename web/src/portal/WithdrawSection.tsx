@@ -20,7 +20,8 @@ export function WithdrawSection({ claimId, claimNumber, token }: { claimId: stri
     });
     setSending(false);
     dialog.current?.close();
-    if (!response.ok) return setError(response.status === 409 ? t('errorWithdrawLate') : t('errorGeneric', { detail: String(response.status) }));
+    if (!response.ok)
+      return setError(response.status === 409 ? t('errorWithdrawLate') : t('errorGeneric', { detail: String(response.status) }));
     await queryClient.invalidateQueries({ queryKey: claimStatusKey(claimId) });
   };
 

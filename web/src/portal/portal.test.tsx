@@ -48,7 +48,10 @@ describe('DocumentChecklist', () => {
   it('names each document in plain words with received or missing', () => {
     inPortal(
       <DocumentChecklist
-        documents={[{ type: 'photos_of_damage', received: true }, { type: 'police_report', received: false }]}
+        documents={[
+          { type: 'photos_of_damage', received: true },
+          { type: 'police_report', received: false },
+        ]}
         attachments={[]}
       />,
     );
@@ -60,7 +63,9 @@ describe('DocumentChecklist', () => {
 describe('problemMessage', () => {
   const t = (key: Parameters<typeof translate>[1], values?: Record<string, string | number>) => translate('en', key, values);
   it('turns problem documents into plain words', () => {
-    expect(problemMessage({ status: 413, detail: 'A file exceeds the 26214400-byte limit' }, t)).toBe('A file is too big. Each file can be at most 25 MB.');
+    expect(problemMessage({ status: 413, detail: 'A file exceeds the 26214400-byte limit' }, t)).toBe(
+      'A file is too big. Each file can be at most 25 MB.',
+    );
     expect(problemMessage({ status: 415 }, t)).toContain('cannot accept this kind of file');
     expect(problemMessage({ status: 409 }, t)).toContain('claim is closed');
     expect(problemMessage(null, t)).toContain('connection');

@@ -1,6 +1,7 @@
 import type { Problem } from './problem-message';
 
-export type UploadResult = { ok: true; attachments: { attachment_id: string; filename: string; duplicate: boolean }[] } | { ok: false; problem: Problem | null };
+export type UploadResult =
+  { ok: true; attachments: { attachment_id: string; filename: string; duplicate: boolean }[] } | { ok: false; problem: Problem | null };
 
 /**
  * POSTs files to a claim's attachments with XMLHttpRequest, the one browser API that reports upload

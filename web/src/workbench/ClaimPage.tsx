@@ -31,8 +31,22 @@ export function ClaimPage() {
   const session = useSession();
   const file = useClaimFile(claimId, session);
   usePageTitle(file.data ? `Claim ${file.data.claim.claim_number}` : 'Claim');
-  if (file.error) return <main><h1>Claim</h1><p className="error" role="alert">{file.error.message}</p></main>;
-  if (!file.data) return <main><h1>Claim</h1><p role="status">Loading…</p></main>;
+  if (file.error)
+    return (
+      <main>
+        <h1>Claim</h1>
+        <p className="error" role="alert">
+          {file.error.message}
+        </p>
+      </main>
+    );
+  if (!file.data)
+    return (
+      <main>
+        <h1>Claim</h1>
+        <p role="status">Loading…</p>
+      </main>
+    );
   const { claim } = file.data;
   return (
     <main className="claim-page">
@@ -55,16 +69,41 @@ function ClaimSummary({ file }: { file: ClaimFile }) {
     <section aria-labelledby="claim-summary">
       <h2 id="claim-summary">Claim file</h2>
       <dl className="facts">
-        <dt>Stage</dt><dd data-testid="claim-stage">{humanise(claim.stage)}</dd>
-        <dt>Claimant</dt><dd>{claim.claimant.name} · {claim.claimant.email ?? ''} {claim.claimant.phone ?? ''}</dd>
-        <dt>Policy</dt><dd>{claim.policy_number}</dd>
-        <dt>Loss</dt><dd>{humanise(claim.loss.type)} on {claim.loss.date}: {claim.loss.description}</dd>
-        <dt>Queue</dt><dd>{claim.queue ? humanise(claim.queue) : 'Not triaged'}</dd>
-        <dt>Next update due</dt><dd><DeadlineBadge due={claim.next_update_due} /></dd>
-        <dt>First contact due</dt><dd><DeadlineBadge due={claim.first_contact_due} /></dd>
-        {claim.closing && (<><dt>Closed</dt><dd data-testid="closing-reason">{claim.closing.reason}{claim.closing.rationale ? ` — ${claim.closing.rationale}` : ''}</dd></>)}
+        <dt>Stage</dt>
+        <dd data-testid="claim-stage">{humanise(claim.stage)}</dd>
+        <dt>Claimant</dt>
+        <dd>
+          {claim.claimant.name} · {claim.claimant.email ?? ''} {claim.claimant.phone ?? ''}
+        </dd>
+        <dt>Policy</dt>
+        <dd>{claim.policy_number}</dd>
+        <dt>Loss</dt>
+        <dd>
+          {humanise(claim.loss.type)} on {claim.loss.date}: {claim.loss.description}
+        </dd>
+        <dt>Queue</dt>
+        <dd>{claim.queue ? humanise(claim.queue) : 'Not triaged'}</dd>
+        <dt>Next update due</dt>
+        <dd>
+          <DeadlineBadge due={claim.next_update_due} />
+        </dd>
+        <dt>First contact due</dt>
+        <dd>
+          <DeadlineBadge due={claim.first_contact_due} />
+        </dd>
+        {claim.closing && (
+          <>
+            <dt>Closed</dt>
+            <dd data-testid="closing-reason">
+              {claim.closing.reason}
+              {claim.closing.rationale ? ` — ${claim.closing.rationale}` : ''}
+            </dd>
+          </>
+        )}
         <dt>Documents</dt>
-        <dd>{claim.required_documents.map((doc) => `${describeDocumentType(doc.type)}: ${doc.received ? 'received' : 'missing'}`).join(' · ')}</dd>
+        <dd>
+          {claim.required_documents.map((doc) => `${describeDocumentType(doc.type)}: ${doc.received ? 'received' : 'missing'}`).join(' · ')}
+        </dd>
       </dl>
     </section>
   );
@@ -90,9 +129,21 @@ function AssignmentSection({ file, session }: { file: ClaimFile; session: Workbe
     <section aria-labelledby="assignment">
       <h2 id="assignment">Assignment</h2>
       <p data-testid="assignee">{claim.assignee ? `Assigned to ${mine ? 'you' : claim.assignee}` : 'Nobody has taken this claim'}</p>
-      {!claim.assignee && claim.stage !== 'closed' && <button type="button" onClick={() => change.mutate(session.sub)} disabled={change.isPending}>Take this claim</button>}
-      {claim.assignee && (mine || hasScope(session, 'claims:decide')) && <button type="button" className="secondary" onClick={() => change.mutate(null)} disabled={change.isPending}>Release</button>}
-      {change.error && <p className="error" role="alert">{change.error.message}</p>}
+      {!claim.assignee && claim.stage !== 'closed' && (
+        <button type="button" onClick={() => change.mutate(session.sub)} disabled={change.isPending}>
+          Take this claim
+        </button>
+      )}
+      {claim.assignee && (mine || hasScope(session, 'claims:decide')) && (
+        <button type="button" className="secondary" onClick={() => change.mutate(null)} disabled={change.isPending}>
+          Release
+        </button>
+      )}
+      {change.error && (
+        <p className="error" role="alert">
+          {change.error.message}
+        </p>
+      )}
     </section>
   );
 }
@@ -100,7 +151,10 @@ function AssignmentSection({ file, session }: { file: ClaimFile; session: Workbe
 function TriageSection({ file, session }: { file: ClaimFile; session: WorkbenchSession }) {
   const { claim, triage, escalation } = file;
   const run = useClaimMutation(claim.claim_id, async () => {
-    const { error } = await api.POST('/api/claims/claims/{id}/run-triage', { params: { path: { id: claim.claim_id } }, headers: authHeader(session) });
+    const { error } = await api.POST('/api/claims/claims/{id}/run-triage', {
+      params: { path: { id: claim.claim_id } },
+      headers: authHeader(session),
+    });
     if (error) throw new Error(problemText(error, 'Triage could not run'));
   });
   return (
@@ -109,29 +163,65 @@ function TriageSection({ file, session }: { file: ClaimFile; session: WorkbenchS
       {triage ? (
         <>
           <p data-testid="triage-outcome">
-            Score {triage.score}, queue {humanise(triage.queue)}, {triage.outcome === 'pending_human_decision' ? 'waiting for a lead to decide' : 'routed automatically'} (policy {triage.policy_version})
+            Score {triage.score}, queue {humanise(triage.queue)},{' '}
+            {triage.outcome === 'pending_human_decision' ? 'waiting for a lead to decide' : 'routed automatically'} (policy{' '}
+            {triage.policy_version})
           </p>
           <h3>Rules that matched</h3>
-          <ul>{triage.rule_hits.map((hit) => <li key={hit.rule_id}>{hit.description} <span className="notice">({hit.effect})</span></li>)}</ul>
+          <ul>
+            {triage.rule_hits.map((hit) => (
+              <li key={hit.rule_id}>
+                {hit.description} <span className="notice">({hit.effect})</span>
+              </li>
+            ))}
+          </ul>
           {triage.escalation_gates.length > 0 && (
             <>
               <h3>Escalation gates</h3>
-              <ul>{triage.escalation_gates.map((gate) => <li key={gate.gate}>{humanise(gate.gate)}: {gate.reason}</li>)}</ul>
+              <ul>
+                {triage.escalation_gates.map((gate) => (
+                  <li key={gate.gate}>
+                    {humanise(gate.gate)}: {gate.reason}
+                  </li>
+                ))}
+              </ul>
             </>
           )}
         </>
       ) : (
         <p>Not triaged yet.</p>
       )}
-      {claim.stage !== 'closed' && <button type="button" onClick={() => run.mutate(undefined)} disabled={run.isPending}>Run triage</button>}
-      {run.error && <p className="error" role="alert">{run.error.message}</p>}
-      {escalation && hasScope(session, 'claims:decide') && <EscalationSection claimId={claim.claim_id} escalation={escalation} session={session} />}
-      {escalation && !hasScope(session, 'claims:decide') && <p data-testid="escalation-status">Escalation {escalation.status === 'open' ? 'waiting for a lead' : `decided: ${escalation.decision}`}</p>}
+      {claim.stage !== 'closed' && (
+        <button type="button" onClick={() => run.mutate(undefined)} disabled={run.isPending}>
+          Run triage
+        </button>
+      )}
+      {run.error && (
+        <p className="error" role="alert">
+          {run.error.message}
+        </p>
+      )}
+      {escalation && hasScope(session, 'claims:decide') && (
+        <EscalationSection claimId={claim.claim_id} escalation={escalation} session={session} />
+      )}
+      {escalation && !hasScope(session, 'claims:decide') && (
+        <p data-testid="escalation-status">
+          Escalation {escalation.status === 'open' ? 'waiting for a lead' : `decided: ${escalation.decision}`}
+        </p>
+      )}
     </section>
   );
 }
 
-function EscalationSection({ claimId, escalation, session }: { claimId: string; escalation: NonNullable<ClaimFile['escalation']>; session: WorkbenchSession }) {
+function EscalationSection({
+  claimId,
+  escalation,
+  session,
+}: {
+  claimId: string;
+  escalation: NonNullable<ClaimFile['escalation']>;
+  session: WorkbenchSession;
+}) {
   const decide = useClaimMutation(claimId, async (body: components['schemas']['DecideEscalationRequest']) => {
     const { error } = await api.POST('/api/claims/claims/{id}/escalations/{escalation_id}/decision', {
       params: { path: { id: claimId, escalation_id: escalation.escalation_id } },
@@ -144,7 +234,10 @@ function EscalationSection({ claimId, escalation, session }: { claimId: string; 
     return (
       <div className="escalation" data-testid="escalation-decision">
         <h3>Escalation decided</h3>
-        <p>{escalation.decision === 'accept' ? 'Accepted' : 'Overridden'} by {escalation.decided_by}: queue {escalation.queue ? humanise(escalation.queue) : '—'}. Rationale: {escalation.rationale}</p>
+        <p>
+          {escalation.decision === 'accept' ? 'Accepted' : 'Overridden'} by {escalation.decided_by}: queue{' '}
+          {escalation.queue ? humanise(escalation.queue) : '—'}. Rationale: {escalation.rationale}
+        </p>
       </div>
     );
   }
@@ -152,7 +245,11 @@ function EscalationSection({ claimId, escalation, session }: { claimId: string; 
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const decision = form.get('decision') === 'override' ? 'override' : 'accept';
-    decide.mutate({ decision, rationale: String(form.get('rationale')), ...(decision === 'override' ? { queue: form.get('queue') as 'standard' } : {}) });
+    decide.mutate({
+      decision,
+      rationale: String(form.get('rationale')),
+      ...(decision === 'override' ? { queue: form.get('queue') as 'standard' } : {}),
+    });
   };
   return (
     <form className="escalation" onSubmit={onSubmit} aria-labelledby="escalation-heading">
@@ -164,12 +261,22 @@ function EscalationSection({ claimId, escalation, session }: { claimId: string; 
       </select>
       <label htmlFor="escalation-queue">Queue when overriding</label>
       <select id="escalation-queue" name="queue" defaultValue="standard">
-        {['fast_track', 'standard', 'complex', 'special_investigations'].map((queue) => <option key={queue} value={queue}>{humanise(queue)}</option>)}
+        {['fast_track', 'standard', 'complex', 'special_investigations'].map((queue) => (
+          <option key={queue} value={queue}>
+            {humanise(queue)}
+          </option>
+        ))}
       </select>
       <label htmlFor="escalation-rationale">Rationale</label>
       <textarea id="escalation-rationale" name="rationale" required minLength={1} />
-      <button type="submit" disabled={decide.isPending}>Record decision</button>
-      {decide.error && <p className="error" role="alert">{decide.error.message}</p>}
+      <button type="submit" disabled={decide.isPending}>
+        Record decision
+      </button>
+      {decide.error && (
+        <p className="error" role="alert">
+          {decide.error.message}
+        </p>
+      )}
     </form>
   );
 }
@@ -179,7 +286,11 @@ function ComposerSection({ file, session }: { file: ClaimFile; session: Workbenc
   const queryClient = useQueryClient();
   const [sent, setSent] = useState<string | null>(null);
   const send = useClaimMutation(claim.claim_id, async (body: ComposedUpdate) => {
-    const { data, error } = await api.POST('/api/claims/claims/{id}/status-updates', { params: { path: { id: claim.claim_id } }, headers: authHeader(session), body });
+    const { data, error } = await api.POST('/api/claims/claims/{id}/status-updates', {
+      params: { path: { id: claim.claim_id } },
+      headers: authHeader(session),
+      body,
+    });
     if (error) throw new Error(problemText(error, 'The update could not be sent'));
     setSent(`Update sent (adequacy ${Math.round(data.adequacy_score * 100)}%)`);
     await queryClient.invalidateQueries({ queryKey: ['deliveries', claim.claim_id] });
@@ -189,8 +300,16 @@ function ComposerSection({ file, session }: { file: ClaimFile; session: Workbenc
   const portalUrl = file.status_updates.find((update) => update.portal_url?.startsWith('https://'))?.portal_url ?? '';
   return (
     <section>
-      <StatusUpdateComposer key={claim.version} initial={emptyDraft(claim.stage, claim.language, portalUrl)} onSend={(body) => send.mutate(body)} sending={send.isPending} error={send.error?.message} />
-      <p role="status" className="status-message">{sent}</p>
+      <StatusUpdateComposer
+        key={claim.version}
+        initial={emptyDraft(claim.stage, claim.language, portalUrl)}
+        onSend={(body) => send.mutate(body)}
+        sending={send.isPending}
+        error={send.error?.message}
+      />
+      <p role="status" className="status-message">
+        {sent}
+      </p>
     </section>
   );
 }
@@ -199,7 +318,10 @@ function DeliveriesSection({ claimId, session }: { claimId: string; session: Wor
   const deliveries = useQuery({
     queryKey: ['deliveries', claimId],
     queryFn: async () => {
-      const { data, error } = await api.GET('/api/claims/claims/{id}/deliveries', { params: { path: { id: claimId } }, headers: authHeader(session) });
+      const { data, error } = await api.GET('/api/claims/claims/{id}/deliveries', {
+        params: { path: { id: claimId } },
+        headers: authHeader(session),
+      });
       if (error) throw new Error(problemText(error, 'The deliveries could not be loaded'));
       return data.items;
     },
@@ -211,7 +333,8 @@ function DeliveriesSection({ claimId, session }: { claimId: string; session: Wor
       <ul>
         {deliveries.data?.map((delivery) => (
           <li key={delivery.delivery_id}>
-            {humanise(delivery.kind)} by {delivery.channel}: <span className={`badge badge--delivery-${delivery.status}`}>{delivery.status}</span>
+            {humanise(delivery.kind)} by {delivery.channel}:{' '}
+            <span className={`badge badge--delivery-${delivery.status}`}>{delivery.status}</span>
             {delivery.attempts > 0 && ` after ${delivery.attempts} attempt(s)`}
             {delivery.last_error && <span className="error"> — {delivery.last_error}</span>}
           </li>
@@ -229,19 +352,55 @@ async function fetchObjectUrl(path: string, session: WorkbenchSession): Promise<
   return URL.createObjectURL(await response.blob());
 }
 
-function AttachmentPreview({ claimId, attachment, session }: { claimId: string; attachment: ClaimFile['attachments'][number]; session: WorkbenchSession }) {
+function AttachmentPreview({
+  claimId,
+  attachment,
+  session,
+}: {
+  claimId: string;
+  attachment: ClaimFile['attachments'][number];
+  session: WorkbenchSession;
+}) {
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const contentPath = `/api/claims/claims/${claimId}/attachments/${attachment.attachment_id}/content`;
   const previewable = attachment.content_type.startsWith('image/') || attachment.content_type === 'application/pdf';
-  useEffect(() => () => { if (url) URL.revokeObjectURL(url); }, [url]);
+  useEffect(
+    () => () => {
+      if (url) URL.revokeObjectURL(url);
+    },
+    [url],
+  );
   return (
     <li>
       {attachment.filename} ({describeDocumentType(attachment.document_type)}, {attachment.scan_status}){' '}
-      {previewable && !url && <button type="button" className="secondary" onClick={() => fetchObjectUrl(contentPath, session).then(setUrl, (e: Error) => setError(e.message))}>Preview {attachment.filename}</button>}
-      <button type="button" className="secondary" onClick={() => fetchObjectUrl(contentPath, session).then((objectUrl) => downloadObjectUrl(objectUrl, attachment.filename), (e: Error) => setError(e.message))}>Download {attachment.filename}</button>
-      {url && attachment.content_type === 'application/pdf' && <iframe src={url} title={`Preview of ${attachment.filename}`} className="preview-frame" />}
-      {url && attachment.content_type.startsWith('image/') && <img src={url} alt={`Preview of ${attachment.filename}`} className="preview-image" />}
+      {previewable && !url && (
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => fetchObjectUrl(contentPath, session).then(setUrl, (e: Error) => setError(e.message))}
+        >
+          Preview {attachment.filename}
+        </button>
+      )}
+      <button
+        type="button"
+        className="secondary"
+        onClick={() =>
+          fetchObjectUrl(contentPath, session).then(
+            (objectUrl) => downloadObjectUrl(objectUrl, attachment.filename),
+            (e: Error) => setError(e.message),
+          )
+        }
+      >
+        Download {attachment.filename}
+      </button>
+      {url && attachment.content_type === 'application/pdf' && (
+        <iframe src={url} title={`Preview of ${attachment.filename}`} className="preview-frame" />
+      )}
+      {url && attachment.content_type.startsWith('image/') && (
+        <img src={url} alt={`Preview of ${attachment.filename}`} className="preview-image" />
+      )}
       {error && <span className="error"> {error}</span>}
     </li>
   );
@@ -259,8 +418,14 @@ function AttachmentsSection({ file, session }: { file: ClaimFile; session: Workb
   return (
     <section aria-labelledby="attachments">
       <h2 id="attachments">Attachments</h2>
-      {file.attachments.length === 0 ? <p>No attachments.</p> : (
-        <ul>{file.attachments.map((attachment) => <AttachmentPreview key={attachment.attachment_id} claimId={file.claim.claim_id} attachment={attachment} session={session} />)}</ul>
+      {file.attachments.length === 0 ? (
+        <p>No attachments.</p>
+      ) : (
+        <ul>
+          {file.attachments.map((attachment) => (
+            <AttachmentPreview key={attachment.attachment_id} claimId={file.claim.claim_id} attachment={attachment} session={session} />
+          ))}
+        </ul>
       )}
     </section>
   );
@@ -269,18 +434,30 @@ function AttachmentsSection({ file, session }: { file: ClaimFile; session: Workb
 function AdjusterKitSection({ claimId, session }: { claimId: string; session: WorkbenchSession }) {
   const generate = useMutation({
     mutationFn: async () => {
-      const { data, error } = await api.POST('/api/claims/claims/{id}/generate-adjuster-kit', { params: { path: { id: claimId } }, headers: authHeader(session) });
+      const { data, error } = await api.POST('/api/claims/claims/{id}/generate-adjuster-kit', {
+        params: { path: { id: claimId } },
+        headers: authHeader(session),
+      });
       if (error) throw new Error(problemText(error, 'The kit could not be generated'));
-      downloadObjectUrl(URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })), `adjuster-kit-${data.kit_id}.json`);
+      downloadObjectUrl(
+        URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })),
+        `adjuster-kit-${data.kit_id}.json`,
+      );
       return data;
     },
   });
   return (
     <section aria-labelledby="adjuster-kit">
       <h2 id="adjuster-kit">Adjuster kit</h2>
-      <button type="button" onClick={() => generate.mutate()} disabled={generate.isPending}>Generate and download the adjuster kit</button>
+      <button type="button" onClick={() => generate.mutate()} disabled={generate.isPending}>
+        Generate and download the adjuster kit
+      </button>
       {generate.data && <p role="status">Kit generated {new Date(generate.data.generated_at).toLocaleString('en-GB')}</p>}
-      {generate.error && <p className="error" role="alert">{generate.error.message}</p>}
+      {generate.error && (
+        <p className="error" role="alert">
+          {generate.error.message}
+        </p>
+      )}
     </section>
   );
 }
@@ -292,7 +469,8 @@ function TimelineSection({ file }: { file: ClaimFile }) {
       <ol className="history">
         {[...file.timeline].reverse().map((entry) => (
           <li key={entry.audit_id}>
-            <time dateTime={entry.occurred_at}>{new Date(entry.occurred_at).toLocaleString('en-GB')}</time> · <strong>{entry.action}</strong> by {entry.actor}
+            <time dateTime={entry.occurred_at}>{new Date(entry.occurred_at).toLocaleString('en-GB')}</time> ·{' '}
+            <strong>{entry.action}</strong> by {entry.actor}
             {entry.reason && ` — ${entry.reason}`}
           </li>
         ))}

@@ -16,7 +16,10 @@ interface Bar {
 }
 
 async function countClaims(session: WorkbenchSession, query: ListClaimsQuery): Promise<number> {
-  const { data, error } = await api.GET('/api/claims/claims', { params: { query: { ...query, limit: COUNT_CAP } }, headers: authHeader(session) });
+  const { data, error } = await api.GET('/api/claims/claims', {
+    params: { query: { ...query, limit: COUNT_CAP } },
+    headers: authHeader(session),
+  });
   if (error) throw new Error(error.detail ?? 'The claims could not be counted');
   return data.items.length;
 }
@@ -26,15 +29,25 @@ export function BarChart({ bars, title }: { bars: Bar[]; title: string }) {
   const max = Math.max(1, ...bars.map((bar) => bar.count));
   const rowHeight = 28;
   return (
-    <svg className="chart" role="img" aria-label={`${title}: ${bars.map((bar) => `${bar.label} ${bar.count}`).join(', ')}`} viewBox={`0 0 520 ${bars.length * rowHeight + 8}`} width="100%">
+    <svg
+      className="chart"
+      role="img"
+      aria-label={`${title}: ${bars.map((bar) => `${bar.label} ${bar.count}`).join(', ')}`}
+      viewBox={`0 0 520 ${bars.length * rowHeight + 8}`}
+      width="100%"
+    >
       {bars.map((bar, index) => {
         const y = index * rowHeight + 4;
         const width = (bar.count / max) * 300;
         return (
           <g key={bar.label}>
-            <text x={0} y={y + 17} className="chart-label">{bar.label}</text>
+            <text x={0} y={y + 17} className="chart-label">
+              {bar.label}
+            </text>
             <rect x={180} y={y} width={Math.max(width, 1)} height={20} className={`chart-bar chart-bar--${bar.tone}`} />
-            <text x={186 + width} y={y + 15} className="chart-value">{bar.count >= COUNT_CAP ? `${COUNT_CAP}+` : bar.count}</text>
+            <text x={186 + width} y={y + 15} className="chart-value">
+              {bar.count >= COUNT_CAP ? `${COUNT_CAP}+` : bar.count}
+            </text>
           </g>
         );
       })}
@@ -51,8 +64,20 @@ export function OverviewPage() {
     queryFn: async () => {
       const openStages = CLAIM_STAGES.filter((stage) => stage !== 'closed');
       const [byStage, byDeadline, escalations] = await Promise.all([
-        Promise.all(openStages.map(async (stage): Promise<Bar> => ({ label: humanise(stage), count: await countClaims(session, { stage: [stage] }), tone: 'stage' }))),
-        Promise.all(DEADLINES.map(async (deadline): Promise<Bar> => ({ label: humanise(deadline), count: await countClaims(session, { overdue: true, deadline }), tone: 'breach' }))),
+        Promise.all(
+          openStages.map(async (stage): Promise<Bar> => ({
+            label: humanise(stage),
+            count: await countClaims(session, { stage: [stage] }),
+            tone: 'stage',
+          })),
+        ),
+        Promise.all(
+          DEADLINES.map(async (deadline): Promise<Bar> => ({
+            label: humanise(deadline),
+            count: await countClaims(session, { overdue: true, deadline }),
+            tone: 'breach',
+          })),
+        ),
         countClaims(session, { escalation: 'open' }),
       ]);
       return { byStage, byDeadline, escalations };
@@ -61,7 +86,11 @@ export function OverviewPage() {
   return (
     <main>
       <h1>Overview</h1>
-      {overview.error && <p className="error" role="alert">{overview.error.message}</p>}
+      {overview.error && (
+        <p className="error" role="alert">
+          {overview.error.message}
+        </p>
+      )}
       {overview.isPending && <p role="status">Loading…</p>}
       {overview.data && (
         <>

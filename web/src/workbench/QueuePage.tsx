@@ -24,7 +24,10 @@ export function QueuePage() {
     queryKey: ['claims', listQuery(filters, cursor)],
     placeholderData: keepPreviousData,
     queryFn: async () => {
-      const { data, error } = await api.GET('/api/claims/claims', { params: { query: listQuery(filters, cursor) }, headers: authHeader(session) });
+      const { data, error } = await api.GET('/api/claims/claims', {
+        params: { query: listQuery(filters, cursor) },
+        headers: authHeader(session),
+      });
       if (error) throw new Error(error.detail ?? error.title ?? 'The claims could not be loaded');
       return data;
     },
@@ -39,7 +42,11 @@ export function QueuePage() {
     <main>
       <h1>Work queue</h1>
       <QueueFilterForm filters={filters} onChange={change} />
-      {claims.error && <p className="error" role="alert">{claims.error.message}</p>}
+      {claims.error && (
+        <p className="error" role="alert">
+          {claims.error.message}
+        </p>
+      )}
       <table className="queue">
         <caption className="visually-hidden">Claims matching the filters</caption>
         <thead>
@@ -102,7 +109,13 @@ export function QueueFilterForm({ filters, onChange }: { filters: QueueFilters; 
         }}
       >
         <label htmlFor="queue-search">Search claims</label>
-        <input id="queue-search" type="search" value={q} onChange={(event) => setQ(event.target.value)} placeholder="Claim or policy number, name, email, phone" />
+        <input
+          id="queue-search"
+          type="search"
+          value={q}
+          onChange={(event) => setQ(event.target.value)}
+          placeholder="Claim or policy number, name, email, phone"
+        />
         <button type="submit">Search</button>
       </form>
       <div className="filter-row">
@@ -130,7 +143,11 @@ export function QueueFilterForm({ filters, onChange }: { filters: QueueFilters; 
         </div>
         <div>
           <label htmlFor="filter-ownership">Whose</label>
-          <select id="filter-ownership" value={filters.ownership} onChange={(event) => set({ ownership: event.target.value as QueueFilters['ownership'] })}>
+          <select
+            id="filter-ownership"
+            value={filters.ownership}
+            onChange={(event) => set({ ownership: event.target.value as QueueFilters['ownership'] })}
+          >
             <option value="all">Everyone's</option>
             <option value="mine">My claims</option>
             <option value="unassigned">Unassigned</option>
@@ -138,7 +155,11 @@ export function QueueFilterForm({ filters, onChange }: { filters: QueueFilters; 
         </div>
         <div>
           <label htmlFor="filter-overdue">Overdue</label>
-          <select id="filter-overdue" value={filters.overdue} onChange={(event) => set({ overdue: event.target.value as QueueFilters['overdue'] })}>
+          <select
+            id="filter-overdue"
+            value={filters.overdue}
+            onChange={(event) => set({ overdue: event.target.value as QueueFilters['overdue'] })}
+          >
             <option value="">Not filtered</option>
             <option value="any">Any deadline broken</option>
             {DEADLINES.map((deadline) => (
@@ -149,10 +170,12 @@ export function QueueFilterForm({ filters, onChange }: { filters: QueueFilters; 
           </select>
         </div>
         <label className="checkbox">
-          <input type="checkbox" checked={filters.escalationOpen} onChange={(event) => set({ escalationOpen: event.target.checked })} /> Open escalations
+          <input type="checkbox" checked={filters.escalationOpen} onChange={(event) => set({ escalationOpen: event.target.checked })} />{' '}
+          Open escalations
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={filters.deliveryFailed} onChange={(event) => set({ deliveryFailed: event.target.checked })} /> Failed deliveries
+          <input type="checkbox" checked={filters.deliveryFailed} onChange={(event) => set({ deliveryFailed: event.target.checked })} />{' '}
+          Failed deliveries
         </label>
       </div>
     </div>

@@ -27,14 +27,24 @@ export function SignInPage() {
     <main className="workbench">
       <h1>Sign in to the workbench</h1>
       {config.isPending && <p role="status">Loading…</p>}
-      {config.error && <p className="error" role="alert">{config.error.message}</p>}
+      {config.error && (
+        <p className="error" role="alert">
+          {config.error.message}
+        </p>
+      )}
       {config.data?.issuer && (
         <button type="button" onClick={() => beginSignIn(config.data, returnTo).catch((e: Error) => setError(e.message))}>
           Sign in with your organisation
         </button>
       )}
-      {config.data && !config.data.issuer && !config.data.development_sign_in && <p className="error">No sign-in provider is configured (AUTH_ISSUER).</p>}
-      {error && <p className="error" role="alert">{error}</p>}
+      {config.data && !config.data.issuer && !config.data.development_sign_in && (
+        <p className="error">No sign-in provider is configured (AUTH_ISSUER).</p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {config.data?.development_sign_in && <DevelopmentSignIn returnTo={returnTo} />}
     </main>
   );
@@ -69,7 +79,11 @@ function DevelopmentSignIn({ returnTo }: { returnTo: string }) {
           ))}
         </fieldset>
         <button type="submit">Sign in for development</button>
-        {error && <p className="error" role="alert">{error}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
       </form>
     </section>
   );

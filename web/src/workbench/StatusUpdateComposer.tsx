@@ -1,4 +1,13 @@
-import { CHANNELS, CLAIM_STAGES, CLOSING_REASONS, computeAdequacy, type AdequacyField, type Channel, type ClaimStage, type ClosingReason } from '@platform/claims-domain';
+import {
+  CHANNELS,
+  CLAIM_STAGES,
+  CLOSING_REASONS,
+  computeAdequacy,
+  type AdequacyField,
+  type Channel,
+  type ClaimStage,
+  type ClosingReason,
+} from '@platform/claims-domain';
 import { useState, type FormEvent } from 'react';
 import type { components } from '../api/client';
 import { humanise } from './QueuePage';
@@ -30,9 +39,14 @@ const given = (text: string) => (text.trim() === '' ? null : text.trim());
 /** The request the draft makes: a CTA or contact counts only when complete, as the service requires all their parts. */
 export function draftToRequest(draft: Draft): ComposedUpdate {
   const cta = given(draft.cta_label) && given(draft.cta_url) ? { label: draft.cta_label.trim(), url: draft.cta_url.trim() } : null;
-  const contact = given(draft.contact_phone) && given(draft.contact_email)
-    ? { ...(given(draft.contact_name) ? { name: draft.contact_name.trim() } : {}), phone: draft.contact_phone.trim(), email: draft.contact_email.trim() }
-    : null;
+  const contact =
+    given(draft.contact_phone) && given(draft.contact_email)
+      ? {
+          ...(given(draft.contact_name) ? { name: draft.contact_name.trim() } : {}),
+          phone: draft.contact_phone.trim(),
+          email: draft.contact_email.trim(),
+        }
+      : null;
   return {
     channel: draft.channel,
     stage: draft.stage,
@@ -60,21 +74,46 @@ const MISSING_HINTS: Record<AdequacyField, string> = {
 export function channelPreview(request: ComposedUpdate): string {
   const parts = [request.what_happened, request.what_happens_next, request.what_we_need_from_you ?? ''].filter(Boolean);
   const next = request.expected_next_update_by ? `Next update by ${request.expected_next_update_by}.` : '';
-  const contact = request.contact ? `Contact ${request.contact.name ?? ''} ${request.contact.phone} ${request.contact.email}`.replace(/\s+/g, ' ') : '';
+  const contact = request.contact
+    ? `Contact ${request.contact.name ?? ''} ${request.contact.phone} ${request.contact.email}`.replace(/\s+/g, ' ')
+    : '';
   switch (request.channel) {
     case 'sms':
       return [parts.join(' '), next, request.cta?.url ?? request.portal_url ?? ''].filter(Boolean).join(' ').slice(0, 320);
     case 'email':
-      return [`Subject: An update on your claim`, '', ...parts, next, request.cta ? `${request.cta.label}: ${request.cta.url}` : '', contact].filter((line, i) => i < 2 || line).join('\n');
+      return [
+        `Subject: An update on your claim`,
+        '',
+        ...parts,
+        next,
+        request.cta ? `${request.cta.label}: ${request.cta.url}` : '',
+        contact,
+      ]
+        .filter((line, i) => i < 2 || line)
+        .join('\n');
     case 'portal':
-      return [...parts, next, request.cta ? `[${request.cta.label}]` : '', request.portal_url ? `Open: ${request.portal_url}` : '', contact].filter(Boolean).join('\n');
+      return [...parts, next, request.cta ? `[${request.cta.label}]` : '', request.portal_url ? `Open: ${request.portal_url}` : '', contact]
+        .filter(Boolean)
+        .join('\n');
   }
 }
 
 export function emptyDraft(stage: ClaimStage, language: string, portalUrl: string): Draft {
   return {
-    channel: 'email', stage, what_happened: '', what_happens_next: '', what_we_need_from_you: '', expected_next_update_by: '', cta_label: '', cta_url: '',
-    contact_name: '', contact_phone: '', contact_email: '', portal_url: portalUrl, language, closing_reason: '',
+    channel: 'email',
+    stage,
+    what_happened: '',
+    what_happens_next: '',
+    what_we_need_from_you: '',
+    expected_next_update_by: '',
+    cta_label: '',
+    cta_url: '',
+    contact_name: '',
+    contact_phone: '',
+    contact_email: '',
+    portal_url: portalUrl,
+    language,
+    closing_reason: '',
   };
 }
 
@@ -83,14 +122,30 @@ export function emptyDraft(stage: ClaimStage, language: string, portalUrl: strin
  * same function the service scores the update with (@platform/claims-domain); a preview shows the message
  * on the chosen channel.
  */
-export function StatusUpdateComposer({ initial, onSend, sending, error }: { initial: Draft; onSend: (request: ComposedUpdate) => void; sending?: boolean; error?: string | null }) {
+export function StatusUpdateComposer({
+  initial,
+  onSend,
+  sending,
+  error,
+}: {
+  initial: Draft;
+  onSend: (request: ComposedUpdate) => void;
+  sending?: boolean;
+  error?: string | null;
+}) {
   const [draft, setDraft] = useState(initial);
   const request = draftToRequest(draft);
   const { adequacy_score: score, adequacy_missing: missing } = computeAdequacy(request);
   const field = (name: keyof Draft, label: string, type = 'text', required = false) => (
     <div>
       <label htmlFor={`composer-${name}`}>{label}</label>
-      <input id={`composer-${name}`} type={type} required={required} value={draft[name]} onChange={(event) => setDraft({ ...draft, [name]: event.target.value })} />
+      <input
+        id={`composer-${name}`}
+        type={type}
+        required={required}
+        value={draft[name]}
+        onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
+      />
     </div>
   );
   const onSubmit = (event: FormEvent) => {
@@ -103,7 +158,11 @@ export function StatusUpdateComposer({ initial, onSend, sending, error }: { init
       <div className="filter-row">
         <div>
           <label htmlFor="composer-channel">Channel</label>
-          <select id="composer-channel" value={draft.channel} onChange={(event) => setDraft({ ...draft, channel: event.target.value as Channel })}>
+          <select
+            id="composer-channel"
+            value={draft.channel}
+            onChange={(event) => setDraft({ ...draft, channel: event.target.value as Channel })}
+          >
             {CHANNELS.map((channel) => (
               <option key={channel} value={channel}>
                 {channel}
@@ -113,7 +172,11 @@ export function StatusUpdateComposer({ initial, onSend, sending, error }: { init
         </div>
         <div>
           <label htmlFor="composer-stage">Stage</label>
-          <select id="composer-stage" value={draft.stage} onChange={(event) => setDraft({ ...draft, stage: event.target.value as ClaimStage })}>
+          <select
+            id="composer-stage"
+            value={draft.stage}
+            onChange={(event) => setDraft({ ...draft, stage: event.target.value as ClaimStage })}
+          >
             {CLAIM_STAGES.map((stage) => (
               <option key={stage} value={stage}>
                 {humanise(stage)}
@@ -124,7 +187,12 @@ export function StatusUpdateComposer({ initial, onSend, sending, error }: { init
         {draft.stage === 'closed' && (
           <div>
             <label htmlFor="composer-closing_reason">Closing reason</label>
-            <select id="composer-closing_reason" required value={draft.closing_reason} onChange={(event) => setDraft({ ...draft, closing_reason: event.target.value as ClosingReason })}>
+            <select
+              id="composer-closing_reason"
+              required
+              value={draft.closing_reason}
+              onChange={(event) => setDraft({ ...draft, closing_reason: event.target.value as ClosingReason })}
+            >
               <option value="">Choose…</option>
               {CLOSING_REASONS.map((reason) => (
                 <option key={reason} value={reason}>
@@ -155,7 +223,10 @@ export function StatusUpdateComposer({ initial, onSend, sending, error }: { init
       <section className="adequacy" aria-label="Adequacy">
         <p>
           <label htmlFor="adequacy-meter">Adequacy</label>
-          <meter id="adequacy-meter" min={0} max={1} low={0.5} high={0.99} optimum={1} value={score} /> <output aria-live="polite" data-testid="adequacy-score">{Math.round(score * 100)}%</output>
+          <meter id="adequacy-meter" min={0} max={1} low={0.5} high={0.99} optimum={1} value={score} />{' '}
+          <output aria-live="polite" data-testid="adequacy-score">
+            {Math.round(score * 100)}%
+          </output>
         </p>
         {missing.length > 0 ? (
           <ul aria-label="Missing from this update">

@@ -12,9 +12,30 @@ export function WorkbenchHome() {
     <Routes>
       <Route path="sign-in" element={<SignInPage />} />
       <Route path="callback" element={<SignInCallbackPage />} />
-      <Route index element={<RequireSession><QueuePage /></RequireSession>} />
-      <Route path="overview" element={<RequireSession><OverviewPage /></RequireSession>} />
-      <Route path="claims/:claimId" element={<RequireSession><ClaimPage /></RequireSession>} />
+      <Route
+        index
+        element={
+          <RequireSession>
+            <QueuePage />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="overview"
+        element={
+          <RequireSession>
+            <OverviewPage />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="claims/:claimId"
+        element={
+          <RequireSession>
+            <ClaimPage />
+          </RequireSession>
+        }
+      />
     </Routes>
   );
 }

@@ -35,9 +35,12 @@ function WorkbenchFrame({ session, children }: { session: WorkbenchSession; chil
   return (
     <div className="workbench workbench--wide">
       <header className="workbench-header">
-        <Link to="/workbench" className="workbench-brand">Workbench</Link>
+        <Link to="/workbench" className="workbench-brand">
+          Workbench
+        </Link>
         <nav aria-label="Workbench">
-          <Link to="/workbench">Work queue</Link> <Link to="/workbench/overview">Overview</Link> <Link to="/workbench/examiner">Examiner desk</Link>
+          <Link to="/workbench">Work queue</Link> <Link to="/workbench/overview">Overview</Link>{' '}
+          <Link to="/workbench/examiner">Examiner desk</Link>
         </nav>
         <span className="workbench-user">
           Signed in as <strong>{session.sub}</strong>{' '}

@@ -34,7 +34,10 @@ function randomString(bytes = 32): string {
 }
 
 function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 export async function pkceChallenge(verifier: string): Promise<string> {
@@ -78,17 +81,28 @@ export async function completeSignIn(config: SignInConfig, search: string): Prom
   const response = await fetch(token_endpoint, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: callbackUrl(), client_id: config.client_id, code_verifier: pending.verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: callbackUrl(),
+      client_id: config.client_id,
+      code_verifier: pending.verifier,
+    }),
   });
   const tokens = (await response.json()) as { access_token?: string; id_token?: string; error_description?: string };
-  if (!response.ok || !tokens.access_token || !tokens.id_token) throw new Error(`The sign-in could not be completed: ${tokens.error_description ?? response.status}`);
+  if (!response.ok || !tokens.access_token || !tokens.id_token)
+    throw new Error(`The sign-in could not be completed: ${tokens.error_description ?? response.status}`);
   const idPayload = JSON.parse(atob(tokens.id_token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))) as { nonce?: string };
   if (idPayload.nonce !== pending.nonce) throw new Error('The ID token was not issued for this sign-in (nonce differs)');
   return { accessToken: tokens.access_token, returnTo: pending.returnTo };
 }
 
 export async function developmentSignIn(sub: string, scope: string): Promise<string> {
-  const response = await fetch('/workbench/dev-token', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sub, scope }) });
+  const response = await fetch('/workbench/dev-token', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ sub, scope }),
+  });
   const body = (await response.json()) as { access_token?: string; detail?: string };
   if (!response.ok || !body.access_token) throw new Error(body.detail ?? `Development sign-in failed (${response.status})`);
   return body.access_token;

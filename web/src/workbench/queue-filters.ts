@@ -19,9 +19,18 @@ export interface QueueFilters {
   q: string;
 }
 
-export const NO_FILTERS: QueueFilters = { stage: '', queue: '', ownership: 'all', overdue: '', escalationOpen: false, deliveryFailed: false, q: '' };
+export const NO_FILTERS: QueueFilters = {
+  stage: '',
+  queue: '',
+  ownership: 'all',
+  overdue: '',
+  escalationOpen: false,
+  deliveryFailed: false,
+  q: '',
+};
 
-const oneOf = <T extends string>(values: readonly T[], value: string | null): T | '' => (values as readonly string[]).includes(value ?? '') ? (value as T) : '';
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | '' =>
+  (values as readonly string[]).includes(value ?? '') ? (value as T) : '';
 
 export function filtersFromSearch(search: URLSearchParams): QueueFilters {
   const ownership = search.get('ownership');

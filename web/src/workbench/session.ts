@@ -13,7 +13,6 @@ export interface WorkbenchSession {
   expiresAt: number;
 }
 
-
 function decodePayload(token: string): Record<string, unknown> {
   const segment = token.split('.')[1] ?? '';
   const json = atob(segment.replace(/-/g, '+').replace(/_/g, '/'));

@@ -17,8 +17,15 @@ describe('status update composer', () => {
     render(<StatusUpdateComposer initial={emptyDraft('triage', '', '')} onSend={() => {}} />);
     // Nothing given on email: next update (3), contact (2), language (1) all missing.
     expect(score()).toBe('0%');
-    const missing = () => within(screen.getByRole('list', { name: 'Missing from this update' })).getAllByRole('listitem').map((item) => item.textContent);
-    expect(missing()).toEqual(['Missing: when the customer hears from us next', 'Missing: who to contact (phone and email)', 'Missing: the language of the message']);
+    const missing = () =>
+      within(screen.getByRole('list', { name: 'Missing from this update' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent);
+    expect(missing()).toEqual([
+      'Missing: when the customer hears from us next',
+      'Missing: who to contact (phone and email)',
+      'Missing: the language of the message',
+    ]);
 
     await user.type(screen.getByLabelText('Language'), 'en');
     expect(score()).toBe(`${Math.round(computeAdequacy({ channel: 'email', language: 'en' }).adequacy_score * 100)}%`);
@@ -40,7 +47,9 @@ describe('status update composer', () => {
     const user = userEvent.setup();
     render(<StatusUpdateComposer initial={emptyDraft('triage', 'en', '')} onSend={() => {}} />);
     await user.type(screen.getByLabelText('What happened'), 'We got your photos.');
-    expect(within(screen.getByRole('region', { name: 'Preview on email' })).getByText(/Subject: An update on your claim/)).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Preview on email' })).getByText(/Subject: An update on your claim/),
+    ).toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText('Channel'), 'portal');
     expect(screen.getByRole('region', { name: 'Preview on portal' })).toHaveTextContent('We got your photos.');
     expect(screen.getByText('Missing: the portal link')).toBeInTheDocument();
@@ -56,7 +65,9 @@ describe('status update composer', () => {
     await user.type(screen.getByLabelText('What happened'), 'We paid your claim.');
     await user.type(screen.getByLabelText('What happens next'), 'Nothing more.');
     await user.click(screen.getByRole('button', { name: 'Send update' }));
-    expect(onSend).toHaveBeenCalledWith(expect.objectContaining({ stage: 'closed', closing_reason: 'paid', what_happened: 'We paid your claim.', cta: null, contact: null }));
+    expect(onSend).toHaveBeenCalledWith(
+      expect.objectContaining({ stage: 'closed', closing_reason: 'paid', what_happened: 'We paid your claim.', cta: null, contact: null }),
+    );
   });
 });
 
@@ -87,11 +98,28 @@ describe('work queue filters', () => {
     await user.click(screen.getByLabelText('Failed deliveries'));
     await user.type(screen.getByLabelText('Search claims'), 'Ana Ruis');
     await user.click(screen.getByRole('button', { name: 'Search' }));
-    expect(onQuery).toHaveBeenLastCalledWith({ limit: 25, stage: ['triage'], unassigned: true, overdue: true, deadline: 'first_contact', escalation: 'open', delivery_failed: true, q: 'Ana Ruis' });
+    expect(onQuery).toHaveBeenLastCalledWith({
+      limit: 25,
+      stage: ['triage'],
+      unassigned: true,
+      overdue: true,
+      deadline: 'first_contact',
+      escalation: 'open',
+      delivery_failed: true,
+      q: 'Ana Ruis',
+    });
   });
 
   it('round-trip through the address bar, ignore unknown values, and leave searches under 3 characters out', () => {
-    const filters: QueueFilters = { stage: 'inspection', queue: 'complex', ownership: 'unassigned', overdue: 'any', escalationOpen: true, deliveryFailed: true, q: 'Ruiz' };
+    const filters: QueueFilters = {
+      stage: 'inspection',
+      queue: 'complex',
+      ownership: 'unassigned',
+      overdue: 'any',
+      escalationOpen: true,
+      deliveryFailed: true,
+      q: 'Ruiz',
+    };
     expect(filtersFromSearch(filtersToSearch(filters))).toEqual(filters);
     expect(filtersFromSearch(new URLSearchParams('stage=nope&ownership=x&overdue=soon&queue=vip'))).toEqual(NO_FILTERS);
     expect(listQuery({ ...NO_FILTERS, overdue: 'any', q: 'An' })).toEqual({ limit: 25, overdue: true });

@@ -1,7 +1,13 @@
 declare module 's3rver' {
   import type { AddressInfo } from 'node:net';
   export default class S3rver {
-    constructor(options: { address?: string; port?: number; silent?: boolean; directory: string; configureBuckets?: { name: string; configs?: string[] }[] });
+    constructor(options: {
+      address?: string;
+      port?: number;
+      silent?: boolean;
+      directory: string;
+      configureBuckets?: { name: string; configs?: string[] }[];
+    });
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }

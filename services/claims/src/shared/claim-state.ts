@@ -27,7 +27,15 @@ export async function readClaim(db: Knex, claimId: string): Promise<Claim> {
 export async function updateClaimState(
   db: Knex,
   claimId: string,
-  changes: Partial<{ stage: ClaimStage; queue: string; next_update_due: Date | null; closing_reason: ClosingReason | null; closing_rationale: string | null }>,
+  changes: Partial<{
+    stage: ClaimStage;
+    queue: string;
+    next_update_due: Date | null;
+    closing_reason: ClosingReason | null;
+    closing_rationale: string | null;
+  }>,
 ): Promise<void> {
-  await db('claims').where({ id: claimId }).update({ ...changes, updated_at: db.raw('clock_timestamp()') });
+  await db('claims')
+    .where({ id: claimId })
+    .update({ ...changes, updated_at: db.raw('clock_timestamp()') });
 }

@@ -102,7 +102,10 @@ function toClaim(row: ClaimRow): ClaimWithTokenHash {
     loss: { date: row.loss_date, type: row.loss_type, description: row.loss_description, location: row.loss_location },
     injuries: row.injuries,
     police_report_number: row.police_report_number,
-    estimated_amount: row.estimated_amount === null || row.estimated_currency === null ? null : { amount: row.estimated_amount, currency: row.estimated_currency },
+    estimated_amount:
+      row.estimated_amount === null || row.estimated_currency === null
+        ? null
+        : { amount: row.estimated_amount, currency: row.estimated_currency },
     preferred_channel: row.preferred_channel,
     language: row.language,
     time_zone: row.time_zone,
@@ -193,7 +196,9 @@ export async function insertClaim(db: Knex, claim: NewClaim): Promise<void> {
 
 /** Replaces the checklist (e.g. after marking items received) and touches `updated_at`. */
 export async function updateRequiredDocuments(db: Knex, claimId: string, documents: RequiredDocument[]): Promise<void> {
-  await db('claims').where({ id: claimId }).update({ required_documents: JSON.stringify(documents), updated_at: db.raw('clock_timestamp()') });
+  await db('claims')
+    .where({ id: claimId })
+    .update({ required_documents: JSON.stringify(documents), updated_at: db.raw('clock_timestamp()') });
 }
 
 export interface ClaimAuditEntry {
@@ -227,13 +232,17 @@ export async function appendClaimAudit(db: Knex, entry: ClaimAuditEntry): Promis
 
 /** The claim's internal timeline, oldest first. */
 export async function listClaimAudit(db: Knex, claimId: string): Promise<ClaimAuditRecord[]> {
-  const rows = await db('claim_audit').where({ claim_id: claimId }).orderBy([{ column: 'occurred_at' }, { column: 'id' }]);
-  return rows.map((row: { id: string; action: string; actor: string; reason: string | null; data: Record<string, unknown>; occurred_at: Date }) => ({
-    audit_id: row.id,
-    action: row.action,
-    actor: row.actor,
-    reason: row.reason,
-    data: row.data,
-    occurred_at: new Date(row.occurred_at).toISOString(),
-  }));
+  const rows = await db('claim_audit')
+    .where({ claim_id: claimId })
+    .orderBy([{ column: 'occurred_at' }, { column: 'id' }]);
+  return rows.map(
+    (row: { id: string; action: string; actor: string; reason: string | null; data: Record<string, unknown>; occurred_at: Date }) => ({
+      audit_id: row.id,
+      action: row.action,
+      actor: row.actor,
+      reason: row.reason,
+      data: row.data,
+      occurred_at: new Date(row.occurred_at).toISOString(),
+    }),
+  );
 }

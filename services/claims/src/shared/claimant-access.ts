@@ -10,7 +10,10 @@ import { findClaim, type ClaimWithTokenHash } from './claim-store';
  */
 export function requireClaimantToken(req: Request): string {
   const token = bearerToken(req);
-  if (!token) throw problems.unauthorized(token === undefined ? 'Authorization: Bearer <access_token> is required' : 'The Authorization header is not a Bearer token');
+  if (!token)
+    throw problems.unauthorized(
+      token === undefined ? 'Authorization: Bearer <access_token> is required' : 'The Authorization header is not a Bearer token',
+    );
   return token;
 }
 
@@ -18,7 +21,12 @@ export function requireClaimantToken(req: Request): string {
  * The claim a claimant token opens. An unknown id, a malformed id and a token for another claim are all
  * the same 404, so the answer reveals nothing about which claims exist. The comparison is constant-time.
  */
-export async function claimOpenedBy(db: Knex, claimId: string, token: string, options: { forUpdate?: boolean } = {}): Promise<ClaimWithTokenHash> {
+export async function claimOpenedBy(
+  db: Knex,
+  claimId: string,
+  token: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ClaimWithTokenHash> {
   const claim = await findClaim(db, claimId, options);
   if (!claim || !accessTokenMatches(token, claim.access_token_hash)) throw problems.notFound('No such claim');
   return claim;

@@ -26,14 +26,16 @@ const en = {
   updateFollow: 'Follow your claim: {url}',
   updateQuestions: 'Questions: {contact}',
   accessLinkSubject: 'Your link to claim {claimNumber}',
-  accessLinkText: 'You asked for a new link to follow your claim {claimNumber}:\n{link}\nIt replaces every link we sent you before. If you did not ask for it, you can ignore this message.',
+  accessLinkText:
+    'You asked for a new link to follow your claim {claimNumber}:\n{link}\nIt replaces every link we sent you before. If you did not ask for it, you can ignore this message.',
 } as const;
 
 export type ClaimantMessageId = keyof typeof en;
 
 const es: Record<ClaimantMessageId, string> = {
   acknowledgementWhatHappened: 'Hemos recibido su reclamación {claimNumber}.',
-  acknowledgementWhatHappensNext: 'Un especialista en reclamaciones la revisará y se pondrá en contacto con usted antes del {firstContactDue, date, day}.',
+  acknowledgementWhatHappensNext:
+    'Un especialista en reclamaciones la revisará y se pondrá en contacto con usted antes del {firstContactDue, date, day}.',
   acknowledgementWhatWeNeed: 'Por favor, envíenos: {documents}.',
   acknowledgementCtaLabel: 'Enviar sus documentos',
   documentType:
@@ -43,7 +45,8 @@ const es: Record<ClaimantMessageId, string> = {
     'inventory_of_stolen_items {inventario de bienes robados} photos_of_scene {fotos del lugar} third_party_details {datos del tercero} ' +
     'medical_report {informe médico} medical_bills {facturas médicas} supporting_documents {documentos justificativos} other {otros documentos}}',
   withdrawalWhatHappened: 'Ha retirado su reclamación {claimNumber} y la hemos cerrado.',
-  withdrawalWhatHappensNext: 'No habrá más gestiones en esta reclamación. Si la retiró por error, contacte con nosotros y podemos reabrirla.',
+  withdrawalWhatHappensNext:
+    'No habrá más gestiones en esta reclamación. Si la retiró por error, contacte con nosotros y podemos reabrirla.',
   updateSubject: 'Novedades sobre su reclamación {claimNumber}',
   updateWhatHappensNext: 'Próximos pasos: {text}',
   updateWhatWeNeed: 'Lo que necesitamos de usted: {text}',
@@ -51,7 +54,8 @@ const es: Record<ClaimantMessageId, string> = {
   updateFollow: 'Siga su reclamación: {url}',
   updateQuestions: 'Preguntas: {contact}',
   accessLinkSubject: 'Su enlace a la reclamación {claimNumber}',
-  accessLinkText: 'Ha pedido un nuevo enlace para seguir su reclamación {claimNumber}:\n{link}\nSustituye a todos los enlaces que le enviamos antes. Si no lo pidió, puede ignorar este mensaje.',
+  accessLinkText:
+    'Ha pedido un nuevo enlace para seguir su reclamación {claimNumber}:\n{link}\nSustituye a todos los enlaces que le enviamos antes. Si no lo pidió, puede ignorar este mensaje.',
 };
 
 const CATALOGUES: Record<string, Record<ClaimantMessageId, string>> = { en, es };

@@ -32,9 +32,7 @@ const NEXT: Record<ClaimStage, readonly ClaimStage[]> = {
 
 export type TransitionKind = 'progress' | 'advance' | 'reopen';
 
-export type TransitionVerdict =
-  | { allowed: true; kind: TransitionKind; needsDecide: boolean }
-  | { allowed: false; reason: string };
+export type TransitionVerdict = { allowed: true; kind: TransitionKind; needsDecide: boolean } | { allowed: false; reason: string };
 
 /** Whether a status update may move a claim from `from` to `to`, and whether that needs `claims:decide`. */
 export function judgeTransition(from: ClaimStage, to: ClaimStage): TransitionVerdict {

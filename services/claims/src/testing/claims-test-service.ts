@@ -18,7 +18,12 @@ import { attachmentStorage } from '../features/attachments/attachment-storage';
 export async function startClaimsTestService(env: Record<string, string> = {}) {
   const testEnv = await testServiceEnv('claims', claimsMigrations);
   const exchange = uniqueName('claims');
-  const config: ClaimsConfig = readClaimsConfig({ ...testEnv.env, CLAIMS_EXCHANGE: exchange, OVERDUE_SWEEP_INTERVAL_MS: '3600000', ...env });
+  const config: ClaimsConfig = readClaimsConfig({
+    ...testEnv.env,
+    CLAIMS_EXCHANGE: exchange,
+    OVERDUE_SWEEP_INTERVAL_MS: '3600000',
+    ...env,
+  });
   const events = await captureEvents(exchange);
   const service: RunningService = await runService(claimsService(config), config);
   const db: Knex = createDatabase({ url: testEnv.databaseUrl, poolMax: 2 });
@@ -71,7 +76,12 @@ export function fnolBody(overrides: Record<string, unknown> = {}): Record<string
 /** Files a claim through the API and returns the 201 body (claim_id, access_token, …). */
 export async function fileClaim(url: string, overrides: Record<string, unknown> = {}) {
   const response = await request(url).post('/api/claims/public/claims').send(fnolBody(overrides)).expect(201);
-  return response.body as { claim_id: string; claim_number: string; access_token: string; required_documents: { type: string; received: boolean }[] };
+  return response.body as {
+    claim_id: string;
+    claim_number: string;
+    access_token: string;
+    required_documents: { type: string; received: boolean }[];
+  };
 }
 
 /** Rows in each claims-core table, to show a rejected request left nothing behind. */

@@ -14,7 +14,9 @@ export interface ReceivedMail {
  * A real SMTP server (smtp-server) on 127.0.0.1 for a test: it keeps every message it accepts and refuses
  * RCPT TO for the addresses in `refuse` with a 550, as a mailbox that does not exist.
  */
-export async function startSmtpTestServer(refuse: string[] = []): Promise<{ url: string; received: ReceivedMail[]; close(): Promise<void> }> {
+export async function startSmtpTestServer(
+  refuse: string[] = [],
+): Promise<{ url: string; received: ReceivedMail[]; close(): Promise<void> }> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,

@@ -26,7 +26,10 @@ export interface TestClaimFields {
  * so claims of other tests in the same database never look like repeat claims or shared contacts.
  * The workflow tests arrange claims this way so they do not depend on the intake endpoint.
  */
-export async function insertTestClaim(db: Knex, fields: TestClaimFields = {}): Promise<{ claim_id: string; claim_number: string; policy_number: string }> {
+export async function insertTestClaim(
+  db: Knex,
+  fields: TestClaimFields = {},
+): Promise<{ claim_id: string; claim_number: string; policy_number: string }> {
   const tag = randomBytes(4).toString('hex');
   const digits = String(parseInt(tag, 16) % 10_000_000).padStart(7, '0');
   const id = randomUUID();
@@ -49,7 +52,12 @@ export async function insertTestClaim(db: Knex, fields: TestClaimFields = {}): P
     language: 'en',
     stage: fields.stage ?? 'intake',
     access_token_hash: 'f'.repeat(64),
-    required_documents: JSON.stringify(fields.required_documents ?? [{ type: 'photos_of_damage', received: false }, { type: 'repair_estimate', received: false }]),
+    required_documents: JSON.stringify(
+      fields.required_documents ?? [
+        { type: 'photos_of_damage', received: false },
+        { type: 'repair_estimate', received: false },
+      ],
+    ),
     received_at: now,
     acknowledge_by: new Date(now.getTime() + 86400_000),
     acknowledged_at: now,
@@ -64,7 +72,10 @@ export async function insertTestClaim(db: Knex, fields: TestClaimFields = {}): P
  * Files a claim through the public intake endpoint, with its own policy number, email and phone
  * unless given; stage-only fields (`stage`, `required_documents`) are for `insertTestClaim`.
  */
-export async function fileTestClaim(url: string, fields: Omit<TestClaimFields, 'stage' | 'required_documents'> = {}): Promise<{ claim_id: string; claim_number: string; policy_number: string; access_token: string }> {
+export async function fileTestClaim(
+  url: string,
+  fields: Omit<TestClaimFields, 'stage' | 'required_documents'> = {},
+): Promise<{ claim_id: string; claim_number: string; policy_number: string; access_token: string }> {
   const tag = randomBytes(4).toString('hex');
   const digits = String(parseInt(tag, 16) % 10_000_000).padStart(7, '0');
   const policyNumber = fields.policy_number ?? `POL-${tag}`;
@@ -76,9 +87,13 @@ export async function fileTestClaim(url: string, fields: Omit<TestClaimFields, '
   const body: Record<string, unknown> = {
     policy_number: policyNumber,
     claimant,
-    loss: { date: fields.loss_date ?? daysAgo(2), type: fields.loss_type ?? 'auto_collision', description: fields.description ?? 'Rear-ended at a light' },
+    loss: {
+      date: fields.loss_date ?? daysAgo(2),
+      type: fields.loss_type ?? 'auto_collision',
+      description: fields.description ?? 'Rear-ended at a light',
+    },
     injuries: fields.injuries ?? false,
-    police_report_number: fields.police_report_number === undefined ? 'PR-77' : fields.police_report_number ?? undefined,
+    police_report_number: fields.police_report_number === undefined ? 'PR-77' : (fields.police_report_number ?? undefined),
     estimated_amount: fields.estimated_amount === null ? undefined : { amount: fields.estimated_amount ?? '2500.00', currency: 'USD' },
     preferred_channel: email ? 'email' : 'sms',
   };

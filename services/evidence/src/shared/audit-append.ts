@@ -47,7 +47,9 @@ export async function chainHead(db: Knex): Promise<{ seq: number; hash: string; 
  */
 export async function appendAuditRecord(trx: Knex, input: AuditRecordInput): Promise<AuditRecord> {
   if (!trx.isTransaction) return trx.transaction((inner) => appendAuditRecord(inner, input));
-  return inSpan('audit.append', { attributes: { 'audit.action': input.action, 'audit.entity_type': input.entity_type } }, () => appendLocked(trx, input));
+  return inSpan('audit.append', { attributes: { 'audit.action': input.action, 'audit.entity_type': input.entity_type } }, () =>
+    appendLocked(trx, input),
+  );
 }
 
 async function appendLocked(trx: Knex, input: AuditRecordInput): Promise<AuditRecord> {
@@ -73,9 +75,15 @@ async function appendLocked(trx: Knex, input: AuditRecordInput): Promise<AuditRe
   // Canonicalised once: the chain hash and the Merkle leaf cover the same stored bytes.
   const leafBytes = Buffer.from(canonicalRecord(unsigned), 'utf8');
   const record: AuditRecord = { ...unsigned, hash: chainHash(unsigned.prev_hash, leafBytes) };
-  await addAuditLeaf(trx, record.seq, leafBytes, trx('audit_log').insert({ ...record, data: JSON.stringify(record.data) }), { prevHash: record.prev_hash, hash: record.hash });
+  await addAuditLeaf(trx, record.seq, leafBytes, trx('audit_log').insert({ ...record, data: JSON.stringify(record.data) }), {
+    prevHash: record.prev_hash,
+    hash: record.hash,
+  });
   const committed = (trx as Knex.Transaction).executionPromise;
-  committed?.then(() => auditSignals.emit('appended', record.seq), () => undefined);
+  committed?.then(
+    () => auditSignals.emit('appended', record.seq),
+    () => undefined,
+  );
   return record;
 }
 

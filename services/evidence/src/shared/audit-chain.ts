@@ -12,7 +12,20 @@ export const SHA256_HEX = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const
 export const auditRecordSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['seq', 'action', 'source', 'entity_type', 'entity_id', 'actor', 'event_id', 'occurred_at', 'recorded_at', 'data', 'prev_hash', 'hash'],
+  required: [
+    'seq',
+    'action',
+    'source',
+    'entity_type',
+    'entity_id',
+    'actor',
+    'event_id',
+    'occurred_at',
+    'recorded_at',
+    'data',
+    'prev_hash',
+    'hash',
+  ],
   properties: {
     seq: AUDIT_SEQ,
     action: { type: 'string' },

@@ -1,5 +1,14 @@
 import type { Knex } from '@platform/db';
-import { appendSiblings, completeSubtrees, frontierAppend, hashLeaf, nodesCompletedByAppend, rootHash, type NodeId, type NodeLookup } from '@platform/merkle';
+import {
+  appendSiblings,
+  completeSubtrees,
+  frontierAppend,
+  hashLeaf,
+  nodesCompletedByAppend,
+  rootHash,
+  type NodeId,
+  type NodeLookup,
+} from '@platform/merkle';
 import { canonicalRecord, type AuditRecord } from './audit-chain';
 
 /**
@@ -16,7 +25,10 @@ export async function readTreeNodes(db: Knex, nodes: NodeId[]): Promise<NodeLook
   if (nodes.length > 0) {
     const rows: { level: number; idx: string | number; hash: Buffer }[] = await db('audit_tree_nodes')
       .select('level', 'idx', 'hash')
-      .whereIn(['level', 'idx'], nodes.map((node) => [node.level, node.index]));
+      .whereIn(
+        ['level', 'idx'],
+        nodes.map((node) => [node.level, node.index]),
+      );
     for (const row of rows) found.set(`${row.level}/${row.idx}`, row.hash);
   }
   return (node) => {
@@ -79,7 +91,13 @@ function frontierLookup(size: number, frontier: Buffer[]): NodeLookup {
  * together with `alsoInsert` (the record itself, on append). Needs the chain lock. With the record's chain
  * link (appends), the left siblings come from the cached frontier when the head is the one cached.
  */
-export async function addAuditLeaf(trx: Knex, seq: number, leafBytes: Buffer, alsoInsert?: Knex.QueryBuilder, link?: ChainLink): Promise<void> {
+export async function addAuditLeaf(
+  trx: Knex,
+  seq: number,
+  leafBytes: Buffer,
+  alsoInsert?: Knex.QueryBuilder,
+  link?: ChainLink,
+): Promise<void> {
   const index = seq - 1;
   const leafHash = hashLeaf(leafBytes);
   let nodeAt: NodeLookup;
@@ -111,8 +129,12 @@ export async function addAuditLeaf(trx: Knex, seq: number, leafBytes: Buffer, al
  * writer holding the chain lock (an append or a checkpoint) finds the tree behind. Idempotent.
  */
 export async function catchUpAuditTree(trx: Knex, headSeq: number): Promise<void> {
-  for (let size = await auditTreeSize(trx); size < headSeq; ) {
-    const rows: AuditRecord[] = await trx('audit_log').where('seq', '>', size).andWhere('seq', '<=', headSeq).orderBy('seq').limit(CATCH_UP_PAGE);
+  for (let size = await auditTreeSize(trx); size < headSeq;) {
+    const rows: AuditRecord[] = await trx('audit_log')
+      .where('seq', '>', size)
+      .andWhere('seq', '<=', headSeq)
+      .orderBy('seq')
+      .limit(CATCH_UP_PAGE);
     if (rows.length === 0) return;
     for (const row of rows) {
       const seq = Number(row.seq);

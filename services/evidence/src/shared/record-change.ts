@@ -19,8 +19,18 @@ export interface EvidenceChange<Data> {
  * Every change of the evidence workflow becomes exactly one audit record and one outbox event, both on
  * the change's own transaction: they commit with it or not at all.
  */
-export async function recordChange<Data extends Record<string, unknown>>(trx: Knex, exchange: string, change: EvidenceChange<Data>): Promise<void> {
-  const event = createEvent({ source: EVENT_SOURCE, type: change.event.type, subject: change.entity_id, dataschema: change.event.schema.$id, data: change.data });
+export async function recordChange<Data extends Record<string, unknown>>(
+  trx: Knex,
+  exchange: string,
+  change: EvidenceChange<Data>,
+): Promise<void> {
+  const event = createEvent({
+    source: EVENT_SOURCE,
+    type: change.event.type,
+    subject: change.entity_id,
+    dataschema: change.event.schema.$id,
+    data: change.data,
+  });
   await appendAuditRecord(trx, {
     action: change.event.type,
     source: 'evidence',

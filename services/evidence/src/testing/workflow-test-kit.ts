@@ -24,7 +24,11 @@ export const people = {
  */
 export async function startWorkflowService(env: Record<string, string> = {}) {
   const testEnv = await testServiceEnv('evidence', evidenceMigrations);
-  const names = { EVIDENCE_EXCHANGE: uniqueName('evidence'), CLAIMS_EXCHANGE: uniqueName('claims'), CLAIM_EVENTS_QUEUE: uniqueName('claim-events') };
+  const names = {
+    EVIDENCE_EXCHANGE: uniqueName('evidence'),
+    CLAIMS_EXCHANGE: uniqueName('claims'),
+    CLAIM_EVENTS_QUEUE: uniqueName('claim-events'),
+  };
   const signingKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
   const config: EvidenceConfig = readEvidenceConfig({
     ...testEnv.env,
@@ -81,7 +85,9 @@ export async function startWorkflowService(env: Record<string, string> = {}) {
       const [record] = await db('audit_log').orderBy('seq', 'desc').limit(1);
       expect(record).toMatchObject({ action, source: 'evidence', entity_id: entityId(result) });
       await events.waitFor((received) => received.some((event) => event.body.id === record.event_id));
-      const published = events.received.filter((event) => event.routingKey === action && event.body.subject === record.entity_id && event.body.id === record.event_id);
+      const published = events.received.filter(
+        (event) => event.routingKey === action && event.body.subject === record.entity_id && event.body.id === record.event_id,
+      );
       expect(published).toHaveLength(1);
       expect(published[0]).toMatchObject({ contentType: 'application/cloudevents+json', persistent: true, messageId: record.event_id });
       return result;
@@ -116,7 +122,14 @@ export async function createControl(kit: WorkflowService, fields: Record<string,
     .http()
     .post('/api/evidence/controls')
     .set('Authorization', kit.auth.writer)
-    .send({ key: uniqueName('AC').replace(/[^A-Za-z0-9._:-]/g, '').slice(-30), title: 'Access reviews', frequency: 'quarterly', ...fields })
+    .send({
+      key: uniqueName('AC')
+        .replace(/[^A-Za-z0-9._:-]/g, '')
+        .slice(-30),
+      title: 'Access reviews',
+      frequency: 'quarterly',
+      ...fields,
+    })
     .expect(201);
   return response.body as { control_id: string; key: string; current_version: { control_version_id: string; version: number } };
 }
@@ -126,6 +139,11 @@ let periodDay = 0;
 export async function createRun(kit: WorkflowService, controlVersionId: string, creator = kit.auth.writer) {
   periodDay += 1;
   const start = new Date(Date.UTC(2026, 0, 1) + periodDay * 86400000).toISOString().slice(0, 10);
-  const response = await kit.http().post('/api/evidence/runs').set('Authorization', creator).send({ control_version_id: controlVersionId, period_start: start, period_end: start }).expect(201);
+  const response = await kit
+    .http()
+    .post('/api/evidence/runs')
+    .set('Authorization', creator)
+    .send({ control_version_id: controlVersionId, period_start: start, period_end: start })
+    .expect(201);
   return response.body as { run_id: string; period_start: string; period_end: string; status: string };
 }

@@ -24,7 +24,11 @@ export async function sendAccessLink(
   return db.transaction(async (trx) => {
     const claim = await findClaim(trx, delivery.claim_id, { forUpdate: true });
     const to = delivery.channel === 'email' ? claim?.claimant.email : claim?.claimant.phone;
-    if (!claim || !to) return { status: 'failed' as const, lastError: `The claim has no ${delivery.channel === 'email' ? 'email address' : 'phone number'}` };
+    if (!claim || !to)
+      return {
+        status: 'failed' as const,
+        lastError: `The claim has no ${delivery.channel === 'email' ? 'email address' : 'phone number'}`,
+      };
     const token = generateAccessToken();
     await accessLinksStore(trx).replaceTokenHash(claim.claim_id, hashAccessToken(token));
     await appendClaimAudit(trx, {
@@ -41,7 +45,10 @@ export async function sendAccessLink(
       claimNumber: claim.claim_number,
       updateId: delivery.delivery_id,
       subject: messages.format('accessLinkSubject', { claimNumber: claim.claim_number }),
-      text: messages.format('accessLinkText', { claimNumber: claim.claim_number, link: accessLinkUrl(publicBaseUrl, claim.claim_id, token) }),
+      text: messages.format('accessLinkText', {
+        claimNumber: claim.claim_number,
+        link: accessLinkUrl(publicBaseUrl, claim.claim_id, token),
+      }),
     });
   });
 }

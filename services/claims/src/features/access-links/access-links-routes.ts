@@ -19,7 +19,11 @@ function clientAddressOf(req: Request): string {
 /** POST /api/claims/public/access-links (public) — a claimant who lost their link asks for a new one. */
 export function accessLinksRoutes(deps: ServiceDeps, config: ClaimsConfig, kickDelivery: () => void): Router {
   const accessLinks = withTransactional(
-    accessLinksService({ perAddress: config.ACCESS_LINK_LIMIT_PER_ADDRESS, perClaim: config.ACCESS_LINK_LIMIT_PER_CLAIM, windowSeconds: config.ACCESS_LINK_WINDOW_SECONDS }),
+    accessLinksService({
+      perAddress: config.ACCESS_LINK_LIMIT_PER_ADDRESS,
+      perClaim: config.ACCESS_LINK_LIMIT_PER_CLAIM,
+      windowSeconds: config.ACCESS_LINK_WINDOW_SECONDS,
+    }),
     deps.db,
   );
   compile(accessLinkRequestSchema);
@@ -49,11 +53,22 @@ export function accessLinksRoutes(deps: ServiceDeps, config: ClaimsConfig, kickD
       'ACCESS_LINK_LIMIT_PER_CLAIM in ACCESS_LINK_WINDOW_SECONDS, counted in the database across replicas): over either, 429 with Retry-After.',
     tag: 'Access links',
     security: 'public',
-    requestBody: { contentType: 'application/json', schema: accessLinkRequestSchema, example: { claim_number: 'CLM-2026-000123', email: 'ana@example.com' } },
+    requestBody: {
+      contentType: 'application/json',
+      schema: accessLinkRequestSchema,
+      example: { claim_number: 'CLM-2026-000123', email: 'ana@example.com' },
+    },
     responses: {
-      202: { description: 'Accepted; the same body whether or not anything matched', schema: accessLinkAcceptedSchema, example: ACCESS_LINK_ACCEPTED },
+      202: {
+        description: 'Accepted; the same body whether or not anything matched',
+        schema: accessLinkAcceptedSchema,
+        example: ACCESS_LINK_ACCEPTED,
+      },
       400: { description: 'Malformed JSON, a schema violation, neither or both of email and phone' },
-      429: { description: 'Too many requests from this address or for this claim number in the window', headers: { 'Retry-After': 'Seconds until the window allows another request' } },
+      429: {
+        description: 'Too many requests from this address or for this claim number in the window',
+        headers: { 'Retry-After': 'Seconds until the window allows another request' },
+      },
       503: { description: 'The database is unavailable' },
     },
   });

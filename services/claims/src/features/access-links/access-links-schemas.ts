@@ -9,9 +9,19 @@ export const accessLinkRequestSchema = {
   minProperties: 2,
   maxProperties: 2,
   properties: {
-    claim_number: { type: 'string', minLength: 1, maxLength: 40, description: 'As on the acknowledgement, e.g. CLM-2026-000123 (case does not matter)' },
+    claim_number: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 40,
+      description: 'As on the acknowledgement, e.g. CLM-2026-000123 (case does not matter)',
+    },
     email: { type: 'string', format: 'email', maxLength: 320, description: 'The email given on the claim (case does not matter)' },
-    phone: { type: 'string', minLength: 1, maxLength: 40, description: 'The phone given on the claim; spaces, dots, dashes, brackets and a 00 prefix are ignored' },
+    phone: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 40,
+      description: 'The phone given on the claim; spaces, dots, dashes, brackets and a 00 prefix are ignored',
+    },
   },
 } as const;
 

@@ -21,7 +21,8 @@ const normaliseClaimNumber = (value: string) => value.trim().toUpperCase();
 
 /** Whether the email or phone of a request is the one on the claim. */
 function matches(request: AccessLinkRequest, contacts: { email: string | null; phone: string | null }): 'email' | 'sms' | null {
-  if ('email' in request && request.email !== undefined) return contacts.email !== null && contacts.email.toLowerCase() === request.email.trim().toLowerCase() ? 'email' : null;
+  if ('email' in request && request.email !== undefined)
+    return contacts.email !== null && contacts.email.toLowerCase() === request.email.trim().toLowerCase() ? 'email' : null;
   const phone = 'phone' in request && request.phone !== undefined ? normaliseE164(request.phone) : null;
   return phone !== null && contacts.phone !== null && normaliseE164(contacts.phone) === phone ? 'sms' : null;
 }

@@ -20,7 +20,9 @@ export function accessLinksStore(db: Knex) {
 
     /** Windows that ended before `olderThanSeconds` ago are of no further use. */
     async purgeWindows(olderThanSeconds: number): Promise<void> {
-      await db('rate_limit_windows').where('window_start', '<', db.raw('clock_timestamp() - make_interval(secs => ?)', [olderThanSeconds])).delete();
+      await db('rate_limit_windows')
+        .where('window_start', '<', db.raw('clock_timestamp() - make_interval(secs => ?)', [olderThanSeconds]))
+        .delete();
     },
 
     /** The contact details an access-link request is matched against (claim numbers are stored upper case). */
@@ -31,7 +33,14 @@ export function accessLinksStore(db: Knex) {
 
     /** Queues a new access link on the delivery queue (its token is made when it is sent). */
     async queueAccessLink(claimId: string, channel: 'email' | 'sms'): Promise<void> {
-      await db('deliveries').insert({ id: randomUUID(), kind: 'access_link', update_id: null, claim_id: claimId, channel, status: 'pending' });
+      await db('deliveries').insert({
+        id: randomUUID(),
+        kind: 'access_link',
+        update_id: null,
+        claim_id: claimId,
+        channel,
+        status: 'pending',
+      });
     },
 
     /** Replaces the claim's access token (only its hash is stored): every earlier token stops opening the claim. */

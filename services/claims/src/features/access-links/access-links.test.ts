@@ -14,7 +14,12 @@ describe('POST /api/claims/public/access-links', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpTestServer();
-    t = await startClaimsTestService({ SMTP_URL: smtp.url, PUBLIC_BASE_URL: BASE, ACCESS_LINK_LIMIT_PER_ADDRESS: '4', ACCESS_LINK_LIMIT_PER_CLAIM: '2' });
+    t = await startClaimsTestService({
+      SMTP_URL: smtp.url,
+      PUBLIC_BASE_URL: BASE,
+      ACCESS_LINK_LIMIT_PER_ADDRESS: '4',
+      ACCESS_LINK_LIMIT_PER_CLAIM: '2',
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -26,7 +31,8 @@ describe('POST /api/claims/public/access-links', () => {
     request(t.url).post('/api/claims/public/access-links').set('X-Forwarded-For', from).send(body);
   const linksOf = (claimId: string) => t.db('deliveries').where({ claim_id: claimId, kind: 'access_link' });
   const mailTo = (email: string) => smtp.received.filter((mail) => mail.to.includes(email));
-  const statusWith = (claimId: string, token: string) => request(t.url).get(`/api/claims/public/claims/${claimId}/status`).set('Authorization', `Bearer ${token}`);
+  const statusWith = (claimId: string, token: string) =>
+    request(t.url).get(`/api/claims/public/claims/${claimId}/status`).set('Authorization', `Bearer ${token}`);
 
   it('sends a new link by email when the claim number and email match (any case), and the old token stops working', async () => {
     const claim = await fileClaim(t.url, { claimant: { name: 'Ana Ruiz', email: 'ana.link@example.com' } });
@@ -40,7 +46,9 @@ describe('POST /api/claims/public/access-links', () => {
     await eventually(async () => (await linksOf(claim.claim_id).first('status'))?.status === 'sent');
     await statusWith(claim.claim_id, token!).expect(200);
     await statusWith(claim.claim_id, claim.access_token).expect(404);
-    expect(await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'access_link_sent' }).count({ n: '*' })).toEqual([{ n: '1' }]);
+    expect(await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'access_link_sent' }).count({ n: '*' })).toEqual([
+      { n: '1' },
+    ]);
   });
 
   it('matches a phone written another way and queues the link by SMS', async () => {
@@ -67,7 +75,11 @@ describe('POST /api/claims/public/access-links', () => {
   });
 
   it('answers 400 for neither or both of email and phone, or an unknown field', async () => {
-    for (const body of [{ claim_number: 'CLM-2026-000001' }, { claim_number: 'CLM-2026-000001', email: 'a@example.com', phone: '+14155550100' }, { claim_number: 'x', email: 'a@example.com', name: 'Ana' }]) {
+    for (const body of [
+      { claim_number: 'CLM-2026-000001' },
+      { claim_number: 'CLM-2026-000001', email: 'a@example.com', phone: '+14155550100' },
+      { claim_number: 'x', email: 'a@example.com', name: 'Ana' },
+    ]) {
       const answer = await ask(body).expect(400);
       expect(answer.headers['content-type']).toMatch(/application\/problem\+json/);
     }
@@ -84,7 +96,10 @@ describe('POST /api/claims/public/access-links', () => {
     const from = '203.0.113.9';
     for (let n = 1; n <= 4; n += 1) await ask({ claim_number: `CLM-2026-88888${n}`, email: 'x@example.com' }, from).expect(202);
     await ask({ claim_number: 'CLM-2026-888885', email: 'x@example.com' }, from).expect(429);
-    const [{ hits }] = await t.db('rate_limit_windows').where({ bucket: `access-links:address:${from}` }).select('hits');
+    const [{ hits }] = await t
+      .db('rate_limit_windows')
+      .where({ bucket: `access-links:address:${from}` })
+      .select('hits');
     expect(hits).toBe(4);
   });
 });

@@ -22,7 +22,13 @@ const adjusterKitExample = {
   triage: triageExample,
   escalation: escalationExample,
   timeline: timelineExample,
-  attachments: [{ ...attachmentExample, description: 'The rear bumper', download_url: `/api/claims/claims/${claimExample.claim_id}/attachments/${attachmentExample.attachment_id}/content` }],
+  attachments: [
+    {
+      ...attachmentExample,
+      description: 'The rear bumper',
+      download_url: `/api/claims/claims/${claimExample.claim_id}/attachments/${attachmentExample.attachment_id}/content`,
+    },
+  ],
   documents_checklist: [
     { type: 'photos_of_damage', received: true, attachment_ids: [attachmentExample.attachment_id] },
     { type: 'police_report', received: false, attachment_ids: [] },
@@ -57,18 +63,30 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
     tag,
     security: { scope: 'claims:write' },
     responses: {
-      201: { description: 'The stored kit', schema: adjusterKitSchema, schemaName: 'AdjusterKit', example: adjusterKitExample, headers: { Location: 'The kit' } },
+      201: {
+        description: 'The stored kit',
+        schema: adjusterKitSchema,
+        schemaName: 'AdjusterKit',
+        example: adjusterKitExample,
+        headers: { Location: 'The kit' },
+      },
       403: { description: 'The caller lacks claims:write' },
       404: { description: 'No such claim' },
       415: { description: 'A body was sent; this operation takes none' },
       ...common,
     },
   });
-  router.post('/api/claims/claims/:id/generate-adjuster-kit', authenticate(deps.verifyToken), requireScope('claims:write'), noBody, async (req: Request, res: Response) => {
-    const actor = principalOf(req).sub;
-    const kit = await kits.transactional((service) => service.generate(String(req.params.id), actor));
-    res.status(201).location(`/api/claims/claims/${kit.claim_id}/adjuster-kits/${kit.kit_id}`).json(kit);
-  });
+  router.post(
+    '/api/claims/claims/:id/generate-adjuster-kit',
+    authenticate(deps.verifyToken),
+    requireScope('claims:write'),
+    noBody,
+    async (req: Request, res: Response) => {
+      const actor = principalOf(req).sub;
+      const kit = await kits.transactional((service) => service.generate(String(req.params.id), actor));
+      res.status(201).location(`/api/claims/claims/${kit.claim_id}/adjuster-kits/${kit.kit_id}`).json(kit);
+    },
+  );
 
   deps.openapi.operation('get', '/api/claims/claims/{id}/adjuster-kits/{kit_id}', {
     operationId: 'getAdjusterKit',
@@ -82,9 +100,14 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       ...common,
     },
   });
-  router.get('/api/claims/claims/:id/adjuster-kits/:kit_id', authenticate(deps.verifyToken), requireScope('claims:read'), async (req: Request, res: Response) => {
-    res.json(await kits.get(String(req.params.id), String(req.params.kit_id)));
-  });
+  router.get(
+    '/api/claims/claims/:id/adjuster-kits/:kit_id',
+    authenticate(deps.verifyToken),
+    requireScope('claims:read'),
+    async (req: Request, res: Response) => {
+      res.json(await kits.get(String(req.params.id), String(req.params.kit_id)));
+    },
+  );
 
   deps.openapi.operation('get', '/api/claims/claims/{id}/attachments/{attachment_id}/content', {
     operationId: 'downloadAttachment',
@@ -100,18 +123,23 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       ...common,
     },
   });
-  router.get('/api/claims/claims/:id/attachments/:attachment_id/content', authenticate(deps.verifyToken), requireScope('claims:read'), async (req: Request, res: Response) => {
-    const claim = await readClaim(deps.db, String(req.params.id));
-    const attachment = await findKitAttachment(deps.db, claim.claim_id, String(req.params.attachment_id));
-    if (!attachment) throw problems.notFound('No such attachment on this claim');
-    assertServable(attachment.scan_status);
-    const bytes = await storage.open(attachment.sha256).catch(() => {
-      throw problems.notFound('The attachment\'s stored file is missing');
-    });
-    res.status(200);
-    setDownloadHeaders(res, { contentType: attachment.content_type, fileName: attachment.filename, size: attachment.size_bytes });
-    res.setHeader('Digest', `sha-256=${Buffer.from(attachment.sha256, 'hex').toString('base64')}`);
-    await pipeline(bytes, res);
-  });
+  router.get(
+    '/api/claims/claims/:id/attachments/:attachment_id/content',
+    authenticate(deps.verifyToken),
+    requireScope('claims:read'),
+    async (req: Request, res: Response) => {
+      const claim = await readClaim(deps.db, String(req.params.id));
+      const attachment = await findKitAttachment(deps.db, claim.claim_id, String(req.params.attachment_id));
+      if (!attachment) throw problems.notFound('No such attachment on this claim');
+      assertServable(attachment.scan_status);
+      const bytes = await storage.open(attachment.sha256).catch(() => {
+        throw problems.notFound("The attachment's stored file is missing");
+      });
+      res.status(200);
+      setDownloadHeaders(res, { contentType: attachment.content_type, fileName: attachment.filename, size: attachment.size_bytes });
+      res.setHeader('Digest', `sha-256=${Buffer.from(attachment.sha256, 'hex').toString('base64')}`);
+      await pipeline(bytes, res);
+    },
+  );
   return router;
 }

@@ -8,7 +8,17 @@ const nullable = (schema: object) => ({ oneOf: [{ type: 'null' }, schema] });
 export const kitAttachmentSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'document_type', 'description', 'received_at', 'download_url'],
+  required: [
+    'attachment_id',
+    'filename',
+    'content_type',
+    'size_bytes',
+    'sha256',
+    'document_type',
+    'description',
+    'received_at',
+    'download_url',
+  ],
   properties: {
     attachment_id: { type: 'string', format: 'uuid' },
     filename: { type: 'string' },
@@ -18,7 +28,11 @@ export const kitAttachmentSchema = {
     document_type: { type: 'string' },
     description: { type: ['string', 'null'] },
     received_at: { type: 'string', format: 'date-time' },
-    scan_status: { ...attachmentScanStatusSchema, description: 'The virus scan status when the kit was generated (absent in kits generated before scanning); the download answers 423 unless the file is clean or not_scanned' },
+    scan_status: {
+      ...attachmentScanStatusSchema,
+      description:
+        'The virus scan status when the kit was generated (absent in kits generated before scanning); the download answers 423 unless the file is clean or not_scanned',
+    },
     download_url: { type: 'string', description: 'GET it with claims:read to stream the stored bytes' },
   },
 } as const;
@@ -28,7 +42,21 @@ export const adjusterKitSchema = {
   type: 'object',
   additionalProperties: false,
   description: '`sha256` is the SHA-256 (hex) of the RFC 8785 canonical JSON of this object without `sha256`.',
-  required: ['kit_id', 'claim_id', 'generated_at', 'generated_by', 'draft', 'claim', 'triage', 'escalation', 'timeline', 'attachments', 'documents_checklist', 'suggested_next_steps', 'sha256'],
+  required: [
+    'kit_id',
+    'claim_id',
+    'generated_at',
+    'generated_by',
+    'draft',
+    'claim',
+    'triage',
+    'escalation',
+    'timeline',
+    'attachments',
+    'documents_checklist',
+    'suggested_next_steps',
+    'sha256',
+  ],
   properties: {
     kit_id: { type: 'string', format: 'uuid' },
     claim_id: { type: 'string', format: 'uuid' },
@@ -46,7 +74,11 @@ export const adjusterKitSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['type', 'received', 'attachment_ids'],
-        properties: { type: { type: 'string' }, received: { type: 'boolean' }, attachment_ids: { type: 'array', items: { type: 'string', format: 'uuid' } } },
+        properties: {
+          type: { type: 'string' },
+          received: { type: 'boolean' },
+          attachment_ids: { type: 'array', items: { type: 'string', format: 'uuid' } },
+        },
       },
     },
     suggested_next_steps: {

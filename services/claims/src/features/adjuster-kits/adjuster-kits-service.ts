@@ -13,7 +13,6 @@ import { adjusterKitsStore } from './adjuster-kits-store';
 import { listKitAttachments, type KitAttachment } from './attachment-files';
 import { suggestNextSteps, type SuggestedStep } from './next-steps';
 
-
 export interface AdjusterKitSnapshot {
   kit_id: string;
   claim_id: string;
@@ -62,13 +61,26 @@ export function adjusterKitService(exchange: string) {
         suggested_next_steps: suggestNextSteps(claim, triage, escalation, generatedAt),
       };
       const sha256 = canonicalSha256(snapshot);
-      await adjusterKitsStore(db).insert({ kit_id: snapshot.kit_id, claim_id: claim.claim_id, generated_at: generatedAt, generated_by: actor, snapshot, sha256 });
+      await adjusterKitsStore(db).insert({
+        kit_id: snapshot.kit_id,
+        claim_id: claim.claim_id,
+        generated_at: generatedAt,
+        generated_by: actor,
+        snapshot,
+        sha256,
+      });
       await recordClaimChange(db, exchange, {
         claimId: claim.claim_id,
         event: claimAdjusterKitGenerated,
         actor,
         reason: 'Adjuster kit generated',
-        data: { kit_id: snapshot.kit_id, sha256, triage_id: triage?.triage_id ?? null, attachments: attachments.length, stage: claim.stage },
+        data: {
+          kit_id: snapshot.kit_id,
+          sha256,
+          triage_id: triage?.triage_id ?? null,
+          attachments: attachments.length,
+          stage: claim.stage,
+        },
       });
       return { ...snapshot, sha256 };
     },

@@ -4,7 +4,14 @@ import type { Knex } from '@platform/db';
 export function adjusterKitsStore(db: Knex) {
   return {
     /** Stores the snapshot as its canonical JSON, so reading it back gives the bytes its sha256 covers. */
-    async insert(kit: { kit_id: string; claim_id: string; generated_at: Date; generated_by: string; snapshot: object; sha256: string }): Promise<void> {
+    async insert(kit: {
+      kit_id: string;
+      claim_id: string;
+      generated_at: Date;
+      generated_by: string;
+      snapshot: object;
+      sha256: string;
+    }): Promise<void> {
       await db('adjuster_kits').insert({
         id: kit.kit_id,
         claim_id: kit.claim_id,

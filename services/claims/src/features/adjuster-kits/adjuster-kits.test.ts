@@ -26,11 +26,23 @@ describe('adjuster kits', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, sha256), bytes);
     const id = randomUUID();
-    await t.db('attachments').insert({ id, claim_id: claimId, sha256, size_bytes: bytes.length, content_type: 'image/png', filename: 'bumper ü.png', document_type: documentType });
+    await t
+      .db('attachments')
+      .insert({
+        id,
+        claim_id: claimId,
+        sha256,
+        size_bytes: bytes.length,
+        content_type: 'image/png',
+        filename: 'bumper ü.png',
+        document_type: documentType,
+      });
     return { id, sha256 };
   }
   const generate = async (claimId: string, auth?: string) =>
-    request(t.url).post(`/api/claims/claims/${claimId}/generate-adjuster-kit`).set('Authorization', auth ?? (await as.writer()));
+    request(t.url)
+      .post(`/api/claims/claims/${claimId}/generate-adjuster-kit`)
+      .set('Authorization', auth ?? (await as.writer()));
 
   it('refuses callers without claims:write (401, 403) and unknown claims (404)', async () => {
     const claim = await insertTestClaim(t.db);
@@ -49,7 +61,10 @@ describe('adjuster kits', () => {
       .attach('file', PNG, { filename: 'bumper ü.png', contentType: 'image/png' });
     expect(upload.status).toBe(201);
     const file = { id: upload.body.attachments[0].attachment_id as string, sha256: createHash('sha256').update(PNG).digest('hex') };
-    const triage = await request(t.url).post(`/api/claims/claims/${claim.claim_id}/run-triage`).set('Authorization', await as.writer()).expect(201);
+    const triage = await request(t.url)
+      .post(`/api/claims/claims/${claim.claim_id}/run-triage`)
+      .set('Authorization', await as.writer())
+      .expect(201);
 
     const response = await generate(claim.claim_id);
     expect(response.status).toBe(201);
@@ -61,29 +76,47 @@ describe('adjuster kits', () => {
     expect(kit.triage.triage_id).toBe(triage.body.triage_id);
     expect(kit.escalation).toMatchObject({ escalation_id: triage.body.escalation_id, status: 'open' });
     expect(kit.timeline.map((entry: { action: string }) => entry.action)).toContain('claim.triaged');
-    expect(kit.documents_checklist.find((d: { type: string }) => d.type === 'photos_of_damage')).toMatchObject({ type: 'photos_of_damage', attachment_ids: [file.id] });
+    expect(kit.documents_checklist.find((d: { type: string }) => d.type === 'photos_of_damage')).toMatchObject({
+      type: 'photos_of_damage',
+      attachment_ids: [file.id],
+    });
     expect(kit.suggested_next_steps.length).toBeGreaterThan(0);
     expect(kit.suggested_next_steps.every((step: { draft: boolean }) => step.draft === true)).toBe(true);
     expect(kit.suggested_next_steps.map((s: { step: string }) => s.step)).toContain('Decide the open escalation');
 
     const [attachment] = kit.attachments;
     expect(attachment).toMatchObject({ attachment_id: file.id, sha256: file.sha256, size_bytes: PNG.length });
-    const download = await request(t.url).get(attachment.download_url).set('Authorization', await as.reader()).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const download = await request(t.url)
+      .get(attachment.download_url)
+      .set('Authorization', await as.reader())
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(download.status).toBe(200);
     expect(download.headers['content-type']).toBe('image/png');
     expect(download.headers['content-disposition']).toContain("filename*=UTF-8''bumper%20%C3%BC.png");
-    expect(createHash('sha256').update(download.body as Buffer).digest('hex')).toBe(file.sha256);
+    expect(
+      createHash('sha256')
+        .update(download.body as Buffer)
+        .digest('hex'),
+    ).toBe(file.sha256);
 
-    const read = await request(t.url).get(response.headers.location).set('Authorization', await as.reader()).expect(200);
+    const read = await request(t.url)
+      .get(response.headers.location)
+      .set('Authorization', await as.reader())
+      .expect(200);
     expect(read.body).toEqual(kit);
 
-    await t.events.waitFor((events) => events.some((e) => e.routingKey === 'claim.adjuster_kit_generated' && e.body.data.kit_id === kit.kit_id));
+    await t.events.waitFor((events) =>
+      events.some((e) => e.routingKey === 'claim.adjuster_kit_generated' && e.body.data.kit_id === kit.kit_id),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const events = t.events.received.filter((e) => e.routingKey === 'claim.adjuster_kit_generated' && e.body.data.claim_id === claim.claim_id);
+    const events = t.events.received.filter(
+      (e) => e.routingKey === 'claim.adjuster_kit_generated' && e.body.data.claim_id === claim.claim_id,
+    );
     expect(events).toHaveLength(1);
     expect(events[0].body.data).toMatchObject({ kit_id: kit.kit_id, sha256 });
     expect(JSON.stringify(events[0].body)).not.toMatch(/Ana Ruiz|ana\.|\+1415/);
@@ -95,7 +128,10 @@ describe('adjuster kits', () => {
     const second = (await generate(claim.claim_id)).body;
     expect(second.kit_id).not.toBe(first.kit_id);
     expect(second.timeline.length).toBe(first.timeline.length + 1);
-    const read = await request(t.url).get(`/api/claims/claims/${claim.claim_id}/adjuster-kits/${first.kit_id}`).set('Authorization', await as.reader()).expect(200);
+    const read = await request(t.url)
+      .get(`/api/claims/claims/${claim.claim_id}/adjuster-kits/${first.kit_id}`)
+      .set('Authorization', await as.reader())
+      .expect(200);
     expect(read.body).toEqual(first);
     await expect(t.db('adjuster_kits').where({ id: first.kit_id }).update({ sha256: 'x' })).rejects.toThrow(/append-only/);
   });
@@ -108,8 +144,14 @@ describe('adjuster kits', () => {
     const reader = await as.reader();
     await request(t.url).get(`/api/claims/claims/${claim.claim_id}/adjuster-kits/${kit.kit_id}`).set('Authorization', reader).expect(404);
     await request(t.url).get(`/api/claims/claims/${claim.claim_id}/adjuster-kits/nope`).set('Authorization', reader).expect(404);
-    await request(t.url).get(`/api/claims/claims/${claim.claim_id}/attachments/${file.id}/content`).set('Authorization', reader).expect(404);
-    await request(t.url).get(`/api/claims/claims/${other.claim_id}/attachments/${file.id}/content`).set('Authorization', reader).expect(200);
+    await request(t.url)
+      .get(`/api/claims/claims/${claim.claim_id}/attachments/${file.id}/content`)
+      .set('Authorization', reader)
+      .expect(404);
+    await request(t.url)
+      .get(`/api/claims/claims/${other.claim_id}/attachments/${file.id}/content`)
+      .set('Authorization', reader)
+      .expect(200);
     await request(t.url).get(`/api/claims/claims/${other.claim_id}/attachments/${file.id}/content`).expect(401);
   });
 });

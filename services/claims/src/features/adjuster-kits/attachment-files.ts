@@ -11,7 +11,10 @@ export function attachmentContentPath(claimId: string, attachmentId: string): st
 }
 
 export async function listKitAttachments(db: Knex, claimId: string): Promise<KitAttachment[]> {
-  return (await listAttachments(db, claimId)).map((attachment) => ({ ...attachment, download_url: attachmentContentPath(claimId, attachment.attachment_id) }));
+  return (await listAttachments(db, claimId)).map((attachment) => ({
+    ...attachment,
+    download_url: attachmentContentPath(claimId, attachment.attachment_id),
+  }));
 }
 
 export async function findKitAttachment(db: Knex, claimId: string, attachmentId: string): Promise<KitAttachment | undefined> {

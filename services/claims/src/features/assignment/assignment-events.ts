@@ -12,7 +12,10 @@ export const claimAssigneeChangedData = {
   required: ['claim_id', 'actor', 'change', 'previous_assignee', 'assignee'],
   properties: {
     ...claimEventProperties,
-    change: { enum: [...ASSIGNEE_CHANGES], description: '`assigned`: from nobody; `reassigned`: from one person to another; `released`: to nobody' },
+    change: {
+      enum: [...ASSIGNEE_CHANGES],
+      description: '`assigned`: from nobody; `reassigned`: from one person to another; `released`: to nobody',
+    },
     previous_assignee: { type: ['string', 'null'], description: 'The JWT `sub` of the adjuster before, or null' },
     assignee: { type: ['string', 'null'], description: 'The JWT `sub` of the adjuster now, or null' },
   },

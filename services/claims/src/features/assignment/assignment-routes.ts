@@ -13,7 +13,10 @@ import { assignmentService } from './assignment-service';
 export function expectedVersionOf(header: string | undefined): number | undefined {
   if (header === undefined || header.trim() === '*') return undefined;
   const match = /^\s*(?:W\/)?"([1-9][0-9]{0,9})"\s*$/.exec(header);
-  if (!match) throw problems.badRequest('If-Match must be the claim\'s ETag, e.g. "4"', [{ pointer: '/headers/if-match', message: 'is not an ETag this service issued' }]);
+  if (!match)
+    throw problems.badRequest('If-Match must be the claim\'s ETag, e.g. "4"', [
+      { pointer: '/headers/if-match', message: 'is not an ETag this service issued' },
+    ]);
   return Number(match[1]);
 }
 
@@ -28,7 +31,7 @@ export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
     description:
       '`assignee` is a JWT `sub`, or null to release the claim. With `claims:write` alone a caller may only take an unassigned ' +
       'claim (`assignee` = their own `sub`) or release their own; anything else is 403. `claims:decide` may assign or release anyone. ' +
-      'Send the claim\'s `ETag` (from `GET /api/claims/claims/{id}`, also its `version`) as `If-Match`: a stale one is 409, so two ' +
+      "Send the claim's `ETag` (from `GET /api/claims/claims/{id}`, also its `version`) as `If-Match`: a stale one is 409, so two " +
       'adjusters cannot both take a claim; without `If-Match` taking a claim someone else holds is 409 as well. A closed claim is 409. ' +
       'Setting the current assignee again changes nothing. A change is recorded on the timeline and publishes `claim.assignee_changed`.',
     tag: 'Assignment',
@@ -37,25 +40,32 @@ export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
     requestBody: { contentType: 'application/json', schema: assigneeRequestSchema, example: { assignee: 'adjuster-7' } },
     responses: {
       200: {
-        description: 'The claim\'s assignee now', schema: assigneeResponseSchema,
+        description: "The claim's assignee now",
+        schema: assigneeResponseSchema,
         example: { claim_id: claimExample.claim_id, assignee: 'adjuster-7', previous_assignee: null, version: 5 },
-        headers: { ETag: 'The claim\'s new version' },
+        headers: { ETag: "The claim's new version" },
       },
       400: { description: 'Malformed JSON, a schema violation, or an If-Match that is not an ETag' },
       401: { description: 'No credentials, or credentials that do not verify' },
-      403: { description: 'claims:write alone assigning someone else or releasing another\'s claim' },
+      403: { description: "claims:write alone assigning someone else or releasing another's claim" },
       404: { description: 'No such claim' },
       409: { description: 'A stale If-Match, a claim already taken by someone else, or a closed claim' },
       415: { description: 'Content-Type is not application/json' },
       503: { description: 'The database is unavailable' },
     },
   });
-  router.put('/api/claims/claims/:id/assignee', authenticate(deps.verifyToken), requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE), jsonBody, async (req: Request, res: Response) => {
-    const body = assertValid<AssigneeRequest>(assigneeRequestSchema, req.body);
-    const expectedVersion = expectedVersionOf(req.get('if-match'));
-    const caller = principalOf(req);
-    const result = await assignment.transactional((service) => service.setAssignee(String(req.params.id), body, expectedVersion, caller));
-    res.set('ETag', `"${result.version}"`).json(result);
-  });
+  router.put(
+    '/api/claims/claims/:id/assignee',
+    authenticate(deps.verifyToken),
+    requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE),
+    jsonBody,
+    async (req: Request, res: Response) => {
+      const body = assertValid<AssigneeRequest>(assigneeRequestSchema, req.body);
+      const expectedVersion = expectedVersionOf(req.get('if-match'));
+      const caller = principalOf(req);
+      const result = await assignment.transactional((service) => service.setAssignee(String(req.params.id), body, expectedVersion, caller));
+      res.set('ETag', `"${result.version}"`).json(result);
+    },
+  );
   return router;
 }

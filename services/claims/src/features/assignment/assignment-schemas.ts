@@ -9,7 +9,13 @@ export const assigneeRequestSchema = {
   additionalProperties: false,
   required: ['assignee'],
   properties: {
-    assignee: { type: ['string', 'null'], minLength: 1, maxLength: 255, pattern: SUBJECT_PATTERN, description: 'A JWT `sub`, or null to release the claim' },
+    assignee: {
+      type: ['string', 'null'],
+      minLength: 1,
+      maxLength: 255,
+      pattern: SUBJECT_PATTERN,
+      description: 'A JWT `sub`, or null to release the claim',
+    },
   },
 } as const;
 export type AssigneeRequest = FromSchema<typeof assigneeRequestSchema>;

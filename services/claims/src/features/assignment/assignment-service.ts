@@ -14,7 +14,12 @@ import { assignmentStore } from './assignment-store';
  * same claim one wins and the other gets 409 (already assigned, or a stale `If-Match`).
  */
 export const assignmentService = (exchange: string) => (db: Knex) => ({
-  async setAssignee(claimId: string, request: AssigneeRequest, expectedVersion: number | undefined, caller: Principal): Promise<AssigneeResponse> {
+  async setAssignee(
+    claimId: string,
+    request: AssigneeRequest,
+    expectedVersion: number | undefined,
+    caller: Principal,
+  ): Promise<AssigneeResponse> {
     const claim = await lockClaim(db, claimId);
     const previous = claim.assignee;
     const next = request.assignee;
@@ -22,11 +27,15 @@ export const assignmentService = (exchange: string) => (db: Knex) => ({
       const takes = next === caller.sub;
       const releasesOwn = next === null && previous === caller.sub;
       if (!takes && !releasesOwn) {
-        throw problems.forbidden(`Assigning a claim to someone else or releasing another adjuster's claim requires the ${DECIDE_SCOPE} scope`);
+        throw problems.forbidden(
+          `Assigning a claim to someone else or releasing another adjuster's claim requires the ${DECIDE_SCOPE} scope`,
+        );
       }
     }
     if (expectedVersion !== undefined && expectedVersion !== claim.version) {
-      throw problems.conflict('The claim changed since you read it (If-Match names an older version); read it again', { current_version: claim.version });
+      throw problems.conflict('The claim changed since you read it (If-Match names an older version); read it again', {
+        current_version: claim.version,
+      });
     }
     if (isClosed(claim.stage)) throw problems.conflict('The claim is closed; reopen it before assigning it');
     if (next === previous) return { claim_id: claim.claim_id, assignee: next, previous_assignee: previous, version: claim.version };
@@ -39,7 +48,10 @@ export const assignmentService = (exchange: string) => (db: Knex) => ({
       claimId: claim.claim_id,
       event: claimAssigneeChanged,
       actor: caller.sub,
-      reason: change === 'released' ? `Released by ${previous}` : `${change === 'assigned' ? 'Assigned' : `Reassigned from ${previous}`} to ${next}`,
+      reason:
+        change === 'released'
+          ? `Released by ${previous}`
+          : `${change === 'assigned' ? 'Assigned' : `Reassigned from ${previous}`} to ${next}`,
       data: { change, previous_assignee: previous, assignee: next },
     });
     return { claim_id: claim.claim_id, assignee: next, previous_assignee: previous, version };

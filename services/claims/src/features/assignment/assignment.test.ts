@@ -25,7 +25,13 @@ describe('PUT /api/claims/claims/{id}/assignee', () => {
     const call = request(t.url).put(path(claimId)).set('Authorization', authorization);
     return (ifMatch === undefined ? call : call.set('If-Match', ifMatch)).send({ assignee });
   };
-  const etagOf = async (claimId: string) => (await request(t.url).get(`/api/claims/claims/${claimId}`).set('Authorization', await as.alice()).expect(200)).headers.etag as string;
+  const etagOf = async (claimId: string) =>
+    (
+      await request(t.url)
+        .get(`/api/claims/claims/${claimId}`)
+        .set('Authorization', await as.alice())
+        .expect(200)
+    ).headers.etag as string;
 
   it('refuses without credentials (401), without claims:write or claims:decide (403), for an unknown claim (404)', async () => {
     const claim = await fileClaim(t.url);
@@ -42,7 +48,11 @@ describe('PUT /api/claims/claims/{id}/assignee', () => {
   ])('answers 400 for %s and changes nothing', async (_what, body) => {
     const claim = await fileClaim(t.url);
     const before = await countRows(t.db);
-    const response = await request(t.url).put(path(claim.claim_id)).set('Authorization', await as.alice()).send(body).expect(400);
+    const response = await request(t.url)
+      .put(path(claim.claim_id))
+      .set('Authorization', await as.alice())
+      .send(body)
+      .expect(400);
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(await countRows(t.db)).toEqual(before);
   });
@@ -65,9 +75,14 @@ describe('PUT /api/claims/claims/{id}/assignee', () => {
     const released = await put(claim.claim_id, null, await as.alice(), taken.headers.etag).expect(200);
     expect(released.body).toMatchObject({ assignee: null, previous_assignee: 'alice' });
 
-    const timeline = await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'claim.assignee_changed' }).orderBy('occurred_at').select('actor', 'data');
+    const timeline = await t
+      .db('claim_audit')
+      .where({ claim_id: claim.claim_id, action: 'claim.assignee_changed' })
+      .orderBy('occurred_at')
+      .select('actor', 'data');
     expect(timeline.map((entry: { data: { change: string } }) => entry.data.change)).toEqual(['assigned', 'released']);
-    const ofClaim = (received: typeof t.events.received) => received.filter((event) => event.routingKey === 'claim.assignee_changed' && event.body.subject === claim.claim_id);
+    const ofClaim = (received: typeof t.events.received) =>
+      received.filter((event) => event.routingKey === 'claim.assignee_changed' && event.body.subject === claim.claim_id);
     const events = ofClaim(await t.events.waitFor((received) => ofClaim(received).length >= 2));
     expect(events.map((event) => event.body.data)).toEqual([
       { claim_id: claim.claim_id, actor: 'alice', change: 'assigned', previous_assignee: null, assignee: 'alice' },
@@ -78,11 +93,17 @@ describe('PUT /api/claims/claims/{id}/assignee', () => {
   it('lets only one of two adjusters take a claim with the same ETag: the other gets 409', async () => {
     const claim = await fileClaim(t.url);
     const etag = await etagOf(claim.claim_id);
-    const [a, b] = await Promise.all([put(claim.claim_id, 'alice', await as.alice(), etag), put(claim.claim_id, 'bob', await as.bob(), etag)]);
+    const [a, b] = await Promise.all([
+      put(claim.claim_id, 'alice', await as.alice(), etag),
+      put(claim.claim_id, 'bob', await as.bob(), etag),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const loser = a.status === 409 ? a : b;
     expect(loser.headers['content-type']).toMatch(/application\/problem\+json/);
-    const [{ count }] = await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'claim.assignee_changed' }).count({ count: '*' });
+    const [{ count }] = await t
+      .db('claim_audit')
+      .where({ claim_id: claim.claim_id, action: 'claim.assignee_changed' })
+      .count({ count: '*' });
     expect(Number(count)).toBe(1);
   });
 
@@ -93,7 +114,7 @@ describe('PUT /api/claims/claims/{id}/assignee', () => {
     await put(claim.claim_id, 'alice', await as.alice()).expect(200);
   });
 
-  it('refuses claims:write assigning someone else or releasing another adjuster\'s claim (403)', async () => {
+  it("refuses claims:write assigning someone else or releasing another adjuster's claim (403)", async () => {
     const claim = await fileClaim(t.url);
     await put(claim.claim_id, 'bob', await as.alice()).expect(403);
     await put(claim.claim_id, 'bob', await as.bob()).expect(200);
@@ -107,9 +128,15 @@ describe('PUT /api/claims/claims/{id}/assignee', () => {
     const reassigned = await put(claim.claim_id, 'bob', await as.lead()).expect(200);
     expect(reassigned.body).toMatchObject({ assignee: 'bob', previous_assignee: 'alice' });
     await put(claim.claim_id, null, await as.lead()).expect(200);
-    const changes = await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'claim.assignee_changed' }).orderBy('occurred_at').select('actor', 'data');
+    const changes = await t
+      .db('claim_audit')
+      .where({ claim_id: claim.claim_id, action: 'claim.assignee_changed' })
+      .orderBy('occurred_at')
+      .select('actor', 'data');
     expect(changes.map((entry: { actor: string; data: { change: string } }) => [entry.actor, entry.data.change])).toEqual([
-      ['lead', 'assigned'], ['lead', 'reassigned'], ['lead', 'released'],
+      ['lead', 'assigned'],
+      ['lead', 'reassigned'],
+      ['lead', 'released'],
     ]);
   });
 

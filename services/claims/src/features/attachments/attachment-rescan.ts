@@ -7,7 +7,6 @@ import { claimAttachmentScanned } from './attachments-events';
 import { refreshChecklistItem } from './attachments-service';
 import { claimPendingAttachment, recordScanOutcome } from './attachments-store';
 
-
 /**
  * Scans one attachment left `pending`, claimed with FOR UPDATE SKIP LOCKED so replicas never scan the
  * same row, and records the verdict with its audit entry, `claim.attachment_scanned` and the checklist
@@ -27,7 +26,12 @@ async function rescanOne(db: Knex, scanner: VirusScanner, storage: FileStorage, 
     const claim = await findClaim(trx, pending.claim_id, { forUpdate: true });
     if (!claim) throw new Error(`attachment ${pending.id} has no claim`);
     const attachment = await recordScanOutcome(trx, pending.id, verdict);
-    const scan = { attachment_id: attachment.attachment_id, sha256: attachment.sha256, scan_status: verdict.status, scan_signature: verdict.signature };
+    const scan = {
+      attachment_id: attachment.attachment_id,
+      sha256: attachment.sha256,
+      scan_status: verdict.status,
+      scan_signature: verdict.signature,
+    };
     await recordClaimChange(trx, exchange, {
       claimId: claim.claim_id,
       event: claimAttachmentScanned,

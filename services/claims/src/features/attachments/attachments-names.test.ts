@@ -22,7 +22,10 @@ describe('attachment file names', () => {
       .expect(201);
     expect(upload.body.attachments[0].filename).toBe('invoiceexe.pdf');
     expect(await t.db('attachments').where({ claim_id: claim.claim_id }).pluck('filename')).toEqual(['invoiceexe.pdf']);
-    const file = await request(t.url).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', await as.reader()).expect(200);
+    const file = await request(t.url)
+      .get(`/api/claims/claims/${claim.claim_id}`)
+      .set('Authorization', await as.reader())
+      .expect(200);
     expect(file.body.attachments.map((attachment: { filename: string }) => attachment.filename)).toEqual(['invoiceexe.pdf']);
   });
 });

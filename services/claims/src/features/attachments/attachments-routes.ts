@@ -35,8 +35,11 @@ export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scann
     const placed: string[] = [];
     try {
       const files: ScannedUpload['files'] = [];
-      for (const file of upload.files) files.push({ ...file, scan: await scanUpload(scanner, () => storage.openTemporary(file.temporaryId)) });
-      const attachments = await service.transactional((attachmentsOfClaim) => attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload, files }, placed));
+      for (const file of upload.files)
+        files.push({ ...file, scan: await scanUpload(scanner, () => storage.openTemporary(file.temporaryId)) });
+      const attachments = await service.transactional((attachmentsOfClaim) =>
+        attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload, files }, placed),
+      );
       res.status(201).json({ attachments });
     } catch (error) {
       await Promise.all(upload.files.map((file) => storage.discard(file.temporaryId)));
@@ -57,9 +60,15 @@ export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scann
       'not counted in the checklist); with the scanner down it is `pending` until a background rescan decides. A rejected upload leaves no file, row or event.',
     tag: 'Attachments',
     security: 'claimant',
-    requestBody: { contentType: 'multipart/form-data', schema: uploadSchema, example: { file: ['(the bytes of rear-bumper.jpg)'], document_type: 'photos_of_damage', description: 'The rear bumper' } },
+    requestBody: {
+      contentType: 'multipart/form-data',
+      schema: uploadSchema,
+      example: { file: ['(the bytes of rear-bumper.jpg)'], document_type: 'photos_of_damage', description: 'The rear bumper' },
+    },
     responses: {
-      201: { description: 'The attachments, new or already stored', schema: attachmentsResponseSchema,
+      201: {
+        description: 'The attachments, new or already stored',
+        schema: attachmentsResponseSchema,
         example: { attachments: [{ ...attachmentExample, content_type: 'image/jpeg', scan_notice: null, duplicate: false }] },
       },
       400: { description: 'Malformed multipart body, no file, unexpected part or field, unknown document_type, more than 10 files' },

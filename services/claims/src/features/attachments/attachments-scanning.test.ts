@@ -6,7 +6,8 @@ import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../..
 import { rescanPendingAttachments } from './attachment-rescan';
 
 /** A PDF (the upload takes it by its bytes); `infected` puts the EICAR test string inside it. */
-const pdf = (infected = false) => Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\n${infected ? `${EICAR}\n` : ''}trailer\n<< >>\n%%EOF\n`);
+const pdf = (infected = false) =>
+  Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\n${infected ? `${EICAR}\n` : ''}trailer\n<< >>\n%%EOF\n`);
 
 type Claim = Awaited<ReturnType<typeof fileClaim>>;
 
@@ -21,7 +22,12 @@ async function upload(t: ClaimsTestService, claim: Claim, bytes: Buffer, documen
 }
 
 async function claimantStatus(t: ClaimsTestService, claim: Claim) {
-  return (await request(t.url).get(`/api/claims/public/claims/${claim.claim_id}/status`).set('Authorization', `Bearer ${claim.access_token}`).expect(200)).body;
+  return (
+    await request(t.url)
+      .get(`/api/claims/public/claims/${claim.claim_id}/status`)
+      .set('Authorization', `Bearer ${claim.access_token}`)
+      .expect(200)
+  ).body;
 }
 
 let reader: string;
@@ -32,7 +38,8 @@ beforeAll(async () => {
   reader = await bearer('claims:read');
 });
 
-const received = (status: { required_documents: { type: string; received: boolean }[] }, type: string) => status.required_documents.find((document) => document.type === type)?.received;
+const received = (status: { required_documents: { type: string; received: boolean }[] }, type: string) =>
+  status.required_documents.find((document) => document.type === type)?.received;
 
 describe('attachments are scanned for viruses by clamd', () => {
   let clamd: TestClamd;
@@ -56,16 +63,22 @@ describe('attachments are scanned for viruses by clamd', () => {
 
     const status = await claimantStatus(t, claim);
     expect(received(status, 'photos_of_damage')).toBe(false);
-    expect(status.attachments).toEqual([expect.objectContaining({ attachment_id: attachment.attachment_id, scan_status: 'infected', scan_notice: attachment.scan_notice })]);
+    expect(status.attachments).toEqual([
+      expect.objectContaining({ attachment_id: attachment.attachment_id, scan_status: 'infected', scan_notice: attachment.scan_notice }),
+    ]);
 
     const refused = await download(t, claim, attachment.attachment_id);
     expect(refused.status).toBe(423);
     expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(refused.body).toMatchObject({ scan_status: 'infected' });
 
-    const isAdded = (e: { routingKey: string; body: { data: { attachment_id?: string } } }) => e.routingKey === 'claim.attachment_added' && e.body.data.attachment_id === attachment.attachment_id;
+    const isAdded = (e: { routingKey: string; body: { data: { attachment_id?: string } } }) =>
+      e.routingKey === 'claim.attachment_added' && e.body.data.attachment_id === attachment.attachment_id;
     await t.events.waitFor((events) => events.some(isAdded));
-    expect(t.events.received.find(isAdded)!.body.data).toMatchObject({ scan_status: 'infected', scan_signature: expect.stringContaining('EICAR') });
+    expect(t.events.received.find(isAdded)!.body.data).toMatchObject({
+      scan_status: 'infected',
+      scan_signature: expect.stringContaining('EICAR'),
+    });
     const audit = await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'attachment.added' }).first();
     expect(audit.data).toMatchObject({ scan_status: 'infected', event_id: t.events.received.find(isAdded)!.body.id });
   });
@@ -91,7 +104,10 @@ describe('attachments are scanned for viruses by clamd', () => {
       expect([clean.scan_status, infected.scan_status]).toEqual(['pending', 'pending']);
       expect(clean.scan_notice).toMatch(/still checking/);
       expect((await download(t, claim, clean.attachment_id)).status).toBe(423);
-      expect((await claimantStatus(t, claim)).attachments.map((a: { scan_status: string }) => a.scan_status)).toEqual(['pending', 'pending']);
+      expect((await claimantStatus(t, claim)).attachments.map((a: { scan_status: string }) => a.scan_status)).toEqual([
+        'pending',
+        'pending',
+      ]);
     } finally {
       await clamd.start();
     }
@@ -107,9 +123,14 @@ describe('attachments are scanned for viruses by clamd', () => {
     await download(t, claim, clean.attachment_id).expect(200);
     expect((await download(t, claim, infected.attachment_id)).status).toBe(423);
 
-    const scannedEvents = () => t.events.received.filter((e) => e.routingKey === 'claim.attachment_scanned' && e.body.data.claim_id === claim.claim_id);
+    const scannedEvents = () =>
+      t.events.received.filter((e) => e.routingKey === 'claim.attachment_scanned' && e.body.data.claim_id === claim.claim_id);
     await t.events.waitFor(() => scannedEvents().length === 2);
-    expect(scannedEvents().map((e) => e.body.data.scan_status).sort()).toEqual(['clean', 'infected']);
+    expect(
+      scannedEvents()
+        .map((e) => e.body.data.scan_status)
+        .sort(),
+    ).toEqual(['clean', 'infected']);
     expect(scannedEvents().map((e) => e.body.data.actor)).toEqual(['virus-scanner', 'virus-scanner']);
   });
 
@@ -124,7 +145,9 @@ describe('attachments are scanned for viruses by clamd', () => {
     const scanner = clamdScanner(clamd.url, 5000);
     // Two more replicas racing the service's own background rescan.
     await Promise.all([1, 2].map(() => rescanPendingAttachments(t.db, scanner, t.attachments, t.config.CLAIMS_EXCHANGE)));
-    await eventually(async () => (await t.db('attachments').where({ claim_id: claim.claim_id, scan_status: 'pending' }).first()) === undefined);
+    await eventually(
+      async () => (await t.db('attachments').where({ claim_id: claim.claim_id, scan_status: 'pending' }).first()) === undefined,
+    );
     const audits = await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'attachment.scanned' });
     expect(audits).toHaveLength(4);
     expect(new Set(audits.map((audit) => audit.data.attachment_id)).size).toBe(4);

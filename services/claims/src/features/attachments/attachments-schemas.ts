@@ -12,7 +12,18 @@ export const attachmentScanStatusSchema = {
 const attachmentResultSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'document_type', 'received_at', 'scan_status', 'scan_notice', 'duplicate'],
+  required: [
+    'attachment_id',
+    'filename',
+    'content_type',
+    'size_bytes',
+    'sha256',
+    'document_type',
+    'received_at',
+    'scan_status',
+    'scan_notice',
+    'duplicate',
+  ],
   properties: {
     attachment_id: { type: 'string', format: 'uuid' },
     filename: { type: 'string', description: 'For display only' },
@@ -22,7 +33,10 @@ const attachmentResultSchema = {
     document_type: { type: 'string' },
     received_at: { type: 'string', format: 'date-time' },
     scan_status: attachmentScanStatusSchema,
-    scan_notice: { type: ['string', 'null'], description: 'Plain words for the claimant when the virus scan holds the file back (quarantined or still pending)' },
+    scan_notice: {
+      type: ['string', 'null'],
+      description: 'Plain words for the claimant when the virus scan holds the file back (quarantined or still pending)',
+    },
     duplicate: { type: 'boolean', description: 'True when the claim already had these bytes; the stored attachment is returned' },
   },
 } as const;

@@ -9,7 +9,6 @@ import { claimAttachmentAdded } from './attachments-events';
 import { contentIsReferenced, hasUsableDocument, insertAttachmentOnce, lockContent, type Attachment } from './attachments-store';
 import type { ReceivedFile, ReceivedUpload } from './multipart-upload';
 
-
 export interface AttachmentResult extends Omit<Attachment, 'description'> {
   duplicate: boolean;
   scan_notice: string | null;
@@ -22,7 +21,8 @@ export interface ScannedUpload extends ReceivedUpload {
 
 /** What the claimant is told about a file the virus scan holds back; null when there is nothing to say. */
 export function scanNotice(status: ScanStatus): string | null {
-  if (status === 'infected') return 'Our virus check found a threat in this file, so it has been set aside and nobody will open it. Please send a clean copy of the document.';
+  if (status === 'infected')
+    return 'Our virus check found a threat in this file, so it has been set aside and nobody will open it. Please send a clean copy of the document.';
   if (status === 'pending') return 'We are still checking this file for viruses. It reaches your claim handler once the check is done.';
   return null;
 }
@@ -31,12 +31,20 @@ export function scanNotice(status: ScanStatus): string | null {
  * Marks the claim's checklist item of this document type received exactly when the claim holds a file
  * of that type that is not quarantined.
  */
-export async function refreshChecklistItem(db: Knex, claim: Pick<Claim, 'claim_id' | 'required_documents'>, documentType: string): Promise<void> {
+export async function refreshChecklistItem(
+  db: Knex,
+  claim: Pick<Claim, 'claim_id' | 'required_documents'>,
+  documentType: string,
+): Promise<void> {
   const item = claim.required_documents.find((document) => document.type === documentType);
   if (!item) return;
   const received = await hasUsableDocument(db, claim.claim_id, documentType);
   if (received === item.received) return;
-  await updateRequiredDocuments(db, claim.claim_id, claim.required_documents.map((document) => (document.type === documentType ? { ...document, received } : document)));
+  await updateRequiredDocuments(
+    db,
+    claim.claim_id,
+    claim.required_documents.map((document) => (document.type === documentType ? { ...document, received } : document)),
+  );
 }
 
 export interface AttachmentSettings {
@@ -60,9 +68,10 @@ export function attachmentService(settings: AttachmentSettings) {
       const documentType = upload.documentType ?? 'other';
       const checklistTypes = claim.required_documents.map((document) => document.type);
       if (documentType !== 'other' && !checklistTypes.includes(documentType)) {
-        throw problems.badRequest(`document_type must be one of this claim's checklist types or "other": ${[...checklistTypes, 'other'].join(', ')}`, [
-          { pointer: '/document_type', message: 'is not a document type of this claim' },
-        ]);
+        throw problems.badRequest(
+          `document_type must be one of this claim's checklist types or "other": ${[...checklistTypes, 'other'].join(', ')}`,
+          [{ pointer: '/document_type', message: 'is not a document type of this claim' }],
+        );
       }
 
       // Content locks in one global order, so concurrent uploads sharing files never deadlock.

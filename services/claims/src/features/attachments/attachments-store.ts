@@ -60,14 +60,20 @@ export interface NewAttachment {
  * and whether it was there before (`duplicate`).
  */
 export async function insertAttachmentOnce(db: Knex, attachment: NewAttachment): Promise<{ attachment: Attachment; duplicate: boolean }> {
-  const inserted = (await db('attachments').insert(attachment).onConflict(['claim_id', 'sha256']).ignore().returning('*')) as AttachmentRow[];
+  const inserted = (await db('attachments')
+    .insert(attachment)
+    .onConflict(['claim_id', 'sha256'])
+    .ignore()
+    .returning('*')) as AttachmentRow[];
   if (inserted.length > 0) return { attachment: toAttachment(inserted[0]), duplicate: false };
   const existing = (await db('attachments').where({ claim_id: attachment.claim_id, sha256: attachment.sha256 }).first()) as AttachmentRow;
   return { attachment: toAttachment(existing), duplicate: true };
 }
 
 export async function listAttachments(db: Knex, claimId: string): Promise<Attachment[]> {
-  const rows = (await db('attachments').where({ claim_id: claimId }).orderBy([{ column: 'received_at' }, { column: 'id' }])) as AttachmentRow[];
+  const rows = (await db('attachments')
+    .where({ claim_id: claimId })
+    .orderBy([{ column: 'received_at' }, { column: 'id' }])) as AttachmentRow[];
   return rows.map(toAttachment);
 }
 
@@ -83,7 +89,12 @@ export async function lockContent(db: Knex, sha256: string): Promise<void> {
 
 /** An attachment waiting for its virus scan, claimed for this transaction (other replicas skip it). */
 export async function claimPendingAttachment(db: Knex): Promise<{ id: string; claim_id: string; sha256: string } | undefined> {
-  return db('attachments').where({ scan_status: 'pending' }).orderBy([{ column: 'received_at' }, { column: 'id' }]).forUpdate().skipLocked().first('id', 'claim_id', 'sha256');
+  return db('attachments')
+    .where({ scan_status: 'pending' })
+    .orderBy([{ column: 'received_at' }, { column: 'id' }])
+    .forUpdate()
+    .skipLocked()
+    .first('id', 'claim_id', 'sha256');
 }
 
 export async function recordScanOutcome(db: Knex, attachmentId: string, outcome: ScanOutcome): Promise<Attachment> {
@@ -96,5 +107,10 @@ export async function recordScanOutcome(db: Knex, attachmentId: string, outcome:
 
 /** True when the claim holds a file of this document type that is not quarantined (what the checklist counts). */
 export async function hasUsableDocument(db: Knex, claimId: string, documentType: string): Promise<boolean> {
-  return (await db('attachments').where({ claim_id: claimId, document_type: documentType }).whereNot({ scan_status: 'infected' }).first('id')) !== undefined;
+  return (
+    (await db('attachments')
+      .where({ claim_id: claimId, document_type: documentType })
+      .whereNot({ scan_status: 'infected' })
+      .first('id')) !== undefined
+  );
 }

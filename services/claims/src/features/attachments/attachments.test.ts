@@ -8,12 +8,23 @@ import { startS3TestServer, type S3TestServer } from '@platform/files/src/testin
 
 const MAX_BYTES = 64 * 1024;
 
-const pdf = (marker = randomBytes(8).toString('hex')) => Buffer.from(`%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n% ${marker}\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n`);
-const jpeg = (size = 2048) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), randomBytes(size)]);
+const pdf = (marker = randomBytes(8).toString('hex')) =>
+  Buffer.from(`%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n% ${marker}\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n`);
+const jpeg = (size = 2048) =>
+  Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), randomBytes(size)]);
 const padded = (head: Buffer) => Buffer.concat([head, randomBytes(64)]);
-const isoMedia = (brand: string) => padded(Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from(`ftyp${brand}`), Buffer.alloc(4), Buffer.from(`${brand}mp41`)]));
+const isoMedia = (brand: string) =>
+  padded(Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from(`ftyp${brand}`), Buffer.alloc(4), Buffer.from(`${brand}mp41`)]));
 const png = () =>
-  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), randomBytes(13), Buffer.alloc(4), Buffer.alloc(4), Buffer.from('IEND'), Buffer.alloc(4)]);
+  Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    Buffer.from('IHDR'),
+    randomBytes(13),
+    Buffer.alloc(4),
+    Buffer.alloc(4),
+    Buffer.from('IEND'),
+    Buffer.alloc(4),
+  ]);
 const webp = () => padded(Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 ')]));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -37,7 +48,10 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
   let other: Awaited<ReturnType<typeof fileClaim>>;
 
   beforeAll(async () => {
-    t = await startClaimsTestService({ ATTACHMENT_MAX_BYTES: String(MAX_BYTES), ...(storageKind === 's3' ? { ...s3.config, OBJECT_STORE_URL: `${s3.config.OBJECT_STORE_URL}/${Date.now()}` } : {}) } as Record<string, string>);
+    t = await startClaimsTestService({
+      ATTACHMENT_MAX_BYTES: String(MAX_BYTES),
+      ...(storageKind === 's3' ? { ...s3.config, OBJECT_STORE_URL: `${s3.config.OBJECT_STORE_URL}/${Date.now()}` } : {}),
+    } as Record<string, string>);
     claim = await fileClaim(t.url);
     other = await fileClaim(t.url);
     // The intake events are published asynchronously; wait for them so they are not counted against a rejection.
@@ -52,18 +66,19 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
     return token === undefined ? call : call.set('Authorization', `Bearer ${token}`);
   };
 
-  const attachmentEvents = (claimId: string) => t.events.received.filter((e) => e.routingKey === 'claim.attachment_added' && e.body.data.claim_id === claimId);
+  const attachmentEvents = (claimId: string) =>
+    t.events.received.filter((e) => e.routingKey === 'claim.attachment_added' && e.body.data.claim_id === claimId);
 
   /** A rejected upload: the status, problem+json, and no row, file or event left behind. */
   async function expectRejected(send: () => PromiseLike<request.Response>, status: number) {
     const rows = await countRows(t.db);
-    const files = (await t.attachments.list());
+    const files = await t.attachments.list();
     const events = t.events.received.length;
     const response = await send();
     expect(response.status).toBe(status);
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(await countRows(t.db)).toEqual(rows);
-    expect((await t.attachments.list())).toEqual(files);
+    expect(await t.attachments.list()).toEqual(files);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(t.events.received.length).toBe(events);
     return response.body;
@@ -81,7 +96,8 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
         await expectRejected(() => upload('5f0c8a4e-0000-4000-8000-000000000000', claim.access_token).attach('file', pdf(), 'a.pdf'), 404),
         await expectRejected(() => upload('not-a-uuid', claim.access_token).attach('file', pdf(), 'a.pdf'), 404),
       ];
-      for (const body of bodies) expect({ title: body.title, detail: body.detail }).toEqual({ title: bodies[0].title, detail: bodies[0].detail });
+      for (const body of bodies)
+        expect({ title: body.title, detail: body.detail }).toEqual({ title: bodies[0].title, detail: bodies[0].detail });
     });
 
     it('a body that is not multipart/form-data with 415', async () => {
@@ -90,14 +106,21 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
 
     it('bytes that lie about their type (text named photo.jpg, declared image/jpeg) with 415', async () => {
       await expectRejected(
-        () => upload(claim.claim_id, claim.access_token).attach('file', Buffer.from('MZ this is not a photo at all'), { filename: 'photo.jpg', contentType: 'image/jpeg' }),
+        () =>
+          upload(claim.claim_id, claim.access_token).attach('file', Buffer.from('MZ this is not a photo at all'), {
+            filename: 'photo.jpg',
+            contentType: 'image/jpeg',
+          }),
         415,
       );
     });
 
     it('a file over ATTACHMENT_MAX_BYTES with 413, keeping the good file of the same request out too', async () => {
       const oversize = Buffer.concat([pdf(), randomBytes(MAX_BYTES)]);
-      await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('file', jpeg(), 'ok.jpg').attach('file', oversize, 'big.pdf'), 413);
+      await expectRejected(
+        () => upload(claim.claim_id, claim.access_token).attach('file', jpeg(), 'ok.jpg').attach('file', oversize, 'big.pdf'),
+        413,
+      );
     });
 
     it('a file over the cap with 413 as soon as the cap is passed, closing the connection instead of reading the rest', async () => {
@@ -113,11 +136,15 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
       expect(outcome.status).toBe(413);
       expect(JSON.parse(outcome.body)).toMatchObject({ status: 413 });
       expect(outcome.sentBytes).toBeLessThan(totalBytes / 4);
-      expect((await t.attachments.list())).toEqual([]);
+      expect(await t.attachments.list()).toEqual([]);
     });
 
     it('a good file together with a bad one with 415, storing neither', async () => {
-      await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'good.pdf').attach('file', Buffer.from('plain text'), 'bad.pdf'), 415);
+      await expectRejected(
+        () =>
+          upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'good.pdf').attach('file', Buffer.from('plain text'), 'bad.pdf'),
+        415,
+      );
     });
 
     it('more than 10 files with 400', async () => {
@@ -132,14 +159,23 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
       await expectRejected(() => upload(claim.claim_id, claim.access_token).field('description', 'nothing attached'), 400);
       await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'a.pdf').field('owner', 'x'), 400);
       await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('upload', pdf(), 'a.pdf'), 400);
-      await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'a.pdf').field('description', 'nul\u0000here'), 400);
-      const body = await expectRejected(() => upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'a.pdf').field('document_type', 'tax_return'), 400);
+      await expectRejected(
+        () => upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'a.pdf').field('description', 'nul\u0000here'),
+        400,
+      );
+      const body = await expectRejected(
+        () => upload(claim.claim_id, claim.access_token).attach('file', pdf(), 'a.pdf').field('document_type', 'tax_return'),
+        400,
+      );
       expect(body.errors).toContainEqual({ pointer: '/document_type', message: 'is not a document type of this claim' });
     });
 
     it('a malformed multipart body with 400', async () => {
       await expectRejected(
-        () => upload(claim.claim_id, claim.access_token).set('Content-Type', 'multipart/form-data; boundary=xyz').send('--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 trunc'),
+        () =>
+          upload(claim.claim_id, claim.access_token)
+            .set('Content-Type', 'multipart/form-data; boundary=xyz')
+            .send('--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 trunc'),
         400,
       );
     });
@@ -153,11 +189,15 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
     it('an upload aborted mid-stream, leaving no file, row or event', async () => {
       const rows = await countRows(t.db);
       const events = t.events.received.length;
-      const files = (await t.attachments.list());
+      const files = await t.attachments.list();
       await new Promise<void>((resolve) => {
         const req = http.request(`${t.url}/api/claims/public/claims/${claim.claim_id}/attachments`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${claim.access_token}`, 'Content-Type': 'multipart/form-data; boundary=b0undary', 'Content-Length': '100000' },
+          headers: {
+            Authorization: `Bearer ${claim.access_token}`,
+            'Content-Type': 'multipart/form-data; boundary=b0undary',
+            'Content-Length': '100000',
+          },
         });
         req.on('error', () => resolve());
         req.write(`--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
@@ -168,7 +208,7 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
         }, 200);
       });
       await new Promise((resolve) => setTimeout(resolve, 500));
-      expect((await t.attachments.list())).toEqual(files);
+      expect(await t.attachments.list()).toEqual(files);
       expect(await countRows(t.db)).toEqual(rows);
       expect(t.events.received.length).toBe(events);
     });
@@ -184,14 +224,41 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
         .field('description', 'front bumper')
         .expect(201);
       const [first, second] = response.body.attachments;
-      expect(first).toMatchObject({ content_type: 'application/pdf', size_bytes: document.length, sha256: sha256(document), document_type: 'photos_of_damage', filename: 'estimate.bin', duplicate: false });
-      expect(second).toMatchObject({ content_type: 'image/jpeg', size_bytes: photo.length, sha256: sha256(photo), filename: 'passwd', duplicate: false });
-      expect(Object.keys(first).sort()).toEqual(['attachment_id', 'content_type', 'document_type', 'duplicate', 'filename', 'received_at', 'scan_notice', 'scan_status', 'sha256', 'size_bytes']);
+      expect(first).toMatchObject({
+        content_type: 'application/pdf',
+        size_bytes: document.length,
+        sha256: sha256(document),
+        document_type: 'photos_of_damage',
+        filename: 'estimate.bin',
+        duplicate: false,
+      });
+      expect(second).toMatchObject({
+        content_type: 'image/jpeg',
+        size_bytes: photo.length,
+        sha256: sha256(photo),
+        filename: 'passwd',
+        duplicate: false,
+      });
+      expect(Object.keys(first).sort()).toEqual([
+        'attachment_id',
+        'content_type',
+        'document_type',
+        'duplicate',
+        'filename',
+        'received_at',
+        'scan_notice',
+        'scan_status',
+        'sha256',
+        'size_bytes',
+      ]);
       expect(await readAll(await t.attachments.open(sha256(document)))).toEqual(document);
       expect(await readAll(await t.attachments.open(sha256(photo)))).toEqual(photo);
       expect((await t.attachments.list()).some((file) => file.includes('passwd') || file.includes('.incoming'))).toBe(false);
 
-      const status = await request(t.url).get(`/api/claims/public/claims/${claim.claim_id}/status`).set('Authorization', `Bearer ${claim.access_token}`).expect(200);
+      const status = await request(t.url)
+        .get(`/api/claims/public/claims/${claim.claim_id}/status`)
+        .set('Authorization', `Bearer ${claim.access_token}`)
+        .expect(200);
       expect(status.body.required_documents).toContainEqual({ type: 'photos_of_damage', received: true });
       expect(status.body.required_documents).toContainEqual({ type: 'repair_estimate', received: false });
 
@@ -208,7 +275,9 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
     it('the same bytes again as the stored attachment with duplicate: true, and no new row or event', async () => {
       const bytes = pdf();
       const first = await upload(claim.claim_id, claim.access_token).attach('file', bytes, 'one.pdf').expect(201);
-      await t.events.waitFor(() => attachmentEvents(claim.claim_id).some((e) => e.body.data.attachment_id === first.body.attachments[0].attachment_id));
+      await t.events.waitFor(() =>
+        attachmentEvents(claim.claim_id).some((e) => e.body.data.attachment_id === first.body.attachments[0].attachment_id),
+      );
       const rows = await countRows(t.db);
       const events = t.events.received.length;
       const again = await upload(claim.claim_id, claim.access_token).attach('file', bytes, 'renamed.pdf').expect(201);
@@ -236,7 +305,10 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
         }),
       );
       expect(responses.map((r) => r.status)).toEqual(Array(6).fill(201));
-      const rows = await t.db('attachments').where({ claim_id: other.claim_id }).whereIn('sha256', [sha256(a), sha256(b)]);
+      const rows = await t
+        .db('attachments')
+        .where({ claim_id: other.claim_id })
+        .whereIn('sha256', [sha256(a), sha256(b)]);
       expect(rows).toHaveLength(2);
       const created = responses.flatMap((r) => r.body.attachments).filter((attachment: { duplicate: boolean }) => !attachment.duplicate);
       expect(created).toHaveLength(2);
@@ -249,7 +321,12 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
         .attach('file', isoMedia('isom'), 'c')
         .attach('file', isoMedia('heic'), 'd.jpg')
         .expect(201);
-      expect(response.body.attachments.map((attachment: { content_type: string }) => attachment.content_type)).toEqual(['image/png', 'image/webp', 'video/mp4', 'image/heic']);
+      expect(response.body.attachments.map((attachment: { content_type: string }) => attachment.content_type)).toEqual([
+        'image/png',
+        'image/webp',
+        'video/mp4',
+        'image/heic',
+      ]);
     });
 
     it('keeps a UTF-8 file name for display', async () => {

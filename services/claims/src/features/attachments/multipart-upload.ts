@@ -42,15 +42,24 @@ async function acceptedType(head: Buffer): Promise<string | undefined> {
 }
 
 function tooLong(name: string) {
-  return problems.badRequest(`"${name}" is too long`, [{ pointer: `/${name}`, message: `must be at most ${MAX_DESCRIPTION_CHARS} characters` }]);
+  return problems.badRequest(`"${name}" is too long`, [
+    { pointer: `/${name}`, message: `must be at most ${MAX_DESCRIPTION_CHARS} characters` },
+  ]);
 }
 
 /** The optional `document_type` and `description` fields, each sent at most once; any other field is refused. */
 function uploadFields(fields: Record<string, string | string[]>): Pick<ReceivedUpload, 'documentType' | 'description'> {
   for (const [name, value] of Object.entries(fields)) {
-    if (name !== 'document_type' && name !== 'description') throw problems.badRequest(`Unexpected field "${name.slice(0, 100)}"`, [{ pointer: `/${name.slice(0, 100)}`, message: 'is not an accepted field' }]);
-    if (Array.isArray(value)) throw problems.badRequest(`"${name}" may be sent once`, [{ pointer: `/${name}`, message: 'may be sent once' }]);
-    if (value.includes('\u0000')) throw problems.badRequest(`"${name}" contains a NUL character`, [{ pointer: `/${name}`, message: 'must not contain NUL characters' }]);
+    if (name !== 'document_type' && name !== 'description')
+      throw problems.badRequest(`Unexpected field "${name.slice(0, 100)}"`, [
+        { pointer: `/${name.slice(0, 100)}`, message: 'is not an accepted field' },
+      ]);
+    if (Array.isArray(value))
+      throw problems.badRequest(`"${name}" may be sent once`, [{ pointer: `/${name}`, message: 'may be sent once' }]);
+    if (value.includes('\u0000'))
+      throw problems.badRequest(`"${name}" contains a NUL character`, [
+        { pointer: `/${name}`, message: 'must not contain NUL characters' },
+      ]);
     if (name === 'description' && value.length > MAX_DESCRIPTION_CHARS) throw tooLong(name);
   }
   return { documentType: fields.document_type as string | undefined, description: fields.description as string | undefined };
@@ -76,11 +85,13 @@ export async function receiveUpload(req: Request, res: Response, storage: FileSt
   });
   try {
     const received = uploadFields(fields);
-    if (files.length === 0) throw problems.badRequest('At least one `file` part is required', [{ pointer: '/file', message: 'is required' }]);
+    if (files.length === 0)
+      throw problems.badRequest('At least one `file` part is required', [{ pointer: '/file', message: 'is required' }]);
     const typed: ReceivedFile[] = [];
     for (const file of files) {
       const contentType = await acceptedType(file.head);
-      if (!contentType) throw problems.unsupportedMediaType(`The bytes of a file are not an accepted type (${ACCEPTED_CONTENT_TYPES.join(', ')})`);
+      if (!contentType)
+        throw problems.unsupportedMediaType(`The bytes of a file are not an accepted type (${ACCEPTED_CONTENT_TYPES.join(', ')})`);
       typed.push({ ...file, filename: displayFilename(file.fileName), contentType });
     }
     return { files: typed, ...received };

@@ -25,11 +25,20 @@ export function claimantStatusRoutes(deps: ServiceDeps, _config: ClaimsConfig): 
     operationId: 'getClaimStatus',
     summary: "A claimant's view of their claim",
     tag: 'Claimant status',
-    description: 'The history pages newest first: pass `history.next_cursor` as `cursor` for older updates. An unknown or malformed parameter is 400.',
+    description:
+      'The history pages newest first: pass `history.next_cursor` as `cursor` for older updates. An unknown or malformed parameter is 400.',
     security: 'claimant',
-    parameters: Object.entries(claimantStatusQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema, description: schema.description })),
+    parameters: Object.entries(claimantStatusQuerySchema.properties).map(([name, schema]) => ({
+      name,
+      in: 'query' as const,
+      schema,
+      description: schema.description,
+    })),
     responses: {
-      200: { description: 'Stage, checklist, the files sent with their virus scan status, the latest status update and a page of every update sent', schema: claimantStatusSchema,
+      200: {
+        description:
+          'Stage, checklist, the files sent with their virus scan status, the latest status update and a page of every update sent',
+        schema: claimantStatusSchema,
         example: {
           claim_id: claimIds.CLAIM_ID,
           claim_number: 'CLM-2026-000123',
@@ -37,11 +46,27 @@ export function claimantStatusRoutes(deps: ServiceDeps, _config: ClaimsConfig): 
           received_at: '2026-11-22T10:00:00Z',
           required_documents: requiredDocumentsExample,
           attachments: [
-            { attachment_id: claimIds.ATTACHMENT_ID, filename: 'rear-bumper.jpg', content_type: 'image/jpeg', size_bytes: 482113, document_type: 'photos_of_damage', received_at: '2026-11-22T10:05:00Z', scan_status: 'clean', scan_notice: null },
+            {
+              attachment_id: claimIds.ATTACHMENT_ID,
+              filename: 'rear-bumper.jpg',
+              content_type: 'image/jpeg',
+              size_bytes: 482113,
+              document_type: 'photos_of_damage',
+              received_at: '2026-11-22T10:05:00Z',
+              scan_status: 'clean',
+              scan_notice: null,
+            },
           ],
           latest_update: statusUpdateExample,
           history: {
-            items: [{ update_id: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f', sent_at: '2026-11-22T10:00:00Z', language_fallback_from: null, update: statusUpdateExample }],
+            items: [
+              {
+                update_id: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
+                sent_at: '2026-11-22T10:00:00Z',
+                language_fallback_from: null,
+                update: statusUpdateExample,
+              },
+            ],
             next_cursor: null,
           },
         },

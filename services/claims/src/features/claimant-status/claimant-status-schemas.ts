@@ -46,7 +46,10 @@ export const claimantStatusSchema = {
           document_type: { type: 'string' },
           received_at: { type: 'string', format: 'date-time' },
           scan_status: attachmentScanStatusSchema,
-          scan_notice: { type: ['string', 'null'], description: 'Plain words when the file is held back (quarantined or still being checked)' },
+          scan_notice: {
+            type: ['string', 'null'],
+            description: 'Plain words when the file is held back (quarantined or still being checked)',
+          },
         },
       },
     },

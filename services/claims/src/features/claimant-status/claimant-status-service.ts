@@ -23,7 +23,14 @@ export const claimantStatusService = () => (db: Knex) => ({
       received_at: claim.received_at,
       required_documents: claim.required_documents,
       attachments: attachments.map(({ attachment_id, filename, content_type, size_bytes, document_type, received_at, scan_status }) => ({
-        attachment_id, filename, content_type, size_bytes, document_type, received_at, scan_status, scan_notice: scanNotice(scan_status),
+        attachment_id,
+        filename,
+        content_type,
+        size_bytes,
+        document_type,
+        received_at,
+        scan_status,
+        scan_notice: scanNotice(scan_status),
       })),
       latest_update: latest?.update ?? null,
       history: {

@@ -36,14 +36,27 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
       await status('2b1f0d5e-1111-4111-8111-111111111111', `Bearer ${claim.access_token}`).expect(404),
       await status('..%2F..%2Fetc', `Bearer ${claim.access_token}`).expect(404),
     ];
-    for (const answer of answers) expect({ type: answer.body.type, detail: answer.body.detail }).toEqual({ type: answers[0].body.type, detail: answers[0].body.detail });
+    for (const answer of answers)
+      expect({ type: answer.body.type, detail: answer.body.detail }).toEqual({
+        type: answers[0].body.type,
+        detail: answers[0].body.detail,
+      });
   });
 
   it('shows the claimant their claim and nothing internal', async () => {
     await t.db('claims').where({ id: claim.claim_id }).update({ queue: 'special_investigations' });
     const response = await status(claim.claim_id, `Bearer ${claim.access_token}`).expect(200);
     expect(compile(claimantStatusSchema)(response.body)).toBe(true);
-    expect(Object.keys(response.body).sort()).toEqual(['attachments', 'claim_id', 'claim_number', 'history', 'latest_update', 'received_at', 'required_documents', 'stage']);
+    expect(Object.keys(response.body).sort()).toEqual([
+      'attachments',
+      'claim_id',
+      'claim_number',
+      'history',
+      'latest_update',
+      'received_at',
+      'required_documents',
+      'stage',
+    ]);
     expect(response.body).toMatchObject({ claim_id: claim.claim_id, claim_number: claim.claim_number, stage: 'intake' });
     expect(response.body.latest_update).toMatchObject({ claim_id: claim.claim_id, stage: 'intake' });
     expect(JSON.stringify(response.body)).not.toMatch(/special_investigations|access_token|Ana Ruiz/);
@@ -80,8 +93,18 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
     for (const what of ['First look.', 'Second look.', 'Third look.']) {
       await new Promise((resolve) => setTimeout(resolve, 2));
       await statusUpdatesStore(t.db).insert({
-        claim_id: fresh.claim_id, channel: 'portal', stage: 'intake', what_happened: what, what_happens_next: 'We call you.',
-        what_we_need_from_you: null, expected_next_update_by: null, cta: null, contact: null, portal_url: null, language: 'en', created_by: 'adjuster-7',
+        claim_id: fresh.claim_id,
+        channel: 'portal',
+        stage: 'intake',
+        what_happened: what,
+        what_happens_next: 'We call you.',
+        what_we_need_from_you: null,
+        expected_next_update_by: null,
+        cta: null,
+        contact: null,
+        portal_url: null,
+        language: 'en',
+        created_by: 'adjuster-7',
       });
     }
     const seen: string[] = [];
@@ -101,7 +124,10 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
 
   it('answers 400 for a cursor it did not issue, or a limit out of range', async () => {
     for (const query of ['cursor=not-a-cursor', 'limit=0', 'limit=101', 'unknown=1']) {
-      const response = await request(t.url).get(`/api/claims/public/claims/${claim.claim_id}/status?${query}`).set('Authorization', `Bearer ${claim.access_token}`).expect(400);
+      const response = await request(t.url)
+        .get(`/api/claims/public/claims/${claim.claim_id}/status?${query}`)
+        .set('Authorization', `Bearer ${claim.access_token}`)
+        .expect(400);
       expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     }
   });
@@ -117,7 +143,13 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
       .expect(201);
     const response = await status(fresh.claim_id, `Bearer ${fresh.access_token}`).expect(200);
     expect(response.body.attachments).toEqual([
-      expect.objectContaining({ filename: 'bumper.png', content_type: 'image/png', size_bytes: png.length, document_type: 'photos_of_damage', scan_status: expect.any(String) }),
+      expect.objectContaining({
+        filename: 'bumper.png',
+        content_type: 'image/png',
+        size_bytes: png.length,
+        document_type: 'photos_of_damage',
+        scan_status: expect.any(String),
+      }),
     ]);
     expect(JSON.stringify(response.body.attachments)).not.toMatch(/sha256|storage|\/files\/|dataDir/i);
     expect(JSON.stringify(response.body)).not.toContain(t.dataDir);

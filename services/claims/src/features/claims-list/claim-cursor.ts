@@ -33,7 +33,8 @@ export function decodeCursor(value: string, query?: string): ClaimCursor {
     throw invalid();
   }
   const { c, i, r, q } = (parsed ?? {}) as { c?: unknown; i?: unknown; r?: unknown; q?: unknown };
-  if (typeof c !== 'string' || !TIMESTAMP.test(c) || !isStorableDateTime(c) || typeof i !== 'string' || !UUID_PATTERN.test(i)) throw invalid();
+  if (typeof c !== 'string' || !TIMESTAMP.test(c) || !isStorableDateTime(c) || typeof i !== 'string' || !UUID_PATTERN.test(i))
+    throw invalid();
   if (query === undefined) {
     if (r !== undefined || q !== undefined) throw invalid();
     return { created_at: c, id: i };

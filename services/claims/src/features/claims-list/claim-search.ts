@@ -16,7 +16,8 @@ export function normaliseSearch(q: string): string {
   const text = [...q.trim().replace(/\s+/g, ' ').toLowerCase()].map((c) => FOLD.get(c) ?? c).join('');
   const digits = text.replace(/\D/g, '');
   const search = PHONE_LIKE.test(text) && digits.length >= 3 ? digits : text;
-  if (search.length < 3) throw problems.badRequest('q needs at least 3 characters', [{ pointer: '/q', message: 'must have at least 3 characters' }]);
+  if (search.length < 3)
+    throw problems.badRequest('q needs at least 3 characters', [{ pointer: '/q', message: 'must have at least 3 characters' }]);
   return search;
 }
 

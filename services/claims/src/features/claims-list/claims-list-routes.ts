@@ -24,7 +24,7 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
       'Newest first, keyset pagination: pass `next_cursor` as `cursor` for the next page. Any unknown or malformed parameter is 400. ' +
       '`q` searches claim number, policy number, claimant name (typos and partial words), email and phone, best match first ' +
       '(then newest), and combines with every filter and the cursor (a cursor continues only the search it came from). ' +
-      '`assignee=me` is the caller\'s own work list; `assignee` and `unassigned=true` together are 422. ' +
+      "`assignee=me` is the caller's own work list; `assignee` and `unassigned=true` together are 422. " +
       '`overdue=true` lists open claims past a deadline still unmet (acknowledgement, first contact, promised next update), ' +
       '`deadline` narrows it to one (alone it is 422); `delivery_failed=true` lists claims with a message whose delivery failed.',
     tag: 'Claims',
@@ -36,7 +36,9 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
       ...('description' in schema ? { description: schema.description as string } : {}),
     })),
     responses: {
-      200: { description: 'A page of claim summaries', schema: claimsListResponseSchema,
+      200: {
+        description: 'A page of claim summaries',
+        schema: claimsListResponseSchema,
         example: {
           items: [
             {
@@ -58,10 +60,15 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
           next_cursor: null,
         },
       },
-      400: { description: 'An unknown or malformed query parameter, a q of fewer than 3 characters, or a cursor this service did not issue for this search' },
+      400: {
+        description:
+          'An unknown or malformed query parameter, a q of fewer than 3 characters, or a cursor this service did not issue for this search',
+      },
       401: { description: 'No or invalid credentials' },
       403: { description: 'The caller lacks claims:read' },
-      422: { description: 'created_from is not before created_to, assignee and unassigned=true together, or deadline without overdue=true' },
+      422: {
+        description: 'created_from is not before created_to, assignee and unassigned=true together, or deadline without overdue=true',
+      },
       503: { description: 'The database is unavailable' },
     },
   });

@@ -52,7 +52,12 @@ function whereFilters(query: Knex.QueryBuilder, filters: ClaimsListFilters): Kne
 function afterRanked(query: Knex.QueryBuilder, search: string, after: ClaimCursor | undefined): Knex.QueryBuilder {
   if (!after?.search) return query;
   const ranked = rank(search);
-  return query.whereRaw(`(${ranked.sql}, created_at, id) < (?::real, ?::timestamptz, ?::uuid)`, [...ranked.bindings, after.search.rank, after.created_at, after.id]);
+  return query.whereRaw(`(${ranked.sql}, created_at, id) < (?::real, ?::timestamptz, ?::uuid)`, [
+    ...ranked.bindings,
+    after.search.rank,
+    after.created_at,
+    after.id,
+  ]);
 }
 
 /**
@@ -79,8 +84,16 @@ function nearestNames(db: Knex, search: string, filters: ClaimsListFilters, afte
  */
 function searchCandidates(db: Knex, search: string, names: Knex.Raw): Knex.Raw {
   const prefix = prefixPattern(search);
-  const parts: (Knex.Raw | Knex.QueryBuilder)[] = [names, ...IDENTIFIER_PREFIXES.map((column) => db('claims').select('id').whereRaw(`${column} LIKE ?`, [prefix]))];
-  if (DIGITS.test(search)) parts.push(db('claims').select('id').whereRaw(`reverse(${PHONE_DIGITS}) LIKE ?`, [prefixPattern(reverse(search))]));
+  const parts: (Knex.Raw | Knex.QueryBuilder)[] = [
+    names,
+    ...IDENTIFIER_PREFIXES.map((column) => db('claims').select('id').whereRaw(`${column} LIKE ?`, [prefix])),
+  ];
+  if (DIGITS.test(search))
+    parts.push(
+      db('claims')
+        .select('id')
+        .whereRaw(`reverse(${PHONE_DIGITS}) LIKE ?`, [prefixPattern(reverse(search))]),
+    );
   return db.raw(parts.map(() => '?').join(' UNION '), parts);
 }
 
@@ -103,9 +116,23 @@ function rank(search: string): { sql: string; bindings: string[] } {
 export function claimsListStore(db: Knex) {
   return {
     /** Up to `limit` claims after `after`, newest first by (created_at, id) (best match first in a search), each with its own cursor position. */
-    async page(filters: ClaimsListFilters, after: ClaimCursor | undefined, limit: number): Promise<{ summary: ClaimSummary; position: ClaimCursor }[]> {
+    async page(
+      filters: ClaimsListFilters,
+      after: ClaimCursor | undefined,
+      limit: number,
+    ): Promise<{ summary: ClaimSummary; position: ClaimCursor }[]> {
       let select = db('claims').select(
-        'id', 'claim_number', 'stage', 'policy_number', 'loss_type', 'claimant_name', 'queue', 'assignee', 'created_at', 'updated_at', 'next_update_due',
+        'id',
+        'claim_number',
+        'stage',
+        'policy_number',
+        'loss_type',
+        'claimant_name',
+        'queue',
+        'assignee',
+        'created_at',
+        'updated_at',
+        'next_update_due',
         db.raw(`to_char(loss_date, 'YYYY-MM-DD') AS loss_date`),
         db.raw(`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at`),
         db.raw(`${OPEN_ESCALATION} AS has_open_escalation`),
@@ -120,7 +147,12 @@ export function claimsListStore(db: Knex) {
       } else if (after) {
         select = select.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
       }
-      const rows = (await select.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit)) as SummaryRow[];
+      const rows = (await select
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(limit)) as SummaryRow[];
       return rows.map((row) => ({
         summary: {
           claim_id: row.id,

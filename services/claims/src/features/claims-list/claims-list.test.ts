@@ -15,7 +15,10 @@ describe('GET /api/claims/claims', () => {
     t = await startClaimsTestService();
     reader = await bearer('claims:read');
     for (let i = 0; i < 5; i += 1) {
-      const claim = await fileClaim(t.url, { policy_number: `POL-LIST-${i}`, claimant: { name: `Person ${i}`, email: `p${i}@example.com` } });
+      const claim = await fileClaim(t.url, {
+        policy_number: `POL-LIST-${i}`,
+        claimant: { name: `Person ${i}`, email: `p${i}@example.com` },
+      });
       ids.push(claim.claim_id);
     }
   });
@@ -47,12 +50,21 @@ describe('GET /api/claims/claims', () => {
     ['a repeated queue', '?queue=a&queue=b'],
     ['a queue with a NUL character', '?queue=fast%00track'],
     ['a year the database cannot hold', '?created_from=0000-01-01T00:00:00Z'],
-    ['a cursor in year 0', `?cursor=${Buffer.from('{"c":"0000-01-01T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}').toString('base64url')}`],
+    [
+      'a cursor in year 0',
+      `?cursor=${Buffer.from('{"c":"0000-01-01T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}').toString('base64url')}`,
+    ],
     ['a created_from offset beyond -15:59', '?created_from=2026-01-01T00:00:00-16:00'],
     ['a created_to offset of +20:00', '?created_to=2026-01-01T00:00:00%2B20:00'],
     ['an impossible created_to date', '?created_to=2026-02-30T00:00:00Z'],
-    ['a crafted cursor on February 30', `?cursor=${Buffer.from('{"c":"2026-02-30T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}').toString('base64url')}`],
-    ['a crafted cursor at hour 24', `?cursor=${Buffer.from('{"c":"2026-01-01T24:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}').toString('base64url')}`],
+    [
+      'a crafted cursor on February 30',
+      `?cursor=${Buffer.from('{"c":"2026-02-30T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}').toString('base64url')}`,
+    ],
+    [
+      'a crafted cursor at hour 24',
+      `?cursor=${Buffer.from('{"c":"2026-01-01T24:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}').toString('base64url')}`,
+    ],
     ['a nested parameter', '?stage[x]=intake'],
     ['a cursor that is not base64url', '?cursor=%25%25%25'],
     ['a cursor this service did not issue', `?cursor=${Buffer.from('{"c":"2026-01-01","i":"x"}').toString('base64url')}`],
@@ -70,7 +82,14 @@ describe('GET /api/claims/claims', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(compile(claimsListResponseSchema)(response.body)).toBe(true);
     expect(response.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([...ids].reverse());
-    expect(response.body.items[0]).toMatchObject({ stage: 'intake', policy_number: 'POL-LIST-4', loss_type: 'auto_collision', claimant_name: 'Person 4', queue: null, escalation: null });
+    expect(response.body.items[0]).toMatchObject({
+      stage: 'intake',
+      policy_number: 'POL-LIST-4',
+      loss_type: 'auto_collision',
+      claimant_name: 'Person 4',
+      queue: null,
+      escalation: null,
+    });
     expect(response.body.next_cursor).toBeNull();
   });
 
@@ -113,7 +132,11 @@ describe('GET /api/claims/claims', () => {
   });
 
   it('filters and marks claims with an open escalation', async () => {
-    const injured = await fileClaim(t.url, { policy_number: 'POL-INJURY', injuries: true, claimant: { name: 'Hurt', email: 'hurt@example.com' } });
+    const injured = await fileClaim(t.url, {
+      policy_number: 'POL-INJURY',
+      injuries: true,
+      claimant: { name: 'Hurt', email: 'hurt@example.com' },
+    });
     const triage = await request(t.url)
       .post(`/api/claims/claims/${injured.claim_id}/run-triage`)
       .set('Authorization', await bearer('claims:write'))

@@ -57,7 +57,10 @@ describe('GET /api/claims/claims?q= (search) and the assignment work lists', () 
 
     const first = await request(t.url).get(`${PATH}?q=ruiz&limit=1`).set('Authorization', reader).expect(200);
     expect(first.body.next_cursor).toEqual(expect.any(String));
-    const second = await request(t.url).get(`${PATH}?q=ruiz&limit=1&cursor=${first.body.next_cursor}`).set('Authorization', reader).expect(200);
+    const second = await request(t.url)
+      .get(`${PATH}?q=ruiz&limit=1&cursor=${first.body.next_cursor}`)
+      .set('Authorization', reader)
+      .expect(200);
     const both = [...first.body.items, ...second.body.items].map((item: { claim_id: string }) => item.claim_id);
     expect(both.sort()).toEqual([claims.ruiz.claim_id, claims.ruizdiaz.claim_id].sort());
     expect(second.body.next_cursor).toBeNull();
@@ -79,7 +82,10 @@ describe('GET /api/claims/claims?q= (search) and the assignment work lists', () 
     ['a blank q', '?q=%20%20%20'],
     ['a q over 100 characters', `?q=${'a'.repeat(101)}`],
     ['unassigned other than true', '?unassigned=false'],
-    ['a crafted search cursor', `?q=ruiz&cursor=${Buffer.from('{"c":"2026-01-01T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111","r":2,"q":"x"}').toString('base64url')}`],
+    [
+      'a crafted search cursor',
+      `?q=ruiz&cursor=${Buffer.from('{"c":"2026-01-01T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111","r":2,"q":"x"}').toString('base64url')}`,
+    ],
   ])('answers 400 for %s', async (_what, query) => {
     const response = await request(t.url).get(`${PATH}${query}`).set('Authorization', reader).expect(400);
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
@@ -100,17 +106,28 @@ describe('GET /api/claims/claims?q= (search) and the assignment work lists', () 
     const filed: { id: string; surname: string }[] = [];
     for (const [i, surname] of surnames.entries()) {
       const { claim_id } = await insertTestClaim(t.db);
-      await t.db('claims').where({ id: claim_id }).update({ claimant_name: `Amara ${surname}`, assignee: 'carol', created_at: new Date(Date.UTC(2026, 0, 1, 0, i)) });
+      await t
+        .db('claims')
+        .where({ id: claim_id })
+        .update({ claimant_name: `Amara ${surname}`, assignee: 'carol', created_at: new Date(Date.UTC(2026, 0, 1, 0, i)) });
       filed.push({ id: claim_id, surname });
     }
-    const newestFirst = (surname: string) => filed.filter((claim) => claim.surname === surname).map((claim) => claim.id).reverse();
+    const newestFirst = (surname: string) =>
+      filed
+        .filter((claim) => claim.surname === surname)
+        .map((claim) => claim.id)
+        .reverse();
     const expected = [...newestFirst('King'), ...newestFirst('Kelly'), ...newestFirst('Smith')];
 
     const paged: string[] = [];
     let cursor: string | null = '';
     while (cursor !== null) {
       const page: { items: { claim_id: string }[]; next_cursor: string | null } = (
-        await request(t.url).get(PATH).query({ q: 'Amara Kig', assignee: 'carol', limit: 2, ...(cursor ? { cursor } : {}) }).set('Authorization', reader).expect(200)
+        await request(t.url)
+          .get(PATH)
+          .query({ q: 'Amara Kig', assignee: 'carol', limit: 2, ...(cursor ? { cursor } : {}) })
+          .set('Authorization', reader)
+          .expect(200)
       ).body;
       paged.push(...page.items.map((item) => item.claim_id));
       cursor = page.next_cursor;

@@ -152,7 +152,14 @@ export const claimExample = {
 };
 
 export const timelineExample = [
-  { audit_id: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', action: 'claim.created', actor: 'claimant', reason: null, data: { stage: 'intake' }, occurred_at: '2026-11-22T10:00:00Z' },
+  {
+    audit_id: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+    action: 'claim.created',
+    actor: 'claimant',
+    reason: null,
+    data: { stage: 'intake' },
+    occurred_at: '2026-11-22T10:00:00Z',
+  },
 ];
 
 export const claimIds = { CLAIM_ID, ATTACHMENT_ID };

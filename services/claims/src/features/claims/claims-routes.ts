@@ -23,7 +23,17 @@ export interface ClaimFileExtension {
 const attachmentSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'document_type', 'description', 'received_at', 'scan_status'],
+  required: [
+    'attachment_id',
+    'filename',
+    'content_type',
+    'size_bytes',
+    'sha256',
+    'document_type',
+    'description',
+    'received_at',
+    'scan_status',
+  ],
   properties: {
     attachment_id: { type: 'string', format: 'uuid' },
     filename: { type: 'string' },
@@ -41,7 +51,13 @@ export function claimFileSchema(extensions: ClaimFileExtension[]) {
   return {
     type: 'object',
     additionalProperties: false,
-    required: ['claim', 'status_updates', 'attachments', 'timeline', ...extensions.flatMap((extension) => Object.keys(extension.properties))],
+    required: [
+      'claim',
+      'status_updates',
+      'attachments',
+      'timeline',
+      ...extensions.flatMap((extension) => Object.keys(extension.properties)),
+    ],
     properties: {
       claim: claimSchema,
       status_updates: { type: 'array', items: storedStatusUpdateSchema, description: 'Oldest first' },
@@ -69,7 +85,12 @@ export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extension
     for (const extension of extensions) extra.push(await extension.load(deps.db, claimId));
     res.set('ETag', `"${claim.version}"`).json({
       claim: withoutTokenHash(claim),
-      status_updates: statusUpdates.map((stored) => ({ update_id: stored.update_id, created_at: stored.created_at, created_by: stored.created_by, ...stored.update })),
+      status_updates: statusUpdates.map((stored) => ({
+        update_id: stored.update_id,
+        created_at: stored.created_at,
+        created_by: stored.created_by,
+        ...stored.update,
+      })),
       attachments,
       timeline,
       ...Object.assign({}, ...extra),
@@ -82,10 +103,19 @@ export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extension
     tag: 'Claims',
     security: { scope: 'claims:read' },
     responses: {
-      200: { description: 'Claim, status updates, attachments, internal timeline, triage and escalation', schema: claimFileSchema(extensions),
+      200: {
+        description: 'Claim, status updates, attachments, internal timeline, triage and escalation',
+        schema: claimFileSchema(extensions),
         example: {
           claim: claimExample,
-          status_updates: [{ update_id: 'e7f8a9b0-c1d2-4e3f-8a4b-5c6d7e8f9a0b', created_at: '2026-11-22T13:00:00Z', created_by: 'adjuster-alice', ...statusUpdateExample }],
+          status_updates: [
+            {
+              update_id: 'e7f8a9b0-c1d2-4e3f-8a4b-5c6d7e8f9a0b',
+              created_at: '2026-11-22T13:00:00Z',
+              created_by: 'adjuster-alice',
+              ...statusUpdateExample,
+            },
+          ],
           attachments: [{ ...attachmentExample, description: 'The rear bumper' }],
           timeline: timelineExample,
           triage: triageExample,

@@ -17,7 +17,10 @@ describe('GET /api/claims/claims/{id} (the claim file)', () => {
     await t?.stop();
   });
 
-  const read = async (claimId: string, scope = 'claims:read') => request(t.url).get(`/api/claims/claims/${claimId}`).set('Authorization', await bearer(scope));
+  const read = async (claimId: string, scope = 'claims:read') =>
+    request(t.url)
+      .get(`/api/claims/claims/${claimId}`)
+      .set('Authorization', await bearer(scope));
 
   it('answers 401 without credentials, 403 without claims:read, 404 for unknown and malformed ids', async () => {
     await request(t.url).get(`/api/claims/claims/${claim.claim_id}`).expect(401);
@@ -56,13 +59,15 @@ describe('GET /api/claims/claims/{id} (the claim file)', () => {
   it('documents every claims-core operation in the OpenAPI document, relative to its server URL', async () => {
     const { body } = await request(t.url).get('/openapi.json').expect(200);
     expect(body.servers).toEqual([{ url: '/api/claims' }]);
-    expect(Object.keys(body.paths)).toEqual(expect.arrayContaining([
-      '/public/claims',
-      '/public/claims/{id}/status',
-      '/public/claims/{id}/attachments',
-      '/claims',
-      '/claims/{id}',
-    ]));
+    expect(Object.keys(body.paths)).toEqual(
+      expect.arrayContaining([
+        '/public/claims',
+        '/public/claims/{id}/status',
+        '/public/claims/{id}/attachments',
+        '/claims',
+        '/claims/{id}',
+      ]),
+    );
     expect(Object.keys(body.paths).filter((path) => path.startsWith('/api/'))).toEqual([]);
     expect(body.paths['/public/claims'].post.responses['201']).toBeDefined();
     expect(body.paths['/claims'].get.security).toEqual([{ bearerJwt: ['claims:read'] }]);

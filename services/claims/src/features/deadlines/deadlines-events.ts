@@ -19,7 +19,8 @@ export const claimUpdateOverdueData = {
 
 export const claimUpdateOverdue = eventKind<FromSchema<typeof claimUpdateOverdueData>>({
   type: 'claim.update_overdue',
-  summary: 'A claim passed the date its last status update promised the next one by (announced once per promise, beside claim.sla_breached)',
+  summary:
+    'A claim passed the date its last status update promised the next one by (announced once per promise, beside claim.sla_breached)',
   schema: claimUpdateOverdueData,
 });
 
@@ -31,7 +32,11 @@ export const claimSlaBreachedData = {
   required: ['claim_id', 'actor', 'deadline', 'due_at', 'stage'],
   properties: {
     ...claimEventProperties,
-    deadline: { enum: [...DEADLINES], description: 'Which deadline passed unmet: the acknowledgement reaching the claimant, the first contact by an adjuster, or the promised next update' },
+    deadline: {
+      enum: [...DEADLINES],
+      description:
+        'Which deadline passed unmet: the acknowledgement reaching the claimant, the first contact by an adjuster, or the promised next update',
+    },
     due_at: { type: 'string', format: 'date-time', description: 'When it was due' },
     stage: { enum: [...CLAIM_STAGES] },
   },

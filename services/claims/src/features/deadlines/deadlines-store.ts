@@ -29,7 +29,12 @@ export function deadlinesStore(db: Knex) {
         .select('id', 'stage', `${due} AS due_at`)
         .whereRaw(openBreachCondition(deadline))
         .whereNotExists(
-          db('deadline_breaches').select(db.raw('1')).whereRaw(`deadline_breaches.claim_id = claims.id AND deadline_breaches.deadline = ? AND deadline_breaches.due_at = claims.${due}`, [deadline]),
+          db('deadline_breaches')
+            .select(db.raw('1'))
+            .whereRaw(
+              `deadline_breaches.claim_id = claims.id AND deadline_breaches.deadline = ? AND deadline_breaches.due_at = claims.${due}`,
+              [deadline],
+            ),
         )
         .orderBy(due)
         .limit(limit)

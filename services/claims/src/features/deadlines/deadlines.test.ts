@@ -32,13 +32,22 @@ describe('deadlines that hold', () => {
 
   const newClaim = (fields: TestClaimFields = {}) => insertTestClaim(t.db, fields);
   const post = async (claimId: string, body: Record<string, unknown>) =>
-    request(t.url).post(`/api/claims/claims/${claimId}/status-updates`).set('Authorization', await as.writer()).send(body);
-  const dueOf = async (claimId: string) => (await t.db('claims').where({ id: claimId }).first('next_update_due')).next_update_due as Date | null;
+    request(t.url)
+      .post(`/api/claims/claims/${claimId}/status-updates`)
+      .set('Authorization', await as.writer())
+      .send(body);
+  const dueOf = async (claimId: string) =>
+    (await t.db('claims').where({ id: claimId }).first('next_update_due')).next_update_due as Date | null;
   const eventsOf = (type: string, claimId: string) =>
     t.events.received.filter((event) => event.routingKey === type && event.body.data.claim_id === claimId).map((event) => event.body.data);
   const breachEvents = (claimId: string) => eventsOf('claim.sla_breached', claimId);
   const listed = async (query: string) =>
-    (await request(t.url).get(`/api/claims/claims?${query}`).set('Authorization', await as.reader()).expect(200)).body.items.map((item: { claim_id: string }) => item.claim_id);
+    (
+      await request(t.url)
+        .get(`/api/claims/claims?${query}`)
+        .set('Authorization', await as.reader())
+        .expect(200)
+    ).body.items.map((item: { claim_id: string }) => item.claim_id);
 
   it('keeps a promised next update when a status update names no date: the default cadence, never none (regression: it was cleared)', async () => {
     const claim = await newClaim({ stage: 'assigned' });
@@ -47,19 +56,28 @@ describe('deadlines that hold', () => {
     expect((await dueOf(claim.claim_id))?.toISOString()).toBe(`${daysAhead(CADENCE_DAYS + 1)}T00:00:00.000Z`);
   });
 
-  it('counts a promised date to the end of that day in the claim\'s time zone', async () => {
-    const filed = await request(t.url).post('/api/claims/public/claims').send(fnolBody({ time_zone: 'Pacific/Auckland' })).expect(201);
+  it("counts a promised date to the end of that day in the claim's time zone", async () => {
+    const filed = await request(t.url)
+      .post('/api/claims/public/claims')
+      .send(fnolBody({ time_zone: 'Pacific/Auckland' }))
+      .expect(201);
     await t.db('claims').where({ id: filed.body.claim_id }).update({ stage: 'triage' });
     const promised = daysAhead(10);
     expect((await post(filed.body.claim_id, update({ stage: 'assigned', expected_next_update_by: promised }))).status).toBe(201);
     expect((await dueOf(filed.body.claim_id))?.toISOString()).toBe(startOfDayIn(daysAhead(11), 'Pacific/Auckland').toISOString());
-    const file = await request(t.url).get(`/api/claims/claims/${filed.body.claim_id}`).set('Authorization', await as.reader()).expect(200);
+    const file = await request(t.url)
+      .get(`/api/claims/claims/${filed.body.claim_id}`)
+      .set('Authorization', await as.reader())
+      .expect(200);
     expect(file.body.claim.time_zone).toBe('Pacific/Auckland');
   });
 
   it('refuses a time zone that is not an IANA name (400) and keeps nothing', async () => {
     const before = await t.db('claims').count({ n: '*' });
-    const response = await request(t.url).post('/api/claims/public/claims').send(fnolBody({ time_zone: 'Mars/Olympus_Mons' })).expect(400);
+    const response = await request(t.url)
+      .post('/api/claims/public/claims')
+      .send(fnolBody({ time_zone: 'Mars/Olympus_Mons' }))
+      .expect(400);
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(response.body.errors).toEqual([{ pointer: '/time_zone', message: 'must be an IANA time zone name' }]);
     expect(await t.db('claims').count({ n: '*' })).toEqual(before);
@@ -74,27 +92,50 @@ describe('deadlines that hold', () => {
     expect((await post(silent.claim_id, update())).status).toBe(201); // an adjuster's update: first contact made
     await t.db('claims').where({ id: silent.claim_id }).update({ next_update_due: past(), first_contact_due: past() });
     const closed = await newClaim({ stage: 'closed' });
-    await t.db('claims').where({ id: closed.claim_id }).update({ next_update_due: past(), first_contact_due: past(), acknowledge_by: past() });
+    await t
+      .db('claims')
+      .where({ id: closed.claim_id })
+      .update({ next_update_due: past(), first_contact_due: past(), acknowledge_by: past() });
 
     await Promise.all([sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE), sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE)]);
     expect(await sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE)).toBe(0);
-    await t.events.waitFor(() => breachEvents(silent.claim_id).length >= 1 && breachEvents(uncontacted.claim_id).length >= 1 && breachEvents(unacknowledged.claim_id).length >= 1);
+    await t.events.waitFor(
+      () =>
+        breachEvents(silent.claim_id).length >= 1 &&
+        breachEvents(uncontacted.claim_id).length >= 1 &&
+        breachEvents(unacknowledged.claim_id).length >= 1,
+    );
 
-    expect(breachEvents(unacknowledged.claim_id)).toEqual([expect.objectContaining({ deadline: 'acknowledgement', stage: 'intake', actor: 'system:deadline-sweep' })]);
+    expect(breachEvents(unacknowledged.claim_id)).toEqual([
+      expect.objectContaining({ deadline: 'acknowledgement', stage: 'intake', actor: 'system:deadline-sweep' }),
+    ]);
     expect(breachEvents(uncontacted.claim_id)).toEqual([expect.objectContaining({ deadline: 'first_contact', stage: 'triage' })]);
     expect(breachEvents(silent.claim_id)).toEqual([expect.objectContaining({ deadline: 'next_update', stage: 'inspection' })]);
     expect(breachEvents(closed.claim_id)).toEqual([]);
     // the contract's event for a broken promise, once, and only for it
-    expect(eventsOf('claim.update_overdue', silent.claim_id)).toEqual([expect.objectContaining({ stage: 'inspection', actor: 'system:deadline-sweep' })]);
-    expect([...eventsOf('claim.update_overdue', uncontacted.claim_id), ...eventsOf('claim.update_overdue', unacknowledged.claim_id)]).toEqual([]);
-    const rows = await t.db('deadline_breaches').whereIn('claim_id', [unacknowledged.claim_id, uncontacted.claim_id, silent.claim_id]).select('deadline');
+    expect(eventsOf('claim.update_overdue', silent.claim_id)).toEqual([
+      expect.objectContaining({ stage: 'inspection', actor: 'system:deadline-sweep' }),
+    ]);
+    expect([
+      ...eventsOf('claim.update_overdue', uncontacted.claim_id),
+      ...eventsOf('claim.update_overdue', unacknowledged.claim_id),
+    ]).toEqual([]);
+    const rows = await t
+      .db('deadline_breaches')
+      .whereIn('claim_id', [unacknowledged.claim_id, uncontacted.claim_id, silent.claim_id])
+      .select('deadline');
     expect(rows.map((row: { deadline: string }) => row.deadline).sort()).toEqual(['acknowledgement', 'first_contact', 'next_update']);
 
     // a newer promise that breaks too is a new breach
     expect((await post(silent.claim_id, update({ stage: 'estimate', expected_next_update_by: daysAhead(1) }))).status).toBe(201);
-    await t.db('claims').where({ id: silent.claim_id }).update({ next_update_due: past(1000) });
+    await t
+      .db('claims')
+      .where({ id: silent.claim_id })
+      .update({ next_update_due: past(1000) });
     expect(await sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE)).toBe(1);
-    await t.events.waitFor(() => breachEvents(silent.claim_id).length >= 2 && eventsOf('claim.update_overdue', silent.claim_id).length >= 2);
+    await t.events.waitFor(
+      () => breachEvents(silent.claim_id).length >= 2 && eventsOf('claim.update_overdue', silent.claim_id).length >= 2,
+    );
   });
 
   it('lists open breaches by deadline (overdue=true&deadline=…) and counts them in a gauge', async () => {
@@ -122,7 +163,10 @@ describe('deadlines that hold', () => {
   });
 
   it('answers 422 for a deadline without overdue=true', async () => {
-    const response = await request(t.url).get('/api/claims/claims?deadline=first_contact').set('Authorization', await as.reader()).expect(422);
+    const response = await request(t.url)
+      .get('/api/claims/claims?deadline=first_contact')
+      .set('Authorization', await as.reader())
+      .expect(422);
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
   });
 
@@ -130,7 +174,10 @@ describe('deadlines that hold', () => {
     ['an unknown deadline', 'overdue=true&deadline=lunch'],
     ['delivery_failed other than true', 'delivery_failed=false'],
   ])('answers 400 for %s', async (_what, query) => {
-    const response = await request(t.url).get(`/api/claims/claims?${query}`).set('Authorization', await as.reader()).expect(400);
+    const response = await request(t.url)
+      .get(`/api/claims/claims?${query}`)
+      .set('Authorization', await as.reader())
+      .expect(400);
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
   });
 });

@@ -35,13 +35,19 @@ describe('GET /api/claims/claims/{id}/deliveries, email through a real SMTP serv
   it('answers 401 without credentials, 403 without claims:read and 404 for an unknown claim', async () => {
     const claim = await fileClaim(t.url, { policy_number: 'POL-DLV-AUTH', claimant: { name: 'Ana Ruiz', email: 'ana.auth@example.com' } });
     await request(t.url).get(`/api/claims/claims/${claim.claim_id}/deliveries`).expect(401);
-    await request(t.url).get(`/api/claims/claims/${claim.claim_id}/deliveries`).set('Authorization', await bearer('claims:write')).expect(403);
-    const missing = await request(t.url).get('/api/claims/claims/00000000-0000-4000-8000-000000000000/deliveries').set('Authorization', reader).expect(404);
+    await request(t.url)
+      .get(`/api/claims/claims/${claim.claim_id}/deliveries`)
+      .set('Authorization', await bearer('claims:write'))
+      .expect(403);
+    const missing = await request(t.url)
+      .get('/api/claims/claims/00000000-0000-4000-8000-000000000000/deliveries')
+      .set('Authorization', reader)
+      .expect(404);
     expect(missing.headers['content-type']).toMatch(/application\/problem\+json/);
     await request(t.url).get('/api/claims/claims/not-a-uuid/deliveries').set('Authorization', reader).expect(404);
   });
 
-  it('delivers the acknowledgement by SMTP and shows it sent with the server\'s Message-ID', async () => {
+  it("delivers the acknowledgement by SMTP and shows it sent with the server's Message-ID", async () => {
     const claim = await fileClaim(t.url, { policy_number: 'POL-DLV-OK', claimant: { name: 'Ana Ruiz', email: 'ana.ok@example.com' } });
     const mail = await eventually(async () => smtp.received.find((received) => received.to.includes('ana.ok@example.com')));
     expect(mail.from).toBe('claims@insurer.example');
@@ -53,12 +59,19 @@ describe('GET /api/claims/claims/{id}/deliveries, email through a real SMTP serv
       const items = await deliveriesOf(claim.claim_id);
       return items[0]?.status === 'sent' ? items : undefined;
     });
-    expect(delivery).toMatchObject({ kind: 'status_update', channel: 'email', status: 'sent', attempts: 1, last_error: null, next_attempt_at: null });
+    expect(delivery).toMatchObject({
+      kind: 'status_update',
+      channel: 'email',
+      status: 'sent',
+      attempts: 1,
+      last_error: null,
+      next_attempt_at: null,
+    });
     expect(delivery.provider_message_id).toBe(headerOf(mail.raw, 'Message-ID'));
     expect(delivery.completed_at).not.toBeNull();
   });
 
-  it('shows a refused recipient retrying with the server\'s answer, then failed after the last attempt; listed and counted', async () => {
+  it("shows a refused recipient retrying with the server's answer, then failed after the last attempt; listed and counted", async () => {
     const before = await failedDeliveryGauge();
     const claim = await fileClaim(t.url, { policy_number: 'POL-DLV-GONE', claimant: { name: 'Ana Ruiz', email: GONE } });
     const [retrying] = await eventually(async () => {
@@ -70,7 +83,10 @@ describe('GET /api/claims/claims/{id}/deliveries, email through a real SMTP serv
     expect(Date.parse(retrying.next_attempt_at!)).toBeGreaterThan(Date.now());
 
     // the backoff has run its course: the last attempt is due now
-    await t.db('deliveries').where({ id: retrying.delivery_id }).update({ attempts: DELIVERY_MAX_ATTEMPTS - 1, next_attempt_at: new Date() });
+    await t
+      .db('deliveries')
+      .where({ id: retrying.delivery_id })
+      .update({ attempts: DELIVERY_MAX_ATTEMPTS - 1, next_attempt_at: new Date() });
     const [failed] = await eventually(async () => {
       const items = await deliveriesOf(claim.claim_id);
       return items[0]?.status === 'failed' ? items : undefined;

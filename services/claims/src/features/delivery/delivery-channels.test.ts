@@ -42,7 +42,12 @@ describe('delivery channels', () => {
       expect(mail.from).toBe('claims@example.com');
       expect(headerOf(mail.raw, 'Subject')).toBe('Update on your claim CLM-2026-000001');
       expect(outcome).toEqual({ status: 'sent', providerMessageId: headerOf(mail.raw, 'Message-ID') });
-      for (const text of ['We reviewed your photos', 'What we need from you: A photo of the rear bumper', 'https://portal.example/upload', 'Your next update by: December 1, 2026']) {
+      for (const text of [
+        'We reviewed your photos',
+        'What we need from you: A photo of the rear bumper',
+        'https://portal.example/upload',
+        'Your next update by: December 1, 2026',
+      ]) {
         expect(mail.text).toContain(text);
       }
     } finally {

@@ -25,14 +25,24 @@ const SEND_TIMEOUT_MS = 10000;
  * The claimant-facing text of an update: what happened, what happens next, what we need, when we write
  * again — framed in the catalogue's words of the update's language (the adjuster's text is theirs).
  */
-export function renderStatusUpdate(claimNumber: string, update: StatusUpdate, messages: ClaimantMessages = claimantMessages(update.language)): { subject: string; text: string } {
+export function renderStatusUpdate(
+  claimNumber: string,
+  update: StatusUpdate,
+  messages: ClaimantMessages = claimantMessages(update.language),
+): { subject: string; text: string } {
   const lines = [update.what_happened, '', messages.format('updateWhatHappensNext', { text: update.what_happens_next })];
   if (update.what_we_need_from_you) lines.push(messages.format('updateWhatWeNeed', { text: update.what_we_need_from_you }));
   if (update.cta) lines.push(`${update.cta.label}: ${update.cta.url}`);
   // a calendar date: shown as that day (UTC), never shifted by a time zone
-  if (update.expected_next_update_by) lines.push(messages.format('updateNextUpdateBy', { date: new Date(`${update.expected_next_update_by}T00:00:00Z`) }));
+  if (update.expected_next_update_by)
+    lines.push(messages.format('updateNextUpdateBy', { date: new Date(`${update.expected_next_update_by}T00:00:00Z`) }));
   if (update.portal_url) lines.push(messages.format('updateFollow', { url: update.portal_url }));
-  if (update.contact) lines.push(messages.format('updateQuestions', { contact: [update.contact.name, update.contact.phone, update.contact.email].filter(Boolean).join(', ') }));
+  if (update.contact)
+    lines.push(
+      messages.format('updateQuestions', {
+        contact: [update.contact.name, update.contact.phone, update.contact.email].filter(Boolean).join(', '),
+      }),
+    );
   return { subject: messages.format('updateSubject', { claimNumber }), text: lines.join('\n') };
 }
 
@@ -40,13 +50,26 @@ export function renderStatusUpdate(claimNumber: string, update: StatusUpdate, me
  * Email through SMTP (nodemailer) when SMTP_URL is set, SMS through a POST to SMS_WEBHOOK_URL when it
  * is set (its JSON answer's `id`, if any, is kept as the provider's message id); with neither, the message is written to the log (without its text: it may hold personal data).
  */
-export function createMessageSender(settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string }, logger: Logger): SendMessage {
+export function createMessageSender(
+  settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string },
+  logger: Logger,
+): SendMessage {
   const mailer = settings.SMTP_URL
-    ? nodemailer.createTransport(settings.SMTP_URL, { connectionTimeout: SEND_TIMEOUT_MS, greetingTimeout: SEND_TIMEOUT_MS, socketTimeout: SEND_TIMEOUT_MS } as never)
+    ? nodemailer.createTransport(settings.SMTP_URL, {
+        connectionTimeout: SEND_TIMEOUT_MS,
+        greetingTimeout: SEND_TIMEOUT_MS,
+        socketTimeout: SEND_TIMEOUT_MS,
+      } as never)
     : undefined;
   return async (message) => {
     if (message.channel === 'email' && mailer) {
-      const info = await mailer.sendMail({ from: settings.SMTP_FROM, to: message.to, subject: message.subject, text: message.text, headers: { 'X-Claim-Update-Id': message.updateId } });
+      const info = await mailer.sendMail({
+        from: settings.SMTP_FROM,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        headers: { 'X-Claim-Update-Id': message.updateId },
+      });
       return { status: 'sent', providerMessageId: info.messageId ?? null };
     }
     if (message.channel === 'sms' && settings.SMS_WEBHOOK_URL) {
@@ -60,7 +83,10 @@ export function createMessageSender(settings: { SMTP_URL?: string; SMTP_FROM: st
       const answer = (await response.json().catch(() => null)) as { id?: unknown } | null;
       return { status: 'sent', providerMessageId: typeof answer?.id === 'string' ? answer.id : null };
     }
-    logger.info({ channel: message.channel, claim_number: message.claimNumber, update_id: message.updateId }, 'status update delivery logged (no provider configured)');
+    logger.info(
+      { channel: message.channel, claim_number: message.claimNumber, update_id: message.updateId },
+      'status update delivery logged (no provider configured)',
+    );
     return { status: 'logged', providerMessageId: null };
   };
 }

@@ -27,7 +27,7 @@ export function deliveryRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router
     security: { scope: 'claims:read' },
     responses: {
       200: {
-        description: 'The claim\'s deliveries',
+        description: "The claim's deliveries",
         schema: claimDeliveriesResponseSchema,
         example: {
           items: [

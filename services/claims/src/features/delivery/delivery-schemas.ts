@@ -10,7 +10,19 @@ const timestamp = { type: 'string', format: 'date-time' } as const;
 export const claimDeliverySchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['delivery_id', 'kind', 'update_id', 'channel', 'status', 'attempts', 'last_error', 'provider_message_id', 'next_attempt_at', 'created_at', 'completed_at'],
+  required: [
+    'delivery_id',
+    'kind',
+    'update_id',
+    'channel',
+    'status',
+    'attempts',
+    'last_error',
+    'provider_message_id',
+    'next_attempt_at',
+    'created_at',
+    'completed_at',
+  ],
   properties: {
     delivery_id: { type: 'string', format: 'uuid' },
     kind: { enum: [...DELIVERY_KINDS], description: 'A status update (the acknowledgement included) or a new access link' },
@@ -18,7 +30,8 @@ export const claimDeliverySchema = {
     channel: { enum: [...CHANNELS] },
     status: {
       enum: [...DELIVERY_STATUSES],
-      description: '`queued` until the first attempt fails, `retrying` after a failed attempt while attempts remain, `sent` once handed to the provider (or served on the portal; or written to the log when no provider is configured, with no provider_message_id), `failed` after the last attempt',
+      description:
+        '`queued` until the first attempt fails, `retrying` after a failed attempt while attempts remain, `sent` once handed to the provider (or served on the portal; or written to the log when no provider is configured, with no provider_message_id), `failed` after the last attempt',
     },
     attempts: { type: 'integer', minimum: 0 },
     last_error: { type: ['string', 'null'], description: 'Why the last attempt failed' },

@@ -46,7 +46,16 @@ export async function leaseDueDelivery(db: Knex, leaseSeconds: number): Promise<
     [leaseSeconds],
   );
   const [row] = rows;
-  return row ? { delivery_id: row.id, kind: row.kind, update_id: row.update_id, claim_id: row.claim_id, channel: row.channel, attempts: row.attempts } : undefined;
+  return row
+    ? {
+        delivery_id: row.id,
+        kind: row.kind,
+        update_id: row.update_id,
+        claim_id: row.claim_id,
+        channel: row.channel,
+        attempts: row.attempts,
+      }
+    : undefined;
 }
 
 /** Ends a delivery: handed to the provider (`sent`, with the provider's message id), `logged`, or `failed` with the last error. */
@@ -112,7 +121,9 @@ export function deliveriesStore(db: Knex) {
   return {
     /** Every delivery of a claim, oldest first. */
     async listOfClaim(claimId: string): Promise<ClaimDelivery[]> {
-      const rows = await db('deliveries').where({ claim_id: claimId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+      const rows = await db('deliveries')
+        .where({ claim_id: claimId })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
       return (rows as DeliveryRow[]).map(toClaimDelivery);
     },
 

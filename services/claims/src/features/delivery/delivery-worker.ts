@@ -22,13 +22,23 @@ export interface DeliveryWorker {
 }
 
 /** Sends a status update to the claimant; a missing update, claim or contact fails it at once. */
-async function sendStatusUpdate(db: Knex, send: SendMessage, due: DueDelivery): Promise<SendOutcome | { status: 'failed'; lastError: string }> {
+async function sendStatusUpdate(
+  db: Knex,
+  send: SendMessage,
+  due: DueDelivery,
+): Promise<SendOutcome | { status: 'failed'; lastError: string }> {
   const stored = due.update_id === null ? undefined : await statusUpdatesStore(db).find(due.update_id);
   const claim = stored ? await findClaim(db, stored.update.claim_id) : undefined;
   if (!claim || !stored) return { status: 'failed', lastError: 'The status update or its claim no longer exists' };
   const to = due.channel === 'email' ? claim.claimant.email : claim.claimant.phone;
   if (!to) return { status: 'failed', lastError: `The claimant has no ${due.channel === 'email' ? 'email address' : 'phone number'}` };
-  return send({ channel: due.channel, to, claimNumber: claim.claim_number, updateId: stored.update_id, ...renderStatusUpdate(claim.claim_number, stored.update, claimantMessages(stored.update.language ?? claim.language)) });
+  return send({
+    channel: due.channel,
+    to,
+    claimNumber: claim.claim_number,
+    updateId: stored.update_id,
+    ...renderStatusUpdate(claim.claim_number, stored.update, claimantMessages(stored.update.language ?? claim.language)),
+  });
 }
 
 /** Sends one leased delivery (a status update or an access link) and records the outcome; a failure is retried with backoff, then failed. */
@@ -49,7 +59,13 @@ async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Lo
 
 /** The background worker that empties the delivery queue (started by the service's startBackground). */
 /** `publicBaseUrl` starts the links that access-link messages carry. */
-export function startDeliveryWorker(db: Knex, send: SendMessage, logger: Logger, publicBaseUrl: string, pollIntervalMs = POLL_INTERVAL_MS): DeliveryWorker {
+export function startDeliveryWorker(
+  db: Knex,
+  send: SendMessage,
+  logger: Logger,
+  publicBaseUrl: string,
+  pollIntervalMs = POLL_INTERVAL_MS,
+): DeliveryWorker {
   let stopped = false;
   let running: Promise<number> | undefined;
   let again = false;
@@ -104,7 +120,12 @@ export function startDeliveryWorker(db: Knex, send: SendMessage, logger: Logger,
  * The worker as the service holds it: started with the background work; `kick` wakes it after a
  * status update or an access-link request commits (a no-op before it starts).
  */
-export function deliveryWorkerHandle(settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string; PUBLIC_BASE_URL: string }) {
+export function deliveryWorkerHandle(settings: {
+  SMTP_URL?: string;
+  SMTP_FROM: string;
+  SMS_WEBHOOK_URL?: string;
+  PUBLIC_BASE_URL: string;
+}) {
   let worker: DeliveryWorker | undefined;
   return {
     kick: () => worker?.kick(),

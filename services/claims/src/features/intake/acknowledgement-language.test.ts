@@ -17,7 +17,12 @@ describe('the acknowledgement in the claim language', () => {
   });
 
   const historyOf = async (claim: { claim_id: string; access_token: string }) =>
-    (await request(t.url).get(`/api/claims/public/claims/${claim.claim_id}/status`).set('Authorization', `Bearer ${claim.access_token}`).expect(200)).body.history.items;
+    (
+      await request(t.url)
+        .get(`/api/claims/public/claims/${claim.claim_id}/status`)
+        .set('Authorization', `Bearer ${claim.access_token}`)
+        .expect(200)
+    ).body.history.items;
 
   it('writes the acknowledgement and its email in Spanish for es-MX', async () => {
     const claim = await fileClaim(t.url, { language: 'es-MX', claimant: { name: 'Ana Ruiz', email: 'ana.es@example.com' } });
@@ -29,7 +34,9 @@ describe('the acknowledgement in the claim language', () => {
       what_we_need_from_you: 'Por favor, envíenos: fotos de los daños, presupuesto de reparación, denuncia policial.',
       cta: { label: 'Enviar sus documentos' },
     });
-    expect(acknowledgement.update.what_happens_next).toMatch(/^Un especialista en reclamaciones la revisará y se pondrá en contacto con usted antes del \d{1,2} de [a-z]+ de \d{4}\.$/);
+    expect(acknowledgement.update.what_happens_next).toMatch(
+      /^Un especialista en reclamaciones la revisará y se pondrá en contacto con usted antes del \d{1,2} de [a-z]+ de \d{4}\.$/,
+    );
     const mail = await eventually(async () => smtp.received.find((received) => received.to.includes('ana.es@example.com')));
     const quotedPrintableBytes = mail.text.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     expect(Buffer.from(quotedPrintableBytes, 'latin1').toString('utf8')).toContain('Próximos pasos: Un especialista');
@@ -40,6 +47,9 @@ describe('the acknowledgement in the claim language', () => {
     const [acknowledgement] = await historyOf(claim);
     expect(acknowledgement.language_fallback_from).toBe('fr-CA');
     expect(acknowledgement.update).toMatchObject({ language: 'en', what_happened: `We received your claim ${claim.claim_number}.` });
-    expect(await t.db('status_updates').where({ claim_id: claim.claim_id }).first('language', 'language_fallback_from')).toEqual({ language: 'en', language_fallback_from: 'fr-CA' });
+    expect(await t.db('status_updates').where({ claim_id: claim.claim_id }).first('language', 'language_fallback_from')).toEqual({
+      language: 'en',
+      language_fallback_from: 'fr-CA',
+    });
   });
 });

@@ -55,16 +55,28 @@ export interface IdempotencyClaim {
  * owns the key (run the operation, then `storeIdempotentResponse`), or the answer to replay. Same key
  * with another body is 422. An expired row is removed first, so an old key starts afresh.
  */
-export async function claimIdempotencyKey(trx: Knex, operation: string, idempotencyKey: string, digest: string, retentionHours: number): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(
+  trx: Knex,
+  operation: string,
+  idempotencyKey: string,
+  digest: string,
+  retentionHours: number,
+): Promise<IdempotencyClaim> {
   const hash = keyHash(idempotencyKey);
   await trx('idempotency_keys').where({ operation, key_hash: hash }).andWhere('expires_at', '<=', trx.raw('now()')).delete();
   const inserted = await trx('idempotency_keys')
-    .insert({ operation, key_hash: hash, request_digest: digest, expires_at: trx.raw(`now() + make_interval(hours => ?)`, [retentionHours]) })
+    .insert({
+      operation,
+      key_hash: hash,
+      request_digest: digest,
+      expires_at: trx.raw(`now() + make_interval(hours => ?)`, [retentionHours]),
+    })
     .onConflict(['operation', 'key_hash'])
     .ignore()
     .returning('key_hash');
   if (inserted.length > 0) return {};
-  const existing = (await trx('idempotency_keys').where({ operation, key_hash: hash }).first()) as { request_digest: string; sealed_response: string | null } | undefined;
+  const existing = (await trx('idempotency_keys').where({ operation, key_hash: hash }).first()) as
+    { request_digest: string; sealed_response: string | null } | undefined;
   if (!existing || existing.sealed_response === null) {
     // Only possible if the row vanished or was stored without an answer; both mean "retry later".
     throw problems.conflict('A request with this Idempotency-Key is still being processed; retry shortly');
@@ -75,7 +87,13 @@ export async function claimIdempotencyKey(trx: Knex, operation: string, idempote
   return { replay: unseal(idempotencyKey, existing.sealed_response) };
 }
 
-export async function storeIdempotentResponse(trx: Knex, operation: string, idempotencyKey: string, response: StoredResponse, claimId: string): Promise<void> {
+export async function storeIdempotentResponse(
+  trx: Knex,
+  operation: string,
+  idempotencyKey: string,
+  response: StoredResponse,
+  claimId: string,
+): Promise<void> {
   await trx('idempotency_keys')
     .where({ operation, key_hash: keyHash(idempotencyKey) })
     .update({ sealed_response: seal(idempotencyKey, response), claim_id: claimId });

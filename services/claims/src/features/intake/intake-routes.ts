@@ -3,7 +3,13 @@ import { withTransactional } from '@platform/db';
 import { assertValid, compile, jsonBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE, intakeRequestSchema, intakeResponseSchema, type IntakeRequest } from './intake-schemas';
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_RULE,
+  intakeRequestSchema,
+  intakeResponseSchema,
+  type IntakeRequest,
+} from './intake-schemas';
 import { intakeService } from './intake-service';
 import { intakeRequestExample, intakeResponseExample } from '../claims/claim-examples';
 
@@ -26,7 +32,9 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   router.post(INTAKE_PATH, jsonBody, async (req, res) => {
     const idempotencyKey = req.get('idempotency-key');
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
-      throw problems.badRequest(`Idempotency-Key must carry 128 random bits: ${IDEMPOTENCY_KEY_RULE}`, [{ pointer: '/headers/idempotency-key', message: `must be ${IDEMPOTENCY_KEY_RULE}` }]);
+      throw problems.badRequest(`Idempotency-Key must carry 128 random bits: ${IDEMPOTENCY_KEY_RULE}`, [
+        { pointer: '/headers/idempotency-key', message: `must be ${IDEMPOTENCY_KEY_RULE}` },
+      ]);
     }
     const request = assertValid<IntakeRequest>(intakeRequestSchema, req.body);
     const answer = await service.transactional((intake) => intake.submit(request, idempotencyKey));
@@ -42,11 +50,26 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       'With an Idempotency-Key, the same key and body answer the same 201 again (header Idempotent-Replayed: true) for IDEMPOTENCY_RETENTION_HOURS; the same key with another body is 422.',
     tag: 'Intake',
     security: 'public',
-    parameters: [{ name: 'Idempotency-Key', in: 'header', schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source }, description: `At least 128 random bits: ${IDEMPOTENCY_KEY_RULE}; anything else is 400` }],
+    parameters: [
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+        description: `At least 128 random bits: ${IDEMPOTENCY_KEY_RULE}; anything else is 400`,
+      },
+    ],
     requestBody: { contentType: 'application/json', schema: intakeRequestSchema, example: intakeRequestExample },
     responses: {
-      201: { description: 'The claim was created', schema: intakeResponseSchema, example: intakeResponseExample, headers: { Location: 'The claimant status URL of the claim' } },
-      400: { description: 'Malformed JSON, schema violation, unknown field, impossible or future loss date, an Idempotency-Key that is not a UUID or 128 random bits' },
+      201: {
+        description: 'The claim was created',
+        schema: intakeResponseSchema,
+        example: intakeResponseExample,
+        headers: { Location: 'The claimant status URL of the claim' },
+      },
+      400: {
+        description:
+          'Malformed JSON, schema violation, unknown field, impossible or future loss date, an Idempotency-Key that is not a UUID or 128 random bits',
+      },
       413: { description: 'The body exceeds 1 MiB' },
       415: { description: 'Content-Type is not application/json' },
       422: { description: 'The Idempotency-Key was used with another body' },

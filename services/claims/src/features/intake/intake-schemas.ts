@@ -42,7 +42,12 @@ export const intakeRequestSchema = {
       additionalProperties: false,
       required: ['date', 'type', 'description'],
       properties: {
-        date: { type: 'string', format: 'date', pattern: '^(?!0000-)', description: 'A real calendar date (year 0001 or later), not in the future' },
+        date: {
+          type: 'string',
+          format: 'date',
+          pattern: '^(?!0000-)',
+          description: 'A real calendar date (year 0001 or later), not in the future',
+        },
         type: { enum: [...LOSS_TYPES] },
         description: { type: 'string', minLength: 1, maxLength: 5000, pattern: NON_BLANK_TEXT_PATTERN },
         location: lossLocationSchema,
@@ -55,13 +60,22 @@ export const intakeRequestSchema = {
       additionalProperties: false,
       required: ['amount', 'currency'],
       properties: {
-        amount: { type: 'string', pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,3})?$', description: 'A non-negative decimal string, never a float' },
+        amount: {
+          type: 'string',
+          pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,3})?$',
+          description: 'A non-negative decimal string, never a float',
+        },
         currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217' },
       },
     },
     preferred_channel: { enum: [...CHANNELS], description: 'Default: `email` when claimant.email is given, otherwise `sms`' },
     language: { type: 'string', maxLength: 35, pattern: LANGUAGE_TAG_PATTERN, default: 'en', description: 'BCP 47' },
-    time_zone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone ("Europe/Madrid") the claim\'s promised dates count in; UTC when omitted' },
+    time_zone: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: 'IANA time zone ("Europe/Madrid") the claim\'s promised dates count in; UTC when omitted',
+    },
   },
 } as const;
 
@@ -85,5 +99,6 @@ export const intakeResponseSchema = {
  * (and be answered their access token) or take it first (and make their request fail): a UUID, or 22–255
  * base64url characters — 32 at least when they are all hex digits (22 hex digits are only 88 bits).
  */
-export const IDEMPOTENCY_KEY_PATTERN = /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(?![0-9a-fA-F]{22,31}$)[A-Za-z0-9_-]{22,255})$/;
+export const IDEMPOTENCY_KEY_PATTERN =
+  /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(?![0-9a-fA-F]{22,31}$)[A-Za-z0-9_-]{22,255})$/;
 export const IDEMPOTENCY_KEY_RULE = 'a UUID, or 22–255 base64url characters (32 at least if all are hex digits)';

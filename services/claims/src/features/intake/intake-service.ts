@@ -55,26 +55,42 @@ export function checkIntakeFacts(request: IntakeRequest, now: Date): { language:
   if (!isCalendarDate(request.loss.date)) errors.push({ pointer: '/loss/date', message: 'must be a calendar date (YYYY-MM-DD)' });
   else if (request.loss.date > latestToday) errors.push({ pointer: '/loss/date', message: 'must not be in the future' });
   const channel = preferredChannelOf(request);
-  if (request.claimant.email === undefined && request.claimant.phone === undefined) errors.push({ pointer: '/claimant', message: 'needs an email or a phone' });
-  if (channel === 'email' && request.claimant.email === undefined) errors.push({ pointer: '/claimant/email', message: 'is required for the email channel' });
-  if (channel === 'sms' && request.claimant.phone === undefined) errors.push({ pointer: '/claimant/phone', message: 'is required for the sms channel' });
+  if (request.claimant.email === undefined && request.claimant.phone === undefined)
+    errors.push({ pointer: '/claimant', message: 'needs an email or a phone' });
+  if (channel === 'email' && request.claimant.email === undefined)
+    errors.push({ pointer: '/claimant/email', message: 'is required for the email channel' });
+  if (channel === 'sms' && request.claimant.phone === undefined)
+    errors.push({ pointer: '/claimant/phone', message: 'is required for the sms channel' });
   const language = normaliseLanguageTag(request.language ?? 'en');
   if (!language) errors.push({ pointer: '/language', message: 'must be a BCP 47 language tag' });
-  if (request.time_zone !== undefined && !isTimeZone(request.time_zone)) errors.push({ pointer: '/time_zone', message: 'must be an IANA time zone name' });
-  if (errors.length > 0) throw problems.badRequest(`Request body: ${errors[0].pointer.slice(1).replace(/\//g, '.')} ${errors[0].message}`, errors);
+  if (request.time_zone !== undefined && !isTimeZone(request.time_zone))
+    errors.push({ pointer: '/time_zone', message: 'must be an IANA time zone name' });
+  if (errors.length > 0)
+    throw problems.badRequest(`Request body: ${errors[0].pointer.slice(1).replace(/\//g, '.')} ${errors[0].message}`, errors);
   return { language: language!, timeZone: request.time_zone ?? null };
 }
 
 /** The acknowledgement's text, from the claimant message catalogue in the claim's language (or English). */
-function acknowledgement(claimId: string, claimNumber: string, documents: RequiredDocument[], firstContactDue: Date, expectedNextUpdateBy: string, settings: IntakeSettings, messages: ClaimantMessages) {
-  const outstanding = documents.filter((document) => !document.received).map((document) => messages.format('documentType', { type: document.type }));
+function acknowledgement(
+  claimId: string,
+  claimNumber: string,
+  documents: RequiredDocument[],
+  firstContactDue: Date,
+  expectedNextUpdateBy: string,
+  settings: IntakeSettings,
+  messages: ClaimantMessages,
+) {
+  const outstanding = documents
+    .filter((document) => !document.received)
+    .map((document) => messages.format('documentType', { type: document.type }));
   // The claim's portal page. The stored update never holds the access token (only its hash is kept): the app that
   // reported the loss opens `portal_url#token={access_token}`, and a claimant who lost it asks for a new link there.
   const portal = `${settings.publicBaseUrl.replace(/\/+$/, '')}/portal/claims/${claimId}`;
   return {
     what_happened: messages.format('acknowledgementWhatHappened', { claimNumber }),
     what_happens_next: messages.format('acknowledgementWhatHappensNext', { firstContactDue }),
-    what_we_need_from_you: outstanding.length > 0 ? messages.format('acknowledgementWhatWeNeed', { documents: outstanding.join(', ') }) : null,
+    what_we_need_from_you:
+      outstanding.length > 0 ? messages.format('acknowledgementWhatWeNeed', { documents: outstanding.join(', ') }) : null,
     expected_next_update_by: expectedNextUpdateBy,
     cta: outstanding.length > 0 ? { label: messages.format('acknowledgementCtaLabel'), url: `${portal}#upload` } : null,
     contact: settings.contact,
@@ -93,7 +109,13 @@ export function intakeService(settings: IntakeSettings) {
       const now = new Date();
       const { language, timeZone } = checkIntakeFacts(request, now);
       if (idempotencyKey !== undefined) {
-        const claim = await claimIdempotencyKey(db, INTAKE_OPERATION, idempotencyKey, requestDigest(request), settings.idempotencyRetentionHours);
+        const claim = await claimIdempotencyKey(
+          db,
+          INTAKE_OPERATION,
+          idempotencyKey,
+          requestDigest(request),
+          settings.idempotencyRetentionHours,
+        );
         if (claim.replay) return { ...claim.replay, replayed: true };
       }
 
@@ -109,8 +131,17 @@ export function intakeService(settings: IntakeSettings) {
         id: claimId,
         claim_number: claimNumber,
         policy_number: request.policy_number.trim(),
-        claimant: { name: request.claimant.name.trim(), email: request.claimant.email?.toLowerCase() ?? null, phone: request.claimant.phone ?? null },
-        loss: { date: request.loss.date, type: request.loss.type, description: request.loss.description.trim(), location: request.loss.location ?? null },
+        claimant: {
+          name: request.claimant.name.trim(),
+          email: request.claimant.email?.toLowerCase() ?? null,
+          phone: request.claimant.phone ?? null,
+        },
+        loss: {
+          date: request.loss.date,
+          type: request.loss.type,
+          description: request.loss.description.trim(),
+          location: request.loss.location ?? null,
+        },
         injuries: request.injuries ?? null,
         police_report_number: request.police_report_number?.trim() ?? null,
         estimated_amount: request.estimated_amount ?? null,
@@ -157,7 +188,12 @@ export function intakeService(settings: IntakeSettings) {
           received_at: now.toISOString(),
         },
         timeline: {
-          data: { claim_number: claimNumber, loss_type: request.loss.type, acknowledgement_update_id: stored.update_id, idempotency_key: idempotencyKey !== undefined },
+          data: {
+            claim_number: claimNumber,
+            loss_type: request.loss.type,
+            acknowledgement_update_id: stored.update_id,
+            idempotency_key: idempotencyKey !== undefined,
+          },
         },
       });
 

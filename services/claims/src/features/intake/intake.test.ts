@@ -42,7 +42,10 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
     });
 
     it('malformed JSON with 400', async () => {
-      const body = await expectRejected(() => request(t.url).post(PATH).set('Content-Type', 'application/json').send('{"policy_number":'), 400);
+      const body = await expectRejected(
+        () => request(t.url).post(PATH).set('Content-Type', 'application/json').send('{"policy_number":'),
+        400,
+      );
       expect(body.type).toMatch(/malformed-json/);
     });
 
@@ -89,9 +92,15 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
     });
 
     it('a preferred channel without its contact with 400 (sms needs a phone; email needs an email)', async () => {
-      const sms = await expectRejected(() => post(fnolBody({ claimant: { name: 'Ana', email: 'ana@example.com' }, preferred_channel: 'sms' })), 400);
+      const sms = await expectRejected(
+        () => post(fnolBody({ claimant: { name: 'Ana', email: 'ana@example.com' }, preferred_channel: 'sms' })),
+        400,
+      );
       expect(sms.errors).toContainEqual({ pointer: '/claimant/phone', message: 'is required for the sms channel' });
-      const email = await expectRejected(() => post(fnolBody({ claimant: { name: 'Ana', phone: '+14155550100' }, preferred_channel: 'email' })), 400);
+      const email = await expectRejected(
+        () => post(fnolBody({ claimant: { name: 'Ana', phone: '+14155550100' }, preferred_channel: 'email' })),
+        400,
+      );
       expect(email.errors).toContainEqual({ pointer: '/claimant/email', message: 'is required for the email channel' });
     });
 
@@ -142,7 +151,13 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
         { type: 'repair_estimate', received: false },
         { type: 'police_report', received: false },
       ]);
-      expect(body.status).toMatchObject({ claim_id: body.claim_id, channel: 'email', stage: 'intake', adequacy_score: 1, adequacy_missing: [] });
+      expect(body.status).toMatchObject({
+        claim_id: body.claim_id,
+        channel: 'email',
+        stage: 'intake',
+        adequacy_score: 1,
+        adequacy_missing: [],
+      });
       expect(body.status.cta.url).toContain(`/portal/claims/${body.claim_id}#upload`);
       expect(body.status.portal_url).toMatch(new RegExp(`/portal/claims/${body.claim_id}$`));
       expect(Object.keys(body.status)).toHaveLength(13);
@@ -153,7 +168,13 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       const row = await t.db('claims').where({ id: body.claim_id }).first();
       expect(row.access_token_hash).toBe(hashAccessToken(body.access_token));
       expect(JSON.stringify(row)).not.toContain(body.access_token);
-      expect(row).toMatchObject({ language: 'pt-BR', claimant_name: 'Ana Ruiz', claimant_email: 'ana@example.com', stage: 'intake', estimated_currency: 'USD' });
+      expect(row).toMatchObject({
+        language: 'pt-BR',
+        claimant_name: 'Ana Ruiz',
+        claimant_email: 'ana@example.com',
+        stage: 'intake',
+        estimated_currency: 'USD',
+      });
       expect(row.estimated_amount).toBe('2500.00');
       expect(new Date(row.first_contact_due).getTime()).toBeGreaterThan(new Date(row.received_at).getTime());
       expect(row.next_update_due).not.toBeNull();
@@ -166,7 +187,9 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
     });
 
     it('accepts a phone-only claimant who prefers SMS, and adds medical_report when injuries are reported', async () => {
-      const { body } = await post(fnolBody({ claimant: { name: 'Bo', phone: '+447700900123' }, preferred_channel: 'sms', injuries: true })).expect(201);
+      const { body } = await post(
+        fnolBody({ claimant: { name: 'Bo', phone: '+447700900123' }, preferred_channel: 'sms', injuries: true }),
+      ).expect(201);
       expect(body.status.channel).toBe('sms');
       expect(body.required_documents.map((d: { type: string }) => d.type)).toContain('medical_report');
     });
@@ -194,7 +217,9 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
     });
 
     it('publishes claim.created once, as a CloudEvent without personal data', async () => {
-      const { body } = await post(fnolBody({ claimant: { name: 'Zed Unique', email: 'zed.unique@example.com', phone: '+14155550199' } })).expect(201);
+      const { body } = await post(
+        fnolBody({ claimant: { name: 'Zed Unique', email: 'zed.unique@example.com', phone: '+14155550199' } }),
+      ).expect(201);
       const events = await t.events.waitFor((all) => all.some((e) => e.body.data.claim_id === body.claim_id));
       await new Promise((resolve) => setTimeout(resolve, 300));
       const mine = t.events.received.filter((e) => e.body.data.claim_id === body.claim_id);
@@ -208,7 +233,8 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       const [timeline] = await t.db('claim_audit').where({ claim_id: body.claim_id, action: 'claim.created' });
       expect(timeline.data.event_id).toBe(event.body.id);
       const text = JSON.stringify(event.body);
-      for (const personal of ['Zed Unique', 'zed.unique@example.com', '+14155550199', 'Rear-ended', '1 Main St', body.access_token]) expect(text).not.toContain(personal);
+      for (const personal of ['Zed Unique', 'zed.unique@example.com', '+14155550199', 'Rear-ended', '1 Main St', body.access_token])
+        expect(text).not.toContain(personal);
     });
   });
 
@@ -264,21 +290,35 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       const key = randomUUID();
       const first = await post(fnolBody(), { 'Idempotency-Key': key }).expect(201);
       const reordered = Object.fromEntries(Object.entries(fnolBody()).reverse());
-      const again = await request(t.url).post(PATH).set('Idempotency-Key', key).set('Content-Type', 'application/json').send(JSON.stringify(reordered, null, 2)).expect(201);
+      const again = await request(t.url)
+        .post(PATH)
+        .set('Idempotency-Key', key)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(reordered, null, 2))
+        .expect(201);
       expect(again.body.claim_id).toBe(first.body.claim_id);
     });
 
     it('forgets a stored answer once it has expired: the key then creates a new claim', async () => {
       const key = randomUUID();
       const first = await post(fnolBody(), { 'Idempotency-Key': key }).expect(201);
-      await t.db('idempotency_keys').where({ claim_id: first.body.claim_id }).update({ expires_at: new Date(Date.now() - 1000) });
+      await t
+        .db('idempotency_keys')
+        .where({ claim_id: first.body.claim_id })
+        .update({ expires_at: new Date(Date.now() - 1000) });
       const again = await post(fnolBody({ policy_number: 'POL-777' }), { 'Idempotency-Key': key }).expect(201);
       expect(again.body.claim_id).not.toBe(first.body.claim_id);
     });
 
     it('purges stored answers past their retention on a timer, keeping the live ones', async () => {
-      const [expired, live] = [await post(fnolBody(), { 'Idempotency-Key': randomUUID() }).expect(201), await post(fnolBody(), { 'Idempotency-Key': randomUUID() }).expect(201)];
-      await t.db('idempotency_keys').where({ claim_id: expired.body.claim_id }).update({ expires_at: new Date(Date.now() - 1000) });
+      const [expired, live] = [
+        await post(fnolBody(), { 'Idempotency-Key': randomUUID() }).expect(201),
+        await post(fnolBody(), { 'Idempotency-Key': randomUUID() }).expect(201),
+      ];
+      await t
+        .db('idempotency_keys')
+        .where({ claim_id: expired.body.claim_id })
+        .update({ expires_at: new Date(Date.now() - 1000) });
       const logged: unknown[] = [];
       const logger = { info: (...args: unknown[]) => logged.push(args), warn: (...args: unknown[]) => logged.push(args) };
       const purge = startIdempotencyPurge({ db: t.db, logger: logger as never }, 50);

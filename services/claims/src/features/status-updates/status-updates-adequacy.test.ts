@@ -9,7 +9,17 @@ const cta = { label: 'Upload', url: 'https://claims.example.com/u' };
 
 describe('computeAdequacy (weights: expected_next_update_by 3, cta 2 when something is asked, contact 2, portal_url 1 on portal, language 1)', () => {
   it('scores a complete update 1 with nothing missing', () => {
-    expect(computeAdequacy({ channel: 'portal', what_we_need_from_you: 'photos', expected_next_update_by: '2026-12-01', cta, contact, portal_url: 'https://p.example.com', language: 'en' })).toEqual({
+    expect(
+      computeAdequacy({
+        channel: 'portal',
+        what_we_need_from_you: 'photos',
+        expected_next_update_by: '2026-12-01',
+        cta,
+        contact,
+        portal_url: 'https://p.example.com',
+        language: 'en',
+      }),
+    ).toEqual({
       adequacy_score: 1,
       adequacy_missing: [],
     });
@@ -23,14 +33,19 @@ describe('computeAdequacy (weights: expected_next_update_by 3, cta 2 when someth
   });
 
   it('leaves out cta when nothing is asked of the customer, and portal_url off the portal channel', () => {
-    expect(computeAdequacy({ channel: 'sms', what_we_need_from_you: null, expected_next_update_by: '2026-12-01', contact, language: null })).toEqual({
+    expect(
+      computeAdequacy({ channel: 'sms', what_we_need_from_you: null, expected_next_update_by: '2026-12-01', contact, language: null }),
+    ).toEqual({
       adequacy_score: 0.83, // (3 + 2) / (3 + 2 + 1)
       adequacy_missing: ['language'],
     });
   });
 
   it('rounds to two decimals', () => {
-    expect(computeAdequacy({ channel: 'email', what_we_need_from_you: 'photos', expected_next_update_by: '2026-12-01', contact, language: null }).adequacy_score).toBe(0.63); // 5/8
+    expect(
+      computeAdequacy({ channel: 'email', what_we_need_from_you: 'photos', expected_next_update_by: '2026-12-01', contact, language: null })
+        .adequacy_score,
+    ).toBe(0.63); // 5/8
   });
 });
 
@@ -69,12 +84,12 @@ describe('date and language helpers', () => {
     expect(isTodayOrLater('2026-11-22', now)).toBe(true);
     expect(isTodayOrLater('2026-11-21', now)).toBe(false);
   });
-  it('compares with today in the claim\'s time zone when it has one', () => {
+  it("compares with today in the claim's time zone when it has one", () => {
     const now = new Date('2026-11-22T23:30:00Z'); // already the 23rd in Madrid
     expect(isTodayOrLater('2026-11-22', now, 'Europe/Madrid')).toBe(false);
     expect(isTodayOrLater('2026-11-22', now, 'America/New_York')).toBe(true);
   });
-  it('puts next_update_due at the end of the promised day, in UTC or in the claim\'s time zone', () => {
+  it("puts next_update_due at the end of the promised day, in UTC or in the claim's time zone", () => {
     expect(nextUpdateDueAt('2026-11-30', null, 5).toISOString()).toBe('2026-12-01T00:00:00.000Z');
     expect(nextUpdateDueAt('2026-12-31', 'Europe/Madrid', 5).toISOString()).toBe('2026-12-31T23:00:00.000Z');
     expect(nextUpdateDueAt('2026-07-14', 'America/Los_Angeles', 5).toISOString()).toBe('2026-07-15T07:00:00.000Z');

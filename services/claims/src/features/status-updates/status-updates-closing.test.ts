@@ -28,11 +28,23 @@ describe('closing a claim with a reason (paid, denied, withdrawn, duplicate) and
 
   const newClaim = (fields: TestClaimFields = {}) => insertTestClaim(t.db, fields);
   const post = async (claimId: string, body: unknown, auth?: string) =>
-    request(t.url).post(`/api/claims/claims/${claimId}/status-updates`).set('Authorization', auth ?? (await as.decider())).send(body as object);
-  const closingOf = async (claimId: string) => t.db('claims').where({ id: claimId }).first('stage', 'closing_reason', 'closing_rationale', 'next_update_due');
-  const claimFile = async (claimId: string) => (await request(t.url).get(`/api/claims/claims/${claimId}`).set('Authorization', await as.reader()).expect(200)).body.claim;
-  const updatesOf = (claimId: string) => t.db('status_updates').where({ claim_id: claimId }).orderBy('created_at').select('stage', 'closing_reason');
-  const eventsOf = (claimId: string) => t.events.received.filter((e) => e.routingKey === 'claim.status_updated' && e.body.data.claim_id === claimId);
+    request(t.url)
+      .post(`/api/claims/claims/${claimId}/status-updates`)
+      .set('Authorization', auth ?? (await as.decider()))
+      .send(body as object);
+  const closingOf = async (claimId: string) =>
+    t.db('claims').where({ id: claimId }).first('stage', 'closing_reason', 'closing_rationale', 'next_update_due');
+  const claimFile = async (claimId: string) =>
+    (
+      await request(t.url)
+        .get(`/api/claims/claims/${claimId}`)
+        .set('Authorization', await as.reader())
+        .expect(200)
+    ).body.claim;
+  const updatesOf = (claimId: string) =>
+    t.db('status_updates').where({ claim_id: claimId }).orderBy('created_at').select('stage', 'closing_reason');
+  const eventsOf = (claimId: string) =>
+    t.events.received.filter((e) => e.routingKey === 'claim.status_updated' && e.body.data.claim_id === claimId);
 
   it.each([
     ['paid', 'settlement', undefined],
@@ -42,10 +54,18 @@ describe('closing a claim with a reason (paid, denied, withdrawn, duplicate) and
     ['duplicate', 'intake', 'Same loss as CLM-2026-000041'],
   ])('closes a claim as %s from %s, on the claim, its update, the claim file and the event', async (reason, stage, rationale) => {
     const claim = await newClaim({ stage: stage as TestClaimFields['stage'] });
-    const response = await post(claim.claim_id, closing({ closing_reason: reason, ...(rationale ? { closing_rationale: rationale } : {}) }));
+    const response = await post(
+      claim.claim_id,
+      closing({ closing_reason: reason, ...(rationale ? { closing_rationale: rationale } : {}) }),
+    );
     expect(response.status).toBe(201);
     expect(response.body).not.toHaveProperty('closing_reason'); // the StatusUpdate keeps its thirteen fields
-    expect(await closingOf(claim.claim_id)).toEqual({ stage: 'closed', closing_reason: reason, closing_rationale: rationale ?? null, next_update_due: null });
+    expect(await closingOf(claim.claim_id)).toEqual({
+      stage: 'closed',
+      closing_reason: reason,
+      closing_rationale: rationale ?? null,
+      next_update_due: null,
+    });
     expect(await updatesOf(claim.claim_id)).toEqual([{ stage: 'closed', closing_reason: reason }]);
     expect((await claimFile(claim.claim_id)).closing).toEqual({ reason, rationale: rationale ?? null });
     await t.events.waitFor(() => eventsOf(claim.claim_id).length >= 1);
@@ -90,7 +110,10 @@ describe('closing a claim with a reason (paid, denied, withdrawn, duplicate) and
 
   it('reopens a claim the claimant withdrew: the reason is cleared, the history kept (regression: reopening failed)', async () => {
     const claim = await fileTestClaim(t.url);
-    await request(t.url).post(`/api/claims/public/claims/${claim.claim_id}/withdraw`).set('Authorization', `Bearer ${claim.access_token}`).expect(200);
+    await request(t.url)
+      .post(`/api/claims/public/claims/${claim.claim_id}/withdraw`)
+      .set('Authorization', `Bearer ${claim.access_token}`)
+      .expect(200);
     expect(await closingOf(claim.claim_id)).toMatchObject({ stage: 'closed', closing_reason: 'withdrawn' });
 
     const reopened = await post(claim.claim_id, closing({ stage: 'assigned', what_happened: 'You asked us to continue with your claim' }));
@@ -108,12 +131,18 @@ describe('closing a claim with a reason (paid, denied, withdrawn, duplicate) and
 
   it('reopens a denied claim and closes it again with another reason; the timeline keeps the denial and its rationale', async () => {
     const claim = await newClaim({ stage: 'assigned' });
-    expect((await post(claim.claim_id, closing({ closing_reason: 'denied', closing_rationale: 'No cover for wear and tear' }))).status).toBe(201);
+    expect(
+      (await post(claim.claim_id, closing({ closing_reason: 'denied', closing_rationale: 'No cover for wear and tear' }))).status,
+    ).toBe(201);
     expect((await post(claim.claim_id, closing({ stage: 'estimate' }))).status).toBe(201);
     expect(await closingOf(claim.claim_id)).toMatchObject({ stage: 'estimate', closing_reason: null, closing_rationale: null });
     expect((await post(claim.claim_id, closing({ closing_reason: 'paid' }))).status).toBe(201);
     expect(await closingOf(claim.claim_id)).toMatchObject({ stage: 'closed', closing_reason: 'paid', closing_rationale: null });
-    const timeline = await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'claim.status_updated' }).orderBy('occurred_at').pluck('data');
+    const timeline = await t
+      .db('claim_audit')
+      .where({ claim_id: claim.claim_id, action: 'claim.status_updated' })
+      .orderBy('occurred_at')
+      .pluck('data');
     expect(timeline.map((data: Record<string, unknown>) => [data.stage, data.closing_reason, data.closing_rationale])).toEqual([
       ['closed', 'denied', 'No cover for wear and tear'],
       ['estimate', null, undefined],

@@ -36,31 +36,49 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       'a denial also its `closing_rationale` (both only with `closed`, else 400); they are kept on the claim (`closing`) until it is reopened, ' +
       'which clears them while the closing update and the timeline keep them. Closing a claim as denied: ' +
       `\`${JSON.stringify(closingStatusUpdateRequestExample)}\`. ` +
-      'An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim\'s promise ' +
+      "An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim's promise " +
       '(`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel ' +
       '(portal: delivered by being stored) and publishes `claim.status_updated`.',
     tag: 'Status updates',
     security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
     requestBody: { contentType: 'application/json', schema: statusUpdateRequestSchema, example: statusUpdateRequestExample },
     responses: {
-      201: { description: 'The stored StatusUpdate: exactly its thirteen fields', schema: statusUpdateSchema, schemaName: 'StatusUpdate', example: statusUpdateExample, headers: { Location: 'The status update' } },
-      400: { description: 'Malformed JSON, a schema violation, adequacy fields sent, a past or impossible date, a bad language tag, closing without a reason, a denial without a rationale, a closing reason with another stage' },
+      201: {
+        description: 'The stored StatusUpdate: exactly its thirteen fields',
+        schema: statusUpdateSchema,
+        schemaName: 'StatusUpdate',
+        example: statusUpdateExample,
+        headers: { Location: 'The status update' },
+      },
+      400: {
+        description:
+          'Malformed JSON, a schema violation, adequacy fields sent, a past or impossible date, a bad language tag, closing without a reason, a denial without a rationale, a closing reason with another stage',
+      },
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:decide for settlement, closing or reopening, or claims:write for any other stage' },
       404: { description: 'No such claim' },
-      409: { description: 'The lifecycle forbids the stage (including any non-reopening update to a closed claim), or the claim would leave triage or close while an escalation is open' },
+      409: {
+        description:
+          'The lifecycle forbids the stage (including any non-reopening update to a closed claim), or the claim would leave triage or close while an escalation is open',
+      },
       415: { description: 'Content-Type is not application/json' },
       422: { description: 'claim_id names another claim, or the channel has no contact for this claimant' },
       503: { description: 'The database is unavailable' },
     },
   });
-  router.post('/api/claims/claims/:id/status-updates', authenticate(deps.verifyToken), requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE), jsonBody, async (req: Request, res: Response) => {
-    const body = assertValid<StatusUpdateRequest>(statusUpdateRequestSchema, req.body);
-    const principal = principalOf(req);
-    const stored = await updates.transactional((service) => service.post(String(req.params.id), body, principal));
-    kickDelivery();
-    res.status(201).location(`/api/claims/claims/${stored.update.claim_id}/status-updates/${stored.update_id}`).json(stored.update);
-  });
+  router.post(
+    '/api/claims/claims/:id/status-updates',
+    authenticate(deps.verifyToken),
+    requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE),
+    jsonBody,
+    async (req: Request, res: Response) => {
+      const body = assertValid<StatusUpdateRequest>(statusUpdateRequestSchema, req.body);
+      const principal = principalOf(req);
+      const stored = await updates.transactional((service) => service.post(String(req.params.id), body, principal));
+      kickDelivery();
+      res.status(201).location(`/api/claims/claims/${stored.update.claim_id}/status-updates/${stored.update_id}`).json(stored.update);
+    },
+  );
 
   deps.openapi.operation('get', '/api/claims/claims/{id}/status-updates/{update_id}', {
     operationId: 'getStatusUpdate',
@@ -68,16 +86,26 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
     tag: 'Status updates',
     security: { scope: 'claims:read' },
     responses: {
-      200: { description: 'The stored StatusUpdate (thirteen fields)', schema: statusUpdateSchema, schemaName: 'StatusUpdate', example: statusUpdateExample },
+      200: {
+        description: 'The stored StatusUpdate (thirteen fields)',
+        schema: statusUpdateSchema,
+        schemaName: 'StatusUpdate',
+        example: statusUpdateExample,
+      },
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim, or no such update on it' },
       503: { description: 'The database is unavailable' },
     },
   });
-  router.get('/api/claims/claims/:id/status-updates/:update_id', authenticate(deps.verifyToken), requireScope('claims:read'), async (req: Request, res: Response) => {
-    const stored = await updates.get(String(req.params.id), String(req.params.update_id));
-    res.json(stored.update);
-  });
+  router.get(
+    '/api/claims/claims/:id/status-updates/:update_id',
+    authenticate(deps.verifyToken),
+    requireScope('claims:read'),
+    async (req: Request, res: Response) => {
+      const stored = await updates.get(String(req.params.id), String(req.params.update_id));
+      res.json(stored.update);
+    },
+  );
   return router;
 }

@@ -51,10 +51,17 @@ export const statusUpdateRequestSchema = {
     contact: { oneOf: [{ type: 'null' }, contactRequestSchema] },
     portal_url: { type: ['string', 'null'], format: 'uri', pattern: HTTPS_URL_PATTERN, maxLength: 2000 },
     language: { type: ['string', 'null'], pattern: LANGUAGE_TAG_PATTERN, maxLength: 35 },
-    closing_reason: { enum: [...CLOSING_REASONS], description: 'Why the claim closes: required with `stage: closed`, refused with any other stage' },
+    closing_reason: {
+      enum: [...CLOSING_REASONS],
+      description: 'Why the claim closes: required with `stage: closed`, refused with any other stage',
+    },
     closing_rationale: {
-      type: 'string', minLength: 1, maxLength: 5000, pattern: NON_BLANK_TEXT_PATTERN,
-      description: 'The reasons for the decision, kept on the claim (internal, never shown to the claimant by the service); required for `denied`',
+      type: 'string',
+      minLength: 1,
+      maxLength: 5000,
+      pattern: NON_BLANK_TEXT_PATTERN,
+      description:
+        'The reasons for the decision, kept on the claim (internal, never shown to the claimant by the service); required for `denied`',
     },
   },
 } as const;
@@ -64,8 +71,19 @@ export const statusUpdateSchema = {
   type: 'object',
   additionalProperties: false,
   required: [
-    'claim_id', 'channel', 'stage', 'what_happened', 'what_happens_next', 'what_we_need_from_you', 'expected_next_update_by',
-    'cta', 'contact', 'portal_url', 'language', 'adequacy_score', 'adequacy_missing',
+    'claim_id',
+    'channel',
+    'stage',
+    'what_happened',
+    'what_happens_next',
+    'what_we_need_from_you',
+    'expected_next_update_by',
+    'cta',
+    'contact',
+    'portal_url',
+    'language',
+    'adequacy_score',
+    'adequacy_missing',
   ],
   properties: {
     claim_id: { type: 'string', format: 'uuid' },
@@ -78,7 +96,12 @@ export const statusUpdateSchema = {
     cta: {
       oneOf: [
         { type: 'null' },
-        { type: 'object', additionalProperties: false, required: ['label', 'url'], properties: { label: { type: 'string' }, url: { type: 'string', format: 'uri' } } },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['label', 'url'],
+          properties: { label: { type: 'string' }, url: { type: 'string', format: 'uri' } },
+        },
       ],
     },
     contact: {

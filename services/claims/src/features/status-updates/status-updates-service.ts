@@ -12,7 +12,6 @@ import { isTodayOrLater, nextUpdateDueAt } from './status-update-dates';
 import type { StatusUpdateRequest } from './status-updates-schemas';
 import { statusUpdatesStore, type StoredStatusUpdate } from './status-updates-store';
 
-
 export interface Caller {
   sub: string;
   scopes: ReadonlySet<string>;
@@ -26,14 +25,18 @@ function checkRequest(claimId: string, request: StatusUpdateRequest, timeZone: s
     });
   }
   if (request.expected_next_update_by != null && !isTodayOrLater(request.expected_next_update_by, new Date(), timeZone)) {
-    throw problems.badRequest('expected_next_update_by must be a real date, today or later in the claim\'s time zone (UTC when it has none)', [
-      { pointer: '/expected_next_update_by', message: 'must be today or later' },
-    ]);
+    throw problems.badRequest(
+      "expected_next_update_by must be a real date, today or later in the claim's time zone (UTC when it has none)",
+      [{ pointer: '/expected_next_update_by', message: 'must be today or later' }],
+    );
   }
   let language: string | null = null;
   if (request.language != null) {
     const normalised = normaliseLanguageTag(request.language);
-    if (!normalised) throw problems.badRequest('language must be a BCP 47 language tag', [{ pointer: '/language', message: 'is not a BCP 47 language tag' }]);
+    if (!normalised)
+      throw problems.badRequest('language must be a BCP 47 language tag', [
+        { pointer: '/language', message: 'is not a BCP 47 language tag' },
+      ]);
     language = normalised;
   }
   return { language };
@@ -43,8 +46,10 @@ function checkRequest(claimId: string, request: StatusUpdateRequest, timeZone: s
 function checkClosing(request: StatusUpdateRequest): void {
   const refuse = (field: string, message: string) => problems.badRequest(`${field} ${message}`, [{ pointer: `/${field}`, message }]);
   if (request.stage === 'closed') {
-    if (request.closing_reason === undefined) throw refuse('closing_reason', `is required when stage is closed (one of ${CLOSING_REASONS.join(', ')})`);
-    if (request.closing_reason === 'denied' && request.closing_rationale === undefined) throw refuse('closing_rationale', 'is required for a denial');
+    if (request.closing_reason === undefined)
+      throw refuse('closing_reason', `is required when stage is closed (one of ${CLOSING_REASONS.join(', ')})`);
+    if (request.closing_reason === 'denied' && request.closing_rationale === undefined)
+      throw refuse('closing_rationale', 'is required for a denial');
   } else {
     if (request.closing_reason !== undefined) throw refuse('closing_reason', 'is only for stage closed');
     if (request.closing_rationale !== undefined) throw refuse('closing_rationale', 'is only for stage closed');
@@ -79,13 +84,18 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
         if (leavesTriage || (request.stage === 'closed' && claim.stage !== 'closed')) {
           const open = await escalationStore(db).findOpen(claim.claim_id);
           if (open) {
-            throw problems.conflict(`Triage raised an escalation that a claims:decide caller must decide before the claim ${leavesTriage ? 'leaves triage' : 'is closed'}`, {
-              escalation_id: open.escalation_id,
-            });
+            throw problems.conflict(
+              `Triage raised an escalation that a claims:decide caller must decide before the claim ${leavesTriage ? 'leaves triage' : 'is closed'}`,
+              {
+                escalation_id: open.escalation_id,
+              },
+            );
           }
         }
-        if (request.channel === 'email' && !claim.claimant.email) throw problems.unprocessable('The claimant gave no email address; choose another channel');
-        if (request.channel === 'sms' && !claim.claimant.phone) throw problems.unprocessable('The claimant gave no phone number; choose another channel');
+        if (request.channel === 'email' && !claim.claimant.email)
+          throw problems.unprocessable('The claimant gave no email address; choose another channel');
+        if (request.channel === 'sms' && !claim.claimant.phone)
+          throw problems.unprocessable('The claimant gave no phone number; choose another channel');
 
         const stored = await statusUpdates.insert({
           claim_id: claim.claim_id,
@@ -102,7 +112,8 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
           created_by: caller.sub,
           closing_reason: request.closing_reason ?? null,
         });
-        const nextUpdateDue = request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by, claim.time_zone, defaultCadenceDays);
+        const nextUpdateDue =
+          request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by, claim.time_zone, defaultCadenceDays);
         // Closing sets the reason; reopening clears it (the database allows a reason only on a closed claim),
         // while the closing update and its timeline entry keep it.
         await updateClaimState(db, claim.claim_id, {
@@ -127,10 +138,15 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
           claimId: claim.claim_id,
           event: claimStatusUpdated,
           actor: caller.sub,
-          reason: verdict.kind === 'progress' ? `Progress update in ${request.stage}` : `${verdict.kind === 'reopen' ? 'Reopened' : 'Moved'} from ${claim.stage} to ${request.stage}`,
+          reason:
+            verdict.kind === 'progress'
+              ? `Progress update in ${request.stage}`
+              : `${verdict.kind === 'reopen' ? 'Reopened' : 'Moved'} from ${claim.stage} to ${request.stage}`,
           data: facts,
           // the rationale is free text: the internal timeline keeps it, the event (facts only) does not
-          ...(request.closing_rationale === undefined ? {} : { timeline: { data: { ...facts, closing_rationale: request.closing_rationale } } }),
+          ...(request.closing_rationale === undefined
+            ? {}
+            : { timeline: { data: { ...facts, closing_rationale: request.closing_rationale } } }),
         });
         return stored;
       },

@@ -117,17 +117,32 @@ export function statusUpdatesStore(db: Knex) {
 
     /** A claim's status updates, oldest first. */
     async listOfClaim(claimId: string): Promise<StoredStatusUpdate[]> {
-      const rows = await db('status_updates').select(db.raw(SELECT_COLUMNS)).where({ claim_id: claimId }).orderBy([{ column: 'created_at' }, { column: 'update_id' }]);
+      const rows = await db('status_updates')
+        .select(db.raw(SELECT_COLUMNS))
+        .where({ claim_id: claimId })
+        .orderBy([{ column: 'created_at' }, { column: 'update_id' }]);
       return (rows as StatusUpdateRow[]).map(toStored);
     },
 
     /** Up to `limit` of a claim's status updates after `after`, newest first by (created_at, id), each with its position. */
-    async historyPage(claimId: string, after: StatusUpdatePosition | undefined, limit: number): Promise<{ stored: StoredStatusUpdate; position: StatusUpdatePosition }[]> {
+    async historyPage(
+      claimId: string,
+      after: StatusUpdatePosition | undefined,
+      limit: number,
+    ): Promise<{ stored: StoredStatusUpdate; position: StatusUpdatePosition }[]> {
       let select = db('status_updates')
-        .select(db.raw(SELECT_COLUMNS), db.raw(`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at`))
+        .select(
+          db.raw(SELECT_COLUMNS),
+          db.raw(`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at`),
+        )
         .where({ claim_id: claimId });
       if (after) select = select.whereRaw('(created_at, update_id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
-      const rows = (await select.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'update_id', order: 'desc' }]).limit(limit)) as (StatusUpdateRow & { cursor_created_at: string })[];
+      const rows = (await select
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'update_id', order: 'desc' },
+        ])
+        .limit(limit)) as (StatusUpdateRow & { cursor_created_at: string })[];
       return rows.map((row) => ({ stored: toStored(row), position: { created_at: row.cursor_created_at, id: row.update_id } }));
     },
 
@@ -136,7 +151,10 @@ export function statusUpdatesStore(db: Knex) {
       const row = await db('status_updates')
         .select(db.raw(SELECT_COLUMNS))
         .where({ claim_id: claimId })
-        .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'update_id', order: 'desc' }])
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'update_id', order: 'desc' },
+        ])
         .first();
       return row ? toStored(row as StatusUpdateRow) : null;
     },

@@ -12,8 +12,19 @@ import { statusUpdateSchema } from './status-updates-schemas';
 const FAILING_PHONE = '+14155550000';
 
 const THIRTEEN = [
-  'claim_id', 'channel', 'stage', 'what_happened', 'what_happens_next', 'what_we_need_from_you', 'expected_next_update_by',
-  'cta', 'contact', 'portal_url', 'language', 'adequacy_score', 'adequacy_missing',
+  'claim_id',
+  'channel',
+  'stage',
+  'what_happened',
+  'what_happens_next',
+  'what_we_need_from_you',
+  'expected_next_update_by',
+  'cta',
+  'contact',
+  'portal_url',
+  'language',
+  'adequacy_score',
+  'adequacy_missing',
 ].sort();
 
 function update(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -57,10 +68,15 @@ describe('status updates and deliveries', () => {
 
   const newClaim = (fields: TestClaimFields = {}) => insertTestClaim(t.db, fields);
   const post = async (claimId: string, body: unknown, auth?: string) =>
-    request(t.url).post(`/api/claims/claims/${claimId}/status-updates`).set('Authorization', auth ?? (await as.writer())).send(body as object);
+    request(t.url)
+      .post(`/api/claims/claims/${claimId}/status-updates`)
+      .set('Authorization', auth ?? (await as.writer()))
+      .send(body as object);
   const stageOf = async (claimId: string) => (await t.db('claims').where({ id: claimId }).first('stage')).stage;
-  const countUpdates = async (claimId: string) => Number((await t.db('status_updates').where({ claim_id: claimId }).count({ n: '*' }))[0].n);
-  const eventsOf = (type: string, claimId: string) => t.events.received.filter((e) => e.routingKey === type && e.body.data.claim_id === claimId);
+  const countUpdates = async (claimId: string) =>
+    Number((await t.db('status_updates').where({ claim_id: claimId }).count({ n: '*' }))[0].n);
+  const eventsOf = (type: string, claimId: string) =>
+    t.events.received.filter((e) => e.routingKey === type && e.body.data.claim_id === claimId);
 
   describe('refusals leave nothing behind', () => {
     it('refuses adequacy fields sent by the caller (400)', async () => {
@@ -98,7 +114,11 @@ describe('status updates and deliveries', () => {
       expect((await post(claim.claim_id, update({ claim_id: other.claim_id }))).status).toBe(422);
       expect((await post('6a1f7c2e-0000-4000-8000-000000000000', update())).status).toBe(404);
       expect((await post(claim.claim_id, update(), await as.reader())).status).toBe(403);
-      const text = await request(t.url).post(`/api/claims/claims/${claim.claim_id}/status-updates`).set('Authorization', await as.writer()).set('Content-Type', 'text/plain').send('hi');
+      const text = await request(t.url)
+        .post(`/api/claims/claims/${claim.claim_id}/status-updates`)
+        .set('Authorization', await as.writer())
+        .set('Content-Type', 'text/plain')
+        .send('hi');
       expect(text.status).toBe(415);
       expect(await countUpdates(claim.claim_id)).toBe(0);
     });
@@ -112,12 +132,15 @@ describe('status updates and deliveries', () => {
       expect((await post(assigned.claim_id, update({ stage: 'triage' }))).status).toBe(409);
       expect((await post(assigned.claim_id, update({ stage: 'settlement' }), await as.decider())).status).toBe(409);
       expect(await stageOf(atIntake.claim_id)).toBe('intake');
-      expect(await countUpdates(atIntake.claim_id) + (await countUpdates(assigned.claim_id))).toBe(0);
+      expect((await countUpdates(atIntake.claim_id)) + (await countUpdates(assigned.claim_id))).toBe(0);
     });
 
     it('refuses to move a claim out of triage while its escalation is open (409): only the decision routes it', async () => {
       const claim = await newClaim({ injuries: true });
-      const triage = await request(t.url).post(`/api/claims/claims/${claim.claim_id}/run-triage`).set('Authorization', await as.writer()).expect(201);
+      const triage = await request(t.url)
+        .post(`/api/claims/claims/${claim.claim_id}/run-triage`)
+        .set('Authorization', await as.writer())
+        .expect(201);
       const response = await post(claim.claim_id, update({ stage: 'assigned' }), await as.decider());
       expect(response.status).toBe(409);
       expect(response.body.escalation_id).toBe(triage.body.escalation_id);
@@ -127,9 +150,16 @@ describe('status updates and deliveries', () => {
 
     it('refuses to close a claim while an escalation is open (409)', async () => {
       const claim = await newClaim({ stage: 'settlement', injuries: true });
-      const triage = await request(t.url).post(`/api/claims/claims/${claim.claim_id}/run-triage`).set('Authorization', await as.writer()).expect(201);
+      const triage = await request(t.url)
+        .post(`/api/claims/claims/${claim.claim_id}/run-triage`)
+        .set('Authorization', await as.writer())
+        .expect(201);
       expect(await stageOf(claim.claim_id)).toBe('settlement');
-      const response = await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }), await as.decider());
+      const response = await post(
+        claim.claim_id,
+        update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }),
+        await as.decider(),
+      );
       expect(response.status).toBe(409);
       expect(response.body.escalation_id).toBe(triage.body.escalation_id);
       expect(await stageOf(claim.claim_id)).toBe('settlement');
@@ -161,9 +191,20 @@ describe('status updates and deliveries', () => {
     expect(response.status).toBe(201);
     expect(Object.keys(response.body).sort()).toEqual(THIRTEEN);
     expect(compile(statusUpdateSchema)(response.body)).toBe(true);
-    expect(response.body).toMatchObject({ claim_id: claim.claim_id, stage: 'assigned', language: 'en-US', adequacy_score: 1, adequacy_missing: [], cta: null, portal_url: null });
+    expect(response.body).toMatchObject({
+      claim_id: claim.claim_id,
+      stage: 'assigned',
+      language: 'en-US',
+      adequacy_score: 1,
+      adequacy_missing: [],
+      cta: null,
+      portal_url: null,
+    });
     expect(response.headers.location).toMatch(new RegExp(`^/api/claims/claims/${claim.claim_id}/status-updates/[0-9a-f-]{36}$`));
-    const fetched = await request(t.url).get(response.headers.location).set('Authorization', await as.reader()).expect(200);
+    const fetched = await request(t.url)
+      .get(response.headers.location)
+      .set('Authorization', await as.reader())
+      .expect(200);
     expect(fetched.body).toEqual(response.body);
     const row = await t.db('claims').where({ id: claim.claim_id }).first('stage', 'next_update_due');
     expect(row.stage).toBe('assigned');
@@ -183,8 +224,14 @@ describe('status updates and deliveries', () => {
     });
     expect(sparse.status).toBe(201);
     // applicable: expected_next_update_by 3, cta 2, contact 2, portal_url 1, language 1 = 9; given: none
-    expect(sparse.body).toMatchObject({ adequacy_score: 0, adequacy_missing: ['expected_next_update_by', 'cta', 'contact', 'portal_url', 'language'] });
-    const partial = await post(claim.claim_id, update({ channel: 'portal', stage: 'waiting_on_customer', what_we_need_from_you: 'A photo', contact: null }));
+    expect(sparse.body).toMatchObject({
+      adequacy_score: 0,
+      adequacy_missing: ['expected_next_update_by', 'cta', 'contact', 'portal_url', 'language'],
+    });
+    const partial = await post(
+      claim.claim_id,
+      update({ channel: 'portal', stage: 'waiting_on_customer', what_we_need_from_you: 'A photo', contact: null }),
+    );
     // given: expected_next_update_by 3 + language 1 of 9
     expect(partial.body).toMatchObject({ adequacy_score: 0.44, adequacy_missing: ['cta', 'contact', 'portal_url'] });
     expect((await t.db('claims').where({ id: claim.claim_id }).first('next_update_due')).next_update_due).not.toBeNull();
@@ -193,8 +240,14 @@ describe('status updates and deliveries', () => {
   it('lets claims:decide settle, close and reopen a claim', async () => {
     const claim = await newClaim({ stage: 'estimate' });
     expect((await post(claim.claim_id, update({ stage: 'settlement' }), await as.decider())).status).toBe(201);
-    expect((await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }), await as.decider())).status).toBe(201);
-    expect(await t.db('claims').where({ id: claim.claim_id }).first('stage', 'next_update_due')).toEqual({ stage: 'closed', next_update_due: null });
+    expect(
+      (await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }), await as.decider()))
+        .status,
+    ).toBe(201);
+    expect(await t.db('claims').where({ id: claim.claim_id }).first('stage', 'next_update_due')).toEqual({
+      stage: 'closed',
+      next_update_due: null,
+    });
     const reopened = await post(claim.claim_id, update({ stage: 'inspection' }), await as.decider());
     expect(reopened.status).toBe(201);
     expect(await stageOf(claim.claim_id)).toBe('inspection');
@@ -209,7 +262,9 @@ describe('status updates and deliveries', () => {
     expect(inspection.status).toBe(403);
     expect(inspection.body.detail).toMatch(/claims:write/);
     expect((await post(claim.claim_id, update({ stage: 'settlement' }), onlyDecide)).status).toBe(201);
-    expect((await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }), onlyDecide)).status).toBe(201);
+    expect(
+      (await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }), onlyDecide)).status,
+    ).toBe(201);
     expect(await stageOf(claim.claim_id)).toBe('closed');
   });
 
@@ -220,7 +275,12 @@ describe('status updates and deliveries', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const events = eventsOf('claim.status_updated', claim.claim_id);
     expect(events).toHaveLength(1);
-    expect(events[0].body.data).toMatchObject({ previous_stage: 'assigned', stage: 'inspection', channel: 'email', adequacy_score: response.body.adequacy_score });
+    expect(events[0].body.data).toMatchObject({
+      previous_stage: 'assigned',
+      stage: 'inspection',
+      channel: 'email',
+      adequacy_score: response.body.adequacy_score,
+    });
     expect(JSON.stringify(events[0].body)).not.toMatch(/Ana Ruiz|ana\.|\+1415|ann@insurer|adjuster calls you/);
   });
 
@@ -230,12 +290,21 @@ describe('status updates and deliveries', () => {
     const email = await post(claim.claim_id, update({ stage: 'assigned', channel: 'email' }));
     const sms = await post(claim.claim_id, update({ stage: 'assigned', channel: 'sms' }));
     const idOf = (response: request.Response) => response.headers.location.split('/').pop();
-    const statusOf = async (response: request.Response) => (await t.db('deliveries').where({ update_id: idOf(response) }).first())?.status;
+    const statusOf = async (response: request.Response) =>
+      (
+        await t
+          .db('deliveries')
+          .where({ update_id: idOf(response) })
+          .first()
+      )?.status;
     expect(await statusOf(portal)).toBe('delivered');
     await eventually(async () => (await statusOf(email)) === 'logged');
     await eventually(async () => (await statusOf(sms)) === 'sent');
     const phone = (await t.db('claims').where({ id: claim.claim_id }).first('claimant_phone')).claimant_phone;
-    expect(smsReceived.find((message) => message.reference === idOf(sms))).toMatchObject({ to: phone, body: expect.stringContaining('The adjuster calls you') });
+    expect(smsReceived.find((message) => message.reference === idOf(sms))).toMatchObject({
+      to: phone,
+      body: expect.stringContaining('The adjuster calls you'),
+    });
   });
 
   it('retries a failing SMS delivery with backoff and marks it failed after the last attempt', async () => {
@@ -249,7 +318,10 @@ describe('status updates and deliveries', () => {
     });
     expect(retrying).toMatchObject({ status: 'pending', last_error: 'SMS webhook answered 500' });
     expect(new Date(retrying.next_attempt_at).getTime()).toBeGreaterThan(Date.now());
-    await t.db('deliveries').where({ update_id: updateId }).update({ attempts: DELIVERY_MAX_ATTEMPTS - 1, next_attempt_at: new Date() });
+    await t
+      .db('deliveries')
+      .where({ update_id: updateId })
+      .update({ attempts: DELIVERY_MAX_ATTEMPTS - 1, next_attempt_at: new Date() });
     const failed = await eventually(async () => ((await delivery()).status === 'failed' ? delivery() : undefined));
     expect(failed).toMatchObject({ attempts: DELIVERY_MAX_ATTEMPTS, last_error: 'SMS webhook answered 500' });
   });

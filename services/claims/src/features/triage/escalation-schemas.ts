@@ -24,7 +24,20 @@ export const escalationDecisionRequestSchema = {
 export const escalationSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['escalation_id', 'claim_id', 'triage_id', 'status', 'gates', 'proposed_queue', 'decision', 'queue', 'rationale', 'decided_by', 'decided_at', 'created_at'],
+  required: [
+    'escalation_id',
+    'claim_id',
+    'triage_id',
+    'status',
+    'gates',
+    'proposed_queue',
+    'decision',
+    'queue',
+    'rationale',
+    'decided_by',
+    'decided_at',
+    'created_at',
+  ],
   properties: {
     escalation_id: { type: 'string', format: 'uuid' },
     claim_id: { type: 'string', format: 'uuid' },

@@ -8,7 +8,6 @@ import type { EscalationDecisionRequest } from './escalation-schemas';
 import type { Escalation } from './escalation-schemas';
 import { escalationStore } from './escalation-store';
 
-
 /** A human settles what triage could not: final, recorded with its rationale and decider. */
 export function escalationService(exchange: string) {
   return (db: Knex) => ({
@@ -17,17 +16,27 @@ export function escalationService(exchange: string) {
       const escalation = isUuid(escalationId) ? await escalationStore(db).lock(claim.claim_id, escalationId) : undefined;
       if (!escalation) throw problems.notFound('No such escalation on this claim');
       if (escalation.status !== 'open') {
-        throw problems.conflict(`The escalation was already decided (${escalation.decision} by ${escalation.decided_by}); decisions are final`);
+        throw problems.conflict(
+          `The escalation was already decided (${escalation.decision} by ${escalation.decided_by}); decisions are final`,
+        );
       }
       if (isClosed(claim.stage)) throw problems.conflict('The claim is closed');
       if (request.decision === 'accept' && request.queue !== undefined && request.queue !== escalation.proposed_queue) {
-        throw problems.unprocessable(`accept takes the proposed queue ${escalation.proposed_queue}; use override to route to ${request.queue}`, {
-          errors: [{ pointer: '/queue', message: `must equal the proposed queue ${escalation.proposed_queue} when accepting` }],
-        });
+        throw problems.unprocessable(
+          `accept takes the proposed queue ${escalation.proposed_queue}; use override to route to ${request.queue}`,
+          {
+            errors: [{ pointer: '/queue', message: `must equal the proposed queue ${escalation.proposed_queue} when accepting` }],
+          },
+        );
       }
       const queue = request.decision === 'accept' ? escalation.proposed_queue : request.queue!;
       const rationale = request.rationale.trim();
-      const decided = await escalationStore(db).recordDecision(escalation.escalation_id, { decision: request.decision, queue, rationale, decided_by: actor });
+      const decided = await escalationStore(db).recordDecision(escalation.escalation_id, {
+        decision: request.decision,
+        queue,
+        rationale,
+        decided_by: actor,
+      });
       const stage = stageAfterDecision(claim.stage);
       await updateClaimState(db, claim.claim_id, { stage, queue });
       await recordClaimChange(db, exchange, {

@@ -31,7 +31,13 @@ function toEscalation(row: EscalationRow): Escalation {
 
 export function escalationStore(db: Knex) {
   return {
-    async insert(escalation: { id: string; claim_id: string; triage_id: string; gates: EscalationGate[]; proposed_queue: Queue }): Promise<Escalation> {
+    async insert(escalation: {
+      id: string;
+      claim_id: string;
+      triage_id: string;
+      gates: EscalationGate[];
+      proposed_queue: Queue;
+    }): Promise<Escalation> {
       const [row] = await db('escalations')
         .insert({ ...escalation, status: 'open', gates: JSON.stringify(escalation.gates) })
         .returning('*');
@@ -49,7 +55,10 @@ export function escalationStore(db: Knex) {
       return row ? toEscalation(row) : undefined;
     },
 
-    async recordDecision(escalationId: string, decision: { decision: EscalationDecisionKind; queue: Queue; rationale: string; decided_by: string }): Promise<Escalation> {
+    async recordDecision(
+      escalationId: string,
+      decision: { decision: EscalationDecisionKind; queue: Queue; rationale: string; decided_by: string },
+    ): Promise<Escalation> {
       const [row] = await db('escalations')
         .where({ id: escalationId, status: 'open' })
         .update({ ...decision, status: 'decided', decided_at: db.fn.now() })
@@ -59,7 +68,12 @@ export function escalationStore(db: Knex) {
 
     /** The claim's escalations, newest first. */
     async listOfClaim(claimId: string): Promise<Escalation[]> {
-      const rows = await db('escalations').where({ claim_id: claimId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+      const rows = await db('escalations')
+        .where({ claim_id: claimId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]);
       return (rows as EscalationRow[]).map(toEscalation);
     },
   };

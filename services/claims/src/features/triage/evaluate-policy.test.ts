@@ -14,15 +14,24 @@ const simple: ClaimForTriage = {
 const quiet: ClaimHistory = { recent_claims_on_policy: 0, other_policies_sharing_contact: 0 };
 
 function triage(claim: Partial<ClaimForTriage>, history: Partial<ClaimHistory> = {}) {
-  return evaluatePolicy(DEFAULT_TRIAGE_POLICY, deriveFacts({ ...simple, ...claim }, { ...quiet, ...history }, DEFAULT_TRIAGE_POLICY.parameters));
+  return evaluatePolicy(
+    DEFAULT_TRIAGE_POLICY,
+    deriveFacts({ ...simple, ...claim }, { ...quiet, ...history }, DEFAULT_TRIAGE_POLICY.parameters),
+  );
 }
-const gatesOf = async (claim: Partial<ClaimForTriage>, history: Partial<ClaimHistory> = {}) => (await triage(claim, history)).escalation_gates.map((g) => g.gate);
+const gatesOf = async (claim: Partial<ClaimForTriage>, history: Partial<ClaimHistory> = {}) =>
+  (await triage(claim, history)).escalation_gates.map((g) => g.gate);
 
 describe('triage policy evaluation', () => {
   it('refuses a malformed policy instead of routing with it', async () => {
     expect(() => assertPolicyShape({ ...DEFAULT_TRIAGE_POLICY, score_bands: [] })).toThrow(/malformed/);
-    const badRule = { ...DEFAULT_TRIAGE_POLICY.rules[0], event: { type: 'rule_hit', params: { rule_id: 'x', description: 'x', score: 5, gate: 'astrology' } } };
-    await expect(evaluatePolicy({ ...DEFAULT_TRIAGE_POLICY, rules: [badRule] } as never, deriveFacts(simple, quiet, DEFAULT_TRIAGE_POLICY.parameters))).rejects.toThrow(/malformed/);
+    const badRule = {
+      ...DEFAULT_TRIAGE_POLICY.rules[0],
+      event: { type: 'rule_hit', params: { rule_id: 'x', description: 'x', score: 5, gate: 'astrology' } },
+    };
+    await expect(
+      evaluatePolicy({ ...DEFAULT_TRIAGE_POLICY, rules: [badRule] } as never, deriveFacts(simple, quiet, DEFAULT_TRIAGE_POLICY.parameters)),
+    ).rejects.toThrow(/malformed/);
   });
 
   it('raises the injury gate for an injury flag or an injury loss type', async () => {

@@ -60,14 +60,23 @@ const rank = (queue: Queue) => QUEUES.indexOf(queue);
 export async function evaluatePolicy(policy: TriagePolicy, facts: TriageFacts): Promise<TriageVerdict> {
   assertPolicyShape(policy);
   const engine = new Engine(policy.rules, { allowUndefinedFacts: false });
-  engine.addOperator('containsAnyTerm', (factValue: unknown, expected: unknown) => Array.isArray(factValue) && (factValue.length > 0) === expected);
+  engine.addOperator(
+    'containsAnyTerm',
+    (factValue: unknown, expected: unknown) => Array.isArray(factValue) && factValue.length > 0 === expected,
+  );
   const { events } = await engine.run({ ...facts });
   const order = new Map(policy.rules.map((rule, index) => [rule.event.params.rule_id, index]));
   const effects = events
     .map((event) => event.params as unknown as RuleEffect)
     .sort((a, b) => (order.get(a.rule_id) ?? 0) - (order.get(b.rule_id) ?? 0));
 
-  const score = Math.max(0, Math.min(100, effects.reduce((sum, effect) => sum + effect.score, 0)));
+  const score = Math.max(
+    0,
+    Math.min(
+      100,
+      effects.reduce((sum, effect) => sum + effect.score, 0),
+    ),
+  );
   let queue = queueForScore(policy, score);
   for (const effect of effects) if (effect.queue_at_least && rank(effect.queue_at_least) > rank(queue)) queue = effect.queue_at_least;
 

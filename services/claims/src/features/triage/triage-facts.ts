@@ -38,8 +38,18 @@ export interface TriageFacts {
 
 /** The names of the facts a policy's conditions may use (the compiler holds the list to TriageFacts). */
 export const TRIAGE_FACT_NAMES = [
-  'loss_type', 'injuries_reported', 'theft_loss', 'police_report_present', 'estimated_amount', 'high_value_amount', 'report_lag_days',
-  'recent_claims_on_policy', 'other_policies_sharing_contact', 'same_policy_window_days', 'litigation_terms_found', 'vulnerability_terms_found',
+  'loss_type',
+  'injuries_reported',
+  'theft_loss',
+  'police_report_present',
+  'estimated_amount',
+  'high_value_amount',
+  'report_lag_days',
+  'recent_claims_on_policy',
+  'other_policies_sharing_contact',
+  'same_policy_window_days',
+  'litigation_terms_found',
+  'vulnerability_terms_found',
   'coverage_terms_found',
 ] as const satisfies readonly (keyof TriageFacts)[];
 const everyFactNamed: Exclude<keyof TriageFacts, (typeof TRIAGE_FACT_NAMES)[number]> extends never ? true : never = true;

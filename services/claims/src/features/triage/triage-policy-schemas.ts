@@ -11,7 +11,11 @@ export const publishedTriagePolicySchema = {
   required: [...triagePolicySchema.required, 'gates', 'active', 'published_by', 'published_at'],
   properties: {
     ...triagePolicySchema.properties,
-    gates: { type: 'array', items: { enum: [...GATES] }, description: 'The human gates the rules of this version can raise, in rule order' },
+    gates: {
+      type: 'array',
+      items: { enum: [...GATES] },
+      description: 'The human gates the rules of this version can raise, in rule order',
+    },
     active: { type: 'boolean', description: 'Whether this version triages claims now (exactly one is active)' },
     published_by: { type: 'string', description: 'Who published it (the JWT sub; `system:migration` for the default policy)' },
     published_at: { type: 'string', format: 'date-time' },

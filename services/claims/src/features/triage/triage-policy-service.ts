@@ -19,7 +19,13 @@ export const triagePolicyService = () => (db: Knex) => {
   const current = async (): Promise<PublishedTriagePolicy> => {
     const found = await store.activePublication();
     if (!found) throw problems.serviceUnavailable('No triage policy is active');
-    return { ...found.policy, gates: gatesOf(found.policy), active: true, published_by: found.published_by, published_at: found.published_at };
+    return {
+      ...found.policy,
+      gates: gatesOf(found.policy),
+      active: true,
+      published_by: found.published_by,
+      published_at: found.published_at,
+    };
   };
   return {
     current,
@@ -27,9 +33,13 @@ export const triagePolicyService = () => (db: Knex) => {
     /** `policy` already matches the policy schema; 422 when it could not run, 409 when its version exists. */
     async publish(policy: TriagePolicy, publishedBy: string): Promise<PublishedTriagePolicy> {
       const errors = policyProblems(policy, TRIAGE_FACT_NAMES);
-      if (errors.length > 0) throw problems.unprocessable(`The policy could not run: ${errors[0].pointer} ${errors[0].message}`, { errors });
+      if (errors.length > 0)
+        throw problems.unprocessable(`The policy could not run: ${errors[0].pointer} ${errors[0].message}`, { errors });
       await store.lockActivePolicy();
-      if (await store.policyVersionExists(policy.version)) throw problems.conflict(`Triage policy version ${policy.version} is already published; a published version never changes, publish a new version`);
+      if (await store.policyVersionExists(policy.version))
+        throw problems.conflict(
+          `Triage policy version ${policy.version} is already published; a published version never changes, publish a new version`,
+        );
       await store.publishPolicy(policy, publishedBy);
       return current();
     },

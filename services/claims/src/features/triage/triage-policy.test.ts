@@ -26,23 +26,58 @@ describe('the triage policy: visible and published as new versions', () => {
   });
 
   const publish = async (body: unknown, auth?: string) =>
-    request(t.url).post(`${PATH}/versions`).set('Authorization', auth ?? (await as.decider())).send(body as object);
-  const versions = async () => (await t.db('triage_policies').orderBy('created_at').select('version', 'active')) as { version: string; active: boolean }[];
+    request(t.url)
+      .post(`${PATH}/versions`)
+      .set('Authorization', auth ?? (await as.decider()))
+      .send(body as object);
+  const versions = async () =>
+    (await t.db('triage_policies').orderBy('created_at').select('version', 'active')) as { version: string; active: boolean }[];
 
   it('shows the active version, its rules and the gates they raise to claims:read (401 without credentials, 403 without the scope)', async () => {
     await request(t.url).get(PATH).expect(401);
-    await request(t.url).get(PATH).set('Authorization', await bearer('claims:write')).expect(403);
-    const response = await request(t.url).get(PATH).set('Authorization', await as.reader()).expect(200);
+    await request(t.url)
+      .get(PATH)
+      .set('Authorization', await bearer('claims:write'))
+      .expect(403);
+    const response = await request(t.url)
+      .get(PATH)
+      .set('Authorization', await as.reader())
+      .expect(200);
     expect(compile(publishedTriagePolicySchema)(response.body)).toBe(true);
     expect(response.body).toMatchObject({ ...DEFAULT_TRIAGE_POLICY, active: true, published_by: 'system:migration' });
-    expect(response.body.gates).toEqual(['injury', 'high_value', 'fraud_indicator', 'litigation', 'vulnerable_customer', 'coverage_question']);
+    expect(response.body.gates).toEqual([
+      'injury',
+      'high_value',
+      'fraud_indicator',
+      'litigation',
+      'vulnerable_customer',
+      'coverage_question',
+    ]);
   });
 
   it.each([
     ['a body that is not a policy', { version: '2026-12-01.9' }, 400],
-    ['an unknown fact', { ...lowerThreshold('2026-12-01.9'), rules: [{ ...DEFAULT_TRIAGE_POLICY.rules[0], conditions: { all: [{ fact: 'shoe_size', operator: 'equal', value: 42 }] } }] }, 422],
-    ['an unknown operator', { ...lowerThreshold('2026-12-01.9'), rules: [{ ...DEFAULT_TRIAGE_POLICY.rules[0], conditions: { all: [{ fact: 'loss_type', operator: 'sounds_like', value: 'x' }] } }] }, 422],
-    ['a repeated rule id', { ...lowerThreshold('2026-12-01.9'), rules: [DEFAULT_TRIAGE_POLICY.rules[0], DEFAULT_TRIAGE_POLICY.rules[0]] }, 422],
+    [
+      'an unknown fact',
+      {
+        ...lowerThreshold('2026-12-01.9'),
+        rules: [{ ...DEFAULT_TRIAGE_POLICY.rules[0], conditions: { all: [{ fact: 'shoe_size', operator: 'equal', value: 42 }] } }],
+      },
+      422,
+    ],
+    [
+      'an unknown operator',
+      {
+        ...lowerThreshold('2026-12-01.9'),
+        rules: [{ ...DEFAULT_TRIAGE_POLICY.rules[0], conditions: { all: [{ fact: 'loss_type', operator: 'sounds_like', value: 'x' }] } }],
+      },
+      422,
+    ],
+    [
+      'a repeated rule id',
+      { ...lowerThreshold('2026-12-01.9'), rules: [DEFAULT_TRIAGE_POLICY.rules[0], DEFAULT_TRIAGE_POLICY.rules[0]] },
+      422,
+    ],
     ['a version already published', lowerThreshold(DEFAULT_TRIAGE_POLICY.version), 409],
   ])('refuses %s and leaves the policies as they were', async (_what, body, status) => {
     const before = await versions();
@@ -62,20 +97,39 @@ describe('the triage policy: visible and published as new versions', () => {
     expect(published.status).toBe(201);
     expect(published.headers.location).toBe(PATH);
     expect(published.body).toMatchObject({ version: '2026-12-01.1', active: true, published_by: 'supervisor-sam' });
-    const current = await request(t.url).get(PATH).set('Authorization', await as.reader()).expect(200);
+    const current = await request(t.url)
+      .get(PATH)
+      .set('Authorization', await as.reader())
+      .expect(200);
     expect(current.body).toEqual(published.body);
-    expect(await versions()).toEqual([{ version: DEFAULT_TRIAGE_POLICY.version, active: false }, { version: '2026-12-01.1', active: true }]);
-    const old = await t.db('triage_policies').where({ version: DEFAULT_TRIAGE_POLICY.version }).first('description', 'parameters', 'score_bands', 'rules');
-    expect(old).toEqual({ description: DEFAULT_TRIAGE_POLICY.description, parameters: DEFAULT_TRIAGE_POLICY.parameters, score_bands: DEFAULT_TRIAGE_POLICY.score_bands, rules: DEFAULT_TRIAGE_POLICY.rules });
+    expect(await versions()).toEqual([
+      { version: DEFAULT_TRIAGE_POLICY.version, active: false },
+      { version: '2026-12-01.1', active: true },
+    ]);
+    const old = await t
+      .db('triage_policies')
+      .where({ version: DEFAULT_TRIAGE_POLICY.version })
+      .first('description', 'parameters', 'score_bands', 'rules');
+    expect(old).toEqual({
+      description: DEFAULT_TRIAGE_POLICY.description,
+      parameters: DEFAULT_TRIAGE_POLICY.parameters,
+      score_bands: DEFAULT_TRIAGE_POLICY.score_bands,
+      rules: DEFAULT_TRIAGE_POLICY.rules,
+    });
 
     const claim = await fileTestClaim(t.url, { estimated_amount: '2500.00' });
-    const run = await request(t.url).post(`/api/claims/claims/${claim.claim_id}/run-triage`).set('Authorization', await as.writer()).expect(201);
+    const run = await request(t.url)
+      .post(`/api/claims/claims/${claim.claim_id}/run-triage`)
+      .set('Authorization', await as.writer())
+      .expect(201);
     expect(run.body.policy_version).toBe('2026-12-01.1');
     expect(run.body.escalation_gates.map((gate: { gate: string }) => gate.gate)).toContain('high_value');
   });
 
   it('never lets a published version change: the database refuses an edit or a removal', async () => {
-    await expect(t.db('triage_policies').where({ version: DEFAULT_TRIAGE_POLICY.version }).update({ description: 'rewritten' })).rejects.toThrow(/never changes/);
+    await expect(
+      t.db('triage_policies').where({ version: DEFAULT_TRIAGE_POLICY.version }).update({ description: 'rewritten' }),
+    ).rejects.toThrow(/never changes/);
     await expect(t.db('triage_policies').where({ version: DEFAULT_TRIAGE_POLICY.version }).delete()).rejects.toThrow(/never changes/);
   });
 });

@@ -79,7 +79,14 @@ export const triagePolicySchema = {
     description: { type: 'string' },
     parameters: {
       type: 'object',
-      required: ['high_value_amount', 'same_policy_window_days', 'shared_contact_window_days', 'litigation_terms', 'vulnerability_terms', 'coverage_terms'],
+      required: [
+        'high_value_amount',
+        'same_policy_window_days',
+        'shared_contact_window_days',
+        'litigation_terms',
+        'vulnerability_terms',
+        'coverage_terms',
+      ],
       additionalProperties: false,
       properties: {
         high_value_amount: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' },
@@ -139,7 +146,16 @@ export const triagePolicySchema = {
 
 /** json-rules-engine's built-in operators and the one evaluatePolicy adds. */
 const OPERATORS = new Set([
-  'equal', 'notEqual', 'in', 'notIn', 'contains', 'doesNotContain', 'lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive',
+  'equal',
+  'notEqual',
+  'in',
+  'notIn',
+  'contains',
+  'doesNotContain',
+  'lessThan',
+  'lessThanInclusive',
+  'greaterThan',
+  'greaterThanInclusive',
   'containsAnyTerm',
 ]);
 
@@ -157,10 +173,13 @@ export function policyProblems(policy: TriagePolicy, factNames: readonly string[
     condition.any?.forEach((inner, index) => visit(inner, `${pointer}/any/${index}`));
     if (condition.not) visit(condition.not, `${pointer}/not`);
     if (condition.all || condition.any || condition.not) return;
-    if (condition.fact === undefined || !facts.has(condition.fact)) problems.push({ pointer: `${pointer}/fact`, message: `must be one of the triage facts: ${factNames.join(', ')}` });
-    if (condition.operator === undefined || !OPERATORS.has(condition.operator)) problems.push({ pointer: `${pointer}/operator`, message: `must be one of: ${[...OPERATORS].join(', ')}` });
+    if (condition.fact === undefined || !facts.has(condition.fact))
+      problems.push({ pointer: `${pointer}/fact`, message: `must be one of the triage facts: ${factNames.join(', ')}` });
+    if (condition.operator === undefined || !OPERATORS.has(condition.operator))
+      problems.push({ pointer: `${pointer}/operator`, message: `must be one of: ${[...OPERATORS].join(', ')}` });
     const value = condition.value as { fact?: unknown } | undefined;
-    if (value && typeof value === 'object' && 'fact' in value && !facts.has(String(value.fact))) problems.push({ pointer: `${pointer}/value/fact`, message: 'must be one of the triage facts' });
+    if (value && typeof value === 'object' && 'fact' in value && !facts.has(String(value.fact)))
+      problems.push({ pointer: `${pointer}/value/fact`, message: 'must be one of the triage facts' });
   };
   const seen = new Set<string>();
   policy.rules.forEach((rule, index) => {

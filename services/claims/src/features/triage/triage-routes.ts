@@ -43,19 +43,31 @@ export function triageRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   deps.openapi.operation('get', '/api/claims/triage-policy', {
     operationId: 'getTriagePolicy',
     summary: 'The triage policy in force',
-    description: 'The active version: its parameters, score bands and json-rules-engine rules, the human gates its rules can raise, and who published it when.',
+    description:
+      'The active version: its parameters, score bands and json-rules-engine rules, the human gates its rules can raise, and who published it when.',
     tag: 'Triage',
     security: { scope: 'claims:read' },
     responses: {
-      200: { description: 'The active triage policy', schema: publishedTriagePolicySchema, schemaName: 'PublishedTriagePolicy', example: publishedExample },
+      200: {
+        description: 'The active triage policy',
+        schema: publishedTriagePolicySchema,
+        schemaName: 'PublishedTriagePolicy',
+        example: publishedExample,
+      },
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:read' },
       503: { description: 'The database is unavailable, or no triage policy is active' },
     },
   });
-  router.get('/api/claims/triage-policy', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (_req: Request, res: Response) => {
-    res.json(await policies.transactional((service) => service.current()));
-  });
+  router.get(
+    '/api/claims/triage-policy',
+    authenticate(deps.verifyToken),
+    requireScope('claims:read'),
+    noBody,
+    async (_req: Request, res: Response) => {
+      res.json(await policies.transactional((service) => service.current()));
+    },
+  );
 
   deps.openapi.operation('post', '/api/claims/triage-policy/versions', {
     operationId: 'publishTriagePolicy',
@@ -69,7 +81,13 @@ export function triageRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
     security: { scope: 'claims:decide' },
     requestBody: { contentType: 'application/json', schema: triagePolicySchema, schemaName: 'TriagePolicy', example: newPolicyExample },
     responses: {
-      201: { description: 'The published, now active, version', schema: publishedTriagePolicySchema, schemaName: 'PublishedTriagePolicy', example: publishedExample, headers: { Location: 'GET /api/claims/triage-policy' } },
+      201: {
+        description: 'The published, now active, version',
+        schema: publishedTriagePolicySchema,
+        schemaName: 'PublishedTriagePolicy',
+        example: publishedExample,
+        headers: { Location: 'GET /api/claims/triage-policy' },
+      },
       400: { description: 'The body is malformed or does not match the policy schema' },
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:decide' },
@@ -79,11 +97,17 @@ export function triageRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       503: { description: 'The database is unavailable' },
     },
   });
-  router.post('/api/claims/triage-policy/versions', authenticate(deps.verifyToken), requireScope('claims:decide'), jsonBody, async (req: Request, res: Response) => {
-    const policy = assertValid<TriagePolicy>(triagePolicySchema, req.body);
-    const published = await policies.transactional((service) => service.publish(policy, principalOf(req).sub));
-    res.status(201).location('/api/claims/triage-policy').json(published);
-  });
+  router.post(
+    '/api/claims/triage-policy/versions',
+    authenticate(deps.verifyToken),
+    requireScope('claims:decide'),
+    jsonBody,
+    async (req: Request, res: Response) => {
+      const policy = assertValid<TriagePolicy>(triagePolicySchema, req.body);
+      const published = await policies.transactional((service) => service.publish(policy, principalOf(req).sub));
+      res.status(201).location('/api/claims/triage-policy').json(published);
+    },
+  );
 
   deps.openapi.operation('post', '/api/claims/claims/{id}/run-triage', {
     operationId: 'runTriage',
@@ -110,11 +134,17 @@ export function triageRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       503: { description: 'The database is unavailable, or no triage policy is active' },
     },
   });
-  router.post('/api/claims/claims/:id/run-triage', authenticate(deps.verifyToken), requireScope('claims:write'), noBody, async (req: Request, res: Response) => {
-    const actor = principalOf(req).sub;
-    const result = await triage.transactional((service) => service.runTriage(String(req.params.id), actor));
-    res.status(201).json(result);
-  });
+  router.post(
+    '/api/claims/claims/:id/run-triage',
+    authenticate(deps.verifyToken),
+    requireScope('claims:write'),
+    noBody,
+    async (req: Request, res: Response) => {
+      const actor = principalOf(req).sub;
+      const result = await triage.transactional((service) => service.runTriage(String(req.params.id), actor));
+      res.status(201).json(result);
+    },
+  );
 
   deps.openapi.operation('post', '/api/claims/claims/{id}/escalations/{escalation_id}/decision', {
     operationId: 'decideEscalation',
@@ -151,7 +181,9 @@ export function triageRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
     async (req: Request, res: Response) => {
       const body = assertValid<EscalationDecisionRequest>(escalationDecisionRequestSchema, req.body);
       const actor = principalOf(req).sub;
-      const decided = await escalations.transactional((service) => service.decide(String(req.params.id), String(req.params.escalation_id), body, actor));
+      const decided = await escalations.transactional((service) =>
+        service.decide(String(req.params.id), String(req.params.escalation_id), body, actor),
+      );
       res.status(200).json(decided);
     },
   );

@@ -19,7 +19,19 @@ export const escalationGateSchema = {
 export const triageResultSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['triage_id', 'claim_id', 'policy_version', 'ran_at', 'ran_by', 'score', 'queue', 'rule_hits', 'escalation_gates', 'outcome', 'escalation_id'],
+  required: [
+    'triage_id',
+    'claim_id',
+    'policy_version',
+    'ran_at',
+    'ran_by',
+    'score',
+    'queue',
+    'rule_hits',
+    'escalation_gates',
+    'outcome',
+    'escalation_id',
+  ],
   properties: {
     triage_id: { type: 'string', format: 'uuid' },
     claim_id: { type: 'string', format: 'uuid' },

@@ -12,7 +12,6 @@ import { deriveFacts } from './triage-facts';
 import type { TriageResult } from './triage-schemas';
 import { triageStore } from './triage-store';
 
-
 /**
  * Runs the active triage policy over a claim. Automation drafts, humans decide: with no gate the claim
  * is routed to the policy's queue (and moves from intake/triage to assigned); with any gate it stays in
@@ -25,7 +24,9 @@ export function triageService(exchange: string) {
       if (isClosed(claim.stage)) throw problems.conflict('The claim is closed; it cannot be triaged');
       const open = await escalationStore(db).findOpen(claim.claim_id);
       if (open) {
-        throw problems.conflict('The claim has an open escalation; it must be decided before triage runs again', { escalation_id: open.escalation_id });
+        throw problems.conflict('The claim has an open escalation; it must be decided before triage runs again', {
+          escalation_id: open.escalation_id,
+        });
       }
       const policy = await triageStore(db).activePolicy();
       if (!policy) throw problems.serviceUnavailable('No triage policy is active', 60);
@@ -61,7 +62,13 @@ export function triageService(exchange: string) {
         ran_by: actor,
       });
       if (escalationId) {
-        await escalationStore(db).insert({ id: escalationId, claim_id: claim.claim_id, triage_id: triageId, gates: verdict.escalation_gates, proposed_queue: verdict.queue });
+        await escalationStore(db).insert({
+          id: escalationId,
+          claim_id: claim.claim_id,
+          triage_id: triageId,
+          gates: verdict.escalation_gates,
+          proposed_queue: verdict.queue,
+        });
       }
       const stage = stageAfterTriage(claim.stage, gated);
       await updateClaimState(db, claim.claim_id, gated ? { stage } : { stage, queue: verdict.queue });

@@ -36,15 +36,25 @@ export function triageStore(db: Knex) {
     /** The active policy, or undefined when none is active. */
     async activePolicy(): Promise<TriagePolicy | undefined> {
       const row = await db('triage_policies').where({ active: true }).first('version', 'description', 'parameters', 'score_bands', 'rules');
-      return row ? { version: row.version, description: row.description, parameters: row.parameters, score_bands: row.score_bands, rules: row.rules } : undefined;
+      return row
+        ? { version: row.version, description: row.description, parameters: row.parameters, score_bands: row.score_bands, rules: row.rules }
+        : undefined;
     },
 
     /** The active version with who published it and when, or undefined when none is active. */
     async activePublication(): Promise<{ policy: TriagePolicy; published_by: string; published_at: string } | undefined> {
-      const row = await db('triage_policies').where({ active: true }).first('version', 'description', 'parameters', 'score_bands', 'rules', 'published_by', 'created_at');
+      const row = await db('triage_policies')
+        .where({ active: true })
+        .first('version', 'description', 'parameters', 'score_bands', 'rules', 'published_by', 'created_at');
       if (!row) return undefined;
       return {
-        policy: { version: row.version, description: row.description, parameters: row.parameters, score_bands: row.score_bands, rules: row.rules },
+        policy: {
+          version: row.version,
+          description: row.description,
+          parameters: row.parameters,
+          score_bands: row.score_bands,
+          rules: row.rules,
+        },
         published_by: row.published_by,
         published_at: new Date(row.created_at).toISOString(),
       };
@@ -81,14 +91,24 @@ export function triageStore(db: Knex) {
         .count<{ count: string }[]>('* as count')
         .where('policy_number', claim.policy_number)
         .whereNot('id', claim.claim_id)
-        .whereRaw('received_at > ?::timestamptz - ?::interval AND received_at < ?::timestamptz + ?::interval', [claim.received_at, policyWindow, claim.received_at, policyWindow]);
+        .whereRaw('received_at > ?::timestamptz - ?::interval AND received_at < ?::timestamptz + ?::interval', [
+          claim.received_at,
+          policyWindow,
+          claim.received_at,
+          policyWindow,
+        ]);
       let sharingContact = 0;
       const { email, phone } = claim.claimant;
       if (email || phone) {
         const [row] = await db('claims')
           .countDistinct<{ count: string }[]>('policy_number as count')
           .whereNot('policy_number', claim.policy_number)
-          .whereRaw('received_at > ?::timestamptz - ?::interval AND received_at < ?::timestamptz + ?::interval', [claim.received_at, contactWindow, claim.received_at, contactWindow])
+          .whereRaw('received_at > ?::timestamptz - ?::interval AND received_at < ?::timestamptz + ?::interval', [
+            claim.received_at,
+            contactWindow,
+            claim.received_at,
+            contactWindow,
+          ])
           .where((contact) => {
             if (email) contact.orWhereRaw('lower(claimant_email) = lower(?)', [email]);
             if (phone) contact.orWhere('claimant_phone', phone);
@@ -120,7 +140,13 @@ export function triageStore(db: Knex) {
 
     /** The claim's latest triage run, or null. */
     async latestRun(claimId: string): Promise<TriageResult | null> {
-      const row = await db('triage_runs').where({ claim_id: claimId }).orderBy([{ column: 'ran_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
+      const row = await db('triage_runs')
+        .where({ claim_id: claimId })
+        .orderBy([
+          { column: 'ran_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .first();
       return row ? toResult(row) : null;
     },
   };

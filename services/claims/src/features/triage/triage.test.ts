@@ -16,12 +16,18 @@ describe('triage and escalation decisions', () => {
   });
 
   const runTriage = async (claimId: string, auth?: string) =>
-    request(t.url).post(`/api/claims/claims/${claimId}/run-triage`).set('Authorization', auth ?? (await as.writer()));
+    request(t.url)
+      .post(`/api/claims/claims/${claimId}/run-triage`)
+      .set('Authorization', auth ?? (await as.writer()));
   const decide = async (claimId: string, escalationId: string, body: unknown, auth?: string) =>
-    request(t.url).post(`/api/claims/claims/${claimId}/escalations/${escalationId}/decision`).set('Authorization', auth ?? (await as.decider())).send(body as object);
+    request(t.url)
+      .post(`/api/claims/claims/${claimId}/escalations/${escalationId}/decision`)
+      .set('Authorization', auth ?? (await as.decider()))
+      .send(body as object);
   const newClaim = (fields: TestClaimFields = {}) => fileTestClaim(t.url, fields);
   const claimRow = (claimId: string) => t.db('claims').where({ id: claimId }).first('stage', 'queue');
-  const eventsOf = (type: string, claimId: string) => t.events.received.filter((e) => e.routingKey === type && e.body.data.claim_id === claimId);
+  const eventsOf = (type: string, claimId: string) =>
+    t.events.received.filter((e) => e.routingKey === type && e.body.data.claim_id === claimId);
 
   async function expectGated(claimId: string, gate: string) {
     const response = await runTriage(claimId);
@@ -37,7 +43,9 @@ describe('triage and escalation decisions', () => {
 
   it('registers every claims-workflow operation in the OpenAPI document', async () => {
     const doc = (await request(t.url).get('/openapi.json').expect(200)).body;
-    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m} ${p}`));
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) =>
+      Object.keys(methods).map((m) => `${m} ${p}`),
+    );
     expect(operations).toEqual(
       expect.arrayContaining([
         'post /claims/{id}/run-triage',
@@ -49,7 +57,9 @@ describe('triage and escalation decisions', () => {
         'get /claims/{id}/attachments/{attachment_id}/content',
       ]),
     );
-    expect(doc.paths['/claims/{id}/run-triage'].post.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RunTriageResponse' });
+    expect(doc.paths['/claims/{id}/run-triage'].post.responses['201'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/RunTriageResponse',
+    });
     expect(doc.components.schemas.RunTriageResponse).toEqual(triageResultSchema);
   });
 
@@ -90,10 +100,20 @@ describe('triage and escalation decisions', () => {
     expect(await claimRow(claim.claim_id)).toEqual({ stage: 'assigned', queue: 'fast_track' });
     const run = await t.db('triage_runs').where({ id: response.body.triage_id }).first();
     expect(run.input_digest).toBe(canonicalSha256({ policy_version: '2026-11-01.1', inputs: run.inputs }));
-    expect(run.inputs).toMatchObject({ loss_type: 'auto_collision', police_report_present: true, estimated_amount: 2500, report_lag_days: 2 });
+    expect(run.inputs).toMatchObject({
+      loss_type: 'auto_collision',
+      police_report_present: true,
+      estimated_amount: 2500,
+      report_lag_days: 2,
+    });
     await t.events.waitFor(() => eventsOf('claim.triaged', claim.claim_id).length === 1);
     const [event] = eventsOf('claim.triaged', claim.claim_id);
-    expect(event.body.data).toMatchObject({ triage_id: response.body.triage_id, outcome: 'auto_routed', queue: 'fast_track', actor: 'adjuster-ann' });
+    expect(event.body.data).toMatchObject({
+      triage_id: response.body.triage_id,
+      outcome: 'auto_routed',
+      queue: 'fast_track',
+      actor: 'adjuster-ann',
+    });
     expect(JSON.stringify(event.body.data)).not.toMatch(/ana\.|Ana Ruiz|\+1415/);
     const audit = await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'claim.triaged' });
     expect(audit).toHaveLength(1);
@@ -163,16 +183,25 @@ describe('triage and escalation decisions', () => {
     expect((await decide(claim.claim_id, escalationId, { decision: 'override', rationale: 'needs SIU' })).status).toBe(400);
     expect((await decide(claim.claim_id, escalationId, { decision: 'accept', rationale: 'ok', extra: 1 })).status).toBe(400);
     expect((await decide(claim.claim_id, escalationId, { decision: 'accept', queue: 'fast_track', rationale: 'ok' })).status).toBe(422);
-    expect((await decide(claim.claim_id, '6a1f7c2e-0000-4000-8000-000000000000', { decision: 'accept', rationale: 'ok' })).status).toBe(404);
+    expect((await decide(claim.claim_id, '6a1f7c2e-0000-4000-8000-000000000000', { decision: 'accept', rationale: 'ok' })).status).toBe(
+      404,
+    );
     const other = await newClaim();
     expect((await decide(other.claim_id, escalationId, { decision: 'accept', rationale: 'ok' })).status).toBe(404);
     expect((await t.db('escalations').where({ id: escalationId }).first()).status).toBe('open');
 
-    const before = await request(t.url).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', await as.reader()).expect(200);
+    const before = await request(t.url)
+      .get(`/api/claims/claims/${claim.claim_id}`)
+      .set('Authorization', await as.reader())
+      .expect(200);
     expect(before.body.triage).toMatchObject({ escalation_id: escalationId, outcome: 'pending_human_decision' });
     expect(before.body.escalation).toMatchObject({ escalation_id: escalationId, status: 'open', proposed_queue: 'complex' });
 
-    const decided = await decide(claim.claim_id, escalationId, { decision: 'override', queue: 'special_investigations', rationale: 'Injury with prior claims history' });
+    const decided = await decide(claim.claim_id, escalationId, {
+      decision: 'override',
+      queue: 'special_investigations',
+      rationale: 'Injury with prior claims history',
+    });
     expect(decided.status).toBe(200);
     expect(compile(escalationSchema)(decided.body)).toBe(true);
     expect(decided.body).toMatchObject({
@@ -186,7 +215,10 @@ describe('triage and escalation decisions', () => {
     });
     expect(await claimRow(claim.claim_id)).toEqual({ stage: 'assigned', queue: 'special_investigations' });
 
-    const after = await request(t.url).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', await as.reader()).expect(200);
+    const after = await request(t.url)
+      .get(`/api/claims/claims/${claim.claim_id}`)
+      .set('Authorization', await as.reader())
+      .expect(200);
     expect(after.body.escalation).toEqual(decided.body);
     expect(after.body.claim).toMatchObject({ stage: 'assigned', queue: 'special_investigations' });
 
@@ -198,7 +230,11 @@ describe('triage and escalation decisions', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(eventsOf('claim.escalation_decided', claim.claim_id)).toHaveLength(1);
     expect(eventsOf('claim.triaged', claim.claim_id)).toHaveLength(1);
-    expect(eventsOf('claim.escalation_decided', claim.claim_id)[0].body.data).toMatchObject({ decision: 'override', queue: 'special_investigations', actor: 'supervisor-sam' });
+    expect(eventsOf('claim.escalation_decided', claim.claim_id)[0].body.data).toMatchObject({
+      decision: 'override',
+      queue: 'special_investigations',
+      actor: 'supervisor-sam',
+    });
   });
 
   it('takes exactly one of two concurrent decisions; the other is 409', async () => {

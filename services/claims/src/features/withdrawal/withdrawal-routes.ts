@@ -10,10 +10,13 @@ import { withdrawalService } from './withdrawal-service';
 
 /** POST /api/claims/public/claims/{id}/withdraw (claimant token) — the claimant withdraws before settlement. */
 export function withdrawalRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const withdrawals = withTransactional(withdrawalService({
+  const withdrawals = withTransactional(
+    withdrawalService({
       exchange: config.CLAIMS_EXCHANGE,
       contact: { name: config.CLAIMS_CONTACT_NAME, phone: config.CLAIMS_CONTACT_PHONE, email: config.CLAIMS_CONTACT_EMAIL },
-    }), deps.db);
+    }),
+    deps.db,
+  );
   const router = Router();
 
   router.post('/api/claims/public/claims/:id/withdraw', noBody, async (req, res) => {

@@ -22,7 +22,11 @@ export const withdrawalService = (settings: { exchange: string; contact: StatusU
   async withdraw(claimId: string, token: string): Promise<Withdrawal> {
     const claim = await claimOpenedBy(db, claimId, token, { forUpdate: true });
     if (TOO_LATE.has(claim.stage)) {
-      throw problems.conflict(claim.stage === 'closed' ? 'The claim is already closed' : 'The claim is in settlement and can no longer be withdrawn; contact your claims specialist');
+      throw problems.conflict(
+        claim.stage === 'closed'
+          ? 'The claim is already closed'
+          : 'The claim is in settlement and can no longer be withdrawn; contact your claims specialist',
+      );
     }
     const messages = claimantMessages(claim.language);
     const stored = await statusUpdatesStore(db).insert({

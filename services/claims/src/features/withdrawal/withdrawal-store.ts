@@ -6,7 +6,13 @@ export function withdrawalStore(db: Knex) {
     async closeAsWithdrawn(claimId: string): Promise<void> {
       await db('claims')
         .where({ id: claimId })
-        .update({ stage: 'closed', closing_reason: 'withdrawn', closing_rationale: null, next_update_due: null, updated_at: db.raw('clock_timestamp()') });
+        .update({
+          stage: 'closed',
+          closing_reason: 'withdrawn',
+          closing_rationale: null,
+          next_update_due: null,
+          updated_at: db.raw('clock_timestamp()'),
+        });
     },
   };
 }

@@ -22,7 +22,12 @@ describe('POST /api/claims/public/claims/{id}/withdraw', () => {
     const claim = await fileClaim(t.url);
     const response = await withdraw(claim.claim_id, claim.access_token).expect(200);
     expect(compile(withdrawalSchema)(response.body)).toBe(true);
-    expect(response.body).toMatchObject({ claim_id: claim.claim_id, stage: 'closed', closing_reason: 'withdrawn', status: { stage: 'closed', channel: 'email', language: 'en' } });
+    expect(response.body).toMatchObject({
+      claim_id: claim.claim_id,
+      stage: 'closed',
+      closing_reason: 'withdrawn',
+      status: { stage: 'closed', channel: 'email', language: 'en' },
+    });
     expect(response.body.status.what_happened).toBe(`You withdrew your claim ${claim.claim_number}, and we have closed it.`);
 
     const row = await t.db('claims').where({ id: claim.claim_id }).first('stage', 'closing_reason', 'next_update_due');
@@ -30,11 +35,21 @@ describe('POST /api/claims/public/claims/{id}/withdraw', () => {
     const audit = await t.db('claim_audit').where({ claim_id: claim.claim_id, action: 'claim.withdrawn' }).first('actor');
     expect(audit).toEqual({ actor: 'claimant' });
     expect(await t.db('deliveries').where({ claim_id: claim.claim_id, channel: 'email' }).count({ n: '*' })).toEqual([{ n: '2' }]);
-    const isWithdrawal = (event: { routingKey: string; body: { subject: string } }) => event.routingKey === 'claim.withdrawn' && event.body.subject === claim.claim_id;
+    const isWithdrawal = (event: { routingKey: string; body: { subject: string } }) =>
+      event.routingKey === 'claim.withdrawn' && event.body.subject === claim.claim_id;
     const events = await t.events.waitFor((received) => received.some(isWithdrawal));
-    expect(events.find(isWithdrawal)!.body.data).toMatchObject({ claim_id: claim.claim_id, actor: 'claimant', previous_stage: 'intake', stage: 'closed', closing_reason: 'withdrawn' });
+    expect(events.find(isWithdrawal)!.body.data).toMatchObject({
+      claim_id: claim.claim_id,
+      actor: 'claimant',
+      previous_stage: 'intake',
+      stage: 'closed',
+      closing_reason: 'withdrawn',
+    });
 
-    const status = await request(t.url).get(`/api/claims/public/claims/${claim.claim_id}/status`).set('Authorization', `Bearer ${claim.access_token}`).expect(200);
+    const status = await request(t.url)
+      .get(`/api/claims/public/claims/${claim.claim_id}/status`)
+      .set('Authorization', `Bearer ${claim.access_token}`)
+      .expect(200);
     expect(status.body.stage).toBe('closed');
     expect(status.body.history.items[0].update.what_happened).toBe(response.body.status.what_happened);
   });
@@ -42,12 +57,18 @@ describe('POST /api/claims/public/claims/{id}/withdraw', () => {
   it('writes the confirmation in the claim language', async () => {
     const claim = await fileClaim(t.url, { language: 'es-MX' });
     const response = await withdraw(claim.claim_id, claim.access_token).expect(200);
-    expect(response.body.status).toMatchObject({ language: 'es', what_happened: `Ha retirado su reclamación ${claim.claim_number} y la hemos cerrado.` });
+    expect(response.body.status).toMatchObject({
+      language: 'es',
+      what_happened: `Ha retirado su reclamación ${claim.claim_number} y la hemos cerrado.`,
+    });
   });
 
   it.each(['settlement', 'closed'])('answers 409 in %s and changes nothing', async (stage) => {
     const claim = await fileClaim(t.url);
-    await t.db('claims').where({ id: claim.claim_id }).update({ stage, ...(stage === 'closed' ? { closing_reason: 'paid' } : {}) });
+    await t
+      .db('claims')
+      .where({ id: claim.claim_id })
+      .update({ stage, ...(stage === 'closed' ? { closing_reason: 'paid' } : {}) });
     const before = await countRows(t.db);
     const response = await withdraw(claim.claim_id, claim.access_token).expect(409);
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);

@@ -9,7 +9,10 @@ export const witnessConsistencyFailedData = {
   required: ['origin', 'reason', 'cosigned_size', 'offered_size', 'cosigned_checkpoint', 'offered_checkpoint', 'proof', 'refused_at'],
   properties: {
     origin: { type: 'string', description: 'The log (its checkpoint origin line)' },
-    reason: { enum: ['truncated', 'forked', 'inconsistent'], description: 'Smaller than what was cosigned; same size, other root; or no valid consistency proof' },
+    reason: {
+      enum: ['truncated', 'forked', 'inconsistent'],
+      description: 'Smaller than what was cosigned; same size, other root; or no valid consistency proof',
+    },
     cosigned_size: { type: 'integer', minimum: 1 },
     offered_size: { type: 'integer', minimum: 0 },
     cosigned_checkpoint: { type: 'string', description: 'The last checkpoint note the witness cosigned, with its cosignature' },

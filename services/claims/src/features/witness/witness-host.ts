@@ -27,7 +27,13 @@ export function startHostedWitness(deps: ServiceDeps, config: ClaimsConfig): Run
         proof: refusal.proof,
         refused_at: refusal.refusedAt,
       };
-      const event = createEvent({ source: CLAIMS_EVENT_SOURCE, type: witnessConsistencyFailed.type, subject: refusal.origin, dataschema: witnessConsistencyFailed.schema.$id, data });
+      const event = createEvent({
+        source: CLAIMS_EVENT_SOURCE,
+        type: witnessConsistencyFailed.type,
+        subject: refusal.origin,
+        dataschema: witnessConsistencyFailed.schema.$id,
+        data,
+      });
       await enqueueEvent(trx, config.CLAIMS_EXCHANGE, event);
     },
   });

@@ -36,7 +36,17 @@ export async function takeCheckpoint(db: Knex, signer: CheckpointSigner, exchang
       note: signer.signTreeHead(head.seq, await auditTreeRoot(trx, head.seq)),
     };
     await store.insertCheckpoint(checkpoint);
-    await enqueueEvent(trx, exchange, createEvent({ source: EVENT_SOURCE, type: auditCheckpoint.type, subject: String(checkpoint.seq), dataschema: auditCheckpoint.schema.$id, data: { ...checkpoint } }));
+    await enqueueEvent(
+      trx,
+      exchange,
+      createEvent({
+        source: EVENT_SOURCE,
+        type: auditCheckpoint.type,
+        subject: String(checkpoint.seq),
+        dataschema: auditCheckpoint.schema.$id,
+        data: { ...checkpoint },
+      }),
+    );
     return checkpoint;
   });
 }
@@ -60,7 +70,11 @@ export interface CheckpointerOptions {
  */
 export async function startCheckpointer(options: CheckpointerOptions): Promise<{ stop(): Promise<void> }> {
   const { db, signer, exchange, logger, every, intervalMs } = options;
-  const taken = new Counter({ name: 'evidence_audit_checkpoints_total', help: 'Signed audit checkpoints taken', registers: [options.metrics] });
+  const taken = new Counter({
+    name: 'evidence_audit_checkpoints_total',
+    help: 'Signed audit checkpoints taken',
+    registers: [options.metrics],
+  });
   measureAuditChain(db, options.metrics);
   const store = auditStore(db);
   let signedSeq = (await store.latestCheckpoint())?.seq ?? 0;

@@ -12,12 +12,14 @@ async function proofHashes(db: Knex, ranges: LeafRange[], extra: { level: number
 
 async function assertWithinTree(db: Knex, size: number, pointer: string): Promise<void> {
   const current = await auditTreeSize(db);
-  if (size > current) throw problems.badRequest(`Query: the tree has ${current} records`, [{ pointer, message: `must be at most ${current}` }]);
+  if (size > current)
+    throw problems.badRequest(`Query: the tree has ${current} records`, [{ pointer, message: `must be at most ${current}` }]);
 }
 
 /** RFC 9162 inclusion proof of leaf `index` (record seq index + 1) in the tree of the first `treeSize` records. */
 export async function auditInclusionProof(db: Knex, index: number, treeSize: number): Promise<InclusionProof> {
-  if (index >= treeSize) throw problems.badRequest('Query: index must be less than tree_size', [{ pointer: '/index', message: 'must be less than tree_size' }]);
+  if (index >= treeSize)
+    throw problems.badRequest('Query: index must be less than tree_size', [{ pointer: '/index', message: 'must be less than tree_size' }]);
   await assertWithinTree(db, treeSize, '/tree_size');
   const leaf = { level: 0, index };
   const { nodeAt, proof } = await proofHashes(db, inclusionProofRanges(index, treeSize), [leaf]);
@@ -26,7 +28,8 @@ export async function auditInclusionProof(db: Knex, index: number, treeSize: num
 
 /** RFC 9162 consistency proof between the trees of the first `from` and `to` records. */
 export async function auditConsistencyProof(db: Knex, from: number, to: number): Promise<ConsistencyProof> {
-  if (from > to) throw problems.badRequest('Query: from must not be after to', [{ pointer: '/from', message: 'must be less than or equal to to' }]);
+  if (from > to)
+    throw problems.badRequest('Query: from must not be after to', [{ pointer: '/from', message: 'must be less than or equal to to' }]);
   await assertWithinTree(db, to, '/to');
   const { proof } = await proofHashes(db, consistencyProofRanges(from, to));
   return { from, to, proof };

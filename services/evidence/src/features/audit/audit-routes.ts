@@ -59,14 +59,40 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       { name: 'from_seq', in: 'query', schema: verifyQuerySchema.properties.from_seq },
       { name: 'to_seq', in: 'query', schema: verifyQuerySchema.properties.to_seq },
     ],
-    responses: { 200: { description: 'The verification report', schema: verificationSchema, example: { valid: true, records_checked: 1042, first_seq: 1, last_seq: 1042, head_hash: '5f0c1d8e2b7a4c3f9e6d1a0b8c7e5f4d3c2b1a09f8e7d6c5b4a39281706f5e4d', checkpoint: { seq: 1024, hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', signed_at: '2026-11-22T10:00:00Z', signature_valid: true }, first_invalid: null, verified_at: '2026-11-22T10:05:00Z', duration_ms: 87 } }, ...errors },
+    responses: {
+      200: {
+        description: 'The verification report',
+        schema: verificationSchema,
+        example: {
+          valid: true,
+          records_checked: 1042,
+          first_seq: 1,
+          last_seq: 1042,
+          head_hash: '5f0c1d8e2b7a4c3f9e6d1a0b8c7e5f4d3c2b1a09f8e7d6c5b4a39281706f5e4d',
+          checkpoint: {
+            seq: 1024,
+            hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+            signed_at: '2026-11-22T10:00:00Z',
+            signature_valid: true,
+          },
+          first_invalid: null,
+          verified_at: '2026-11-22T10:05:00Z',
+          duration_ms: 87,
+        },
+      },
+      ...errors,
+    },
   });
   router.get('/api/evidence/audit/verify', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<VerifyQuery>(verifyQuerySchema, req.query);
     if (query.from_seq !== undefined && query.to_seq !== undefined && query.from_seq > query.to_seq) {
-      throw problems.badRequest('Query: from_seq must not be after to_seq', [{ pointer: '/from_seq', message: 'must be less than or equal to to_seq' }]);
+      throw problems.badRequest('Query: from_seq must not be after to_seq', [
+        { pointer: '/from_seq', message: 'must be less than or equal to to_seq' },
+      ]);
     }
-    res.json(await verifyAuditChain(deps.db, signer, { fromSeq: query.from_seq, toSeq: query.to_seq, pageSize: config.AUDIT_VERIFY_PAGE_SIZE }));
+    res.json(
+      await verifyAuditChain(deps.db, signer, { fromSeq: query.from_seq, toSeq: query.to_seq, pageSize: config.AUDIT_VERIFY_PAGE_SIZE }),
+    );
   });
 
   deps.openapi.operation('get', '/api/evidence/audit/records', {
@@ -75,7 +101,32 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     tag,
     security,
     parameters: Object.entries(recordsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
-    responses: { 200: { description: 'A page of records', schema: recordsPageSchema, example: { items: [{ seq: 1, action: 'claim.created', source: 'claims', entity_type: 'claim', entity_id: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60', actor: 'claimant', event_id: 'd9e8f7a6-b5c4-4d3e-8f2a-1b0c9d8e7f6a', occurred_at: '2026-11-22T10:00:00Z', recorded_at: '2026-11-22T10:00:01Z', data: { claim_id: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60', loss_type: 'auto_collision' }, prev_hash: '0000000000000000000000000000000000000000000000000000000000000000', hash: '5f0c1d8e2b7a4c3f9e6d1a0b8c7e5f4d3c2b1a09f8e7d6c5b4a39281706f5e4d' }], next_cursor: '1' } }, ...errors },
+    responses: {
+      200: {
+        description: 'A page of records',
+        schema: recordsPageSchema,
+        example: {
+          items: [
+            {
+              seq: 1,
+              action: 'claim.created',
+              source: 'claims',
+              entity_type: 'claim',
+              entity_id: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60',
+              actor: 'claimant',
+              event_id: 'd9e8f7a6-b5c4-4d3e-8f2a-1b0c9d8e7f6a',
+              occurred_at: '2026-11-22T10:00:00Z',
+              recorded_at: '2026-11-22T10:00:01Z',
+              data: { claim_id: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60', loss_type: 'auto_collision' },
+              prev_hash: '0000000000000000000000000000000000000000000000000000000000000000',
+              hash: '5f0c1d8e2b7a4c3f9e6d1a0b8c7e5f4d3c2b1a09f8e7d6c5b4a39281706f5e4d',
+            },
+          ],
+          next_cursor: '1',
+        },
+      },
+      ...errors,
+    },
   });
   router.get('/api/evidence/audit/records', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<RecordsQuery>(recordsQuerySchema, req.query);
@@ -90,7 +141,26 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     tag,
     security,
     parameters: Object.entries(checkpointsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
-    responses: { 200: { description: 'A page of checkpoints', schema: checkpointsPageSchema, example: { items: [{ seq: 1024, hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', signed_at: '2026-11-22T10:00:00Z', signature: 'MEUCIQDx2l0Jd3k5w8Q9b1m4n7r2t6y0u3i5o8p1a4s7d0f3gA==', key_id: 'audit-2026', note: 'evidence.claims-platform/audit-log\n1024\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n\n— evidence.claims-platform/audit-log x1Pn8yNqIxHmv0VmfUyq9QE3kAYsVJbLn1nQfZ4G0H1z2Ws0Mjo7Xz0Q0t9wZkS3rR8Cq3dYbV0mE6pW2sA4LhqT1Qw=\n' }], next_cursor: null } }, ...errors },
+    responses: {
+      200: {
+        description: 'A page of checkpoints',
+        schema: checkpointsPageSchema,
+        example: {
+          items: [
+            {
+              seq: 1024,
+              hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+              signed_at: '2026-11-22T10:00:00Z',
+              signature: 'MEUCIQDx2l0Jd3k5w8Q9b1m4n7r2t6y0u3i5o8p1a4s7d0f3gA==',
+              key_id: 'audit-2026',
+              note: 'evidence.claims-platform/audit-log\n1024\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n\n— evidence.claims-platform/audit-log x1Pn8yNqIxHmv0VmfUyq9QE3kAYsVJbLn1nQfZ4G0H1z2Ws0Mjo7Xz0Q0t9wZkS3rR8Cq3dYbV0mE6pW2sA4LhqT1Qw=\n',
+            },
+          ],
+          next_cursor: null,
+        },
+      },
+      ...errors,
+    },
   });
   router.get('/api/evidence/audit/checkpoints', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<CheckpointsQuery>(checkpointsQuerySchema, req.query);
@@ -125,11 +195,33 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
   deps.openapi.operation('get', '/api/evidence/audit/proofs/inclusion', {
     operationId: 'getAuditInclusionProof',
     summary: 'RFC 9162 inclusion proof of a record in a tree size',
-    description: 'Leaf index = record seq - 1. Verify with the record\'s canonical bytes and the root of a checkpoint of tree_size (RFC 9162 §2.1.3.2).',
+    description:
+      "Leaf index = record seq - 1. Verify with the record's canonical bytes and the root of a checkpoint of tree_size (RFC 9162 §2.1.3.2).",
     tag,
     security,
-    parameters: Object.entries(inclusionQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema, required: true })),
-    responses: { 200: { description: 'The inclusion proof', schema: inclusionProofSchema, example: { leaf_index: 5, tree_size: 8, leaf_hash: 'QnGia+DYqE8L1UyMMC58s6O10fpngKQLzOKHNHfatlg=', proof: ['vBoGQ7EuTS18d5GPROD095qDi2z57FtcKD4fTYhZnms=', 'yoVOoSjtBQtBs1/8G4e46yveRh6eO1WW7Oa51ZdaCuA=', '037kGJdt2VdTwcc4Yrk5j6Kiz5tP8P3+izDNlSCWFLc='] } }, ...errors },
+    parameters: Object.entries(inclusionQuerySchema.properties).map(([name, schema]) => ({
+      name,
+      in: 'query' as const,
+      schema,
+      required: true,
+    })),
+    responses: {
+      200: {
+        description: 'The inclusion proof',
+        schema: inclusionProofSchema,
+        example: {
+          leaf_index: 5,
+          tree_size: 8,
+          leaf_hash: 'QnGia+DYqE8L1UyMMC58s6O10fpngKQLzOKHNHfatlg=',
+          proof: [
+            'vBoGQ7EuTS18d5GPROD095qDi2z57FtcKD4fTYhZnms=',
+            'yoVOoSjtBQtBs1/8G4e46yveRh6eO1WW7Oa51ZdaCuA=',
+            '037kGJdt2VdTwcc4Yrk5j6Kiz5tP8P3+izDNlSCWFLc=',
+          ],
+        },
+      },
+      ...errors,
+    },
   });
   router.get('/api/evidence/audit/proofs/inclusion', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<InclusionQuery>(inclusionQuerySchema, req.query);
@@ -142,8 +234,28 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     description: 'Proves that the tree of the first `from` records is a prefix of the tree of the first `to` (RFC 9162 §2.1.4.2).',
     tag,
     security,
-    parameters: Object.entries(consistencyQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema, required: true })),
-    responses: { 200: { description: 'The consistency proof', schema: consistencyProofSchema, example: { from: 6, to: 8, proof: ['DrxdNDf74tsVi58Sah0RjjCBgQMdCpSfje3t68VY72o=', 'yoVOoSjtBQtBs1/8G4e46yveRh6eO1WW7Oa51ZdaCuA=', '037kGJdt2VdTwcc4Yrk5j6Kiz5tP8P3+izDNlSCWFLc='] } }, ...errors },
+    parameters: Object.entries(consistencyQuerySchema.properties).map(([name, schema]) => ({
+      name,
+      in: 'query' as const,
+      schema,
+      required: true,
+    })),
+    responses: {
+      200: {
+        description: 'The consistency proof',
+        schema: consistencyProofSchema,
+        example: {
+          from: 6,
+          to: 8,
+          proof: [
+            'DrxdNDf74tsVi58Sah0RjjCBgQMdCpSfje3t68VY72o=',
+            'yoVOoSjtBQtBs1/8G4e46yveRh6eO1WW7Oa51ZdaCuA=',
+            '037kGJdt2VdTwcc4Yrk5j6Kiz5tP8P3+izDNlSCWFLc=',
+          ],
+        },
+      },
+      ...errors,
+    },
   });
   router.get('/api/evidence/audit/proofs/consistency', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<ConsistencyQuery>(consistencyQuerySchema, req.query);
@@ -159,7 +271,12 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     tag,
     security,
     responses: {
-      200: { description: 'The public key', contentType: 'application/x-pem-file', schema: { type: 'string' }, headers: { 'X-Audit-Key-Id': 'The key id', 'X-Audit-Verifier-Key': 'The C2SP verifier key of checkpoint notes' } },
+      200: {
+        description: 'The public key',
+        contentType: 'application/x-pem-file',
+        schema: { type: 'string' },
+        headers: { 'X-Audit-Key-Id': 'The key id', 'X-Audit-Verifier-Key': 'The C2SP verifier key of checkpoint notes' },
+      },
       401: errors[401],
       403: errors[403],
     },

@@ -22,7 +22,7 @@ export const recordsQuerySchema = {
     entity_id: { type: 'string', minLength: 1, maxLength: 200 },
     source: auditRecordSchema.properties.source,
     action: { type: 'string', minLength: 1, maxLength: 200 },
-    after_seq: { ...cursorSeq, description: 'Only records after this seq (a previous page\'s next_cursor)' },
+    after_seq: { ...cursorSeq, description: "Only records after this seq (a previous page's next_cursor)" },
     limit,
   },
 } as const;
@@ -47,7 +47,8 @@ export const checkpointSchema = {
     key_id: { type: 'string', description: 'First 16 hex characters of SHA-256 over the public key (SPKI DER)' },
     note: {
       type: ['string', 'null'],
-      description: 'The Merkle tree head of the first seq records as a C2SP signed checkpoint note (null for checkpoints taken before the tree)',
+      description:
+        'The Merkle tree head of the first seq records as a C2SP signed checkpoint note (null for checkpoints taken before the tree)',
     },
   },
 } as const;
@@ -97,7 +98,22 @@ export const verificationSchema = {
           type: 'object',
           additionalProperties: false,
           required: ['seq', 'reason'],
-          properties: { seq, reason: { type: 'string', enum: ['edited_record', 'broken_link', 'gap', 'checkpoint_mismatch', 'bad_signature', 'truncated', 'tree_mismatch', 'witness_refused'] } },
+          properties: {
+            seq,
+            reason: {
+              type: 'string',
+              enum: [
+                'edited_record',
+                'broken_link',
+                'gap',
+                'checkpoint_mismatch',
+                'bad_signature',
+                'truncated',
+                'tree_mismatch',
+                'witness_refused',
+              ],
+            },
+          },
         },
       ],
     },
@@ -119,7 +135,7 @@ export const inclusionQuerySchema = {
   required: ['index', 'tree_size'],
   properties: {
     index: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Leaf index: the record seq - 1' },
-    tree_size: { ...treeSize, description: 'Size of the tree (a checkpoint\'s size); more than index, at most the current size' },
+    tree_size: { ...treeSize, description: "Size of the tree (a checkpoint's size); more than index, at most the current size" },
   },
 } as const;
 export type InclusionQuery = FromSchema<typeof inclusionQuerySchema>;
@@ -142,8 +158,8 @@ export const inclusionProofSchema = {
   properties: {
     leaf_index: { type: 'integer', minimum: 0 },
     tree_size: treeSize,
-    leaf_hash: { ...base64Hash, description: 'SHA-256(0x00 ‖ the record\'s canonical bytes), base64' },
-    proof: { type: 'array', items: base64Hash, description: 'RFC 9162 §2.1.3 inclusion path, the leaf\'s sibling first' },
+    leaf_hash: { ...base64Hash, description: "SHA-256(0x00 ‖ the record's canonical bytes), base64" },
+    proof: { type: 'array', items: base64Hash, description: "RFC 9162 §2.1.3 inclusion path, the leaf's sibling first" },
   },
 } as const;
 export type InclusionProof = FromSchema<typeof inclusionProofSchema>;

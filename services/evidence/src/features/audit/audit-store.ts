@@ -24,7 +24,14 @@ function toAuditRecord(row: AuditRow): AuditRecord {
 }
 
 function toCheckpoint(row: CheckpointRow): AuditCheckpoint {
-  return { seq: Number(row.seq), hash: row.hash, signed_at: row.signed_at, signature: row.signature, key_id: row.key_id, note: row.note ?? null };
+  return {
+    seq: Number(row.seq),
+    hash: row.hash,
+    signed_at: row.signed_at,
+    signature: row.signature,
+    key_id: row.key_id,
+    note: row.note ?? null,
+  };
 }
 
 /** A record as verification reads it (see treeRecordsPage). */
@@ -57,7 +64,9 @@ export function auditStore(db: Knex) {
   return {
     /** Records oldest first (or newest first) after `after_seq` and up to `to_seq`, filtered. */
     async listRecords(filter: AuditRecordFilter): Promise<AuditRecord[]> {
-      const query = db('audit_log').orderBy('seq', filter.newest_first ? 'desc' : 'asc').limit(filter.limit);
+      const query = db('audit_log')
+        .orderBy('seq', filter.newest_first ? 'desc' : 'asc')
+        .limit(filter.limit);
       if (filter.entity_id !== undefined) query.where('entity_id', filter.entity_id);
       if (filter.source !== undefined) query.where('source', filter.source);
       if (filter.action !== undefined) query.where('action', filter.action);
@@ -87,7 +96,8 @@ export function auditStore(db: Knex) {
         [fromSeq, toSeq ?? Number.MAX_SAFE_INTEGER, limit],
       );
       // Embedded PGlite gives bytea as Uint8Array: viewed as a Buffer, not copied.
-      const bytes = (value: Uint8Array | null) => (value === null || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+      const bytes = (value: Uint8Array | null) =>
+        value === null || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
       return rows.map((row: TreeRecord & { seq: string }) => ({
         ...row,
         seq: Number(row.seq),

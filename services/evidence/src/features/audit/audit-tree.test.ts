@@ -24,11 +24,19 @@ async function append(kit: AuditTestService, count: number) {
 }
 
 async function checkpoint(kit: AuditTestService) {
-  return takeCheckpoint(kit.service.deps.db, createCheckpointSigner(parseSigningKey(kit.config.AUDIT_SIGNING_KEY!)), kit.config.EVIDENCE_EXCHANGE);
+  return takeCheckpoint(
+    kit.service.deps.db,
+    createCheckpointSigner(parseSigningKey(kit.config.AUDIT_SIGNING_KEY!)),
+    kit.config.EVIDENCE_EXCHANGE,
+  );
 }
 
 async function get(kit: AuditTestService, path: string, status: number, query: Record<string, string | number> = {}) {
-  return request(kit.service.url).get(`/api/evidence/audit${path}`).query(query).set('Authorization', await bearer(READ)).expect(status);
+  return request(kit.service.url)
+    .get(`/api/evidence/audit${path}`)
+    .query(query)
+    .set('Authorization', await bearer(READ))
+    .expect(status);
 }
 
 /** As a database owner would: with the append-only triggers of the log and its tree off. */
@@ -92,7 +100,11 @@ describe('the audit log as a Merkle tree', () => {
     expect(consistency.from).toBe(7);
     const path = consistency.proof.map((hash: string) => Buffer.from(hash, 'base64'));
     expect(verifyConsistency(7, 13, path, olderHead.rootHash, head.rootHash)).toBe(true);
-    expect((await get(kit, '/verify', 200)).body).toMatchObject({ valid: true, records_checked: 13, checkpoint: { seq: 13, signature_valid: true } });
+    expect((await get(kit, '/verify', 200)).body).toMatchObject({
+      valid: true,
+      records_checked: 13,
+      checkpoint: { seq: 13, signature_valid: true },
+    });
   });
 
   it.each([
@@ -125,7 +137,9 @@ describe('the audit log as a Merkle tree', () => {
     await checkpoint(kit);
     const after = parseCheckpoint((await get(kit, '/checkpoint', 200)).text.split('\n\n')[0] + '\n')!;
     expect([before.size, after.size]).toEqual([5, 6]);
-    const proof = (await get(kit, '/proofs/consistency', 200, { from: 5, to: 6 })).body.proof.map((hash: string) => Buffer.from(hash, 'base64'));
+    const proof = (await get(kit, '/proofs/consistency', 200, { from: 5, to: 6 })).body.proof.map((hash: string) =>
+      Buffer.from(hash, 'base64'),
+    );
     expect(verifyConsistency(5, 6, proof, before.rootHash, after.rootHash)).toBe(true);
     expect((await get(kit, '/verify', 200)).body).toMatchObject({ valid: true, records_checked: 6 });
   });
@@ -148,7 +162,14 @@ describe('the audit log as a Merkle tree', () => {
         replica = require('../../shared/audit-append');
       });
       expect(replica!.appendAuditRecord).not.toBe(appendAuditRecord);
-      await replica!.appendAuditRecord(db, { action: 'evidence.test_happened', source: 'evidence', entity_type: 'run', entity_id: 'run-2', actor: 'bob', data: {} });
+      await replica!.appendAuditRecord(db, {
+        action: 'evidence.test_happened',
+        source: 'evidence',
+        entity_type: 'run',
+        entity_id: 'run-2',
+        actor: 'bob',
+        data: {},
+      });
       nodeReads.length = 0;
       await append(kit, 2);
       expect(nodeReads).toHaveLength(1);
@@ -167,7 +188,10 @@ describe('the audit log as a Merkle tree', () => {
     });
 
     it('edited stored bytes are a tree_mismatch at their record', async () => {
-      await tamper(kit, `UPDATE audit_leaves SET leaf_bytes = convert_to(replace(convert_from(leaf_bytes, 'UTF8'), '"n":2', '"n":9'), 'UTF8') WHERE seq = 3`);
+      await tamper(
+        kit,
+        `UPDATE audit_leaves SET leaf_bytes = convert_to(replace(convert_from(leaf_bytes, 'UTF8'), '"n":2', '"n":9'), 'UTF8') WHERE seq = 3`,
+      );
       expect((await get(kit, '/verify', 200)).body.first_invalid).toEqual({ seq: 3, reason: 'tree_mismatch' });
     });
 
@@ -199,7 +223,9 @@ describe('the audit log as a Merkle tree', () => {
       const other = createCheckpointSigner(parseSigningKey(newSigningKey()));
       const note = (await kit.service.deps.db('audit_checkpoints').where('seq', 6).first()).note as string;
       const [size, root] = note.split('\n').slice(1, 3);
-      await tamper(kit, 'UPDATE audit_checkpoints SET note = ? WHERE seq = 6', [other.signTreeHead(Number(size), Buffer.from(root, 'base64'))]);
+      await tamper(kit, 'UPDATE audit_checkpoints SET note = ? WHERE seq = 6', [
+        other.signTreeHead(Number(size), Buffer.from(root, 'base64')),
+      ]);
       expect((await get(kit, '/verify', 200)).body.first_invalid).toEqual({ seq: 6, reason: 'bad_signature' });
     });
   });

@@ -15,7 +15,11 @@ export interface VerifyOptions {
 }
 
 /** Items in seq order, a page at a time (keyset: seq > the last one seen; the next page read ahead). */
-async function* keysetWalk<T extends { seq: number }>(fetchAfter: (afterSeq: number) => Promise<T[]>, startAfter: number, pageSize: number): AsyncGenerator<T> {
+async function* keysetWalk<T extends { seq: number }>(
+  fetchAfter: (afterSeq: number) => Promise<T[]>,
+  startAfter: number,
+  pageSize: number,
+): AsyncGenerator<T> {
   for await (const page of keysetPages(fetchAfter, (item) => item.seq, startAfter, pageSize)) yield* page;
 }
 
@@ -27,7 +31,8 @@ async function* keysetWalk<T extends { seq: number }>(fetchAfter: (afterSeq: num
 export async function verifyAuditChain(db: Knex, signer: CheckpointSigner, options: VerifyOptions): Promise<VerificationReport> {
   // One snapshot for every page: records and checkpoints appended meanwhile are not half seen (a
   // checkpoint of a record committed after the walk passed the head would look like truncation).
-  if (!db.isTransaction) return db.transaction((trx) => verifySnapshot(trx, signer, options), { isolationLevel: 'repeatable read', readOnly: true });
+  if (!db.isTransaction)
+    return db.transaction((trx) => verifySnapshot(trx, signer, options), { isolationLevel: 'repeatable read', readOnly: true });
   return verifySnapshot(db, signer, options);
 }
 
@@ -37,8 +42,12 @@ export async function verifyAuditChain(db: Knex, signer: CheckpointSigner, optio
  * shows whether it was edited or rewritten and rehashed); a record from before the tree (not yet caught up)
  * has no stored bytes and is canonicalised. Undefined when the record is gone meanwhile.
  */
-async function leafOfRecord(store: ReturnType<typeof auditStore>, record: TreeRecord): Promise<{ bytes: Buffer; chainHash: string; matchesRow: boolean } | undefined> {
-  if (record.leaf_bytes && record.row_matches) return { bytes: record.leaf_bytes, chainHash: chainHash(record.prev_hash, record.leaf_bytes), matchesRow: true };
+async function leafOfRecord(
+  store: ReturnType<typeof auditStore>,
+  record: TreeRecord,
+): Promise<{ bytes: Buffer; chainHash: string; matchesRow: boolean } | undefined> {
+  if (record.leaf_bytes && record.row_matches)
+    return { bytes: record.leaf_bytes, chainHash: chainHash(record.prev_hash, record.leaf_bytes), matchesRow: true };
   const row = await store.recordAt(record.seq);
   if (!row) return undefined;
   const rowBytes = Buffer.from(canonicalRecord(row), 'utf8');
@@ -65,7 +74,11 @@ async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: Verif
     report.first_invalid = { seq, reason };
   };
   const store = auditStore(db);
-  const checkpoints = keysetWalk((after) => store.listCheckpoints({ after_seq: after, to_seq: toSeq, limit: pageSize }), fromSeq - 1, pageSize);
+  const checkpoints = keysetWalk(
+    (after) => store.listCheckpoints({ after_seq: after, to_seq: toSeq, limit: pageSize }),
+    fromSeq - 1,
+    pageSize,
+  );
   let nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
   const checkCheckpoint = async (checkpoint: AuditCheckpoint, recordHashAtSeq: string): Promise<boolean> => {
     const signatureValid = signer.verify(checkpoint.seq, checkpoint.hash, checkpoint.signature);
@@ -73,7 +86,8 @@ async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: Verif
     report.checkpoint = { seq: checkpoint.seq, hash: checkpoint.hash, signed_at: checkpoint.signed_at, signature_valid: signatureValid };
     if (!signatureValid || (checkpoint.note !== null && !treeHead)) fail(checkpoint.seq, 'bad_signature');
     else if (checkpoint.hash !== recordHashAtSeq) fail(checkpoint.seq, 'checkpoint_mismatch');
-    else if (treeHead && (treeHead.size !== checkpoint.seq || !frontier || !treeHead.rootHash.equals(frontierRoot(frontier)))) fail(checkpoint.seq, 'checkpoint_mismatch');
+    else if (treeHead && (treeHead.size !== checkpoint.seq || !frontier || !treeHead.rootHash.equals(frontierRoot(frontier))))
+      fail(checkpoint.seq, 'checkpoint_mismatch');
     // The stored subtrees that proofs are built from must agree with the leaves too.
     else if (treeHead && !(await auditTreeRoot(db, checkpoint.seq)).equals(treeHead.rootHash)) fail(checkpoint.seq, 'tree_mismatch');
     return report.valid;
@@ -117,7 +131,8 @@ async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: Verif
     report.first_seq ??= record.seq;
     report.last_seq = record.seq;
     report.head_hash = record.hash;
-    while (nextCheckpoint && nextCheckpoint.seq < record.seq) nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
+    while (nextCheckpoint && nextCheckpoint.seq < record.seq)
+      nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
     if (nextCheckpoint && nextCheckpoint.seq === record.seq) {
       if (!(await checkCheckpoint(nextCheckpoint, record.hash))) break;
       nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
@@ -130,7 +145,8 @@ async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: Verif
   if (report.valid) {
     // A signed checkpoint beyond the last record means records it anchored are gone.
     const lastSeen = report.last_seq ?? fromSeq - 1;
-    while (nextCheckpoint && nextCheckpoint.seq <= lastSeen) nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
+    while (nextCheckpoint && nextCheckpoint.seq <= lastSeen)
+      nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
     if (nextCheckpoint) {
       report.checkpoint = {
         seq: nextCheckpoint.seq,

@@ -11,10 +11,22 @@ describe('the background audit verifier', () => {
   let kit: AuditTestService;
   const signer = () => createCheckpointSigner(parseSigningKey(kit.config.AUDIT_SIGNING_KEY!));
   const append = (n: number, tag: string) =>
-    Promise.all(Array.from({ length: n }, (_, i) => appendAuditRecord(kit.service.deps.db, { action: 'evidence.watched', source: 'evidence', entity_type: 'run', entity_id: `${tag}-${i}`, actor: 'a', data: { i } })));
+    Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        appendAuditRecord(kit.service.deps.db, {
+          action: 'evidence.watched',
+          source: 'evidence',
+          entity_type: 'run',
+          entity_id: `${tag}-${i}`,
+          actor: 'a',
+          data: { i },
+        }),
+      ),
+    );
   const checkpoint = () => takeCheckpoint(kit.service.deps.db, signer(), kit.config.EVIDENCE_EXCHANGE);
   const pass = () => watchAuditLog(kit.service.deps.db, signer(), kit.config.EVIDENCE_EXCHANGE, 2);
-  const breakEvents = async () => Number((await kit.superuser("SELECT count(*) AS n FROM outbox WHERE payload->>'type' = 'evidence.audit_break_detected'")).rows[0].n);
+  const breakEvents = async () =>
+    Number((await kit.superuser("SELECT count(*) AS n FROM outbox WHERE payload->>'type' = 'evidence.audit_break_detected'")).rows[0].n);
 
   beforeAll(async () => {
     // The service's own watcher waits an hour between passes: the test drives the passes.
@@ -46,9 +58,20 @@ describe('the background audit verifier', () => {
     }
 
     const lines: { level: number; msg: string; audit_break?: unknown }[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
+    const logger = pino(
+      { level: 'info' },
+      new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }),
+    );
     const metrics = new Registry();
-    const watcher = startAuditWatcher({ db: kit.service.deps.db, signer: signer(), exchange: kit.config.EVIDENCE_EXCHANGE, logger, metrics, intervalMs: 3_600_000, pageSize: 2 });
+    const watcher = startAuditWatcher({
+      db: kit.service.deps.db,
+      signer: signer(),
+      exchange: kit.config.EVIDENCE_EXCHANGE,
+      logger,
+      metrics,
+      intervalMs: 3_600_000,
+      pageSize: 2,
+    });
     try {
       await watcher.pass(); // the pass started with the watcher, or this one
       const again = await watcher.pass();
@@ -56,11 +79,21 @@ describe('the background audit verifier', () => {
     } finally {
       await watcher.stop();
     }
-    const expectedBreak = { seq: edited, reason: 'edited_record', verified_size: second.seq, tree_size: third.seq, detected_at: expect.any(String) };
-    expect(lines.filter((line) => line.level === 50)).toEqual([expect.objectContaining({ msg: 'audit log break detected', audit_break: expectedBreak })]);
+    const expectedBreak = {
+      seq: edited,
+      reason: 'edited_record',
+      verified_size: second.seq,
+      tree_size: third.seq,
+      detected_at: expect.any(String),
+    };
+    expect(lines.filter((line) => line.level === 50)).toEqual([
+      expect.objectContaining({ msg: 'audit log break detected', audit_break: expectedBreak }),
+    ]);
     expect((await metrics.getSingleMetric('evidence_audit_breaks_detected_total')!.get()).values[0].value).toBe(1);
     expect(await breakEvents()).toBe(1);
-    expect((await kit.superuser('SELECT break_seq, break_reason FROM audit_watch')).rows).toEqual([{ break_seq: String(edited), break_reason: 'edited_record' }]);
+    expect((await kit.superuser('SELECT break_seq, break_reason FROM audit_watch')).rows).toEqual([
+      { break_seq: String(edited), break_reason: 'edited_record' },
+    ]);
 
     // Raised once: later passes, even after more records and checkpoints, announce nothing again.
     await append(2, 'fourth');

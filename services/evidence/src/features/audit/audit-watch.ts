@@ -63,7 +63,8 @@ export async function watchAuditLog(db: Knex, signer: CheckpointSigner, exchange
 
     let found: Pick<AuditBreak, 'seq' | 'reason'> | undefined;
     if (!head) found = { seq: size, reason: 'bad_signature' };
-    else if (!(await extendsVerified(trx, state, head.size, head.rootHash))) found = { seq: state.verified_size, reason: 'history_rewritten' };
+    else if (!(await extendsVerified(trx, state, head.size, head.rootHash)))
+      found = { seq: state.verified_size, reason: 'history_rewritten' };
     else {
       const report = await verifyAuditChain(trx, signer, { fromSeq: state.verified_size + 1, toSeq: head.size, pageSize });
       if (report.first_invalid) found = report.first_invalid;
@@ -73,8 +74,20 @@ export async function watchAuditLog(db: Knex, signer: CheckpointSigner, exchange
       return { result: 'verified', verifiedSize: head!.size };
     }
     const detected: AuditBreak = { ...found, verified_size: state.verified_size, tree_size: size, detected_at: chainTimestamp(new Date()) };
-    await trx('audit_watch').where({ id: true }).update({ break_seq: detected.seq, break_reason: detected.reason, break_raised_at: detected.detected_at });
-    await enqueueEvent(trx, exchange, createEvent({ source: EVENT_SOURCE, type: auditBreakDetected.type, subject: String(detected.seq), dataschema: auditBreakDetected.schema.$id, data: detected }));
+    await trx('audit_watch')
+      .where({ id: true })
+      .update({ break_seq: detected.seq, break_reason: detected.reason, break_raised_at: detected.detected_at });
+    await enqueueEvent(
+      trx,
+      exchange,
+      createEvent({
+        source: EVENT_SOURCE,
+        type: auditBreakDetected.type,
+        subject: String(detected.seq),
+        dataschema: auditBreakDetected.schema.$id,
+        data: detected,
+      }),
+    );
     return { result: 'break', verifiedSize: state.verified_size, break: detected };
   });
 }
@@ -92,7 +105,11 @@ export interface AuditWatcherOptions {
 /** Runs watchAuditLog now and every `intervalMs` (one pass at a time); a break is logged at error level and counted once. */
 export function startAuditWatcher(options: AuditWatcherOptions): { pass(): Promise<WatchOutcome | undefined>; stop(): Promise<void> } {
   const { db, signer, exchange, logger, intervalMs, pageSize } = options;
-  const breaks = new Counter({ name: 'evidence_audit_breaks_detected_total', help: 'Breaks of the audit log found by the background verifier (each raised once)', registers: [options.metrics] });
+  const breaks = new Counter({
+    name: 'evidence_audit_breaks_detected_total',
+    help: 'Breaks of the audit log found by the background verifier (each raised once)',
+    registers: [options.metrics],
+  });
   let running: Promise<WatchOutcome | undefined> | undefined;
   const pass = () =>
     (running ??= watchAuditLog(db, signer, exchange, pageSize)

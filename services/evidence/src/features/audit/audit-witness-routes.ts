@@ -15,12 +15,21 @@ const cosignatureRequestSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['cosignature'],
-  properties: { cosignature: { ...signatureLine, description: 'One c2sp.org/tlog-cosignature (cosignature/v1) signature line over the checkpoint of this size' } },
+  properties: {
+    cosignature: {
+      ...signatureLine,
+      description: 'One c2sp.org/tlog-cosignature (cosignature/v1) signature line over the checkpoint of this size',
+    },
+  },
 } as const;
 const cosignatureResponseSchema = {
   type: 'object',
   required: ['size', 'witness', 'cosigned_at'],
-  properties: { size: { type: 'integer' }, witness: { type: 'string' }, cosigned_at: { type: 'integer', description: 'Unix seconds, as the witness signed it' } },
+  properties: {
+    size: { type: 'integer' },
+    witness: { type: 'string' },
+    cosigned_at: { type: 'integer', description: 'Unix seconds, as the witness signed it' },
+  },
 } as const;
 const refusalRequestSchema = {
   type: 'object',
@@ -31,7 +40,12 @@ const refusalRequestSchema = {
     reason: { type: 'string', enum: ['truncated', 'forked', 'inconsistent'] },
     cosigned_checkpoint: { ...checkpointNote, description: 'The last checkpoint note the witness cosigned' },
     offered_checkpoint: { ...checkpointNote, description: 'The checkpoint note it refused' },
-    proof: { type: ['array', 'null'], maxItems: 128, items: { type: 'string', maxLength: 64 }, description: 'The consistency proof the log served (base64), if it served one' },
+    proof: {
+      type: ['array', 'null'],
+      maxItems: 128,
+      items: { type: 'string', maxLength: 64 },
+      description: 'The consistency proof the log served (base64), if it served one',
+    },
     refused_at: { type: 'string', format: 'date-time' },
   },
 } as const;
@@ -57,10 +71,22 @@ export function auditWitnessRoutes(deps: ServiceDeps, witnesses: TrustedWitnesse
     tag,
     security,
     parameters: [{ name: 'size', in: 'path', schema: sizePathSchema.properties.size, required: true }],
-    requestBody: { contentType: 'application/json', schema: cosignatureRequestSchema, example: { cosignature: '— claims-platform-witness 2kbMVgAAAABnQZ9A…\n' } },
+    requestBody: {
+      contentType: 'application/json',
+      schema: cosignatureRequestSchema,
+      example: { cosignature: '— claims-platform-witness 2kbMVgAAAABnQZ9A…\n' },
+    },
     responses: {
-      201: { description: 'Stored', schema: cosignatureResponseSchema, example: { size: 1042, witness: 'claims-platform-witness', cosigned_at: 1763805600 } },
-      200: { description: 'Already stored', schema: cosignatureResponseSchema, example: { size: 1042, witness: 'claims-platform-witness', cosigned_at: 1763805600 } },
+      201: {
+        description: 'Stored',
+        schema: cosignatureResponseSchema,
+        example: { size: 1042, witness: 'claims-platform-witness', cosigned_at: 1763805600 },
+      },
+      200: {
+        description: 'Already stored',
+        schema: cosignatureResponseSchema,
+        example: { size: 1042, witness: 'claims-platform-witness', cosigned_at: 1763805600 },
+      },
       404: { description: 'No checkpoint note of this tree size' },
       ...errors,
     },
@@ -92,7 +118,14 @@ export function auditWitnessRoutes(deps: ServiceDeps, witnesses: TrustedWitnesse
         refused_at: '2026-11-22T10:05:00Z',
       },
     },
-    responses: { 201: { description: 'Kept', schema: { type: 'object', required: ['offered_size'], properties: { offered_size: { type: 'integer' } } }, example: { offered_size: 1043 } }, ...errors },
+    responses: {
+      201: {
+        description: 'Kept',
+        schema: { type: 'object', required: ['offered_size'], properties: { offered_size: { type: 'integer' } } },
+        example: { offered_size: 1043 },
+      },
+      ...errors,
+    },
   });
   router.post('/api/evidence/audit/witness-refusals', ...guard, async (req: Request, res: Response) => {
     const report = assertValid<WitnessRefusalReport>(refusalRequestSchema, req.body);

@@ -17,13 +17,24 @@ const witnessPkcs8 = witnessKey.export({ type: 'pkcs8', format: 'der' }).toStrin
 
 async function append(kit: AuditTestService, count: number) {
   for (let i = 0; i < count; i += 1) {
-    await appendAuditRecord(kit.service.deps.db, { action: 'evidence.test_happened', source: 'evidence', entity_type: 'run', entity_id: 'run-1', actor: 'alice', data: { n: i } });
+    await appendAuditRecord(kit.service.deps.db, {
+      action: 'evidence.test_happened',
+      source: 'evidence',
+      entity_type: 'run',
+      entity_id: 'run-1',
+      actor: 'alice',
+      data: { n: i },
+    });
   }
 }
 
 /** A checkpoint signed with the service key, which the attacker of these tests has stolen. */
 async function checkpoint(kit: AuditTestService) {
-  return takeCheckpoint(kit.service.deps.db, createCheckpointSigner(parseSigningKey(kit.config.AUDIT_SIGNING_KEY!)), kit.config.EVIDENCE_EXCHANGE);
+  return takeCheckpoint(
+    kit.service.deps.db,
+    createCheckpointSigner(parseSigningKey(kit.config.AUDIT_SIGNING_KEY!)),
+    kit.config.EVIDENCE_EXCHANGE,
+  );
 }
 
 /** As the database owner, with the append-only triggers off. */
@@ -48,15 +59,31 @@ async function rewriteHistory(kit: AuditTestService, seq: number) {
     updates.push(['UPDATE audit_log SET prev_hash = ?, hash = ? WHERE seq = ?', [prev, hash, record.seq]]);
     prev = hash;
   }
-  await asOwner(kit, [...updates, ['DELETE FROM audit_leaves'], ['DELETE FROM audit_tree_nodes'], ['DELETE FROM audit_checkpoints'], ['DELETE FROM audit_cosignatures']]);
+  await asOwner(kit, [
+    ...updates,
+    ['DELETE FROM audit_leaves'],
+    ['DELETE FROM audit_tree_nodes'],
+    ['DELETE FROM audit_checkpoints'],
+    ['DELETE FROM audit_cosignatures'],
+  ]);
 }
 
 async function verify(kit: AuditTestService) {
-  return (await request(kit.service.url).get('/api/evidence/audit/verify').set('Authorization', await bearer('audit:read')).expect(200)).body;
+  return (
+    await request(kit.service.url)
+      .get('/api/evidence/audit/verify')
+      .set('Authorization', await bearer('audit:read'))
+      .expect(200)
+  ).body;
 }
 
 async function servedCheckpoint(kit: AuditTestService): Promise<string> {
-  return (await request(kit.service.url).get('/api/evidence/audit/checkpoint').set('Authorization', await bearer('audit:read')).expect(200)).text;
+  return (
+    await request(kit.service.url)
+      .get('/api/evidence/audit/checkpoint')
+      .set('Authorization', await bearer('audit:read'))
+      .expect(200)
+  ).text;
 }
 
 describe('witnessed checkpoints (standalone witness, own database)', () => {
@@ -124,7 +151,9 @@ describe('witnessed checkpoints (standalone witness, own database)', () => {
     expect(refusal.proof?.length).toBeGreaterThan(0);
     expect(await witness.witness.witness.witnessOnce()).toEqual({ outcome: 'refused', reason: 'inconsistent', size: 6 });
     expect(await witnessStore(witnessDb).refusals(witness.witness.witness.origin)).toHaveLength(1); // alerted once
-    expect((await request(witness.url).get('/metrics').expect(200)).text).toMatch(/witness_consistency_failures_total\{reason="inconsistent"\} 1/);
+    expect((await request(witness.url).get('/metrics').expect(200)).text).toMatch(
+      /witness_consistency_failures_total\{reason="inconsistent"\} 1/,
+    );
 
     const report = await verify(kit);
     expect(report).toMatchObject({ valid: false, first_invalid: { seq: 6, reason: 'witness_refused' } });
@@ -169,7 +198,10 @@ describe('witnessed checkpoints (standalone witness, own database)', () => {
 describe('witness endpoints of the evidence service', () => {
   let kit: AuditTestService;
   beforeAll(async () => {
-    kit = await startAuditTestService({ AUDIT_SIGNING_KEY: newSigningKey(), AUDIT_WITNESS_KEYS: (await import('@platform/witness')).formatWitnessVerifierKey(WITNESS, witnessKey) });
+    kit = await startAuditTestService({
+      AUDIT_SIGNING_KEY: newSigningKey(),
+      AUDIT_WITNESS_KEYS: (await import('@platform/witness')).formatWitnessVerifierKey(WITNESS, witnessKey),
+    });
     await append(kit, 2);
     await checkpoint(kit);
   });
@@ -178,7 +210,10 @@ describe('witness endpoints of the evidence service', () => {
   });
 
   const post = async (path: string, body: unknown, scope = 'audit:witness') =>
-    request(kit.service.url).post(`/api/evidence/audit${path}`).set('Authorization', await bearer(scope)).send(body as object);
+    request(kit.service.url)
+      .post(`/api/evidence/audit${path}`)
+      .set('Authorization', await bearer(scope))
+      .send(body as object);
 
   it('refuses cosignatures that do not verify, come from an unknown witness, or name no checkpoint, as problems', async () => {
     const { cosign } = await import('@platform/witness');

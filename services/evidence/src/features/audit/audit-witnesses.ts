@@ -27,7 +27,9 @@ export interface WitnessRefusalReport {
 }
 
 function unknownWitness(witness: string): never {
-  throw problems.unprocessable(`${witness} is not a witness this log trusts (AUDIT_WITNESS_KEYS)`, { errors: [{ pointer: '/witness', message: 'unknown witness' }] });
+  throw problems.unprocessable(`${witness} is not a witness this log trusts (AUDIT_WITNESS_KEYS)`, {
+    errors: [{ pointer: '/witness', message: 'unknown witness' }],
+  });
 }
 
 /** The checkpoint note at `seq` (or the newest), carrying every stored witness cosignature line. */
@@ -40,17 +42,34 @@ export async function cosignedCheckpointNote(db: Knex, seq?: number): Promise<st
 }
 
 /** Stores a witness's cosignature of checkpoint `seq` once it verifies with that witness's configured key. */
-export async function addCosignature(db: Knex, witnesses: TrustedWitnesses, seq: number, line: string): Promise<{ created: boolean; witness: string; cosigned_at: number }> {
+export async function addCosignature(
+  db: Knex,
+  witnesses: TrustedWitnesses,
+  seq: number,
+  line: string,
+): Promise<{ created: boolean; witness: string; cosigned_at: number }> {
   const note = await db('audit_checkpoints').where('seq', seq).whereNotNull('note').first('note');
   if (!note) throw problems.notFound(`No checkpoint note of tree size ${seq}`);
   const body = parseNote(note.note)!.text;
   const witnessName = /^\u2014 (\S+) /.exec(line)?.[1];
-  if (!witnessName) throw problems.badRequest('Body: cosignature must be one signature line "— <witness> <base64>"', [{ pointer: '/cosignature', message: 'not a signature line' }]);
+  if (!witnessName)
+    throw problems.badRequest('Body: cosignature must be one signature line "— <witness> <base64>"', [
+      { pointer: '/cosignature', message: 'not a signature line' },
+    ]);
   const witness = witnesses.get(witnessName) ?? unknownWitness(witnessName);
   const cosignature = findCosignature(line.endsWith('\n') ? line : `${line}\n`, body, witnessName, witness.publicKey);
-  if (!cosignature) throw problems.unprocessable('The cosignature does not verify over this checkpoint with the witness key', { errors: [{ pointer: '/cosignature', message: 'does not verify' }] });
+  if (!cosignature)
+    throw problems.unprocessable('The cosignature does not verify over this checkpoint with the witness key', {
+      errors: [{ pointer: '/cosignature', message: 'does not verify' }],
+    });
   const inserted = await db('audit_cosignatures')
-    .insert({ seq, witness: witnessName, cosigned_at: cosignature.time, signature_line: cosignature.line, received_at: chainTimestamp(new Date()) })
+    .insert({
+      seq,
+      witness: witnessName,
+      cosigned_at: cosignature.time,
+      signature_line: cosignature.line,
+      received_at: chainTimestamp(new Date()),
+    })
     .onConflict(['seq', 'witness'])
     .ignore()
     .returning('seq');
@@ -58,11 +77,18 @@ export async function addCosignature(db: Knex, witnesses: TrustedWitnesses, seq:
 }
 
 /** Keeps a trusted witness's report that it refused a checkpoint (verify then reports witness_refused). */
-export async function addWitnessRefusal(db: Knex, witnesses: TrustedWitnesses, report: WitnessRefusalReport): Promise<{ offered_size: number }> {
+export async function addWitnessRefusal(
+  db: Knex,
+  witnesses: TrustedWitnesses,
+  report: WitnessRefusalReport,
+): Promise<{ offered_size: number }> {
   if (!witnesses.has(report.witness)) unknownWitness(report.witness);
   const offered = parseNote(report.offered_checkpoint);
   const checkpoint = offered && parseCheckpoint(offered.text);
-  if (!checkpoint) throw problems.badRequest('Body: offered_checkpoint is not a checkpoint note', [{ pointer: '/offered_checkpoint', message: 'not a checkpoint note' }]);
+  if (!checkpoint)
+    throw problems.badRequest('Body: offered_checkpoint is not a checkpoint note', [
+      { pointer: '/offered_checkpoint', message: 'not a checkpoint note' },
+    ]);
   await db('audit_witness_refusals').insert({
     witness: report.witness,
     reason: report.reason,

@@ -30,7 +30,11 @@ async function checkpoint(kit: AuditTestService) {
 }
 
 async function verifyChain(kit: AuditTestService, query: Record<string, string | number> = {}) {
-  const response = await request(kit.service.url).get('/api/evidence/audit/verify').query(query).set('Authorization', await bearer(READ)).expect(200);
+  const response = await request(kit.service.url)
+    .get('/api/evidence/audit/verify')
+    .query(query)
+    .set('Authorization', await bearer(READ))
+    .expect(200);
   return response.body;
 }
 
@@ -53,7 +57,9 @@ describe('audit signing key configuration', () => {
     ['not a key', 'nonsense'],
     ['a PEM that is not a key', '-----BEGIN PRIVATE KEY-----\\nAAAA\\n-----END PRIVATE KEY-----'],
   ])('refuses to start with %s as AUDIT_SIGNING_KEY', (_what, key) => {
-    expect(() => evidenceService(readEvidenceConfig({ ...env, AUDIT_SIGNING_KEY: key }))).toThrow(/AUDIT_SIGNING_KEY is not a PKCS#8 private key/);
+    expect(() => evidenceService(readEvidenceConfig({ ...env, AUDIT_SIGNING_KEY: key }))).toThrow(
+      /AUDIT_SIGNING_KEY is not a PKCS#8 private key/,
+    );
   });
 
   it('refuses a key that is not Ed25519', () => {
@@ -71,7 +77,9 @@ describe('audit signing key configuration', () => {
   });
 
   it('production refuses to start without AUDIT_SIGNING_KEY', () => {
-    expect(() => readEvidenceConfig({ ...env, NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', AMQP_URL: 'amqp://x' })).toThrow(/AUDIT_SIGNING_KEY/);
+    expect(() => readEvidenceConfig({ ...env, NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', AMQP_URL: 'amqp://x' })).toThrow(
+      /AUDIT_SIGNING_KEY/,
+    );
   });
 });
 
@@ -85,16 +93,21 @@ describe('audit log over HTTP', () => {
     await kit?.stop();
   });
 
-  it.each(['/api/evidence/audit/verify', '/api/evidence/audit/records', '/api/evidence/audit/checkpoints', '/api/evidence/audit/public-key'])(
-    '%s answers 401 without credentials and 403 without audit:read',
-    async (path) => {
-      const anonymous = await request(kit.service.url).get(path).expect(401);
-      expect(anonymous.headers['content-type']).toMatch(/application\/problem\+json/);
-      await request(kit.service.url).get(path).set('Authorization', 'Bearer not-a-jwt').expect(401);
-      const forbidden = await request(kit.service.url).get(path).set('Authorization', await bearer('evidence:write evidence:approve')).expect(403);
-      expect(forbidden.body).toMatchObject({ status: 403 });
-    },
-  );
+  it.each([
+    '/api/evidence/audit/verify',
+    '/api/evidence/audit/records',
+    '/api/evidence/audit/checkpoints',
+    '/api/evidence/audit/public-key',
+  ])('%s answers 401 without credentials and 403 without audit:read', async (path) => {
+    const anonymous = await request(kit.service.url).get(path).expect(401);
+    expect(anonymous.headers['content-type']).toMatch(/application\/problem\+json/);
+    await request(kit.service.url).get(path).set('Authorization', 'Bearer not-a-jwt').expect(401);
+    const forbidden = await request(kit.service.url)
+      .get(path)
+      .set('Authorization', await bearer('evidence:write evidence:approve'))
+      .expect(403);
+    expect(forbidden.body).toMatchObject({ status: 403 });
+  });
 
   it.each([
     [{ from_seq: '0' }],
@@ -106,20 +119,38 @@ describe('audit log over HTTP', () => {
     [{ since: '1' }],
     ['from_seq=1&from_seq=2'],
   ])('verify rejects the bad query %j with 400', async (query) => {
-    const response = await request(kit.service.url).get('/api/evidence/audit/verify').query(query).set('Authorization', await bearer(READ)).expect(400);
+    const response = await request(kit.service.url)
+      .get('/api/evidence/audit/verify')
+      .query(query)
+      .set('Authorization', await bearer(READ))
+      .expect(400);
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
   });
 
-  it.each([{ limit: '0' }, { limit: '501' }, { source: 'gateway' }, { after_seq: '-1' }, { entity_id: '' }, { cursor: 'x' }, { action: 'run\u0000created' }, { entity_id: '\u0000' }])(
-    'records rejects the bad query %j with 400',
-    async (query) => {
-      const response = await request(kit.service.url).get('/api/evidence/audit/records').query(query).set('Authorization', await bearer(READ)).expect(400);
-      expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
-    },
-  );
+  it.each([
+    { limit: '0' },
+    { limit: '501' },
+    { source: 'gateway' },
+    { after_seq: '-1' },
+    { entity_id: '' },
+    { cursor: 'x' },
+    { action: 'run\u0000created' },
+    { entity_id: '\u0000' },
+  ])('records rejects the bad query %j with 400', async (query) => {
+    const response = await request(kit.service.url)
+      .get('/api/evidence/audit/records')
+      .query(query)
+      .set('Authorization', await bearer(READ))
+      .expect(400);
+    expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
 
   it('checkpoints rejects a bad limit with 400', async () => {
-    await request(kit.service.url).get('/api/evidence/audit/checkpoints').query({ limit: 1000 }).set('Authorization', await bearer(READ)).expect(400);
+    await request(kit.service.url)
+      .get('/api/evidence/audit/checkpoints')
+      .query({ limit: 1000 })
+      .set('Authorization', await bearer(READ))
+      .expect(400);
   });
 
   it('documents every audit operation in the OpenAPI document', async () => {
@@ -133,7 +164,15 @@ describe('audit log over HTTP', () => {
 
   it('an empty log verifies as valid with nothing checked', async () => {
     const report = await verifyChain(kit);
-    expect(report).toMatchObject({ valid: true, records_checked: 0, first_seq: null, last_seq: null, head_hash: null, checkpoint: null, first_invalid: null });
+    expect(report).toMatchObject({
+      valid: true,
+      records_checked: 0,
+      first_seq: null,
+      last_seq: null,
+      head_hash: null,
+      checkpoint: null,
+      first_invalid: null,
+    });
     expect(typeof report.duration_ms).toBe('number');
     expect(Date.parse(report.verified_at)).not.toBeNaN();
   });
@@ -152,12 +191,28 @@ describe('audit log over HTTP', () => {
     const db = kit.service.deps.db;
     await expect(
       db.transaction(async (trx) => {
-        await appendAuditRecord(trx, { action: 'x.y', source: 'evidence', entity_type: 'run', entity_id: 'rolled-back', actor: 'a', data: {} });
+        await appendAuditRecord(trx, {
+          action: 'x.y',
+          source: 'evidence',
+          entity_type: 'run',
+          entity_id: 'rolled-back',
+          actor: 'a',
+          data: {},
+        });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    const next = await appendAuditRecord(db, { action: 'x.y', source: 'evidence', entity_type: 'run', entity_id: 'kept', actor: 'a', data: {} });
-    const before = await db('audit_log').where('seq', next.seq - 1).first();
+    const next = await appendAuditRecord(db, {
+      action: 'x.y',
+      source: 'evidence',
+      entity_type: 'run',
+      entity_id: 'kept',
+      actor: 'a',
+      data: {},
+    });
+    const before = await db('audit_log')
+      .where('seq', next.seq - 1)
+      .first();
     expect(before.entity_id).not.toBe('rolled-back');
     expect(await db('audit_log').where('entity_id', 'rolled-back').first()).toBeUndefined();
     expect((await verifyChain(kit)).valid).toBe(true);
@@ -168,7 +223,16 @@ describe('audit log over HTTP', () => {
     const start = Number((await db('audit_log').max('seq as max').first())?.max ?? 0);
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        db.transaction((trx) => appendAuditRecord(trx, { action: 'evidence.concurrent', source: 'evidence', entity_type: 'run', entity_id: `w-${i}`, actor: `writer-${i}`, data: { i } })),
+        db.transaction((trx) =>
+          appendAuditRecord(trx, {
+            action: 'evidence.concurrent',
+            source: 'evidence',
+            entity_type: 'run',
+            entity_id: `w-${i}`,
+            actor: `writer-${i}`,
+            data: { i },
+          }),
+        ),
       ),
     );
     const rows = await db('audit_log').select('seq', 'prev_hash', 'hash').orderBy('seq');
@@ -185,8 +249,22 @@ describe('audit log over HTTP', () => {
     const writers = (async () => {
       for (let round = 0; writing && round < 40; round += 1) {
         await Promise.all([
-          appendAuditRecord(db, { action: 'evidence.while_verifying', source: 'evidence', entity_type: 'run', entity_id: `v-${round}`, actor: 'w', data: { round } }),
-          appendAuditRecord(db, { action: 'evidence.while_verifying', source: 'evidence', entity_type: 'run', entity_id: `v-${round}`, actor: 'w', data: { round, b: true } }),
+          appendAuditRecord(db, {
+            action: 'evidence.while_verifying',
+            source: 'evidence',
+            entity_type: 'run',
+            entity_id: `v-${round}`,
+            actor: 'w',
+            data: { round },
+          }),
+          appendAuditRecord(db, {
+            action: 'evidence.while_verifying',
+            source: 'evidence',
+            entity_type: 'run',
+            entity_id: `v-${round}`,
+            actor: 'w',
+            data: { round, b: true },
+          }),
         ]);
         await checkpoint(kit);
       }
@@ -201,7 +279,11 @@ describe('audit log over HTTP', () => {
   it('records are served oldest first, filtered, and paged with next_cursor', async () => {
     await append(kit, 5, 'paged-entity');
     const auth = await bearer(READ);
-    const first = await request(kit.service.url).get('/api/evidence/audit/records').query({ entity_id: 'paged-entity', limit: 3 }).set('Authorization', auth).expect(200);
+    const first = await request(kit.service.url)
+      .get('/api/evidence/audit/records')
+      .query({ entity_id: 'paged-entity', limit: 3 })
+      .set('Authorization', auth)
+      .expect(200);
     expect(first.body.items).toHaveLength(3);
     expect(first.body.next_cursor).toBe(String(first.body.items[2].seq));
     const second = await request(kit.service.url)
@@ -215,13 +297,42 @@ describe('audit log over HTTP', () => {
     expect(items.map((item) => item.data.n)).toEqual([0, 1, 2, 3, 4]);
     for (let i = 1; i < items.length; i += 1) expect(items[i].seq).toBeGreaterThan(items[i - 1].seq);
     const item = items[0];
-    expect(Object.keys(item).sort()).toEqual(['action', 'actor', 'data', 'entity_id', 'entity_type', 'event_id', 'hash', 'occurred_at', 'prev_hash', 'recorded_at', 'seq', 'source'].sort());
-    expect(item).toMatchObject({ action: 'evidence.test_happened', source: 'evidence', entity_type: 'run', actor: 'alice', event_id: null });
+    expect(Object.keys(item).sort()).toEqual(
+      [
+        'action',
+        'actor',
+        'data',
+        'entity_id',
+        'entity_type',
+        'event_id',
+        'hash',
+        'occurred_at',
+        'prev_hash',
+        'recorded_at',
+        'seq',
+        'source',
+      ].sort(),
+    );
+    expect(item).toMatchObject({
+      action: 'evidence.test_happened',
+      source: 'evidence',
+      entity_type: 'run',
+      actor: 'alice',
+      event_id: null,
+    });
     expect(item.recorded_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(recordHash(item)).toBe(item.hash); // what the API serves is what was hashed
-    const none = await request(kit.service.url).get('/api/evidence/audit/records').query({ source: 'claims' }).set('Authorization', auth).expect(200);
+    const none = await request(kit.service.url)
+      .get('/api/evidence/audit/records')
+      .query({ source: 'claims' })
+      .set('Authorization', auth)
+      .expect(200);
     expect(none.body).toEqual({ items: [], next_cursor: null });
-    const byAction = await request(kit.service.url).get('/api/evidence/audit/records').query({ action: 'evidence.concurrent', limit: 500 }).set('Authorization', auth).expect(200);
+    const byAction = await request(kit.service.url)
+      .get('/api/evidence/audit/records')
+      .query({ action: 'evidence.concurrent', limit: 500 })
+      .set('Authorization', auth)
+      .expect(200);
     expect(byAction.body.items).toHaveLength(50);
   });
 
@@ -243,13 +354,20 @@ describe('audit log over HTTP', () => {
       const message = Buffer.from(`{"hash":"${last.hash}","seq":${last.seq}}`, 'utf8');
       expect(checkpointMessage(last.seq, last.hash).equals(message)).toBe(true);
       expect(verify(null, message, publicKey, Buffer.from(last.signature, 'base64'))).toBe(true);
-      const head = await request(kit.service.url).get('/api/evidence/audit/records').query({ after_seq: last.seq - 1 }).set('Authorization', auth).expect(200);
+      const head = await request(kit.service.url)
+        .get('/api/evidence/audit/records')
+        .query({ after_seq: last.seq - 1 })
+        .set('Authorization', auth)
+        .expect(200);
       expect(head.body.items[0].hash).toBe(last.hash);
       const [event] = await events.waitFor((received) => received.length >= 1);
       expect(event.routingKey).toBe('evidence.audit_checkpoint');
       expect(event.body.data).toMatchObject({ seq: last.seq, hash: last.hash, signature: last.signature });
       const report = await verifyChain(kit);
-      expect(report).toMatchObject({ valid: true, checkpoint: { seq: last.seq, hash: last.hash, signed_at: last.signed_at, signature_valid: true } });
+      expect(report).toMatchObject({
+        valid: true,
+        checkpoint: { seq: last.seq, hash: last.hash, signed_at: last.signed_at, signature_valid: true },
+      });
     } finally {
       await events.close();
     }
@@ -341,7 +459,12 @@ describe('audit log tamper evidence', () => {
       const data = row.seq === 4 ? { ...row.data, n: 42 } : row.data;
       const forged = { ...row, data, prev_hash: prev };
       forged.hash = recordHash(forged);
-      await kit.superuser('UPDATE audit_log SET data = ?, prev_hash = ?, hash = ? WHERE seq = ?', [JSON.stringify(data), forged.prev_hash, forged.hash, row.seq]);
+      await kit.superuser('UPDATE audit_log SET data = ?, prev_hash = ?, hash = ? WHERE seq = ?', [
+        JSON.stringify(data),
+        forged.prev_hash,
+        forged.hash,
+        row.seq,
+      ]);
       prev = forged.hash;
     }
     await kit.superuser('ALTER TABLE audit_log ENABLE TRIGGER USER');
@@ -357,7 +480,11 @@ describe('audit log tamper evidence', () => {
   it('checkpoints signed by another key are bad_signature', async () => {
     await kit.restart({ AUDIT_SIGNING_KEY: newSigningKey() });
     const report = await verifyChain(kit);
-    expect(report).toMatchObject({ valid: false, first_invalid: { seq: 6, reason: 'bad_signature' }, checkpoint: { seq: 6, signature_valid: false } });
+    expect(report).toMatchObject({
+      valid: false,
+      first_invalid: { seq: 6, reason: 'bad_signature' },
+      checkpoint: { seq: 6, signature_valid: false },
+    });
   });
 
   it('a broken link is named when a record points at the wrong predecessor', async () => {

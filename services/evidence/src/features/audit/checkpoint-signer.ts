@@ -36,11 +36,15 @@ export interface CheckpointSigner {
 }
 
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export function createCheckpointSigner(privateKey: KeyObject): CheckpointSigner {
-  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`AUDIT_SIGNING_KEY must be an Ed25519 key, not ${privateKey.asymmetricKeyType}`);
+  if (privateKey.asymmetricKeyType !== 'ed25519')
+    throw new Error(`AUDIT_SIGNING_KEY must be an Ed25519 key, not ${privateKey.asymmetricKeyType}`);
   const publicKey = createPublicKey(privateKey);
   return {
     keyId: keyIdOf(publicKey),
@@ -54,7 +58,8 @@ export function createCheckpointSigner(privateKey: KeyObject): CheckpointSigner 
       }
     },
     verifierKey: formatVerifierKey(AUDIT_LOG_ORIGIN, publicKey),
-    signTreeHead: (size, rootHash) => signNote(formatCheckpoint({ origin: AUDIT_LOG_ORIGIN, size, rootHash }), AUDIT_LOG_ORIGIN, privateKey),
+    signTreeHead: (size, rootHash) =>
+      signNote(formatCheckpoint({ origin: AUDIT_LOG_ORIGIN, size, rootHash }), AUDIT_LOG_ORIGIN, privateKey),
     openTreeHead: (note) => {
       const text = verifyNote(note, AUDIT_LOG_ORIGIN, publicKey);
       const checkpoint = text === undefined ? undefined : parseCheckpoint(text);
@@ -107,7 +112,10 @@ function loadCheckpointSigner(configured: string | undefined, dataDir: string, l
     }
     pem = readFileSync(file, 'utf8');
     const signer = createCheckpointSigner(parseSigningKey(pem));
-    logger.warn({ file, key_id: signer.keyId, public_key: signer.publicKeyPem }, 'generated a development audit signing key; set AUDIT_SIGNING_KEY in production');
+    logger.warn(
+      { file, key_id: signer.keyId, public_key: signer.publicKeyPem },
+      'generated a development audit signing key; set AUDIT_SIGNING_KEY in production',
+    );
     return signer;
   }
   return createCheckpointSigner(parseSigningKey(pem));

@@ -1,5 +1,13 @@
 import type { Knex } from '@platform/db';
-import { consistencyProofRanges, inclusionProofRanges, nodesFor, parseCheckpoint, parseNote, rangeHash, type LeafRange } from '@platform/merkle';
+import {
+  consistencyProofRanges,
+  inclusionProofRanges,
+  nodesFor,
+  parseCheckpoint,
+  parseNote,
+  rangeHash,
+  type LeafRange,
+} from '@platform/merkle';
 import { readTreeNodes } from '../../shared/audit-tree';
 import type { AuditConsistency, AuditRecordProof } from './verifier/binder-format';
 
@@ -17,9 +25,19 @@ export function noteTreeSize(note: string): number | undefined {
 
 /** Each record's stored canonical bytes and its inclusion proof in the tree of `treeSize` records: two queries for a page. */
 export async function inclusionProofsOf(db: Knex, seqs: number[], treeSize: number): Promise<AuditRecordProof[]> {
-  const rows: { seq: string | number; leaf_bytes: Uint8Array }[] = await db('audit_leaves').whereIn('seq', seqs).select('seq', 'leaf_bytes');
-  const leaves = new Map(rows.map((row) => [Number(row.seq), Buffer.from(row.leaf_bytes.buffer, row.leaf_bytes.byteOffset, row.leaf_bytes.byteLength).toString('utf8')]));
-  const paths = await proofs(db, seqs.map((seq) => inclusionProofRanges(seq - 1, treeSize)));
+  const rows: { seq: string | number; leaf_bytes: Uint8Array }[] = await db('audit_leaves')
+    .whereIn('seq', seqs)
+    .select('seq', 'leaf_bytes');
+  const leaves = new Map(
+    rows.map((row) => [
+      Number(row.seq),
+      Buffer.from(row.leaf_bytes.buffer, row.leaf_bytes.byteOffset, row.leaf_bytes.byteLength).toString('utf8'),
+    ]),
+  );
+  const paths = await proofs(
+    db,
+    seqs.map((seq) => inclusionProofRanges(seq - 1, treeSize)),
+  );
   return seqs.map((seq, i) => {
     const leaf = leaves.get(seq);
     if (leaf === undefined) throw new Error(`audit record ${seq} has no stored leaf`);

@@ -68,15 +68,30 @@ describe('binders verify themselves offline', () => {
     await kit?.stop();
   });
 
-  const checkpoint = () => takeCheckpoint(kit.db, createCheckpointSigner(parseSigningKey(kit.config.AUDIT_SIGNING_KEY as string)), kit.config.EVIDENCE_EXCHANGE);
+  const checkpoint = () =>
+    takeCheckpoint(kit.db, createCheckpointSigner(parseSigningKey(kit.config.AUDIT_SIGNING_KEY as string)), kit.config.EVIDENCE_EXCHANGE);
 
   /** A run with evidence, checkpointed, and its binder's zip. */
   async function binderZip(): Promise<{ zip: Buffer; manifest: Record<string, any> }> {
     const run = await createRun(kit, controlVersionId);
-    await kit.http().post(`/api/evidence/runs/${run.run_id}/evidence`).set('Authorization', kit.auth.writer).send({ kind: 'note', title: 'Quarterly review done' }).expect(201);
+    await kit
+      .http()
+      .post(`/api/evidence/runs/${run.run_id}/evidence`)
+      .set('Authorization', kit.auth.writer)
+      .send({ kind: 'note', title: 'Quarterly review done' })
+      .expect(201);
     await checkpoint();
-    const binder = (await kit.http().post(`/api/evidence/binders/run/${run.run_id}`).set('Authorization', kit.auth.writer).expect(201)).body;
-    const zip = (await kit.http().get(new URL(binder.download_url).pathname).set('Authorization', kit.auth.examiner).buffer(true).parse(binaryParser).expect(200)).body as Buffer;
+    const binder = (await kit.http().post(`/api/evidence/binders/run/${run.run_id}`).set('Authorization', kit.auth.writer).expect(201))
+      .body;
+    const zip = (
+      await kit
+        .http()
+        .get(new URL(binder.download_url).pathname)
+        .set('Authorization', kit.auth.examiner)
+        .buffer(true)
+        .parse(binaryParser)
+        .expect(200)
+    ).body as Buffer;
     return { zip, manifest: binder.manifest };
   }
 
@@ -86,7 +101,11 @@ describe('binders verify themselves offline', () => {
     dirs.push(dir);
     writeFileSync(path.join(dir, 'verify.mjs'), readZip(zip).get('verify.mjs')!);
     writeFileSync(path.join(dir, 'binder.zip'), zip);
-    const result = spawnSync(process.execPath, ['verify.mjs', 'binder.zip', ...args], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } });
+    const result = spawnSync(process.execPath, ['verify.mjs', 'binder.zip', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
     return { status: result.status, output: result.stdout + result.stderr };
   }
 
@@ -95,7 +114,9 @@ describe('binders verify themselves offline', () => {
     expect(manifest.audit.proofs.length).toBe(manifest.audit.records.length);
     expect(manifest.audit.checkpoint.note).toMatch(/^evidence\.claims-platform\/audit-log\n/);
     const { status, output } = runCarriedVerifier(zip, ['--service-key', serviceKey]);
-    expect(output).toContain(`OK    audit records: all ${manifest.audit.records.length} proven included in the signed tree of ${manifest.audit.checkpoint.seq}`);
+    expect(output).toContain(
+      `OK    audit records: all ${manifest.audit.records.length} proven included in the signed tree of ${manifest.audit.checkpoint.seq}`,
+    );
     expect(output).toMatch(/OK {4}SHA256SUMS: all \d+ files match/);
     expect(output).toContain('Binder verified.');
     expect(status).toBe(0);
@@ -107,7 +128,9 @@ describe('binders verify themselves offline', () => {
     dirs.push(dir);
     for (const [name, bytes] of readZip(zip)) if (!name.includes('/')) writeFileSync(path.join(dir, name), bytes);
     const shown = readZip(zip).get('VERIFY.md')!.toString('utf8');
-    const commands = shown.split('\n').filter((line) => /^ {4}(head -n 3 checkpoint\.note|grep -F|openssl pkeyutl .*checkpoint-note)/.test(line));
+    const commands = shown
+      .split('\n')
+      .filter((line) => /^ {4}(head -n 3 checkpoint\.note|grep -F|openssl pkeyutl .*checkpoint-note)/.test(line));
     expect(commands).toHaveLength(3);
     const result = spawnSync('bash', ['-c', commands.map((line) => line.trim()).join('\n')], { cwd: dir, encoding: 'utf8' });
     expect(result.stdout).toContain('Signature Verified Successfully');
@@ -120,9 +143,18 @@ describe('binders verify themselves offline', () => {
     const taken = (await checkpoint())!;
     const line = cosign(parseNote(taken.note!)!.text, 'witness.example', witness, 1767225600).line;
     await addCosignature(kit.db, trustedWitnesses([witnessKey]), taken.seq, line);
-    const binder = (await kit.http().post(`/api/evidence/binders/run/${run.run_id}`).set('Authorization', kit.auth.writer).expect(201)).body;
+    const binder = (await kit.http().post(`/api/evidence/binders/run/${run.run_id}`).set('Authorization', kit.auth.writer).expect(201))
+      .body;
     expect(binder.manifest.audit.checkpoint.note).toBe(`${taken.note}${line}`);
-    const zip = (await kit.http().get(new URL(binder.download_url).pathname).set('Authorization', kit.auth.examiner).buffer(true).parse(binaryParser).expect(200)).body as Buffer;
+    const zip = (
+      await kit
+        .http()
+        .get(new URL(binder.download_url).pathname)
+        .set('Authorization', kit.auth.examiner)
+        .buffer(true)
+        .parse(binaryParser)
+        .expect(200)
+    ).body as Buffer;
     const { status, output } = runCarriedVerifier(zip, ['--service-key', serviceKey, '--witness-key', witnessKey]);
     expect(output).toContain('OK    checkpoint: cosigned by witness witness.example at 2026-01-01T00:00:00.000Z');
     expect(status).toBe(0);
@@ -139,8 +171,14 @@ describe('binders verify themselves offline', () => {
     dirs.push(dir);
     writeFileSync(path.join(dir, 'binder.zip'), zip);
     writeFileSync(path.join(dir, 'service.vkey'), `${serviceKey}\n`);
-    const result = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/pnpm'), ['-s', 'verify-binder', path.join(dir, 'binder.zip'), '--service-key', path.join(dir, 'service.vkey')], { cwd: REPO_ROOT, encoding: 'utf8' });
-    expect(result.stdout).toMatch(/OK {4}consistency: the log of \d+ records in the previous binder's checkpoint is a prefix of this one's \d+/);
+    const result = spawnSync(
+      path.join(REPO_ROOT, 'node_modules/.bin/pnpm'),
+      ['-s', 'verify-binder', path.join(dir, 'binder.zip'), '--service-key', path.join(dir, 'service.vkey')],
+      { cwd: REPO_ROOT, encoding: 'utf8' },
+    );
+    expect(result.stdout).toMatch(
+      /OK {4}consistency: the log of \d+ records in the previous binder's checkpoint is a prefix of this one's \d+/,
+    );
     expect(result.status).toBe(0);
   });
 
@@ -154,7 +192,9 @@ describe('binders verify themselves offline', () => {
     };
     const expectRefused = async (tampered: Map<string, Buffer>, message: string | RegExp, args = ['--service-key', serviceKey]) => {
       const { status, output } = runCarriedVerifier(await zipOf(tampered), args);
-      expect(output).toMatch(typeof message === 'string' ? new RegExp(`FAIL  .*${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) : message);
+      expect(output).toMatch(
+        typeof message === 'string' ? new RegExp(`FAIL  .*${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) : message,
+      );
       expect(output).toContain('Binder NOT verified.');
       expect(status).toBe(1);
     };
@@ -167,8 +207,14 @@ describe('binders verify themselves offline', () => {
 
     it('whose file was changed in the zip', async () => {
       const evidencePath = manifest.evidence[0].path as string;
-      await expectRefused(replaced(entries, evidencePath, Buffer.from('{"forged":true}'), { fixSums: false }), `SHA256SUMS: 1 file(s) missing or changed: ${evidencePath}`);
-      await expectRefused(replaced(entries, evidencePath, Buffer.from('{"forged":true}')), `evidence: 1 file(s) missing or not the manifest's hash: ${evidencePath}`);
+      await expectRefused(
+        replaced(entries, evidencePath, Buffer.from('{"forged":true}'), { fixSums: false }),
+        `SHA256SUMS: 1 file(s) missing or changed: ${evidencePath}`,
+      );
+      await expectRefused(
+        replaced(entries, evidencePath, Buffer.from('{"forged":true}')),
+        `evidence: 1 file(s) missing or not the manifest's hash: ${evidencePath}`,
+      );
     });
 
     it('whose audit record bytes were changed', async () => {
@@ -196,7 +242,9 @@ describe('binders verify themselves offline', () => {
         m.audit.checkpoint.note = `${text}\n\n\u2014 ${name} ${bytes.toString('base64')}\n`;
       });
       await expectRefused(tampered, 'checkpoint: the note is not signed by the pinned service key');
-      const otherKey = createCheckpointSigner(parseSigningKey(require('node:crypto').generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }))).verifierKey;
+      const otherKey = createCheckpointSigner(
+        parseSigningKey(require('node:crypto').generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' })),
+      ).verifierKey;
       await expectRefused(entries, 'checkpoint: the note is not signed by the pinned service key', ['--service-key', otherKey]);
       await expectRefused(entries, /FAIL {2}checkpoint: no service key pinned/, []);
     });

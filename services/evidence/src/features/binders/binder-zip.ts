@@ -39,7 +39,10 @@ export interface BinderContents {
 }
 
 function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  return String(value ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 }
 
 function indexRow(item: ManifestEvidence): string {
@@ -70,7 +73,12 @@ async function* indexHtml(contents: BinderContents): AsyncGenerator<string> {
 <table><tr><th>Title</th><th>Kind</th><th>Collected</th><th>Submitted</th><th>Status</th><th>File and SHA-256</th></tr>
 `;
   yield* gathered(contents.evidence({ content: false }), (entry) => indexRow(entry.item));
-  const decisions = head.decisions.map((d) => `<li><strong>${escapeHtml(d.decision)}</strong> by ${escapeHtml(d.decided_by)} at ${escapeHtml(d.decided_at)}: ${escapeHtml(d.rationale)}</li>`).join('\n');
+  const decisions = head.decisions
+    .map(
+      (d) =>
+        `<li><strong>${escapeHtml(d.decision)}</strong> by ${escapeHtml(d.decided_by)} at ${escapeHtml(d.decided_at)}: ${escapeHtml(d.rationale)}</li>`,
+    )
+    .join('\n');
   const checkpoint = head.audit.checkpoint;
   yield `</table>
 <h2>Decisions</h2>
@@ -187,24 +195,36 @@ checks them.
 
 ## 6. The signed checkpoint
 
-${checkpoint ? `The checkpoint at seq ${checkpoint.seq} (hash \`${checkpoint.hash}\`, signed ${checkpoint.signed_at} by key \`${checkpoint.key_id}\`) covers every record above.
-${checkpoint.note ? `\`checkpoint.note\` is its Merkle tree head as a C2SP signed note (origin, tree size ${checkpoint.seq}, base64 root hash, then one
+${
+  checkpoint
+    ? `The checkpoint at seq ${checkpoint.seq} (hash \`${checkpoint.hash}\`, signed ${checkpoint.signed_at} by key \`${checkpoint.key_id}\`) covers every record above.
+${
+  checkpoint.note
+    ? `\`checkpoint.note\` is its Merkle tree head as a C2SP signed note (origin, tree size ${checkpoint.seq}, base64 root hash, then one
 signature line per signer: the service and any witness that cosigned it). The note's text is its first three lines;
-each signature is the base64 after the signer's name, without its first 4 bytes (the key hash).${hasKey ? ` The service's
+each signature is the base64 after the signer's name, without its first 4 bytes (the key hash).${
+        hasKey
+          ? ` The service's
 signature, with OpenSSL 3:
 
     head -n 3 checkpoint.note > checkpoint-note.txt
     grep -F "— ${checkpoint.note.split('\n')[0]} " checkpoint.note | cut -d' ' -f3 | base64 -d | tail -c 64 > checkpoint-note.sig
-    openssl pkeyutl -verify -pubin -inkey audit-public-key.pem -rawin -in checkpoint-note.txt -sigfile checkpoint-note.sig` : ''}
+    openssl pkeyutl -verify -pubin -inkey audit-public-key.pem -rawin -in checkpoint-note.txt -sigfile checkpoint-note.sig`
+          : ''
+      }
 
-` : ''}\`checkpoint-message.bin\` holds the bytes of the chain checkpoint's signature (the canonical JSON \`{"hash":…,"seq":…}\`), \`checkpoint.sig\`
+`
+    : ''
+}\`checkpoint-message.bin\` holds the bytes of the chain checkpoint's signature (the canonical JSON \`{"hash":…,"seq":…}\`), \`checkpoint.sig\`
 the raw Ed25519 signature${hasKey ? ' and `audit-public-key.pem` the public key' : ''}. With OpenSSL 3:
 
     openssl pkeyutl -verify -pubin -inkey audit-public-key.pem -rawin -in checkpoint-message.bin -sigfile checkpoint.sig
 
 It prints \`Signature Verified Successfully\`.${hasKey ? ' Compare the key with the one the service publishes at `GET /api/evidence/audit/public-key` (or one you pinned) before trusting it.' : ' The signing key has since been rotated: fetch the public key with id `' + checkpoint.key_id + '` from the operator.'}
 To check online the chain between the run's first record and the checkpoint (records of other work included),
-call \`GET /api/evidence/audit/verify?from_seq=${firstAuditSeq ?? 1}&to_seq=${checkpoint.seq}\`.` : 'No signed checkpoint covered these records when the binder was built (checkpoints are taken periodically). Build the binder again later to include one, or verify online with `GET /api/evidence/audit/verify`.'}
+call \`GET /api/evidence/audit/verify?from_seq=${firstAuditSeq ?? 1}&to_seq=${checkpoint.seq}\`.`
+    : 'No signed checkpoint covered these records when the binder was built (checkpoints are taken periodically). Build the binder again later to include one, or verify online with `GET /api/evidence/audit/verify`.'
+}
 `;
 }
 

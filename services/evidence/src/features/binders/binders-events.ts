@@ -20,6 +20,6 @@ export const binderBuiltData = {
 
 export const binderBuilt = eventKind<FromSchema<typeof binderBuiltData>>({
   type: 'evidence.binder_built',
-  summary: 'An examiner binder (a manifest of a run\'s evidence, with proofs) was built',
+  summary: "An examiner binder (a manifest of a run's evidence, with proofs) was built",
   schema: binderBuiltData,
 });

@@ -29,7 +29,13 @@ describe('binders list', () => {
   it('is refused with 401 without credentials, 403 without a read scope, 400 for a bad parameter or crafted cursor', async () => {
     await kit.http().get('/api/evidence/binders').expect(401);
     await get('', kit.auth.nobody).expect(403);
-    for (const query of ['?run_id=42', '?colour=red', '?limit=0', '?cursor=%25%25', `?cursor=${Buffer.from('{"c":"2026-13-01T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}').toString('base64url')}`]) {
+    for (const query of [
+      '?run_id=42',
+      '?colour=red',
+      '?limit=0',
+      '?cursor=%25%25',
+      `?cursor=${Buffer.from('{"c":"2026-13-01T00:00:00.000000Z","i":"2b1f0d5e-1111-4111-8111-111111111111"}').toString('base64url')}`,
+    ]) {
       const response = await get(query, kit.auth.writer).expect(400);
       expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     }
@@ -51,12 +57,18 @@ describe('binders list', () => {
     expect(ofA.body.items.map((b: { run_id: string }) => b.run_id)).toEqual([runA, runA]);
     const ofB = await get(`?run_id=${runB.toUpperCase()}`, kit.auth.writer).expect(200);
     expect(ofB.body.items.map((b: { binder_id: string }) => b.binder_id)).toEqual([built[1]]);
-    expect((await get('?run_id=0b7e6c52-8d0b-4c4f-9a43-5f8a4b0f0e11', kit.auth.writer).expect(200)).body).toEqual({ items: [], next_cursor: null });
+    expect((await get('?run_id=0b7e6c52-8d0b-4c4f-9a43-5f8a4b0f0e11', kit.auth.writer).expect(200)).body).toEqual({
+      items: [],
+      next_cursor: null,
+    });
 
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { items: { binder_id: string }[]; next_cursor: string | null } } = await get(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`, kit.auth.writer).expect(200);
+      const page: { body: { items: { binder_id: string }[]; next_cursor: string | null } } = await get(
+        `?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        kit.auth.writer,
+      ).expect(200);
       seen.push(...page.body.items.map((b) => b.binder_id));
       cursor = page.body.next_cursor;
     } while (cursor);

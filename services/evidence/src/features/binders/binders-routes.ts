@@ -20,7 +20,10 @@ const binderExample = {
   final: true,
   created_at: '2026-10-06T12:00:00Z',
   sha256: '2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
-  manifest: { run: { run_id: runIds.RUN_ID, status: 'approved' }, evidence: [{ evidence_id: evidenceExample.evidence_id, sha256: evidenceExample.sha256 }] },
+  manifest: {
+    run: { run_id: runIds.RUN_ID, status: 'approved' },
+    evidence: [{ evidence_id: evidenceExample.evidence_id, sha256: evidenceExample.sha256 }],
+  },
   download_url: 'https://claims.example.com/api/evidence/binders/cc33dd44-ee55-4f66-8a77-889900aabbcc/download',
 };
 
@@ -36,7 +39,11 @@ const binderSchema = {
     run_id: { type: 'string', format: 'uuid' },
     final: { type: 'boolean', description: 'True only for an approved run; otherwise the binder is a draft' },
     created_at: { type: 'string', format: 'date-time' },
-    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the RFC 8785 canonical JSON of `manifest` (the zip’s manifest.json)' },
+    sha256: {
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
+      description: 'SHA-256 of the RFC 8785 canonical JSON of `manifest` (the zip’s manifest.json)',
+    },
     manifest: {
       type: 'object',
       description:
@@ -59,23 +66,38 @@ async function sendJsonText(res: Response, pieces: AsyncIterable<string>): Promi
 
 export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, auditKey: () => AuditKey | undefined): Router {
   const files = evidenceStorage(config, deps.dataDir);
-  const service = withTransactional(bindersService({ exchange: config.EVIDENCE_EXCHANGE, publicBaseUrl: config.PUBLIC_BASE_URL, auditKey, files }), deps.db);
+  const service = withTransactional(
+    bindersService({ exchange: config.EVIDENCE_EXCHANGE, publicBaseUrl: config.PUBLIC_BASE_URL, auditKey, files }),
+    deps.db,
+  );
   const auth = authenticate(deps.verifyToken);
   const router = Router();
 
-  router.post('/api/evidence/binders/run/:id', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res: Response) => {
-    const runId = assertUuidPath(req.params.id, 'run');
-    const binder = await service.transactional((s) => s.build(runId, principalOf(req).sub));
-    res.status(201).location(`/api/evidence/binders/${binder.binder_id}`);
-    await sendJsonText(res, service.json(binder));
-  });
+  router.post(
+    '/api/evidence/binders/run/:id',
+    auth,
+    requireScope('evidence:write'),
+    noBody,
+    async (req: Request<{ id: string }>, res: Response) => {
+      const runId = assertUuidPath(req.params.id, 'run');
+      const binder = await service.transactional((s) => s.build(runId, principalOf(req).sub));
+      res.status(201).location(`/api/evidence/binders/${binder.binder_id}`);
+      await sendJsonText(res, service.json(binder));
+    },
+  );
   deps.openapi.operation('post', '/api/evidence/binders/run/{id}', {
     operationId: 'buildBinder',
     summary: 'Build an examiner-ready binder of a run (a new immutable binder each time)',
     tag: TAG,
     security: { scope: 'evidence:write' },
     responses: {
-      201: { description: 'The binder', schema: binderSchema, schemaName: 'Binder', example: binderExample, headers: { Location: 'The binder' } },
+      201: {
+        description: 'The binder',
+        schema: binderSchema,
+        schemaName: 'Binder',
+        example: binderExample,
+        headers: { Location: 'The binder' },
+      },
       ...AUTH_ERRORS,
       404: { description: 'No such run' },
       409: { description: 'An evidence file of the run is quarantined (`infected`) or not scanned yet (`pending`); `files` lists them' },
@@ -91,48 +113,74 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, auditKe
     description: `Newest first, without manifests (read a binder for its manifest); pass \`next_cursor\` as \`cursor\` for the next page. Readable with any of ${READ_SCOPES.join(', ')}.`,
     tag: TAG,
     security: { anyScope: READ_SCOPES },
-    parameters: Object.entries(listBindersQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema, ...('description' in schema ? { description: schema.description } : {}) })),
+    parameters: Object.entries(listBindersQuerySchema.properties).map(([name, schema]) => ({
+      name,
+      in: 'query' as const,
+      schema,
+      ...('description' in schema ? { description: schema.description } : {}),
+    })),
     responses: {
       200: {
         description: 'A page of binders',
         schema: binderListResponseSchema,
         schemaName: 'BinderList',
-        example: { items: [{ ...Object.fromEntries(Object.entries(binderExample).filter(([field]) => field !== 'manifest')), created_by: 'auditor-carol' }], next_cursor: null },
+        example: {
+          items: [
+            { ...Object.fromEntries(Object.entries(binderExample).filter(([field]) => field !== 'manifest')), created_by: 'auditor-carol' },
+          ],
+          next_cursor: null,
+        },
       },
       400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
       ...AUTH_ERRORS,
     },
   });
 
-  router.get('/api/evidence/binders/:binderId', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
-    const binder = await service.find(assertUuidPath(req.params.binderId, 'binder'));
-    await sendJsonText(res, service.json(binder));
-  });
+  router.get(
+    '/api/evidence/binders/:binderId',
+    auth,
+    requireAnyScope(...READ_SCOPES),
+    noBody,
+    async (req: Request<{ binderId: string }>, res: Response) => {
+      const binder = await service.find(assertUuidPath(req.params.binderId, 'binder'));
+      await sendJsonText(res, service.json(binder));
+    },
+  );
   deps.openapi.operation('get', '/api/evidence/binders/{id}', {
     operationId: 'getBinder',
     summary: 'Read a binder',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
     tag: TAG,
     security: { anyScope: READ_SCOPES },
-    responses: { 200: { description: 'The binder', schema: binderSchema, schemaName: 'Binder', example: binderExample }, ...AUTH_ERRORS, 404: { description: 'No such binder' } },
+    responses: {
+      200: { description: 'The binder', schema: binderSchema, schemaName: 'Binder', example: binderExample },
+      ...AUTH_ERRORS,
+      404: { description: 'No such binder' },
+    },
   });
 
-  router.get('/api/evidence/binders/:binderId/download', auth, requireScope('audit:read'), noBody, async (req: Request<{ binderId: string }>, res: Response) => {
-    const contents = await service.zipContents(assertUuidPath(req.params.binderId, 'binder'));
-    const { binder } = contents;
-    res.status(200);
-    setDownloadHeaders(res, { contentType: 'application/zip', fileName: `binder-${binder.binder_id}.zip` });
-    const { archive, abort } = streamZip(contents);
-    archive.on('error', (error) => {
-      deps.logger.error({ err: error, binder_id: binder.binder_id }, 'binder zip failed while streaming');
-      res.destroy(error);
-    });
-    // A client that goes away mid-download must not leave the archive reading the database and files.
-    res.on('close', () => {
-      if (!res.writableFinished) abort();
-    });
-    archive.pipe(coalesce()).pipe(res);
-  });
+  router.get(
+    '/api/evidence/binders/:binderId/download',
+    auth,
+    requireScope('audit:read'),
+    noBody,
+    async (req: Request<{ binderId: string }>, res: Response) => {
+      const contents = await service.zipContents(assertUuidPath(req.params.binderId, 'binder'));
+      const { binder } = contents;
+      res.status(200);
+      setDownloadHeaders(res, { contentType: 'application/zip', fileName: `binder-${binder.binder_id}.zip` });
+      const { archive, abort } = streamZip(contents);
+      archive.on('error', (error) => {
+        deps.logger.error({ err: error, binder_id: binder.binder_id }, 'binder zip failed while streaming');
+        res.destroy(error);
+      });
+      // A client that goes away mid-download must not leave the archive reading the database and files.
+      res.on('close', () => {
+        if (!res.writableFinished) abort();
+      });
+      archive.pipe(coalesce()).pipe(res);
+    },
+  );
   deps.openapi.operation('get', '/api/evidence/binders/{id}/download', {
     operationId: 'downloadBinder',
     summary: 'Download a binder as a zip (streamed)',
@@ -140,7 +188,11 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, auditKe
       'manifest.json (canonical, the hashed bytes), evidence/<sha256>-<name> files, audit.jsonl, index.html, SHA256SUMS (for `sha256sum -c`), VERIFY.md, and when a checkpoint covers the records checkpoint-message.bin, checkpoint.sig and audit-public-key.pem (for `openssl pkeyutl -verify`).',
     tag: TAG,
     security: { scope: 'audit:read' },
-    responses: { 200: { description: 'The zip', contentType: 'application/zip', schema: { type: 'string', contentMediaType: 'application/zip' } }, ...AUTH_ERRORS, 404: { description: 'No such binder' } },
+    responses: {
+      200: { description: 'The zip', contentType: 'application/zip', schema: { type: 'string', contentMediaType: 'application/zip' } },
+      ...AUTH_ERRORS,
+      404: { description: 'No such binder' },
+    },
   });
 
   return router;

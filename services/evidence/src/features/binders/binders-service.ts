@@ -21,7 +21,8 @@ export interface BindersDeps {
 
 const PAGE = { list: 25, evidenceWithContent: 32, evidence: 500, audit: 500, files: 1000 };
 
-const downloadUrlOf = (publicBaseUrl: string, binderId: string) => `${publicBaseUrl.replace(/\/+$/, '')}/api/evidence/binders/${binderId}/download`;
+const downloadUrlOf = (publicBaseUrl: string, binderId: string) =>
+  `${publicBaseUrl.replace(/\/+$/, '')}/api/evidence/binders/${binderId}/download`;
 
 /**
  * The contract's binder representation as JSON text, in pieces. The manifest goes in as the stored
@@ -45,8 +46,18 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
     return record;
   }
 
-  const pages = <Item>(binderId: string, section: BinderSection, size: number, options = { content: false }): AsyncGenerator<BinderPart<Item>[]> =>
-    keysetPages((after: number) => binders.parts<Item>(binderId, section, after, size, options), (part) => part.ordinal, 0, size);
+  const pages = <Item>(
+    binderId: string,
+    section: BinderSection,
+    size: number,
+    options = { content: false },
+  ): AsyncGenerator<BinderPart<Item>[]> =>
+    keysetPages(
+      (after: number) => binders.parts<Item>(binderId, section, after, size, options),
+      (part) => part.ordinal,
+      0,
+      size,
+    );
 
   return {
     /** Builds and stores a binder (on a transaction). */
@@ -54,7 +65,10 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
       // An examiner opens every file of a binder: none may be quarantined or still unscanned.
       const heldBack = await fileScansStore(db).unservable(runId);
       if (heldBack.length > 0) {
-        throw problems.conflict(`The run has ${heldBack.length} evidence file(s) the virus scan holds back (infected, or pending a scan); a binder would serve them`, { files: heldBack });
+        throw problems.conflict(
+          `The run has ${heldBack.length} evidence file(s) the virus scan holds back (infected, or pending a scan); a binder would serve them`,
+          { files: heldBack },
+        );
       }
       const binderId = randomUUID();
       const writer = binders.manifestWriter(binderId);
@@ -82,20 +96,35 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
       return pageOf(
         rows,
         limit,
-        (row) => ({ binder_id: row.binder_id, run_id: row.run_id, final: row.final, created_at: row.created_at, created_by: row.created_by, sha256: row.sha256, download_url: downloadUrlOf(deps.publicBaseUrl, row.binder_id) }),
+        (row) => ({
+          binder_id: row.binder_id,
+          run_id: row.run_id,
+          final: row.final,
+          created_at: row.created_at,
+          created_by: row.created_by,
+          sha256: row.sha256,
+          download_url: downloadUrlOf(deps.publicBaseUrl, row.binder_id),
+        }),
         (row) => row.position,
       );
     },
 
     /** A stored binder as the contract's JSON text, a piece at a time. */
-    json: (record: BinderRecord): AsyncGenerator<string> => binderJson(record, binders.manifestChunks(record.binder_id), deps.publicBaseUrl),
+    json: (record: BinderRecord): AsyncGenerator<string> =>
+      binderJson(record, binders.manifestChunks(record.binder_id), deps.publicBaseUrl),
 
     /** What the zip is written from, checked before the first byte is sent (a missing file is an error, not a broken zip). */
     async zipContents(binderId: string): Promise<BinderContents> {
       const binder = await find(binderId);
-      for await (const files of keysetPages((after: number) => binders.fileHashes(binderId, after, PAGE.files), (file) => file.ordinal, 0, PAGE.files)) {
+      for await (const files of keysetPages(
+        (after: number) => binders.fileHashes(binderId, after, PAGE.files),
+        (file) => file.ordinal,
+        0,
+        PAGE.files,
+      )) {
         for (const file of files) {
-          if (!(await deps.files.has(file.sha256))) throw new Error(`evidence file ${file.sha256} of binder ${binderId} is missing from storage`);
+          if (!(await deps.files.has(file.sha256)))
+            throw new Error(`evidence file ${file.sha256} of binder ${binderId} is missing from storage`);
         }
       }
       const [head] = await binders.parts<BinderHead>(binderId, 'head', 0, 1);

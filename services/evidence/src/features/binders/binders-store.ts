@@ -55,7 +55,10 @@ export interface ManifestWriter {
   finish(): Promise<string>;
 }
 
-const toRecord = (row: Omit<BinderRecord, 'created_at'> & { created_at: Date }): BinderRecord => ({ ...row, created_at: row.created_at.toISOString() });
+const toRecord = (row: Omit<BinderRecord, 'created_at'> & { created_at: Date }): BinderRecord => ({
+  ...row,
+  created_at: row.created_at.toISOString(),
+});
 
 export function bindersStore(db: Knex) {
   return {
@@ -99,16 +102,34 @@ export function bindersStore(db: Knex) {
     },
 
     /** Up to `limit` binders (of one run, or all) after `after`, newest first by (created_at, binder_id). */
-    async page(runId: string | undefined, after: NewestFirstPosition | undefined, limit: number): Promise<(BinderRecord & { created_by: string; position: NewestFirstPosition })[]> {
-      const query = db('evidence_binders').select(...RECORD_COLUMNS, 'created_by', db.raw(`${cursorTimestampSql('created_at')} AS cursor_created_at`));
+    async page(
+      runId: string | undefined,
+      after: NewestFirstPosition | undefined,
+      limit: number,
+    ): Promise<(BinderRecord & { created_by: string; position: NewestFirstPosition })[]> {
+      const query = db('evidence_binders').select(
+        ...RECORD_COLUMNS,
+        'created_by',
+        db.raw(`${cursorTimestampSql('created_at')} AS cursor_created_at`),
+      );
       if (runId !== undefined) query.where({ run_id: runId });
       if (after) query.whereRaw('(created_at, binder_id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
-      const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'binder_id', order: 'desc' }]).limit(limit);
-      return rows.map(({ cursor_created_at, ...row }: { cursor_created_at: string; created_by: string } & Omit<BinderRecord, 'created_at'> & { created_at: Date }) => ({
-        ...toRecord(row),
-        created_by: row.created_by,
-        position: { created_at: cursor_created_at, id: row.binder_id },
-      }));
+      const rows = await query
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'binder_id', order: 'desc' },
+        ])
+        .limit(limit);
+      return rows.map(
+        ({
+          cursor_created_at,
+          ...row
+        }: { cursor_created_at: string; created_by: string } & Omit<BinderRecord, 'created_at'> & { created_at: Date }) => ({
+          ...toRecord(row),
+          created_by: row.created_by,
+          position: { created_at: cursor_created_at, id: row.binder_id },
+        }),
+      );
     },
 
     async find(binderId: string): Promise<BinderRecord | undefined> {
@@ -119,14 +140,25 @@ export function bindersStore(db: Knex) {
     /** The stored manifest text a chunk at a time (for responses and the zip, which must not hold it whole). */
     async *manifestChunks(binderId: string): AsyncGenerator<string> {
       const read = (after: number): Promise<{ n: number; chunk: string }[]> =>
-        db('evidence_binder_manifest_chunks').where({ binder_id: binderId }).andWhere('n', '>', after).orderBy('n').limit(MANIFEST_CHUNKS_PER_READ).select('n', 'chunk');
+        db('evidence_binder_manifest_chunks')
+          .where({ binder_id: binderId })
+          .andWhere('n', '>', after)
+          .orderBy('n')
+          .limit(MANIFEST_CHUNKS_PER_READ)
+          .select('n', 'chunk');
       for await (const rows of keysetPages(read, (row) => row.n, 0, MANIFEST_CHUNKS_PER_READ)) {
         for (const row of rows) yield row.chunk;
       }
     },
 
     /** One page of a section, in manifest order; with `content`, evidence parts carry the JSON of non-file items. */
-    async parts<Item>(binderId: string, section: BinderSection, afterOrdinal: number, limit: number, options = { content: false }): Promise<BinderPart<Item>[]> {
+    async parts<Item>(
+      binderId: string,
+      section: BinderSection,
+      afterOrdinal: number,
+      limit: number,
+      options = { content: false },
+    ): Promise<BinderPart<Item>[]> {
       const query = db('evidence_binder_parts as p')
         .where({ 'p.binder_id': binderId, 'p.section': section })
         .andWhere('p.ordinal', '>', afterOrdinal)
@@ -143,7 +175,10 @@ export function bindersStore(db: Knex) {
     },
 
     async sectionCounts(binderId: string): Promise<Record<BinderSection, number>> {
-      const rows: { section: BinderSection; n: string }[] = await db('evidence_binder_parts').where({ binder_id: binderId }).groupBy('section').select('section', db.raw('count(*) AS n'));
+      const rows: { section: BinderSection; n: string }[] = await db('evidence_binder_parts')
+        .where({ binder_id: binderId })
+        .groupBy('section')
+        .select('section', db.raw('count(*) AS n'));
       const counts: Record<BinderSection, number> = { head: 0, evidence: 0, audit: 0 };
       for (const row of rows) counts[row.section] = Number(row.n);
       return counts;

@@ -61,7 +61,8 @@ describe('binders', () => {
 
   beforeAll(async () => {
     kit = await startWorkflowService();
-    versionId = (await createControl(kit, { key: 'BND-1', title: 'Backups <restored>', evidence_requirements: ['restore log'] })).current_version.control_version_id;
+    versionId = (await createControl(kit, { key: 'BND-1', title: 'Backups <restored>', evidence_requirements: ['restore log'] }))
+      .current_version.control_version_id;
   });
   afterAll(async () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -69,15 +70,21 @@ describe('binders', () => {
   });
 
   const build = (runId: string, auth = kit.auth.writer) => kit.http().post(`/api/evidence/binders/run/${runId}`).set('Authorization', auth);
-  const checkpoint = () => takeCheckpoint(kit.db, createCheckpointSigner(parseSigningKey(kit.config.AUDIT_SIGNING_KEY as string)), kit.config.EVIDENCE_EXCHANGE);
+  const checkpoint = () =>
+    takeCheckpoint(kit.db, createCheckpointSigner(parseSigningKey(kit.config.AUDIT_SIGNING_KEY as string)), kit.config.EVIDENCE_EXCHANGE);
   const download = (binder: { download_url: string }, auth = kit.auth.examiner) =>
     kit.http().get(new URL(binder.download_url).pathname).set('Authorization', auth).buffer(true).parse(binaryParser);
 
   /** A run with a note, a file, a correction and an out-of-period link. */
   async function runWithEvidence() {
     const run = await createRun(kit, versionId);
-    const add = (body: object, auth = kit.auth.writer) => kit.http().post(`/api/evidence/runs/${run.run_id}/evidence`).set('Authorization', auth).send(body).expect(201);
-    const note = await add({ kind: 'note', title: 'Restore <script>alert(1)</script> tested', collected_at: `${run.period_start}T09:00:00Z` });
+    const add = (body: object, auth = kit.auth.writer) =>
+      kit.http().post(`/api/evidence/runs/${run.run_id}/evidence`).set('Authorization', auth).send(body).expect(201);
+    const note = await add({
+      kind: 'note',
+      title: 'Restore <script>alert(1)</script> tested',
+      collected_at: `${run.period_start}T09:00:00Z`,
+    });
     const file = await kit
       .http()
       .post(`/api/evidence/runs/${run.run_id}/evidence`)
@@ -86,7 +93,12 @@ describe('binders', () => {
       .attach('file', PNG, { filename: 'restore log.png', contentType: 'image/png' })
       .expect(201);
     const correction = await add({ kind: 'note', title: 'Restore tested twice', supersedes: note.body.evidence_id });
-    const link = await add({ kind: 'link', title: 'Old ticket', url: 'https://tickets.example.com/1', collected_at: '2020-01-01T00:00:00Z' });
+    const link = await add({
+      kind: 'link',
+      title: 'Old ticket',
+      url: 'https://tickets.example.com/1',
+      collected_at: '2020-01-01T00:00:00Z',
+    });
     return { run, note: note.body, file: file.body, correction: correction.body, link: link.body };
   }
 
@@ -108,14 +120,26 @@ describe('binders', () => {
       const zipPath = new URL(binder.download_url).pathname;
       await kit.http().get(zipPath).expect(401);
       await kit.http().get(zipPath).set('Authorization', kit.auth.writer).expect(403);
-      await kit.http().get('/api/evidence/binders/7a0f0c8e-3333-4c4f-9a43-5f8a4b0f0e11/download').set('Authorization', kit.auth.examiner).expect(404);
-      await kit.http().get('/api/evidence/binders/7a0f0c8e-3333-4c4f-9a43-5f8a4b0f0e11').set('Authorization', kit.auth.examiner).expect(404);
+      await kit
+        .http()
+        .get('/api/evidence/binders/7a0f0c8e-3333-4c4f-9a43-5f8a4b0f0e11/download')
+        .set('Authorization', kit.auth.examiner)
+        .expect(404);
+      await kit
+        .http()
+        .get('/api/evidence/binders/7a0f0c8e-3333-4c4f-9a43-5f8a4b0f0e11')
+        .set('Authorization', kit.auth.examiner)
+        .expect(404);
     });
   });
 
   it('builds a draft binder of an open run: manifest with control version, run, every evidence item and the run’s audit records; audited and announced once', async () => {
     const { run, note, file, correction, link } = await runWithEvidence();
-    const response = await kit.expectOneChange('evidence.binder_built', () => build(run.run_id).expect(201), (r) => r.body.binder_id);
+    const response = await kit.expectOneChange(
+      'evidence.binder_built',
+      () => build(run.run_id).expect(201),
+      (r) => r.body.binder_id,
+    );
     const binder = response.body;
     expect(binder).toEqual({
       binder_id: expect.any(String),
@@ -127,9 +151,21 @@ describe('binders', () => {
       download_url: `http://binders.example/api/evidence/binders/${binder.binder_id}/download`,
     });
     const { manifest } = binder;
-    expect(manifest.control).toMatchObject({ key: 'BND-1', version: 1, control_version_id: versionId, evidence_requirements: ['restore log'] });
+    expect(manifest.control).toMatchObject({
+      key: 'BND-1',
+      version: 1,
+      control_version_id: versionId,
+      evidence_requirements: ['restore log'],
+    });
     expect(manifest.run).toMatchObject({ run_id: run.run_id, status: 'open', created_by: people.writer });
-    expect(manifest.evidence.map((e: { evidence_id: string; sha256: string; superseded_by: string | null; out_of_period: boolean }) => [e.evidence_id, e.sha256, e.superseded_by, e.out_of_period])).toEqual([
+    expect(
+      manifest.evidence.map((e: { evidence_id: string; sha256: string; superseded_by: string | null; out_of_period: boolean }) => [
+        e.evidence_id,
+        e.sha256,
+        e.superseded_by,
+        e.out_of_period,
+      ]),
+    ).toEqual([
       [note.evidence_id, note.sha256, correction.evidence_id, false],
       [file.evidence_id, sha256(PNG), null, false],
       [correction.evidence_id, correction.sha256, null, false],
@@ -180,11 +216,15 @@ describe('binders', () => {
       'notes.txt',
     ]);
     const response = await download(binder).expect(200);
-    expect(response.headers['content-disposition']).toBe(`attachment; filename="binder-${binder.binder_id}.zip"; filename*=UTF-8''binder-${binder.binder_id}.zip`);
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="binder-${binder.binder_id}.zip"; filename*=UTF-8''binder-${binder.binder_id}.zip`,
+    );
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     const { dir, names } = await unzip(response.body as Buffer);
     dirs.push(dir);
-    expect(names.filter((name) => name.startsWith('evidence/'))).toEqual(binder.manifest.evidence.map((item: { path: string }) => item.path));
+    expect(names.filter((name) => name.startsWith('evidence/'))).toEqual(
+      binder.manifest.evidence.map((item: { path: string }) => item.path),
+    );
   });
 
   it('is deterministic: two builds of the same run state have the same manifest bytes and sha256, and differ only in id and time', async () => {
@@ -194,12 +234,20 @@ describe('binders', () => {
     expect(second.binder_id).not.toBe(first.binder_id);
     expect(second.sha256).toBe(first.sha256);
     expect(second.manifest).toEqual(first.manifest);
-    const stored = await kit.db('evidence_binders').whereIn('binder_id', [first.binder_id, second.binder_id]).select('manifest_json', 'sha256');
+    const stored = await kit
+      .db('evidence_binders')
+      .whereIn('binder_id', [first.binder_id, second.binder_id])
+      .select('manifest_json', 'sha256');
     expect(stored[0].manifest_json).toBe(stored[1].manifest_json);
     expect(sha256(stored[0].manifest_json)).toBe(first.sha256);
     expect(canonicalJson(JSON.parse(stored[0].manifest_json))).toBe(stored[0].manifest_json);
 
-    await kit.http().post(`/api/evidence/runs/${run.run_id}/evidence`).set('Authorization', kit.auth.writer).send({ kind: 'note', title: 'One more' }).expect(201);
+    await kit
+      .http()
+      .post(`/api/evidence/runs/${run.run_id}/evidence`)
+      .set('Authorization', kit.auth.writer)
+      .send({ kind: 'note', title: 'One more' })
+      .expect(201);
     const changed = (await build(run.run_id).expect(201)).body;
     expect(changed.sha256).not.toBe(first.sha256);
   });
@@ -224,23 +272,43 @@ describe('binders', () => {
     const { run } = await runWithEvidence();
     await kit.http().post(`/api/evidence/runs/${run.run_id}/submit`).set('Authorization', kit.auth.writer).expect(200);
     expect((await build(run.run_id).expect(201)).body.final).toBe(false);
-    await kit.http().post(`/api/evidence/runs/${run.run_id}/decision`).set('Authorization', kit.auth.approver).send({ decision: 'approved', rationale: 'Restores verified' }).expect(201);
+    await kit
+      .http()
+      .post(`/api/evidence/runs/${run.run_id}/decision`)
+      .set('Authorization', kit.auth.approver)
+      .send({ decision: 'approved', rationale: 'Restores verified' })
+      .expect(201);
     const binder = (await build(run.run_id).expect(201)).body;
     expect(binder.final).toBe(true);
     expect(binder.manifest.run.status).toBe('approved');
-    expect(binder.manifest.decisions).toEqual([expect.objectContaining({ decision: 'approved', rationale: 'Restores verified', decided_by: people.approver })]);
-    expect(binder.manifest.audit.records.map((r: { action: string }) => r.action).slice(-2)).toEqual(['evidence.run_submitted', 'evidence.run_decided']);
+    expect(binder.manifest.decisions).toEqual([
+      expect.objectContaining({ decision: 'approved', rationale: 'Restores verified', decided_by: people.approver }),
+    ]);
+    expect(binder.manifest.audit.records.map((r: { action: string }) => r.action).slice(-2)).toEqual([
+      'evidence.run_submitted',
+      'evidence.run_decided',
+    ]);
 
     const rejectedRun = await createRun(kit, versionId);
     await kit.http().post(`/api/evidence/runs/${rejectedRun.run_id}/submit`).set('Authorization', kit.auth.writer).expect(200);
-    await kit.http().post(`/api/evidence/runs/${rejectedRun.run_id}/decision`).set('Authorization', kit.auth.approver).send({ decision: 'rejected', rationale: 'No evidence' }).expect(201);
+    await kit
+      .http()
+      .post(`/api/evidence/runs/${rejectedRun.run_id}/decision`)
+      .set('Authorization', kit.auth.approver)
+      .send({ decision: 'rejected', rationale: 'No evidence' })
+      .expect(201);
     expect((await build(rejectedRun.run_id).expect(201)).body.final).toBe(false);
   });
 
   it('downloads as a streamed zip that unpacks, passes sha256sum -c SHA256SUMS and verifies its checkpoint with openssl', async () => {
     const { run, file, note } = await runWithEvidence();
     await kit.http().post(`/api/evidence/runs/${run.run_id}/submit`).set('Authorization', kit.auth.writer).expect(200);
-    await kit.http().post(`/api/evidence/runs/${run.run_id}/decision`).set('Authorization', kit.auth.approver).send({ decision: 'approved', rationale: 'ok' }).expect(201);
+    await kit
+      .http()
+      .post(`/api/evidence/runs/${run.run_id}/decision`)
+      .set('Authorization', kit.auth.approver)
+      .send({ decision: 'approved', rationale: 'ok' })
+      .expect(201);
     await checkpoint();
     const binder = (await build(run.run_id).expect(201)).body;
 
@@ -250,7 +318,16 @@ describe('binders', () => {
     const { dir, names } = await unzip(response.body as Buffer);
     dirs.push(dir);
     expect(names).toEqual(
-      expect.arrayContaining(['manifest.json', 'audit.jsonl', 'index.html', 'SHA256SUMS', 'VERIFY.md', 'checkpoint-message.bin', 'checkpoint.sig', 'audit-public-key.pem']),
+      expect.arrayContaining([
+        'manifest.json',
+        'audit.jsonl',
+        'index.html',
+        'SHA256SUMS',
+        'VERIFY.md',
+        'checkpoint-message.bin',
+        'checkpoint.sig',
+        'audit-public-key.pem',
+      ]),
     );
     expect(names.filter((name) => name.startsWith('evidence/'))).toHaveLength(binder.manifest.evidence.length);
 
@@ -261,7 +338,10 @@ describe('binders', () => {
     expect(readFileSync(path.join(dir, 'evidence', `${file.sha256}-restore_log.png`)).equals(PNG)).toBe(true);
     const noteFile = readdirSync(path.join(dir, 'evidence')).find((name) => name.startsWith(note.sha256)) as string;
     expect(sha256(readFileSync(path.join(dir, 'evidence', noteFile)))).toBe(note.sha256);
-    const audit = readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const audit = readFileSync(path.join(dir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(audit).toEqual(binder.manifest.audit.records);
 
     const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
@@ -271,22 +351,61 @@ describe('binders', () => {
     const verifyMd = readFileSync(path.join(dir, 'VERIFY.md'), 'utf8');
     expect(verifyMd).toContain('sha256sum -c SHA256SUMS');
     expect(verifyMd).toContain(binder.sha256);
-    expect(verifyMd).toContain('openssl pkeyutl -verify -pubin -inkey audit-public-key.pem -rawin -in checkpoint-message.bin -sigfile checkpoint.sig');
+    expect(verifyMd).toContain(
+      'openssl pkeyutl -verify -pubin -inkey audit-public-key.pem -rawin -in checkpoint-message.bin -sigfile checkpoint.sig',
+    );
 
-    const verified = execFileSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', 'audit-public-key.pem', '-rawin', '-in', 'checkpoint-message.bin', '-sigfile', 'checkpoint.sig'], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
+    const verified = execFileSync(
+      'openssl',
+      [
+        'pkeyutl',
+        '-verify',
+        '-pubin',
+        '-inkey',
+        'audit-public-key.pem',
+        '-rawin',
+        '-in',
+        'checkpoint-message.bin',
+        '-sigfile',
+        'checkpoint.sig',
+      ],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    );
     expect(verified).toMatch(/Signature Verified Successfully/);
     writeFileSync(path.join(dir, 'checkpoint-message.bin'), '{"hash":"0","seq":1}');
-    expect(() => execFileSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', 'audit-public-key.pem', '-rawin', '-in', 'checkpoint-message.bin', '-sigfile', 'checkpoint.sig'], { cwd: dir, stdio: 'pipe' })).toThrow();
+    expect(() =>
+      execFileSync(
+        'openssl',
+        [
+          'pkeyutl',
+          '-verify',
+          '-pubin',
+          '-inkey',
+          'audit-public-key.pem',
+          '-rawin',
+          '-in',
+          'checkpoint-message.bin',
+          '-sigfile',
+          'checkpoint.sig',
+        ],
+        { cwd: dir, stdio: 'pipe' },
+      ),
+    ).toThrow();
     writeFileSync(path.join(dir, 'evidence', `${file.sha256}-restore_log.png`), Buffer.concat([PNG, Buffer.from('x')]));
     expect(() => execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: dir, stdio: 'pipe' })).toThrow();
   });
 
   it('downloads a draft binder without a checkpoint, its VERIFY.md saying so', async () => {
     const run = await createRun(kit, versionId);
-    await kit.http().post(`/api/evidence/runs/${run.run_id}/evidence`).set('Authorization', kit.auth.writer).send({ kind: 'record', title: 'Export', data: { rows: 2 } }).expect(201);
+    await kit
+      .http()
+      .post(`/api/evidence/runs/${run.run_id}/evidence`)
+      .set('Authorization', kit.auth.writer)
+      .send({ kind: 'record', title: 'Export', data: { rows: 2 } })
+      .expect(201);
     const binder = (await build(run.run_id).expect(201)).body;
     expect(binder.manifest.audit.checkpoint).toBeNull();
     const { dir, names } = await unzip((await download(binder).expect(200)).body as Buffer);
@@ -302,7 +421,12 @@ describe('binders', () => {
     for (let start = 0; start < items; start += 20) {
       await Promise.all(
         Array.from({ length: Math.min(20, items - start) }, (_, i) =>
-          kit.http().post(`/api/evidence/runs/${run.run_id}/evidence`).set('Authorization', kit.auth.writer).send({ kind: 'record', title: `Export ${start + i}`, data: { row: start + i } }).expect(201),
+          kit
+            .http()
+            .post(`/api/evidence/runs/${run.run_id}/evidence`)
+            .set('Authorization', kit.auth.writer)
+            .send({ kind: 'record', title: `Export ${start + i}`, data: { row: start + i } })
+            .expect(201),
         ),
       );
     }
@@ -310,7 +434,9 @@ describe('binders', () => {
     expect(binder.manifest.evidence).toHaveLength(items);
     const chunks = await kit.db('evidence_binder_manifest_chunks').where({ binder_id: binder.binder_id }).orderBy('n').pluck('chunk');
     expect(chunks.length).toBeGreaterThan(1);
-    expect(chunks.join('')).toBe((await kit.db('evidence_binders').where({ binder_id: binder.binder_id }).first('manifest_json')).manifest_json);
+    expect(chunks.join('')).toBe(
+      (await kit.db('evidence_binders').where({ binder_id: binder.binder_id }).first('manifest_json')).manifest_json,
+    );
 
     // A reader that leaves after the first bytes stops the zip; the next download is whole.
     const zipUrl = new URL(new URL(binder.download_url).pathname, kit.service.url);
@@ -325,7 +451,9 @@ describe('binders', () => {
     });
     const { dir, names } = await unzip((await download(binder).expect(200)).body as Buffer);
     dirs.push(dir);
-    expect(names.filter((name) => name.startsWith('evidence/'))).toEqual(binder.manifest.evidence.map((item: { path: string }) => item.path));
+    expect(names.filter((name) => name.startsWith('evidence/'))).toEqual(
+      binder.manifest.evidence.map((item: { path: string }) => item.path),
+    );
     execFileSync('sha256sum', ['-c', '--quiet', 'SHA256SUMS'], { cwd: dir, stdio: 'pipe' });
     expect(readFileSync(path.join(dir, 'manifest.json'), 'utf8')).toBe(canonicalJson(binder.manifest));
     const audit = readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n');

@@ -81,7 +81,10 @@ export interface AuditKey {
 
 /** A file name that is safe in a zip and on every file system: ASCII letters, digits, dot, dash, underscore. */
 export function safeName(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 80);
+  const cleaned = name
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 80);
   return cleaned || 'evidence';
 }
 
@@ -98,7 +101,10 @@ function fileEntryName(fileName: string, contentType: string): string {
 }
 
 function evidencePath(item: { sha256: string; kind: EvidenceKind; file_name: string | null; title: string; content_type: string }): string {
-  const name = item.kind === 'file' ? fileEntryName(item.file_name ?? item.title, item.content_type) : `${safeName(item.title).replace(/\.json$/i, '')}.json`;
+  const name =
+    item.kind === 'file'
+      ? fileEntryName(item.file_name ?? item.title, item.content_type)
+      : `${safeName(item.title).replace(/\.json$/i, '')}.json`;
   return `evidence/${item.sha256}-${name}`;
 }
 
@@ -150,7 +156,12 @@ export type ManifestSink = (text: string) => Promise<void>;
  * of the two arrays, and the arrays' elements are written in the placeholders' places: the same text
  * as canonicalising the whole `Manifest` at once.
  */
-export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey | undefined, sink: ManifestSink): Promise<WrittenManifest | undefined> {
+export async function writeManifest(
+  db: Knex,
+  runId: string,
+  auditKey: AuditKey | undefined,
+  sink: ManifestSink,
+): Promise<WrittenManifest | undefined> {
   const run = await runsStore(db).find(runId, { lock: true });
   if (!run) return undefined;
   const control = await controlsStore(db).findVersion(run.control_version_id);
@@ -162,7 +173,10 @@ export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey 
   const previous = treeSize === undefined ? undefined : await bindersStore(db).previousCheckpointNote(run.control_id, treeSize);
   const { control_id: _c, control_key: _k, control_version: _v, ...runFields } = run;
   const placeholder = { evidence: `evidence-${randomUUID()}`, records: `records-${randomUUID()}`, proofs: `proofs-${randomUUID()}` };
-  const skeleton: Omit<Manifest, 'evidence' | 'audit'> & { evidence: string; audit: Omit<Manifest['audit'], 'records' | 'proofs'> & { records: string; proofs: string } } = {
+  const skeleton: Omit<Manifest, 'evidence' | 'audit'> & {
+    evidence: string;
+    audit: Omit<Manifest['audit'], 'records' | 'proofs'> & { records: string; proofs: string };
+  } = {
     format: MANIFEST_FORMAT,
     control: control as Manifest['control'],
     run: runFields,
@@ -194,12 +208,23 @@ export async function writeManifest(db: Knex, runId: string, auditKey: AuditKey 
   const recordPages = () =>
     lastSeq === undefined
       ? []
-      : keysetPages((after: number) => auditStore(db).listRecords({ entity_id: runId, limit: AUDIT_PAGE, after_seq: after, to_seq: lastSeq }), (item) => item.seq, 0, AUDIT_PAGE);
+      : keysetPages(
+          (after: number) => auditStore(db).listRecords({ entity_id: runId, limit: AUDIT_PAGE, after_seq: after, to_seq: lastSeq }),
+          (item) => item.seq,
+          0,
+          AUDIT_PAGE,
+        );
 
   await sink(`${beforeProofs}[`);
   const proof = arrayElements(sink);
   if (treeSize !== undefined) {
-    for await (const page of recordPages()) for (const item of await inclusionProofsOf(db, page.map((r) => r.seq), treeSize)) await proof(canonicalJson(item));
+    for await (const page of recordPages())
+      for (const item of await inclusionProofsOf(
+        db,
+        page.map((r) => r.seq),
+        treeSize,
+      ))
+        await proof(canonicalJson(item));
   }
   await sink(`]${betweenProofsAndRecords}[`);
   const record = arrayElements(sink);

@@ -7,7 +7,14 @@ import { startAuditTestService, type AuditTestService } from '../../testing/audi
 
 /** A claim event as the claims service publishes it, `dataschema` included (the consumer accepts it). */
 function claimEvent(type: string, data: Record<string, unknown>, overrides: Record<string, unknown> = {}) {
-  const envelope = { specversion: '1.0', id: randomUUID(), source: '/claims', type, time: '2026-11-22T10:00:00.123456Z', datacontenttype: 'application/json' };
+  const envelope = {
+    specversion: '1.0',
+    id: randomUUID(),
+    source: '/claims',
+    type,
+    time: '2026-11-22T10:00:00.123456Z',
+    datacontenttype: 'application/json',
+  };
   return { ...envelope, dataschema: eventSchemaId(type, 1), data, ...overrides };
 }
 
@@ -31,7 +38,11 @@ function deadLettered(queue: string, contains: string) {
 }
 
 async function records(kit: AuditTestService, query: Record<string, string> = {}) {
-  const response = await request(kit.service.url).get('/api/evidence/audit/records').query({ source: 'claims', limit: 500, ...query }).set('Authorization', await bearer('audit:read')).expect(200);
+  const response = await request(kit.service.url)
+    .get('/api/evidence/audit/records')
+    .query({ source: 'claims', limit: 500, ...query })
+    .set('Authorization', await bearer('audit:read'))
+    .expect(200);
   return response.body.items;
 }
 
@@ -67,8 +78,16 @@ describe('claim-event consumer', () => {
   it.each([
     ['without a claim_id', claimEvent('claim.triaged', { queue: 'standard' }), /poison: .*claim_id/],
     ['with a claim_id that is not a string', claimEvent('claim.triaged', { claim_id: 42 }), /poison: .*claim_id/],
-    ['with a time that is not a timestamp', claimEvent('claim.created', { claim_id: randomUUID() }, { time: 'yesterday' }), /poison: .*time/],
-    ['that is not a CloudEvent', { id: randomUUID(), type: 'claim.created', data: { claim_id: randomUUID() } }, /poison: not a CloudEvents/],
+    [
+      'with a time that is not a timestamp',
+      claimEvent('claim.created', { claim_id: randomUUID() }, { time: 'yesterday' }),
+      /poison: .*time/,
+    ],
+    [
+      'that is not a CloudEvent',
+      { id: randomUUID(), type: 'claim.created', data: { claim_id: randomUUID() } },
+      /poison: not a CloudEvents/,
+    ],
   ])('dead-letters a claim event %s as poison, at once and without a record', async (_what, event, reason) => {
     await publish(exchange, String(event.type), event, String(event.id));
     const dead = await deadLettered(dlq, String(event.id));
@@ -93,7 +112,11 @@ describe('claim-event consumer', () => {
   it('records each claim event once, as the contract maps it', async () => {
     const claimId = randomUUID();
     const created = claimEvent('claim.created', { claim_id: claimId, claim_number: 'CLM-2026-000001', loss_type: 'auto_glass' });
-    const triaged = claimEvent('claim.triaged', { claim_id: claimId, queue: 'fast_track', actor: 'adjuster-7' }, { time: '2026-11-22T11:00:00+01:00' });
+    const triaged = claimEvent(
+      'claim.triaged',
+      { claim_id: claimId, queue: 'fast_track', actor: 'adjuster-7' },
+      { time: '2026-11-22T11:00:00+01:00' },
+    );
     await publish(exchange, created.type, created, created.id);
     await publish(exchange, triaged.type, triaged, triaged.id);
     const items = await eventually(async () => {
@@ -112,7 +135,10 @@ describe('claim-event consumer', () => {
       data: created.data,
     });
     expect(byType['claim.triaged']).toMatchObject({ actor: 'adjuster-7', event_id: triaged.id, occurred_at: '2026-11-22T10:00:00.000Z' });
-    const verify = await request(kit.service.url).get('/api/evidence/audit/verify').set('Authorization', await bearer('audit:read')).expect(200);
+    const verify = await request(kit.service.url)
+      .get('/api/evidence/audit/verify')
+      .set('Authorization', await bearer('audit:read'))
+      .expect(200);
     expect(verify.body).toMatchObject({ valid: true, records_checked: 2 });
     expect(await metric(kit, 'evidence_claim_events_consumed_total')).toBe(2);
     expect(await metric(kit, 'evidence_claim_events_lag_seconds_count')).toBe(2);
@@ -147,7 +173,10 @@ describe('claim-event consumer', () => {
     const events = Array.from({ length: 30 }, () => claimEvent('claim.status_updated', { claim_id: randomUUID() }));
     await Promise.all(events.map((event) => publish(exchange, event.type, event, event.id)));
     await eventually(async () => (await records(kit)).length === before + 30);
-    const verify = await request(kit.service.url).get('/api/evidence/audit/verify').set('Authorization', await bearer('audit:read')).expect(200);
+    const verify = await request(kit.service.url)
+      .get('/api/evidence/audit/verify')
+      .set('Authorization', await bearer('audit:read'))
+      .expect(200);
     expect(verify.body).toMatchObject({ valid: true, first_invalid: null });
   });
 });

@@ -11,11 +11,17 @@ describe('the current period of a control, in UTC', () => {
     ['quarterly: the fourth quarter', '2026-11-23T10:00:00Z', '2026-10-01', '2026-12-31'],
     ['annual', '2026-11-23T10:00:00Z', '2026-01-01', '2026-12-31'],
   ] as const)('%s', (frequency, now, start, end) => {
-    expect(currentPeriod(frequency.split(':')[0] as Parameters<typeof currentPeriod>[0], new Date(now))).toEqual({ period_start: start, period_end: end });
+    expect(currentPeriod(frequency.split(':')[0] as Parameters<typeof currentPeriod>[0], new Date(now))).toEqual({
+      period_start: start,
+      period_end: end,
+    });
   });
 
   it('takes the UTC date, not the local one, just before midnight UTC', () => {
     expect(currentPeriod('daily', new Date('2026-12-31T23:30:00-00:00'))).toEqual({ period_start: '2026-12-31', period_end: '2026-12-31' });
-    expect(currentPeriod('annual', new Date('2027-01-01T00:30:00+01:00'))).toEqual({ period_start: '2026-01-01', period_end: '2026-12-31' });
+    expect(currentPeriod('annual', new Date('2027-01-01T00:30:00+01:00'))).toEqual({
+      period_start: '2026-01-01',
+      period_end: '2026-12-31',
+    });
   });
 });

@@ -42,4 +42,7 @@ export function currentPeriod(frequency: PeriodicFrequency, now: Date): Period {
 
 /** The current period of every periodic frequency at `now`. */
 export const currentPeriods = (now: Date): Record<PeriodicFrequency, Period> =>
-  Object.fromEntries(PERIODIC_FREQUENCIES.map((frequency) => [frequency, currentPeriod(frequency, now)])) as Record<PeriodicFrequency, Period>;
+  Object.fromEntries(PERIODIC_FREQUENCIES.map((frequency) => [frequency, currentPeriod(frequency, now)])) as Record<
+    PeriodicFrequency,
+    Period
+  >;

@@ -7,13 +7,24 @@ describe('GET /api/evidence/controls/due: controls whose current period has no r
 
   const due = (query = '', auth = kit.auth.writer) => kit.http().get(`/api/evidence/controls/due${query}`).set('Authorization', auth);
   const openRun = (versionId: string, period_start: string, period_end: string) =>
-    kit.http().post('/api/evidence/runs').set('Authorization', kit.auth.writer).send({ control_version_id: versionId, period_start, period_end }).expect(201);
+    kit
+      .http()
+      .post('/api/evidence/runs')
+      .set('Authorization', kit.auth.writer)
+      .send({ control_version_id: versionId, period_start, period_end })
+      .expect(201);
 
   beforeAll(async () => {
     kit = await startWorkflowService();
     for (const [key, frequency] of [
-      ['DUE-A', 'daily'], ['DUE-B', 'weekly'], ['DUE-C', 'monthly'], ['DUE-D', 'quarterly'], ['DUE-E', 'annual'],
-      ['DUE-F', 'continuous'], ['DUE-G', 'ad_hoc'], ['DUE-H', null],
+      ['DUE-A', 'daily'],
+      ['DUE-B', 'weekly'],
+      ['DUE-C', 'monthly'],
+      ['DUE-D', 'quarterly'],
+      ['DUE-E', 'annual'],
+      ['DUE-F', 'continuous'],
+      ['DUE-G', 'ad_hoc'],
+      ['DUE-H', null],
     ] as const) {
       controls[key] = await createControl(kit, { key, frequency });
     }
@@ -26,7 +37,12 @@ describe('GET /api/evidence/controls/due: controls whose current period has no r
     await kit.http().get('/api/evidence/controls/due').expect(401);
     await due('', kit.auth.approver).expect(403);
     await due('', kit.auth.examiner).expect(403);
-    for (const query of ['?limit=0', '?colour=red', '?cursor=%25%25', `?cursor=${Buffer.from('{"k":"no spaces allowed"}').toString('base64url')}`]) {
+    for (const query of [
+      '?limit=0',
+      '?colour=red',
+      '?cursor=%25%25',
+      `?cursor=${Buffer.from('{"k":"no spaces allowed"}').toString('base64url')}`,
+    ]) {
       const response = await due(query).expect(400);
       expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     }
@@ -35,7 +51,13 @@ describe('GET /api/evidence/controls/due: controls whose current period has no r
   it('lists every control with a periodic frequency and no run, by key, with its current period in UTC', async () => {
     const now = new Date();
     const response = await due().expect(200);
-    const periodic = [['DUE-A', 'daily'], ['DUE-B', 'weekly'], ['DUE-C', 'monthly'], ['DUE-D', 'quarterly'], ['DUE-E', 'annual']] as const;
+    const periodic = [
+      ['DUE-A', 'daily'],
+      ['DUE-B', 'weekly'],
+      ['DUE-C', 'monthly'],
+      ['DUE-D', 'quarterly'],
+      ['DUE-E', 'annual'],
+    ] as const;
     const expected = periodic.map(([key, frequency]) => ({
       control_id: controls[key].control_id,
       key,
@@ -57,13 +79,33 @@ describe('GET /api/evidence/controls/due: controls whose current period has no r
     await openRun(controls['DUE-C'].current_version.control_version_id, dayBeforeMonth, dayBeforeMonth);
     // a run of version 1 covering one day of the quarter still counts once version 2 is current
     await openRun(controls['DUE-D'].current_version.control_version_id, quarter.period_end, quarter.period_end);
-    await kit.http().post(`/api/evidence/controls/${controls['DUE-D'].control_id}/versions`).set('Authorization', kit.auth.writer).send({ title: 'Access reviews v2' }).expect(201);
+    await kit
+      .http()
+      .post(`/api/evidence/controls/${controls['DUE-D'].control_id}/versions`)
+      .set('Authorization', kit.auth.writer)
+      .send({ title: 'Access reviews v2' })
+      .expect(201);
     // the current version's frequency decides
-    await kit.http().post(`/api/evidence/controls/${controls['DUE-E'].control_id}/versions`).set('Authorization', kit.auth.writer).send({ frequency: 'ad_hoc' }).expect(201);
-    await kit.http().post(`/api/evidence/controls/${controls['DUE-G'].control_id}/versions`).set('Authorization', kit.auth.writer).send({ frequency: 'daily' }).expect(201);
+    await kit
+      .http()
+      .post(`/api/evidence/controls/${controls['DUE-E'].control_id}/versions`)
+      .set('Authorization', kit.auth.writer)
+      .send({ frequency: 'ad_hoc' })
+      .expect(201);
+    await kit
+      .http()
+      .post(`/api/evidence/controls/${controls['DUE-G'].control_id}/versions`)
+      .set('Authorization', kit.auth.writer)
+      .send({ frequency: 'daily' })
+      .expect(201);
 
     const response = await due().expect(200);
-    expect(response.body.items.map((control: { key: string; version: number }) => `${control.key} v${control.version}`)).toEqual(['DUE-A v1', 'DUE-B v1', 'DUE-C v1', 'DUE-G v2']);
+    expect(response.body.items.map((control: { key: string; version: number }) => `${control.key} v${control.version}`)).toEqual([
+      'DUE-A v1',
+      'DUE-B v1',
+      'DUE-C v1',
+      'DUE-G v2',
+    ]);
   });
 
   it('pages by key with an opaque cursor', async () => {
@@ -75,6 +117,9 @@ describe('GET /api/evidence/controls/due: controls whose current period has no r
 
   it('is documented in the OpenAPI document', async () => {
     const doc = await kit.http().get('/openapi.json').expect(200);
-    expect(doc.body.paths['/controls/due'].get).toMatchObject({ operationId: 'listDueControls', security: [{ bearerJwt: ['evidence:write'] }] });
+    expect(doc.body.paths['/controls/due'].get).toMatchObject({
+      operationId: 'listDueControls',
+      security: [{ bearerJwt: ['evidence:write'] }],
+    });
   });
 });

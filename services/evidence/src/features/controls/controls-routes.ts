@@ -40,7 +40,13 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
     security: { scope: 'evidence:write' },
     requestBody: { contentType: 'application/json', schema: createControlRequestSchema, example: createControlRequestExample },
     responses: {
-      201: { description: 'Created, with its first version', schema: controlResponseSchema, schemaName: 'Control', example: controlExample, headers: { Location: 'The control' } },
+      201: {
+        description: 'Created, with its first version',
+        schema: controlResponseSchema,
+        schemaName: 'Control',
+        example: controlExample,
+        headers: { Location: 'The control' },
+      },
       400: { description: 'Invalid body or unknown field' },
       ...AUTH_ERRORS,
       409: { description: 'The key is taken (`existing_control_id` names its control)' },
@@ -48,21 +54,41 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
     },
   });
 
-  router.post('/api/evidence/controls/:id/versions', auth, requireScope('evidence:write'), jsonBody, async (req: Request<{ id: string }>, res) => {
-    const controlId = assertUuidPath(req.params.id, 'control');
-    const body = assertValid<CreateVersionRequest>(createVersionRequestSchema, req.body);
-    const control = await service.transactional((s) => s.addVersion(controlId, body, principalOf(req).sub));
-    res.status(201).location(`/api/evidence/controls/${control.control_id}`).json(control);
-  });
+  router.post(
+    '/api/evidence/controls/:id/versions',
+    auth,
+    requireScope('evidence:write'),
+    jsonBody,
+    async (req: Request<{ id: string }>, res) => {
+      const controlId = assertUuidPath(req.params.id, 'control');
+      const body = assertValid<CreateVersionRequest>(createVersionRequestSchema, req.body);
+      const control = await service.transactional((s) => s.addVersion(controlId, body, principalOf(req).sub));
+      res.status(201).location(`/api/evidence/controls/${control.control_id}`).json(control);
+    },
+  );
   deps.openapi.operation('post', '/api/evidence/controls/{id}/versions', {
     operationId: 'createControlVersion',
     summary: 'Add an immutable new version of a control',
-    description: 'The new version (n+1) takes the fields sent and carries the others over from the current version. Versions are never edited.',
+    description:
+      'The new version (n+1) takes the fields sent and carries the others over from the current version. Versions are never edited.',
     tag: TAG,
     security: { scope: 'evidence:write' },
-    requestBody: { contentType: 'application/json', schema: createVersionRequestSchema, example: { test_procedure: 'Sample twenty joiners and leavers' } },
+    requestBody: {
+      contentType: 'application/json',
+      schema: createVersionRequestSchema,
+      example: { test_procedure: 'Sample twenty joiners and leavers' },
+    },
     responses: {
-      201: { description: 'The control with its new current version', schema: controlResponseSchema, schemaName: 'Control', example: { ...controlExample, test_procedure: 'Sample twenty joiners and leavers', current_version: { ...controlExample.current_version, control_version_id: '8b7c6d5e-4f3a-4b2c-8d1e-0f9a8b7c6d5e', version: 2 } } },
+      201: {
+        description: 'The control with its new current version',
+        schema: controlResponseSchema,
+        schemaName: 'Control',
+        example: {
+          ...controlExample,
+          test_procedure: 'Sample twenty joiners and leavers',
+          current_version: { ...controlExample.current_version, control_version_id: '8b7c6d5e-4f3a-4b2c-8d1e-0f9a8b7c6d5e', version: 2 },
+        },
+      },
       400: { description: 'Invalid body or unknown field (the key cannot change)' },
       ...AUTH_ERRORS,
       404: { description: 'No such control' },
@@ -82,9 +108,22 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
     security: { anyScope: READ_SCOPES },
     parameters: [
       { name: 'limit', in: 'query', schema: listControlsQuerySchema.properties.limit },
-      { name: 'cursor', in: 'query', schema: listControlsQuerySchema.properties.cursor, description: 'next_cursor of the previous page (opaque)' },
+      {
+        name: 'cursor',
+        in: 'query',
+        schema: listControlsQuerySchema.properties.cursor,
+        description: 'next_cursor of the previous page (opaque)',
+      },
     ],
-    responses: { 200: { description: 'A page of controls', schema: controlListResponseSchema, example: { items: [controlExample], next_cursor: null } }, 400: { description: 'Bad query parameter' }, ...AUTH_ERRORS },
+    responses: {
+      200: {
+        description: 'A page of controls',
+        schema: controlListResponseSchema,
+        example: { items: [controlExample], next_cursor: null },
+      },
+      400: { description: 'Bad query parameter' },
+      ...AUTH_ERRORS,
+    },
   });
 
   // Before /controls/:id, which would take "due" for an id
@@ -101,7 +140,12 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
     security: { scope: 'evidence:write' },
     parameters: [
       { name: 'limit', in: 'query', schema: listControlsQuerySchema.properties.limit },
-      { name: 'cursor', in: 'query', schema: listControlsQuerySchema.properties.cursor, description: 'next_cursor of the previous page (opaque)' },
+      {
+        name: 'cursor',
+        in: 'query',
+        schema: listControlsQuerySchema.properties.cursor,
+        description: 'next_cursor of the previous page (opaque)',
+      },
     ],
     responses: {
       200: {
@@ -139,7 +183,11 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
     tag: TAG,
     security: { anyScope: READ_SCOPES },
-    responses: { 200: { description: 'The control', schema: controlWithVersionsResponseSchema, example: controlWithVersionsExample }, ...AUTH_ERRORS, 404: { description: 'No such control' } },
+    responses: {
+      200: { description: 'The control', schema: controlWithVersionsResponseSchema, example: controlWithVersionsExample },
+      ...AUTH_ERRORS,
+      404: { description: 'No such control' },
+    },
   });
 
   return router;

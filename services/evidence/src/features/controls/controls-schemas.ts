@@ -9,7 +9,8 @@ export const FREQUENCIES = ['continuous', 'daily', 'weekly', 'monthly', 'quarter
 export type Frequency = (typeof FREQUENCIES)[number];
 
 const text = <Max extends number>(maxLength: Max) => ({ type: 'string', minLength: 1, maxLength, pattern: NO_NUL }) as const;
-const nullableText = <Max extends number>(maxLength: Max) => ({ type: ['string', 'null'], minLength: 1, maxLength, pattern: NO_NUL }) as const;
+const nullableText = <Max extends number>(maxLength: Max) =>
+  ({ type: ['string', 'null'], minLength: 1, maxLength, pattern: NO_NUL }) as const;
 
 const definitionProperties = {
   title: text(300),
@@ -59,7 +60,13 @@ export const controlVersionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['control_version_id', 'version', 'created_at', 'created_by', ...DEFINITION_FIELDS],
-  properties: { control_version_id: uuid, version: { type: 'integer', minimum: 1 }, ...definitionResponseProperties, created_by: { type: 'string' }, created_at: timestamp },
+  properties: {
+    control_version_id: uuid,
+    version: { type: 'integer', minimum: 1 },
+    ...definitionResponseProperties,
+    created_by: { type: 'string' },
+    created_at: timestamp,
+  },
 } as const;
 
 const controlProperties = {
@@ -88,7 +95,10 @@ export const controlWithVersionsResponseSchema = {
   type: 'object',
   additionalProperties: false,
   required: [...Object.keys(controlProperties), 'versions'],
-  properties: { ...controlProperties, versions: { type: 'array', items: controlVersionSchema, description: 'Every version, oldest first' } },
+  properties: {
+    ...controlProperties,
+    versions: { type: 'array', items: controlVersionSchema, description: 'Every version, oldest first' },
+  },
 } as const;
 
 export const controlListResponseSchema = {

@@ -3,7 +3,16 @@ import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { recordChange } from '../../shared/record-change';
 import { controlCreated, controlVersionAdded } from './controls-events';
-import { KEY_PATTERN, type Control, type ControlDefinition, type ControlVersion, type CreateControlRequest, type CreateVersionRequest, type DueControl, type ListControlsQuery } from './controls-schemas';
+import {
+  KEY_PATTERN,
+  type Control,
+  type ControlDefinition,
+  type ControlVersion,
+  type CreateControlRequest,
+  type CreateVersionRequest,
+  type DueControl,
+  type ListControlsQuery,
+} from './controls-schemas';
 import { controlsStore, definitionOf } from './controls-store';
 import { currentPeriods } from './control-periods';
 
@@ -36,7 +45,13 @@ export const controlsService = (deps: ControlsDeps) => (db: Knex) => {
         throw problems.conflict(`A control with key ${request.key} already exists`, existing ? { existing_control_id: existing } : {});
       }
       const controlVersionId = randomUUID();
-      await store.insertVersion({ control_version_id: controlVersionId, control_id: controlId, version: 1, created_by: actor, ...definitionOf(request as CreateControlRequest & ControlDefinition) });
+      await store.insertVersion({
+        control_version_id: controlVersionId,
+        control_id: controlId,
+        version: 1,
+        created_by: actor,
+        ...definitionOf(request as CreateControlRequest & ControlDefinition),
+      });
       await recordChange(db, deps.exchange, {
         event: controlCreated,
         entity_type: 'control',
@@ -64,7 +79,13 @@ export const controlsService = (deps: ControlsDeps) => (db: Knex) => {
         entity_type: 'control',
         entity_id: controlId,
         actor,
-        data: { control_id: controlId, key: current.key, control_version_id: controlVersionId, version, changed_fields: Object.keys(changes).sort() },
+        data: {
+          control_id: controlId,
+          key: current.key,
+          control_version_id: controlVersionId,
+          version,
+          changed_fields: Object.keys(changes).sort(),
+        },
       });
       return (await store.find(controlId)) as Control;
     },
@@ -78,7 +99,10 @@ export const controlsService = (deps: ControlsDeps) => (db: Knex) => {
     /** Controls whose current period at `now` has no run, by key (the period rules: control-periods.ts). */
     async due(query: ListControlsQuery, now: Date): Promise<{ items: DueControl[]; next_cursor: string | null }> {
       const limit = query.limit ?? 25;
-      const rows = await store.due(currentPeriods(now), { limit: limit + 1, afterKey: query.cursor === undefined ? undefined : decodeCursor(query.cursor) });
+      const rows = await store.due(currentPeriods(now), {
+        limit: limit + 1,
+        afterKey: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+      });
       const items = rows.slice(0, limit);
       return { items, next_cursor: rows.length > limit ? encodeCursor(items[items.length - 1].key) : null };
     },

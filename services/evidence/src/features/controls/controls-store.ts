@@ -47,7 +47,11 @@ function toControl(control: ControlRow, current: VersionRow): Control {
     ...definitionOf(current),
     created_by: control.created_by,
     created_at: control.created_at.toISOString(),
-    current_version: { control_version_id: current.control_version_id, version: current.version, created_at: current.created_at.toISOString() },
+    current_version: {
+      control_version_id: current.control_version_id,
+      version: current.version,
+      created_at: current.created_at.toISOString(),
+    },
   };
 }
 
@@ -75,7 +79,8 @@ function fromJoined(row: JoinedRow): Control {
   return toControl(row, { ...row, created_by: row.version_created_by, created_at: row.version_created_at });
 }
 
-const lock = (db: Knex, controlId: string) => db.raw("SELECT pg_advisory_xact_lock(hashtext('evidence_controls'), hashtext(?))", [controlId]);
+const lock = (db: Knex, controlId: string) =>
+  db.raw("SELECT pg_advisory_xact_lock(hashtext('evidence_controls'), hashtext(?))", [controlId]);
 
 export function controlsStore(db: Knex) {
   return {
@@ -85,7 +90,9 @@ export function controlsStore(db: Knex) {
       return inserted.length > 0;
     },
 
-    async insertVersion(version: { control_version_id: string; control_id: string; version: number; created_by: string } & ControlDefinition): Promise<void> {
+    async insertVersion(
+      version: { control_version_id: string; control_id: string; version: number; created_by: string } & ControlDefinition,
+    ): Promise<void> {
       await db('evidence_control_versions').insert({ ...version, evidence_requirements: JSON.stringify(version.evidence_requirements) });
     },
 
@@ -125,17 +132,26 @@ export function controlsStore(db: Knex) {
      * Controls whose current version has a periodic frequency and no run (of any version) overlapping
      * the current period of that frequency, by key; `controlId` asks about one control.
      */
-    async due(periods: Record<PeriodicFrequency, Period>, options: { limit: number; afterKey?: string; controlId?: string }): Promise<DueControl[]> {
+    async due(
+      periods: Record<PeriodicFrequency, Period>,
+      options: { limit: number; afterKey?: string; controlId?: string },
+    ): Promise<DueControl[]> {
       const values = PERIODIC_FREQUENCIES.map(() => '(?, ?::date, ?::date)').join(', ');
       const query = currentVersions(db)
-        .joinRaw(`JOIN (VALUES ${values}) AS p (frequency, period_start, period_end) ON p.frequency = v.frequency`, PERIODIC_FREQUENCIES.flatMap((frequency) => [frequency, periods[frequency].period_start, periods[frequency].period_end]))
+        .joinRaw(
+          `JOIN (VALUES ${values}) AS p (frequency, period_start, period_end) ON p.frequency = v.frequency`,
+          PERIODIC_FREQUENCIES.flatMap((frequency) => [frequency, periods[frequency].period_start, periods[frequency].period_end]),
+        )
         .whereNotExists(
           db('evidence_runs as r')
             .join('evidence_control_versions as rv', 'rv.control_version_id', 'r.control_version_id')
             .whereRaw('rv.control_id = c.control_id AND r.period_start <= p.period_end AND r.period_end >= p.period_start')
             .select(db.raw('1')),
         )
-        .select(db.raw("to_char(p.period_start, 'YYYY-MM-DD') AS period_start"), db.raw("to_char(p.period_end, 'YYYY-MM-DD') AS period_end"))
+        .select(
+          db.raw("to_char(p.period_start, 'YYYY-MM-DD') AS period_start"),
+          db.raw("to_char(p.period_end, 'YYYY-MM-DD') AS period_end"),
+        )
         .orderByRaw('lower(c.key)')
         .limit(options.limit);
       if (options.afterKey !== undefined) query.whereRaw('lower(c.key) > lower(?)', [options.afterKey]);

@@ -59,7 +59,8 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
     try {
       const fields = assertValid<FileEvidenceFields>(fileEvidenceFieldsSchema, form.fields, 'Form fields');
       if (form.file.sizeBytes === 0) throw problems.badRequest('The file is empty', [{ pointer: '/file', message: 'is empty' }]);
-      if (fields.title === undefined && !form.file.fileName) throw problems.badRequest('title is required when the file has no name', [{ pointer: '/title', message: 'is required' }]);
+      if (fields.title === undefined && !form.file.fileName)
+        throw problems.badRequest('title is required when the file has no name', [{ pointer: '/title', message: 'is required' }]);
       const contentType = await contentTypeOf(form.file);
       if (!contentType) throw problems.unsupportedMediaType(`The file's bytes are not an accepted type (${ACCEPTED_TYPES_TEXT})`);
       const scan = await scanUpload(scanner, () => files.openTemporary(form.file.temporaryId));
@@ -76,7 +77,8 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
     requireScope('evidence:write'),
     (req: Request<{ id: string }>, res: Response, next: NextFunction) => {
       if (req.is('multipart/form-data')) return addFile(req, res).catch(next);
-      if (!req.is(['application/json', 'application/*+json'])) return next(problems.unsupportedMediaType('Content-Type must be application/json or multipart/form-data'));
+      if (!req.is(['application/json', 'application/*+json']))
+        return next(problems.unsupportedMediaType('Content-Type must be application/json or multipart/form-data'));
       jsonBody(req, res, (error?: unknown) => (error ? next(error) : addJson(req, res).catch(next)));
     },
   );
@@ -97,7 +99,12 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
       contentType: 'application/json',
       schema: jsonEvidenceRequestSchema,
       example: addEvidenceRequestExample,
-      alternatives: { 'multipart/form-data': { schema: multipartEvidenceRequestSchema, example: { file: '(the bytes of access-review.pdf)', title: 'Q3 access review', collected_at: '2026-09-30T17:00:00Z' } } },
+      alternatives: {
+        'multipart/form-data': {
+          schema: multipartEvidenceRequestSchema,
+          example: { file: '(the bytes of access-review.pdf)', title: 'Q3 access review', collected_at: '2026-09-30T17:00:00Z' },
+        },
+      },
     },
     responses: {
       201: { description: 'The stored evidence', schema: evidenceResponseSchema, example: evidenceExample },

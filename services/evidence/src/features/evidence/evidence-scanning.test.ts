@@ -3,14 +3,21 @@ import { EICAR, eventually, startTestClamd, type TestClamd } from '@platform/tes
 import { createControl, createRun, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 
 /** A PDF (evidence is typed by its bytes); `infected` puts the EICAR test string inside it. */
-const pdf = (infected = false) => Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\n${infected ? `${EICAR}\n` : ''}trailer\n<< >>\n%%EOF\n`);
+const pdf = (infected = false) =>
+  Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\n${infected ? `${EICAR}\n` : ''}trailer\n<< >>\n%%EOF\n`);
 
 async function addFile(kit: WorkflowService, runId: string, bytes: Buffer) {
-  const response = await kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', kit.auth.writer).attach('file', bytes, 'log.pdf').expect(201);
+  const response = await kit
+    .http()
+    .post(`/api/evidence/runs/${runId}/evidence`)
+    .set('Authorization', kit.auth.writer)
+    .attach('file', bytes, 'log.pdf')
+    .expect(201);
   return response.body;
 }
 
-const build = (kit: WorkflowService, runId: string) => kit.http().post(`/api/evidence/binders/run/${runId}`).set('Authorization', kit.auth.writer);
+const build = (kit: WorkflowService, runId: string) =>
+  kit.http().post(`/api/evidence/binders/run/${runId}`).set('Authorization', kit.auth.writer);
 
 describe('evidence files are scanned for viruses by clamd', () => {
   let clamd: TestClamd;
@@ -29,10 +36,18 @@ describe('evidence files are scanned for viruses by clamd', () => {
 
   it('quarantines an infected file: recorded in the audit log, and no binder of its run is built', async () => {
     const run = await createRun(kit, versionId);
-    const evidence = await kit.expectOneChange('evidence.evidence_added', () => addFile(kit, run.run_id, pdf(true)), () => run.run_id);
+    const evidence = await kit.expectOneChange(
+      'evidence.evidence_added',
+      () => addFile(kit, run.run_id, pdf(true)),
+      () => run.run_id,
+    );
     expect(evidence.scan_status).toBe('infected');
     const [record] = await kit.db('audit_log').where({ action: 'evidence.evidence_added', entity_id: run.run_id });
-    expect(record.data).toMatchObject({ evidence_id: evidence.evidence_id, scan_status: 'infected', scan_signature: expect.stringContaining('EICAR') });
+    expect(record.data).toMatchObject({
+      evidence_id: evidence.evidence_id,
+      scan_status: 'infected',
+      scan_signature: expect.stringContaining('EICAR'),
+    });
 
     const refused = await kit.expectNoChange(() => build(kit, run.run_id));
     expect(refused.status).toBe(409);
@@ -60,10 +75,14 @@ describe('evidence files are scanned for viruses by clamd', () => {
     } finally {
       await clamd.start();
     }
-    const statusOf = async (evidenceId: string) => (await kit.db('evidence_file_scans').where({ evidence_id: evidenceId }).first()).scan_status;
+    const statusOf = async (evidenceId: string) =>
+      (await kit.db('evidence_file_scans').where({ evidence_id: evidenceId }).first()).scan_status;
     await eventually(async () => (await statusOf(clean.evidence_id)) !== 'pending' && (await statusOf(infected.evidence_id)) !== 'pending');
     expect([await statusOf(clean.evidence_id), await statusOf(infected.evidence_id)]).toEqual(['clean', 'infected']);
-    const scanned = await kit.db('audit_log').where({ action: 'evidence.file_scanned' }).whereIn('entity_id', [cleanRun.run_id, infectedRun.run_id]);
+    const scanned = await kit
+      .db('audit_log')
+      .where({ action: 'evidence.file_scanned' })
+      .whereIn('entity_id', [cleanRun.run_id, infectedRun.run_id]);
     expect(scanned.map((record) => record.data.scan_status).sort()).toEqual(['clean', 'infected']);
     await build(kit, cleanRun.run_id).expect(201);
     expect((await build(kit, infectedRun.run_id)).status).toBe(409);

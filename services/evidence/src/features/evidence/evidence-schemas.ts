@@ -13,7 +13,11 @@ export type EvidenceKind = (typeof KINDS)[number];
 const commonFields = {
   title: { type: 'string', minLength: 1, maxLength: 300, pattern: NO_NUL },
   description: { type: 'string', maxLength: 10000, pattern: NO_NUL },
-  collected_at: { ...timestamp, pattern: YEAR_1000_TO_9999, description: 'When the evidence was collected; outside the run period it is accepted and flagged `out_of_period`' },
+  collected_at: {
+    ...timestamp,
+    pattern: YEAR_1000_TO_9999,
+    description: 'When the evidence was collected; outside the run period it is accepted and flagged `out_of_period`',
+  },
   source: { type: 'string', minLength: 1, maxLength: 300, pattern: NO_NUL, description: 'Where it came from (system, person)' },
   supersedes: { ...uuid, description: 'An evidence item of the same run that this one corrects; the old one stays' },
 } as const;
@@ -25,8 +29,18 @@ export const jsonEvidenceRequestSchema = {
   properties: {
     kind: { enum: [...JSON_KINDS] },
     ...commonFields,
-    url: { type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]', maxLength: 2048, description: 'Required for a link (absolute http or https URL), refused otherwise' },
-    data: { type: 'object', description: 'Required for a record, refused otherwise. Kept exactly, so an integer beyond ±(2^53 − 1) is refused (send it as a string), as is nesting deeper than 63 levels' },
+    url: {
+      type: 'string',
+      format: 'uri',
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]',
+      maxLength: 2048,
+      description: 'Required for a link (absolute http or https URL), refused otherwise',
+    },
+    data: {
+      type: 'object',
+      description:
+        'Required for a record, refused otherwise. Kept exactly, so an integer beyond ±(2^53 − 1) is refused (send it as a string), as is nesting deeper than 63 levels',
+    },
   },
 } as const;
 
@@ -48,7 +62,11 @@ export const multipartEvidenceRequestSchema = {
   type: 'object',
   required: ['file'],
   properties: {
-    file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'PDF, PNG, JPEG, ZIP or UTF-8 text (CSV, JSON, plain), judged by its bytes' },
+    file: {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: 'PDF, PNG, JPEG, ZIP or UTF-8 text (CSV, JSON, plain), judged by its bytes',
+    },
     ...fileEvidenceFieldsSchema.properties,
     title: { ...commonFields.title, description: 'Defaults to the file name' },
   },
@@ -59,7 +77,11 @@ const evidenceProperties = {
   run_id: uuid,
   kind: { enum: [...KINDS] },
   title: { type: 'string' },
-  sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the file bytes, or of the RFC 8785 canonical JSON of the JSON evidence' },
+  sha256: {
+    type: 'string',
+    pattern: '^[0-9a-f]{64}$',
+    description: 'SHA-256 of the file bytes, or of the RFC 8785 canonical JSON of the JSON evidence',
+  },
   size_bytes: { type: 'integer' },
   content_type: { type: 'string' },
   submitted_by: { type: 'string' },
@@ -68,7 +90,20 @@ const evidenceProperties = {
   supersedes: { type: ['string', 'null'], format: 'uuid' },
   collected_at: { type: ['string', 'null'], format: 'date-time' },
 } as const;
-const EVIDENCE_FIELDS = ['evidence_id', 'run_id', 'kind', 'title', 'sha256', 'size_bytes', 'content_type', 'submitted_by', 'submitted_at', 'out_of_period', 'supersedes', 'collected_at'] as const;
+const EVIDENCE_FIELDS = [
+  'evidence_id',
+  'run_id',
+  'kind',
+  'title',
+  'sha256',
+  'size_bytes',
+  'content_type',
+  'submitted_by',
+  'submitted_at',
+  'out_of_period',
+  'supersedes',
+  'collected_at',
+] as const;
 
 export const evidenceResponseSchema = {
   type: 'object',

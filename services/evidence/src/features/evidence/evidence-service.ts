@@ -56,11 +56,23 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
     const runId = run.run_id;
     if (fields.supersedes) {
       const old = await items.find(fields.supersedes);
-      if (!old || old.run_id !== runId) throw problems.unprocessable(`supersedes names no evidence of run ${runId}`, { errors: [{ pointer: '/supersedes', message: 'is not evidence of this run' }] });
-      if (old.superseded_by) throw problems.conflict(`Evidence ${old.evidence_id} is already superseded by ${old.superseded_by}; supersede that one instead`, { superseded_by: old.superseded_by });
+      if (!old || old.run_id !== runId)
+        throw problems.unprocessable(`supersedes names no evidence of run ${runId}`, {
+          errors: [{ pointer: '/supersedes', message: 'is not evidence of this run' }],
+        });
+      if (old.superseded_by)
+        throw problems.conflict(`Evidence ${old.evidence_id} is already superseded by ${old.superseded_by}; supersede that one instead`, {
+          superseded_by: old.superseded_by,
+        });
     }
     const evidenceId = randomUUID();
-    const stored = await items.insert({ ...fields, evidence_id: evidenceId, run_id: runId, out_of_period: outsidePeriod(fields.collected_at, run), submitted_by: actor });
+    const stored = await items.insert({
+      ...fields,
+      evidence_id: evidenceId,
+      run_id: runId,
+      out_of_period: outsidePeriod(fields.collected_at, run),
+      submitted_by: actor,
+    });
     if (scan) await fileScansStore(db).insert(evidenceId, scan);
     await recordChange(db, deps.exchange, {
       event: evidenceAdded,
@@ -110,7 +122,12 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
     },
 
     /** Stores the item and places its bytes as the last step of the transaction. */
-    async addFile(runId: string, fields: FileEvidenceFields, file: ScannedFile, actor: string): Promise<{ evidence: Evidence & { scan_status: ScanStatus }; created: boolean }> {
+    async addFile(
+      runId: string,
+      fields: FileEvidenceFields,
+      file: ScannedFile,
+      actor: string,
+    ): Promise<{ evidence: Evidence & { scan_status: ScanStatus }; created: boolean }> {
       const evidence = await add(
         await openRun(runId, { lock: true }),
         {
@@ -145,7 +162,12 @@ export function createEvidenceService(deps: EvidenceDeps, db: Knex) {
      * A file is placed only when its row is written; if the transaction fails after placing new bytes
      * that nothing else refers to, they are removed again. The temporary file never outlives the call.
      */
-    async addFile(runId: string, fields: FileEvidenceFields, file: ScannedFile, actor: string): Promise<Evidence & { scan_status: ScanStatus }> {
+    async addFile(
+      runId: string,
+      fields: FileEvidenceFields,
+      file: ScannedFile,
+      actor: string,
+    ): Promise<Evidence & { scan_status: ScanStatus }> {
       let created = false;
       try {
         return await service.transactional(async (s) => {

@@ -38,12 +38,55 @@ function toItem(row: Omit<EvidenceRow, 'content_json'>): EvidenceItem {
 
 /** The contract's 201 representation of a stored item. */
 export function evidenceReceipt(item: StoredEvidence): Evidence {
-  const { evidence_id, run_id, kind, title, sha256, size_bytes, content_type, submitted_by, submitted_at, out_of_period, supersedes, collected_at } = item;
-  return { evidence_id, run_id, kind, title, sha256, size_bytes, content_type, submitted_by, submitted_at, out_of_period, supersedes, collected_at };
+  const {
+    evidence_id,
+    run_id,
+    kind,
+    title,
+    sha256,
+    size_bytes,
+    content_type,
+    submitted_by,
+    submitted_at,
+    out_of_period,
+    supersedes,
+    collected_at,
+  } = item;
+  return {
+    evidence_id,
+    run_id,
+    kind,
+    title,
+    sha256,
+    size_bytes,
+    content_type,
+    submitted_by,
+    submitted_at,
+    out_of_period,
+    supersedes,
+    collected_at,
+  };
 }
 
 /** Every column but the JSON content, which lists and manifests do not need (a record may be up to 1 MiB). */
-const ITEM_COLUMNS = ['evidence_id', 'run_id', 'kind', 'title', 'description', 'url', 'source', 'collected_at', 'out_of_period', 'supersedes', 'sha256', 'size_bytes', 'content_type', 'file_name', 'submitted_by', 'submitted_at'];
+const ITEM_COLUMNS = [
+  'evidence_id',
+  'run_id',
+  'kind',
+  'title',
+  'description',
+  'url',
+  'source',
+  'collected_at',
+  'out_of_period',
+  'supersedes',
+  'sha256',
+  'size_bytes',
+  'content_type',
+  'file_name',
+  'submitted_by',
+  'submitted_at',
+];
 
 function withSupersededBy(db: Knex, options: { content: boolean }) {
   return db('evidence_items as e')

@@ -40,14 +40,18 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
   let versionId: string;
 
   beforeAll(async () => {
-    kit = await startWorkflowService({ EVIDENCE_MAX_BYTES: String(MAX_BYTES), ...(storageKind === 's3' ? { ...s3.config, OBJECT_STORE_URL: `${s3.config.OBJECT_STORE_URL}/${Date.now()}` } : {}) } as Record<string, string>);
+    kit = await startWorkflowService({
+      EVIDENCE_MAX_BYTES: String(MAX_BYTES),
+      ...(storageKind === 's3' ? { ...s3.config, OBJECT_STORE_URL: `${s3.config.OBJECT_STORE_URL}/${Date.now()}` } : {}),
+    } as Record<string, string>);
     versionId = (await createControl(kit)).current_version.control_version_id;
   });
   afterAll(async () => {
     await kit?.stop();
   });
 
-  const addJson = (runId: string, body: object, auth = kit.auth.writer) => kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', auth).send(body);
+  const addJson = (runId: string, body: object, auth = kit.auth.writer) =>
+    kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', auth).send(body);
   const upload = (runId: string, bytes: Buffer, filename: string, contentType: string, fields: Record<string, string> = {}) => {
     let req = kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', kit.auth.writer);
     for (const [name, value] of Object.entries(fields)) req = req.field(name, value);
@@ -87,7 +91,13 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
 
     it('415 for a body that is neither JSON nor multipart', async () => {
       const response = await expectNothingLeft(() =>
-        kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', kit.auth.writer).set('Content-Type', 'text/plain').send('a note').expect(415),
+        kit
+          .http()
+          .post(`/api/evidence/runs/${runId}/evidence`)
+          .set('Authorization', kit.auth.writer)
+          .set('Content-Type', 'text/plain')
+          .send('a note')
+          .expect(415),
       );
       expect(response.body.detail).toMatch(/application\/json or multipart\/form-data/);
     });
@@ -108,8 +118,16 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
       ['a note with a url', { kind: 'note', title: 'x', url: 'https://example.com' }, '/url'],
       ['collected_at without a time zone', { kind: 'note', title: 'x', collected_at: '2026-01-01T10:00:00' }, '/collected_at'],
       ['collected_at in year 0000', { kind: 'note', title: 'x', collected_at: '0000-01-01T10:00:00Z' }, '/collected_at'],
-      ['collected_at with an offset of +20:00, which PostgreSQL refuses', { kind: 'note', title: 'x', collected_at: '2026-01-01T10:00:00+20:00' }, '/collected_at'],
-      ['collected_at with an offset beyond -15:59', { kind: 'note', title: 'x', collected_at: '2026-01-01T10:00:00-16:00' }, '/collected_at'],
+      [
+        'collected_at with an offset of +20:00, which PostgreSQL refuses',
+        { kind: 'note', title: 'x', collected_at: '2026-01-01T10:00:00+20:00' },
+        '/collected_at',
+      ],
+      [
+        'collected_at with an offset beyond -15:59',
+        { kind: 'note', title: 'x', collected_at: '2026-01-01T10:00:00-16:00' },
+        '/collected_at',
+      ],
       ['collected_at on February 30', { kind: 'note', title: 'x', collected_at: '2026-02-30T10:00:00Z' }, '/collected_at'],
       ['a NUL in the title', { kind: 'note', title: 'x\u0000' }, '/title'],
       ['supersedes that is not a UUID', { kind: 'note', title: 'x', supersedes: 'e-1' }, '/supersedes'],
@@ -133,7 +151,12 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
 
     it('400 for a multipart body without a file, with two files, with an unknown field, or with an empty file', async () => {
       await expectNothingLeft(async () => {
-        await kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', kit.auth.writer).field('title', 'no file').expect(400);
+        await kit
+          .http()
+          .post(`/api/evidence/runs/${runId}/evidence`)
+          .set('Authorization', kit.auth.writer)
+          .field('title', 'no file')
+          .expect(400);
         await kit
           .http()
           .post(`/api/evidence/runs/${runId}/evidence`)
@@ -144,7 +167,13 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
         await upload(runId, PNG, 'a.png', 'image/png', { colour: 'red' }).expect(400);
         await upload(runId, PNG, 'a.png', 'image/png', { kind: 'note' }).expect(400);
         await upload(runId, Buffer.alloc(0), 'empty.txt', 'text/plain').expect(400);
-        await kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', kit.auth.writer).set('Content-Type', 'multipart/form-data').send('garbage').expect(400);
+        await kit
+          .http()
+          .post(`/api/evidence/runs/${runId}/evidence`)
+          .set('Authorization', kit.auth.writer)
+          .set('Content-Type', 'multipart/form-data')
+          .send('garbage')
+          .expect(400);
       });
     });
 
@@ -193,11 +222,21 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
       });
     });
 
-    const rawJson = (text: string) => kit.http().post(`/api/evidence/runs/${runId}/evidence`).set('Authorization', kit.auth.writer).set('Content-Type', 'application/json').send(text);
+    const rawJson = (text: string) =>
+      kit
+        .http()
+        .post(`/api/evidence/runs/${runId}/evidence`)
+        .set('Authorization', kit.auth.writer)
+        .set('Content-Type', 'application/json')
+        .send(text);
 
     it.each([
       ['an integer beyond 2^53, which parsing would round', '{"kind":"record","title":"x","data":{"n":12345678901234567890}}', '/data/n'],
-      ['data nested 8,000 levels', `{"kind":"record","title":"x","data":{"a":${'['.repeat(8000)}${']'.repeat(8000)}}}`, `/data/a${'/0'.repeat(62)}`],
+      [
+        'data nested 8,000 levels',
+        `{"kind":"record","title":"x","data":{"a":${'['.repeat(8000)}${']'.repeat(8000)}}}`,
+        `/data/a${'/0'.repeat(62)}`,
+      ],
     ])('400 for %s, naming its pointer', async (_case, text, pointer) => {
       const response = await expectNothingLeft(() => rawJson(text).expect(400));
       expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
@@ -205,7 +244,9 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
     });
 
     it('400 for a multipart collected_at with an offset PostgreSQL refuses', async () => {
-      const response = await expectNothingLeft(() => upload(runId, PNG, 'shot.png', 'image/png', { collected_at: '2026-01-01T10:00:00+20:00' }).expect(400));
+      const response = await expectNothingLeft(() =>
+        upload(runId, PNG, 'shot.png', 'image/png', { collected_at: '2026-01-01T10:00:00+20:00' }).expect(400),
+      );
       expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/collected_at']);
     });
 
@@ -230,8 +271,18 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
 
   it('stores a note as canonical JSON: sha256 over its RFC 8785 form, audited once and announced once', async () => {
     const run = await createRun(kit, versionId);
-    const body = { title: 'Quarterly review held', kind: 'note', description: 'Minutes attached — «ok»', source: 'meeting', collected_at: `${run.period_start}T10:00:00Z` };
-    const response = await kit.expectOneChange('evidence.evidence_added', () => addJson(run.run_id, body).expect(201), () => run.run_id);
+    const body = {
+      title: 'Quarterly review held',
+      kind: 'note',
+      description: 'Minutes attached — «ok»',
+      source: 'meeting',
+      collected_at: `${run.period_start}T10:00:00Z`,
+    };
+    const response = await kit.expectOneChange(
+      'evidence.evidence_added',
+      () => addJson(run.run_id, body).expect(201),
+      () => run.run_id,
+    );
     const canonical = canonicalJson(body);
     expect(response.body).toEqual({
       evidence_id: expect.any(String),
@@ -247,16 +298,30 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
       supersedes: null,
       collected_at: '2026-01-01T10:00:00.000Z'.replace('2026-01-01', run.period_start),
     });
-    const event = kit.events.received.find((e) => e.routingKey === 'evidence.evidence_added' && e.body.data.evidence_id === response.body.evidence_id);
+    const event = kit.events.received.find(
+      (e) => e.routingKey === 'evidence.evidence_added' && e.body.data.evidence_id === response.body.evidence_id,
+    );
     expect(event?.body.data).toMatchObject({ run_id: run.run_id, sha256: response.body.sha256, kind: 'note' });
-    await expect(kit.db('evidence_items').where({ evidence_id: response.body.evidence_id }).update({ title: 'edited' })).rejects.toThrow(/append-only/);
+    await expect(kit.db('evidence_items').where({ evidence_id: response.body.evidence_id }).update({ title: 'edited' })).rejects.toThrow(
+      /append-only/,
+    );
   });
 
   it('accepts links and records, and flags evidence collected outside the run period', async () => {
     const run = await createRun(kit, versionId);
-    const link = await addJson(run.run_id, { kind: 'link', title: 'Ticket', url: 'https://tickets.example.com/T-1', collected_at: '2025-12-31T23:59:59Z' }).expect(201);
+    const link = await addJson(run.run_id, {
+      kind: 'link',
+      title: 'Ticket',
+      url: 'https://tickets.example.com/T-1',
+      collected_at: '2025-12-31T23:59:59Z',
+    }).expect(201);
     expect(link.body.out_of_period).toBe(true);
-    const record = await addJson(run.run_id, { kind: 'record', title: 'Export', data: { users: 3, b: [1, { z: 1, a: 2 }] }, collected_at: `${run.period_end}T23:59:59.999Z` }).expect(201);
+    const record = await addJson(run.run_id, {
+      kind: 'record',
+      title: 'Export',
+      data: { users: 3, b: [1, { z: 1, a: 2 }] },
+      collected_at: `${run.period_end}T23:59:59.999Z`,
+    }).expect(201);
     expect(record.body.out_of_period).toBe(false);
     const late = await addJson(run.run_id, { kind: 'note', title: 'Late', collected_at: '2030-01-01T00:00:00+02:00' }).expect(201);
     const unstorable = await addJson(run.run_id, { kind: 'record', title: 'Odd data', data: { raw: 'a\u0000b' } }).expect(400);
@@ -274,14 +339,29 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
   it('corrects evidence by superseding it: the old item stays, and can be superseded only once', async () => {
     const run = await createRun(kit, versionId);
     const original = await addJson(run.run_id, { kind: 'note', title: 'Count: 12' }).expect(201);
-    const correction = await addJson(run.run_id, { kind: 'note', title: 'Count: 13', supersedes: original.body.evidence_id }, kit.auth.contributor).expect(201);
+    const correction = await addJson(
+      run.run_id,
+      { kind: 'note', title: 'Count: 13', supersedes: original.body.evidence_id },
+      kit.auth.contributor,
+    ).expect(201);
     expect(correction.body.supersedes).toBe(original.body.evidence_id);
     const read = await kit.http().get(`/api/evidence/runs/${run.run_id}`).set('Authorization', kit.auth.writer).expect(200);
     expect(read.body.evidence).toEqual([
-      expect.objectContaining({ evidence_id: original.body.evidence_id, superseded_by: correction.body.evidence_id, sha256: original.body.sha256 }),
-      expect.objectContaining({ evidence_id: correction.body.evidence_id, supersedes: original.body.evidence_id, superseded_by: null, submitted_by: people.contributor }),
+      expect.objectContaining({
+        evidence_id: original.body.evidence_id,
+        superseded_by: correction.body.evidence_id,
+        sha256: original.body.sha256,
+      }),
+      expect.objectContaining({
+        evidence_id: correction.body.evidence_id,
+        supersedes: original.body.evidence_id,
+        superseded_by: null,
+        submitted_by: people.contributor,
+      }),
     ]);
-    const twice = await expectNothingLeft(() => addJson(run.run_id, { kind: 'note', title: 'Count: 14', supersedes: original.body.evidence_id }).expect(409));
+    const twice = await expectNothingLeft(() =>
+      addJson(run.run_id, { kind: 'note', title: 'Count: 14', supersedes: original.body.evidence_id }).expect(409),
+    );
     expect(twice.body.superseded_by).toBe(correction.body.evidence_id);
   });
 
@@ -289,14 +369,25 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
     const run = await createRun(kit, versionId);
     const response = await kit.expectOneChange(
       'evidence.evidence_added',
-      () => upload(run.run_id, PNG, '../../etc/screenshot.png', 'application/octet-stream', { description: 'Console', collected_at: `${run.period_start}T08:00:00Z` }).expect(201),
+      () =>
+        upload(run.run_id, PNG, '../../etc/screenshot.png', 'application/octet-stream', {
+          description: 'Console',
+          collected_at: `${run.period_start}T08:00:00Z`,
+        }).expect(201),
       () => run.run_id,
     );
     const dir = mkdtempSync(path.join(tmpdir(), 'evidence-sum-'));
     try {
       writeFileSync(path.join(dir, 'upload.png'), PNG);
       const sum = execFileSync('sha256sum', ['upload.png'], { cwd: dir, encoding: 'utf8' }).split(' ')[0];
-      expect(response.body).toMatchObject({ kind: 'file', title: 'screenshot.png', sha256: sum, size_bytes: PNG.length, content_type: 'image/png', out_of_period: false });
+      expect(response.body).toMatchObject({
+        kind: 'file',
+        title: 'screenshot.png',
+        sha256: sum,
+        size_bytes: PNG.length,
+        content_type: 'image/png',
+        out_of_period: false,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -327,6 +418,8 @@ describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
     const doc = await kit.http().get('/openapi.json').expect(200);
     const operation = doc.body.paths['/runs/{id}/evidence'].post;
     expect(Object.keys(operation.requestBody.content)).toEqual(['application/json', 'multipart/form-data']);
-    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '415', '422']));
+    expect(Object.keys(operation.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '415', '422']),
+    );
   });
 });

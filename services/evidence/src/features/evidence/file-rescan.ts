@@ -30,7 +30,13 @@ async function rescanOne(db: Knex, scanner: VirusScanner, files: FileStorage, ex
       entity_type: 'run',
       entity_id: pending.run_id,
       actor: SCANNER_ACTOR,
-      data: { run_id: pending.run_id, evidence_id: pending.evidence_id, sha256: pending.sha256, scan_status: verdict.status, scan_signature: verdict.signature },
+      data: {
+        run_id: pending.run_id,
+        evidence_id: pending.evidence_id,
+        sha256: pending.sha256,
+        scan_status: verdict.status,
+        scan_signature: verdict.signature,
+      },
     });
     return true;
   });

@@ -30,12 +30,26 @@ const { key, ...versionFields } = createControlRequestExample;
 export const controlWithVersionsExample = {
   ...controlExample,
   key,
-  versions: [{ control_version_id: CONTROL_VERSION_ID, version: 1, ...versionFields, created_by: 'auditor-carol', created_at: '2026-10-01T09:00:00Z' }],
+  versions: [
+    {
+      control_version_id: CONTROL_VERSION_ID,
+      version: 1,
+      ...versionFields,
+      created_by: 'auditor-carol',
+      created_at: '2026-10-01T09:00:00Z',
+    },
+  ],
 };
 
 export const createRunRequestExample = { control_version_id: CONTROL_VERSION_ID, period_start: '2026-07-01', period_end: '2026-09-30' };
 
-export const runExample = { run_id: RUN_ID, ...createRunRequestExample, status: 'open', created_by: 'auditor-carol', created_at: '2026-10-02T09:00:00Z' };
+export const runExample = {
+  run_id: RUN_ID,
+  ...createRunRequestExample,
+  status: 'open',
+  created_by: 'auditor-carol',
+  created_at: '2026-10-02T09:00:00Z',
+};
 
 export const runStateExample = {
   ...runExample,

@@ -28,12 +28,18 @@ export function decodeCursor(value: string): NewestFirstPosition {
     throw invalid();
   }
   const { c, i } = (parsed ?? {}) as { c?: unknown; i?: unknown };
-  if (typeof c !== 'string' || !TIMESTAMP.test(c) || !isStorableDateTime(c) || typeof i !== 'string' || !UUID_PATTERN.test(i)) throw invalid();
+  if (typeof c !== 'string' || !TIMESTAMP.test(c) || !isStorableDateTime(c) || typeof i !== 'string' || !UUID_PATTERN.test(i))
+    throw invalid();
   return { created_at: c, id: i.toLowerCase() };
 }
 
 /** One page from `limit + 1` rows: the first `limit`, and the cursor after the last when more follow. */
-export function pageOf<Row, Item>(rows: Row[], limit: number, item: (row: Row) => Item, position: (row: Row) => NewestFirstPosition): { items: Item[]; next_cursor: string | null } {
+export function pageOf<Row, Item>(
+  rows: Row[],
+  limit: number,
+  item: (row: Row) => Item,
+  position: (row: Row) => NewestFirstPosition,
+): { items: Item[]; next_cursor: string | null } {
   const page = rows.slice(0, limit);
   return { items: page.map(item), next_cursor: rows.length > limit ? encodeCursor(position(page[page.length - 1])) : null };
 }

@@ -19,8 +19,17 @@ describe('the run scheduler', () => {
       return runScheduler({ db, exchange: kit.config.EVIDENCE_EXCHANGE, logger: silent });
     };
     const runsOf = (controlId: string) =>
-      kit.db('evidence_runs as r').join('evidence_control_versions as v', 'v.control_version_id', 'r.control_version_id').where('v.control_id', controlId)
-        .select('r.status', 'r.created_by', 'r.control_version_id', kit.db.raw("to_char(r.period_start, 'YYYY-MM-DD') AS period_start"), kit.db.raw("to_char(r.period_end, 'YYYY-MM-DD') AS period_end"));
+      kit
+        .db('evidence_runs as r')
+        .join('evidence_control_versions as v', 'v.control_version_id', 'r.control_version_id')
+        .where('v.control_id', controlId)
+        .select(
+          'r.status',
+          'r.created_by',
+          'r.control_version_id',
+          kit.db.raw("to_char(r.period_start, 'YYYY-MM-DD') AS period_start"),
+          kit.db.raw("to_char(r.period_end, 'YYYY-MM-DD') AS period_end"),
+        );
 
     beforeAll(async () => {
       kit = await startWorkflowService();
@@ -40,7 +49,9 @@ describe('the run scheduler', () => {
 
     it('opens exactly one run per due control and period when replicas run at the same time, audited and announced', async () => {
       const now = new Date();
-      const dueControls = await Promise.all((['daily', 'weekly', 'monthly', 'quarterly', 'annual'] as const).map((frequency) => createControl(kit, { frequency })));
+      const dueControls = await Promise.all(
+        (['daily', 'weekly', 'monthly', 'quarterly', 'annual'] as const).map((frequency) => createControl(kit, { frequency })),
+      );
       const never = await Promise.all([createControl(kit, { frequency: 'continuous' }), createControl(kit, { frequency: 'ad_hoc' })]);
       const before = await kit.counts();
 
@@ -50,16 +61,26 @@ describe('the run scheduler', () => {
       for (const [index, frequency] of (['daily', 'weekly', 'monthly', 'quarterly', 'annual'] as const).entries()) {
         const runs = await runsOf(dueControls[index].control_id);
         expect(runs).toHaveLength(1);
-        expect(runs[0]).toEqual({ status: 'open', created_by: SCHEDULER_ACTOR, control_version_id: dueControls[index].current_version.control_version_id, ...currentPeriod(frequency, now) });
+        expect(runs[0]).toEqual({
+          status: 'open',
+          created_by: SCHEDULER_ACTOR,
+          control_version_id: dueControls[index].current_version.control_version_id,
+          ...currentPeriod(frequency, now),
+        });
       }
       for (const control of never) expect(await runsOf(control.control_id)).toHaveLength(0);
 
       const after = await kit.counts();
       expect(after.audit - before.audit).toBe(dueControls.length);
       expect(after.outbox - before.outbox).toBe(dueControls.length);
-      const records = await kit.db('audit_log').where({ action: 'evidence.run_created', actor: SCHEDULER_ACTOR }).whereIn('entity_id', await kit.db('evidence_runs').where({ created_by: SCHEDULER_ACTOR }).pluck('run_id'));
+      const records = await kit
+        .db('audit_log')
+        .where({ action: 'evidence.run_created', actor: SCHEDULER_ACTOR })
+        .whereIn('entity_id', await kit.db('evidence_runs').where({ created_by: SCHEDULER_ACTOR }).pluck('run_id'));
       const eventIds = records.map((record) => record.event_id);
-      await kit.events.waitFor((received) => eventIds.every((id) => received.some((event) => event.body.id === id && event.routingKey === 'evidence.run_created')));
+      await kit.events.waitFor((received) =>
+        eventIds.every((id) => received.some((event) => event.body.id === id && event.routingKey === 'evidence.run_created')),
+      );
 
       const listed = await kit.http().get('/api/evidence/controls/due').set('Authorization', kit.auth.writer).expect(200);
       expect(listed.body.items).toEqual([]);
@@ -97,7 +118,9 @@ describe('the run scheduler', () => {
       const deadline = Date.now() + 10_000;
       while ((await list()).body.items.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       const { body } = await list();
-      expect(body.items).toEqual([expect.objectContaining({ created_by: SCHEDULER_ACTOR, status: 'open', ...currentPeriod('monthly', new Date()) })]);
+      expect(body.items).toEqual([
+        expect.objectContaining({ created_by: SCHEDULER_ACTOR, status: 'open', ...currentPeriod('monthly', new Date()) }),
+      ]);
     } finally {
       await kit.stop();
     }
@@ -108,7 +131,9 @@ describe('the run scheduler', () => {
 async function waitForLockWaiter(db: Knex): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const { rows } = (await db.raw("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")) as { rows: { n: number }[] };
+    const { rows } = (await db.raw("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")) as {
+      rows: { n: number }[];
+    };
     if (rows[0].n > 0) return;
     if (Date.now() > deadline) throw new Error('the scheduler never waited for the control lock');
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -45,6 +45,6 @@ export const runSubmitted = eventKind<FromSchema<typeof runSubmittedData>>({
 
 export const runDecided = eventKind<FromSchema<typeof runDecidedData>>({
   type: 'evidence.run_decided',
-  summary: 'An approver (not the run\'s creator, submitter or a contributor) approved or rejected a run',
+  summary: "An approver (not the run's creator, submitter or a contributor) approved or rejected a run",
   schema: runDecidedData,
 });

@@ -14,10 +14,16 @@ describe('runs list and the approval queue', () => {
   const ids = (response: request.Response) => response.body.items.map((run: { run_id: string }) => run.run_id);
 
   async function openRun(versionId: string, period_start: string, period_end: string, auth = kit.auth.writer): Promise<string> {
-    const response = await kit.http().post('/api/evidence/runs').set('Authorization', auth).send({ control_version_id: versionId, period_start, period_end }).expect(201);
+    const response = await kit
+      .http()
+      .post('/api/evidence/runs')
+      .set('Authorization', auth)
+      .send({ control_version_id: versionId, period_start, period_end })
+      .expect(201);
     return response.body.run_id;
   }
-  const submit = (runId: string, auth = kit.auth.writer) => kit.http().post(`/api/evidence/runs/${runId}/submit`).set('Authorization', auth).expect(200);
+  const submit = (runId: string, auth = kit.auth.writer) =>
+    kit.http().post(`/api/evidence/runs/${runId}/submit`).set('Authorization', auth).expect(200);
 
   beforeAll(async () => {
     kit = await startWorkflowService();
@@ -30,7 +36,12 @@ describe('runs list and the approval queue', () => {
     runs.q3 = await openRun(version, '2026-07-01', '2026-09-30', kit.auth.contributor);
     await submit(runs.q3, kit.auth.writer);
     runs.q4 = await openRun(version, '2026-10-01', '2026-12-31');
-    await kit.http().post(`/api/evidence/runs/${runs.q4}/evidence`).set('Authorization', kit.auth.contributor).send({ kind: 'note', title: 'Sampled' }).expect(201);
+    await kit
+      .http()
+      .post(`/api/evidence/runs/${runs.q4}/evidence`)
+      .set('Authorization', kit.auth.contributor)
+      .send({ kind: 'note', title: 'Sampled' })
+      .expect(201);
     await submit(runs.q4);
     runs.other = await openRun(other.current_version.control_version_id, '2026-01-01', '2026-12-31');
   });
@@ -53,9 +64,18 @@ describe('runs list and the approval queue', () => {
       ['a limit over 100', '?limit=101'],
       ['a cursor that is not base64url', '?cursor=%25%25%25'],
       ['a cursor this service did not issue', `?cursor=${cursorOf({ c: '2026-01-01', i: 'x' })}`],
-      ['a crafted cursor in year 0', `?cursor=${cursorOf({ c: '0000-01-01T00:00:00.000000Z', i: '2b1f0d5e-1111-4111-8111-111111111111' })}`],
-      ['a crafted cursor on February 30', `?cursor=${cursorOf({ c: '2026-02-30T00:00:00.000000Z', i: '2b1f0d5e-1111-4111-8111-111111111111' })}`],
-      ['a crafted cursor at hour 24', `?cursor=${cursorOf({ c: '2026-01-01T24:00:00.000000Z', i: '2b1f0d5e-1111-4111-8111-111111111111' })}`],
+      [
+        'a crafted cursor in year 0',
+        `?cursor=${cursorOf({ c: '0000-01-01T00:00:00.000000Z', i: '2b1f0d5e-1111-4111-8111-111111111111' })}`,
+      ],
+      [
+        'a crafted cursor on February 30',
+        `?cursor=${cursorOf({ c: '2026-02-30T00:00:00.000000Z', i: '2b1f0d5e-1111-4111-8111-111111111111' })}`,
+      ],
+      [
+        'a crafted cursor at hour 24',
+        `?cursor=${cursorOf({ c: '2026-01-01T24:00:00.000000Z', i: '2b1f0d5e-1111-4111-8111-111111111111' })}`,
+      ],
     ])('with 400 problem+json for %s', async (_case, query) => {
       const response = await get(query, kit.auth.writer).expect(400);
       expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
@@ -103,8 +123,16 @@ describe('runs list and the approval queue', () => {
     ['several statuses', '?status=open&status=in_review&control=LIST-1', ['q4', 'q3', 'q2', 'q1']],
     ['control by id', () => `?control=${control.control_id}`, ['q4', 'q3', 'q2', 'q1']],
     ['control by key, in any letter case', '?control=list-1', ['q4', 'q3', 'q2', 'q1']],
-    ['a period overlapping [from, to): a run ending on period_from overlaps', '?control=LIST-1&period_from=2026-06-30&period_to=2026-07-01', ['q2']],
-    ['a period overlapping [from, to): a run starting on period_to does not', '?control=LIST-1&period_from=2026-06-01&period_to=2026-10-01', ['q3', 'q2']],
+    [
+      'a period overlapping [from, to): a run ending on period_from overlaps',
+      '?control=LIST-1&period_from=2026-06-30&period_to=2026-07-01',
+      ['q2'],
+    ],
+    [
+      'a period overlapping [from, to): a run starting on period_to does not',
+      '?control=LIST-1&period_from=2026-06-01&period_to=2026-10-01',
+      ['q3', 'q2'],
+    ],
     ['period_from alone', '?control=LIST-1&period_from=2026-10-01', ['q4']],
     ['created_by', `?created_by=${people.contributor}`, ['q3']],
   ])('filters by %s', async (_case, query, expected) => {
@@ -141,19 +169,36 @@ describe('runs list and the approval queue', () => {
       const queue = await get('?awaiting=me', kit.auth.contributorApprover).expect(200);
       expect(ids(queue)).toEqual([runs.q2]);
       for (const runId of [runs.q3, runs.q4]) {
-        await kit.expectNoChange(() => kit.http().post(`/api/evidence/runs/${runId}/decision`).set('Authorization', kit.auth.contributorApprover).send({ decision: 'approved', rationale: 'mine' }).expect(403));
+        await kit.expectNoChange(() =>
+          kit
+            .http()
+            .post(`/api/evidence/runs/${runId}/decision`)
+            .set('Authorization', kit.auth.contributorApprover)
+            .send({ decision: 'approved', rationale: 'mine' })
+            .expect(403),
+        );
       }
     });
 
     it('refuses the decision to the one who submitted the run, as the queue leaves it out', async () => {
       const response = await kit.expectNoChange(() =>
-        kit.http().post(`/api/evidence/runs/${runs.q3}/decision`).set('Authorization', kit.auth.writerApprover).send({ decision: 'approved', rationale: 'I submitted it' }).expect(403),
+        kit
+          .http()
+          .post(`/api/evidence/runs/${runs.q3}/decision`)
+          .set('Authorization', kit.auth.writerApprover)
+          .send({ decision: 'approved', rationale: 'I submitted it' })
+          .expect(403),
       );
       expect(response.body.detail).toMatch(/you submitted this run/);
     });
 
     it('drops a run once it is decided', async () => {
-      await kit.http().post(`/api/evidence/runs/${runs.q2}/decision`).set('Authorization', kit.auth.approver).send({ decision: 'approved', rationale: 'Sample clean' }).expect(201);
+      await kit
+        .http()
+        .post(`/api/evidence/runs/${runs.q2}/decision`)
+        .set('Authorization', kit.auth.approver)
+        .send({ decision: 'approved', rationale: 'Sample clean' })
+        .expect(201);
       const response = await get('?status=in_review&awaiting=me', kit.auth.approver).expect(200);
       expect(ids(response)).toEqual([runs.q4, runs.q3]);
     });
@@ -163,7 +208,16 @@ describe('runs list and the approval queue', () => {
     const doc = await kit.http().get('/openapi.json').expect(200);
     const operation = doc.body.paths['/runs'].get;
     expect(operation.operationId).toBe('listRuns');
-    expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'control', 'period_from', 'period_to', 'created_by', 'awaiting', 'limit', 'cursor']);
+    expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'status',
+      'control',
+      'period_from',
+      'period_to',
+      'created_by',
+      'awaiting',
+      'limit',
+      'cursor',
+    ]);
     expect(operation.responses['422']).toBeDefined();
   });
 });

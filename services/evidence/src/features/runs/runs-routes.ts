@@ -6,7 +6,15 @@ import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { evidenceItemSchema } from '../evidence/evidence-schemas';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
-import { createRunRequestSchema, decisionRequestSchema, decisionSchema, runResponseSchema, runStateSchema, type CreateRunRequest, type DecisionRequest } from './runs-schemas';
+import {
+  createRunRequestSchema,
+  decisionRequestSchema,
+  decisionSchema,
+  runResponseSchema,
+  runStateSchema,
+  type CreateRunRequest,
+  type DecisionRequest,
+} from './runs-schemas';
 import { runsService } from './runs-service';
 import { listRunsQuerySchema, runListResponseSchema, type ListRunsQuery } from './runs-list-schemas';
 import { createRunRequestExample, decisionExample, decisionRequestExample, evidenceExample, runExample, runStateExample } from './examples';
@@ -72,9 +80,19 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
     description: `Newest first; pass \`next_cursor\` as \`cursor\` for the next page. Readable with any of ${READ_SCOPES.join(', ')}. \`status=in_review&awaiting=me\` is the approval queue: the runs in review the caller may decide (segregation of duties, the rule the decision enforces). Any unknown or malformed parameter is 400.`,
     tag: TAG,
     security: { anyScope: READ_SCOPES },
-    parameters: Object.entries(listRunsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema, ...('description' in schema ? { description: schema.description } : {}) })),
+    parameters: Object.entries(listRunsQuerySchema.properties).map(([name, schema]) => ({
+      name,
+      in: 'query' as const,
+      schema,
+      ...('description' in schema ? { description: schema.description } : {}),
+    })),
     responses: {
-      200: { description: 'A page of runs', schema: runListResponseSchema, schemaName: 'RunList', example: { items: [runStateExample], next_cursor: null } },
+      200: {
+        description: 'A page of runs',
+        schema: runListResponseSchema,
+        schemaName: 'RunList',
+        example: { items: [runStateExample], next_cursor: null },
+      },
       400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
       401: AUTH_ERRORS[401],
       403: { description: 'Missing scope, or awaiting=me without evidence:approve' },
@@ -91,9 +109,28 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
     tag: TAG,
     security: { anyScope: READ_SCOPES },
-    responses: { 200: { description: 'The run', schema: runDetailSchema,
-        example: { ...runStateExample, evidence: [{ ...evidenceExample, description: null, url: 'https://tickets.example.com/SEC-1042', source: 'ticketing', file_name: null, superseded_by: null }], decisions: [] },
-      }, ...AUTH_ERRORS, 404: { description: 'No such run' } },
+    responses: {
+      200: {
+        description: 'The run',
+        schema: runDetailSchema,
+        example: {
+          ...runStateExample,
+          evidence: [
+            {
+              ...evidenceExample,
+              description: null,
+              url: 'https://tickets.example.com/SEC-1042',
+              source: 'ticketing',
+              file_name: null,
+              superseded_by: null,
+            },
+          ],
+          decisions: [],
+        },
+      },
+      ...AUTH_ERRORS,
+      404: { description: 'No such run' },
+    },
   });
 
   router.post('/api/evidence/runs/:id/submit', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res) => {
@@ -113,21 +150,32 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
     },
   });
 
-  router.post('/api/evidence/runs/:id/decision', auth, requireScope('evidence:approve'), jsonBody, async (req: Request<{ id: string }>, res) => {
-    const runId = assertUuidPath(req.params.id, 'run');
-    const body = assertValid<DecisionRequest>(decisionRequestSchema, req.body);
-    const decision = await service.transactional((s) => s.decide(runId, body, principalOf(req).sub));
-    res.status(201).json(decision);
-  });
+  router.post(
+    '/api/evidence/runs/:id/decision',
+    auth,
+    requireScope('evidence:approve'),
+    jsonBody,
+    async (req: Request<{ id: string }>, res) => {
+      const runId = assertUuidPath(req.params.id, 'run');
+      const body = assertValid<DecisionRequest>(decisionRequestSchema, req.body);
+      const decision = await service.transactional((s) => s.decide(runId, body, principalOf(req).sub));
+      res.status(201).json(decision);
+    },
+  );
   deps.openapi.operation('post', '/api/evidence/runs/{id}/decision', {
     operationId: 'decideRun',
     summary: 'Approve or reject a run in review (final)',
-    description: 'Segregation of duties: the approver must be neither the run’s creator nor anyone who added evidence to it (403). Decisions are final: a second one is 409.',
+    description:
+      'Segregation of duties: the approver must be neither the run’s creator nor anyone who added evidence to it (403). Decisions are final: a second one is 409.',
     tag: TAG,
     security: { scope: 'evidence:approve' },
     requestBody: { contentType: 'application/json', schema: decisionRequestSchema, example: decisionRequestExample },
     responses: {
-      201: { description: 'The decision, and the run’s new status', schema: decisionResponseSchema, example: { ...decisionExample, status: 'approved' } },
+      201: {
+        description: 'The decision, and the run’s new status',
+        schema: decisionResponseSchema,
+        example: { ...decisionExample, status: 'approved' },
+      },
       400: { description: 'Invalid body; rationale missing or blank' },
       401: AUTH_ERRORS[401],
       403: { description: 'Missing scope, or the caller created the run or added evidence to it' },

@@ -28,7 +28,13 @@ export const decisionRequestSchema = {
   required: ['decision', 'rationale'],
   properties: {
     decision: { enum: ['approved', 'rejected'] },
-    rationale: { type: 'string', minLength: 1, maxLength: 10000, pattern: '^(?=[\\s\\S]*\\S)[^\\u0000]*$', description: 'Why; required and not blank' },
+    rationale: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 10000,
+      pattern: '^(?=[\\s\\S]*\\S)[^\\u0000]*$',
+      description: 'Why; required and not blank',
+    },
   },
 } as const;
 
@@ -55,7 +61,14 @@ export const decisionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['decision_id', 'run_id', 'decision', 'rationale', 'decided_by', 'decided_at'],
-  properties: { decision_id: uuid, run_id: uuid, decision: { enum: ['approved', 'rejected'] }, rationale: { type: 'string' }, decided_by: { type: 'string' }, decided_at: timestamp },
+  properties: {
+    decision_id: uuid,
+    run_id: uuid,
+    decision: { enum: ['approved', 'rejected'] },
+    rationale: { type: 'string' },
+    decided_by: { type: 'string' },
+    decided_at: timestamp,
+  },
 } as const;
 
 export type Decision = FromSchema<typeof decisionSchema>;

@@ -44,7 +44,11 @@ export const runsService = (deps: RunsDeps) => (db: Knex) => {
   }
 
   /** Inserts the open run, audited and announced; undefined when the version already has a run of this period. */
-  async function open(version: { control_id: string; control_version_id: string }, period: Period, actor: string): Promise<Run | undefined> {
+  async function open(
+    version: { control_id: string; control_version_id: string },
+    period: Period,
+    actor: string,
+  ): Promise<Run | undefined> {
     const runId = randomUUID();
     const { control_version_id } = version;
     const { period_start, period_end } = period;
@@ -70,9 +74,12 @@ export const runsService = (deps: RunsDeps) => (db: Knex) => {
       const run = await open(version, request, actor);
       if (!run) {
         const existing = await runs.findByPeriod(request.control_version_id, request.period_start, request.period_end);
-        throw problems.conflict(`Run ${existing} already covers control version ${request.control_version_id} for ${request.period_start}..${request.period_end}`, {
-          existing_run_id: existing,
-        });
+        throw problems.conflict(
+          `Run ${existing} already covers control version ${request.control_version_id} for ${request.period_start}..${request.period_end}`,
+          {
+            existing_run_id: existing,
+          },
+        );
       }
       return run;
     },
@@ -92,11 +99,18 @@ export const runsService = (deps: RunsDeps) => (db: Knex) => {
     async list(query: ListRunsQuery, approver?: string): Promise<RunListPage> {
       const { limit = DEFAULT_LIMIT, cursor, awaiting: _awaiting, ...filters } = query;
       if (filters.period_from !== undefined && filters.period_to !== undefined && filters.period_from >= filters.period_to) {
-        throw problems.unprocessable(`period_from ${filters.period_from} must be before period_to ${filters.period_to} (the range is half-open)`);
+        throw problems.unprocessable(
+          `period_from ${filters.period_from} must be before period_to ${filters.period_to} (the range is half-open)`,
+        );
       }
       const after = cursor === undefined ? undefined : decodeCursor(cursor);
       const rows = await runs.page({ ...filters, awaitingDecisionBy: approver }, after, limit + 1);
-      return pageOf(rows, limit, ({ position: _position, ...run }) => run, (row) => row.position);
+      return pageOf(
+        rows,
+        limit,
+        ({ position: _position, ...run }) => run,
+        (row) => row.position,
+      );
     },
 
     async get(runId: string): Promise<RunDetail> {
@@ -123,12 +137,22 @@ export const runsService = (deps: RunsDeps) => (db: Knex) => {
 
     async decide(runId: string, request: DecisionRequest, actor: string): Promise<Decision & { status: string }> {
       const run = await lockedRun(runId);
-      if (run.status === 'approved' || run.status === 'rejected') throw problems.conflict(`Run ${runId} is already ${run.status}; decisions are final`);
+      if (run.status === 'approved' || run.status === 'rejected')
+        throw problems.conflict(`Run ${runId} is already ${run.status}; decisions are final`);
       if (run.status !== 'in_review') throw problems.conflict(`Run ${runId} is ${run.status}; only a run in review can be decided`);
       const conflict = await runs.segregationOfDutiesConflict(runId, actor);
-      if (conflict) throw problems.forbidden(`Segregation of duties: you ${SEGREGATION_OF_DUTIES_REASONS[conflict]} this run, so someone else must decide it`);
+      if (conflict)
+        throw problems.forbidden(
+          `Segregation of duties: you ${SEGREGATION_OF_DUTIES_REASONS[conflict]} this run, so someone else must decide it`,
+        );
       await runs.transition(runId, 'in_review', request.decision);
-      const decision = await runs.insertDecision({ decision_id: randomUUID(), run_id: runId, decision: request.decision, rationale: request.rationale, decided_by: actor });
+      const decision = await runs.insertDecision({
+        decision_id: randomUUID(),
+        run_id: runId,
+        decision: request.decision,
+        rationale: request.rationale,
+        decided_by: actor,
+      });
       await recordChange(db, deps.exchange, {
         event: runDecided,
         entity_type: 'run',

@@ -97,7 +97,13 @@ export interface RunFilters {
 export function runsStore(db: Knex) {
   return {
     /** Inserts the run unless the same control version and period already has one; false when it has. */
-    async insert(run: { run_id: string; control_version_id: string; period_start: string; period_end: string; created_by: string }): Promise<boolean> {
+    async insert(run: {
+      run_id: string;
+      control_version_id: string;
+      period_start: string;
+      period_end: string;
+      created_by: string;
+    }): Promise<boolean> {
       const inserted = await db('evidence_runs')
         .insert({ ...run, status: 'open' })
         .onConflict(['control_version_id', 'period_start', 'period_end'])
@@ -107,7 +113,9 @@ export function runsStore(db: Knex) {
     },
 
     async findByPeriod(controlVersionId: string, periodStart: string, periodEnd: string): Promise<string | undefined> {
-      const row = await db('evidence_runs').where({ control_version_id: controlVersionId, period_start: periodStart, period_end: periodEnd }).first('run_id');
+      const row = await db('evidence_runs')
+        .where({ control_version_id: controlVersionId, period_start: periodStart, period_end: periodEnd })
+        .first('run_id');
       return row?.run_id;
     },
 
@@ -122,7 +130,11 @@ export function runsStore(db: Knex) {
      * Up to `limit` runs after `after`, newest first by (created_at, run_id). `awaitingDecisionBy` keeps
      * the runs in review that this `sub` may decide (segregationOfDutiesSql finds nothing against them).
      */
-    async page(filters: RunFilters, after: NewestFirstPosition | undefined, limit: number): Promise<(RunState & { position: NewestFirstPosition })[]> {
+    async page(
+      filters: RunFilters,
+      after: NewestFirstPosition | undefined,
+      limit: number,
+    ): Promise<(RunState & { position: NewestFirstPosition })[]> {
       const query = runStates(db).select(db.raw(`${cursorTimestampSql('r.created_at')} AS cursor_created_at`));
       if (filters.status) query.whereIn('r.status', filters.status);
       if (filters.control !== undefined) {
@@ -136,10 +148,17 @@ export function runsStore(db: Knex) {
       if (filters.period_to !== undefined) query.where('r.period_start', '<', filters.period_to);
       if (filters.created_by !== undefined) query.where('r.created_by', filters.created_by);
       if (filters.awaitingDecisionBy !== undefined) {
-        query.where('r.status', 'in_review').whereRaw(`${segregationOfDutiesSql('r')} IS NULL`, segregationOfDutiesBindings(filters.awaitingDecisionBy));
+        query
+          .where('r.status', 'in_review')
+          .whereRaw(`${segregationOfDutiesSql('r')} IS NULL`, segregationOfDutiesBindings(filters.awaitingDecisionBy));
       }
       if (after) query.whereRaw('(r.created_at, r.run_id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
-      const rows: (RunRow & { cursor_created_at: string })[] = await query.orderBy([{ column: 'r.created_at', order: 'desc' }, { column: 'r.run_id', order: 'desc' }]).limit(limit);
+      const rows: (RunRow & { cursor_created_at: string })[] = await query
+        .orderBy([
+          { column: 'r.created_at', order: 'desc' },
+          { column: 'r.run_id', order: 'desc' },
+        ])
+        .limit(limit);
       return rows.map((row) => ({ ...toRunState(row), position: { created_at: row.cursor_created_at, id: row.run_id } }));
     },
 
@@ -153,7 +172,9 @@ export function runsStore(db: Knex) {
 
     /** Moves the run from `from` to `to`; false when it was not in `from` (someone else moved it first). */
     async transition(runId: string, from: RunStatus, to: RunStatus, extra: Record<string, unknown> = {}): Promise<boolean> {
-      const updated = await db('evidence_runs').where({ run_id: runId, status: from }).update({ status: to, ...extra });
+      const updated = await db('evidence_runs')
+        .where({ run_id: runId, status: from })
+        .update({ status: to, ...extra });
       return updated === 1;
     },
 

@@ -16,7 +16,8 @@ describe('runs: creation, review and decisions', () => {
 
   async function runInReview(options: { contributor?: string } = {}) {
     const run = await createRun(kit, versionId);
-    if (options.contributor) await post(`/runs/${run.run_id}/evidence`, options.contributor).send({ kind: 'note', title: 'Reviewed' }).expect(201);
+    if (options.contributor)
+      await post(`/runs/${run.run_id}/evidence`, options.contributor).send({ kind: 'note', title: 'Reviewed' }).expect(201);
     await post(`/runs/${run.run_id}/submit`, kit.auth.writer).expect(200);
     return run;
   }
@@ -24,26 +25,43 @@ describe('runs: creation, review and decisions', () => {
   describe('creating a run is refused', () => {
     it('with 401 without credentials and 403 without evidence:write', async () => {
       await kit.expectNoChange(async () => {
-        await kit.http().post('/api/evidence/runs').send({ control_version_id: versionId, period_start: '2026-01-01', period_end: '2026-01-31' }).expect(401);
-        await post('/runs', kit.auth.approver).send({ control_version_id: versionId, period_start: '2026-01-01', period_end: '2026-01-31' }).expect(403);
+        await kit
+          .http()
+          .post('/api/evidence/runs')
+          .send({ control_version_id: versionId, period_start: '2026-01-01', period_end: '2026-01-31' })
+          .expect(401);
+        await post('/runs', kit.auth.approver)
+          .send({ control_version_id: versionId, period_start: '2026-01-01', period_end: '2026-01-31' })
+          .expect(403);
       });
     });
 
     it('with 415 when the body is not JSON', async () => {
       const response = await kit.expectNoChange(() =>
-        post('/runs', kit.auth.writer).type('form').send({ control_version_id: versionId, period_start: '2026-01-01', period_end: '2026-01-31' }).expect(415),
+        post('/runs', kit.auth.writer)
+          .type('form')
+          .send({ control_version_id: versionId, period_start: '2026-01-01', period_end: '2026-01-31' })
+          .expect(415),
       );
       expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     });
 
     it.each([
       ['a missing period_end', { period_start: '2026-01-01' }, '/period_end'],
-      ['a missing control_version_id', { control_version_id: undefined, period_start: '2026-01-01', period_end: '2026-01-02' }, '/control_version_id'],
+      [
+        'a missing control_version_id',
+        { control_version_id: undefined, period_start: '2026-01-01', period_end: '2026-01-02' },
+        '/control_version_id',
+      ],
       ['a date that does not exist', { period_start: '2026-02-30', period_end: '2026-03-31' }, '/period_start'],
       ['a date with a time', { period_start: '2026-02-01T00:00:00Z', period_end: '2026-03-31' }, '/period_start'],
       ['year 0000, which PostgreSQL cannot store', { period_start: '0000-01-01', period_end: '2026-03-31' }, '/period_start'],
       ['an unknown field', { period_start: '2026-01-01', period_end: '2026-01-02', status: 'approved' }, '/status'],
-      ['a control_version_id that is not a UUID', { control_version_id: 'v1', period_start: '2026-01-01', period_end: '2026-01-02' }, '/control_version_id'],
+      [
+        'a control_version_id that is not a UUID',
+        { control_version_id: 'v1', period_start: '2026-01-01', period_end: '2026-01-02' },
+        '/control_version_id',
+      ],
     ])('with 400 for %s', async (_case, fields, pointer) => {
       const body = { control_version_id: versionId, ...fields };
       const response = await kit.expectNoChange(() => post('/runs', kit.auth.writer).send(body).expect(400));
@@ -51,17 +69,31 @@ describe('runs: creation, review and decisions', () => {
     });
 
     it('with 422 when the period starts after it ends', async () => {
-      const response = await kit.expectNoChange(() => post('/runs', kit.auth.writer).send({ control_version_id: versionId, period_start: '2026-03-02', period_end: '2026-03-01' }).expect(422));
+      const response = await kit.expectNoChange(() =>
+        post('/runs', kit.auth.writer)
+          .send({ control_version_id: versionId, period_start: '2026-03-02', period_end: '2026-03-01' })
+          .expect(422),
+      );
       expect(response.body.detail).toMatch(/period_start/);
     });
 
     it('with 422 for an unknown control version', async () => {
-      await kit.expectNoChange(() => post('/runs', kit.auth.writer).send({ control_version_id: '0b7e6c52-8d0b-4c4f-9a43-5f8a4b0f0e11', period_start: '2026-03-01', period_end: '2026-03-31' }).expect(422));
+      await kit.expectNoChange(() =>
+        post('/runs', kit.auth.writer)
+          .send({ control_version_id: '0b7e6c52-8d0b-4c4f-9a43-5f8a4b0f0e11', period_start: '2026-03-01', period_end: '2026-03-31' })
+          .expect(422),
+      );
     });
 
     it('with 409 naming the existing run when the version and period already have one', async () => {
-      const first = await post('/runs', kit.auth.writer).send({ control_version_id: versionId, period_start: '2026-04-01', period_end: '2026-06-30' }).expect(201);
-      const second = await kit.expectNoChange(() => post('/runs', kit.auth.contributor).send({ control_version_id: versionId, period_start: '2026-04-01', period_end: '2026-06-30' }).expect(409));
+      const first = await post('/runs', kit.auth.writer)
+        .send({ control_version_id: versionId, period_start: '2026-04-01', period_end: '2026-06-30' })
+        .expect(201);
+      const second = await kit.expectNoChange(() =>
+        post('/runs', kit.auth.contributor)
+          .send({ control_version_id: versionId, period_start: '2026-04-01', period_end: '2026-06-30' })
+          .expect(409),
+      );
       expect(second.body.existing_run_id).toBe(first.body.run_id);
       expect(second.body.detail).toContain(first.body.run_id);
     });
@@ -76,7 +108,10 @@ describe('runs: creation, review and decisions', () => {
   it('creates an open run, audited once and announced once as evidence.run_created', async () => {
     const response = await kit.expectOneChange(
       'evidence.run_created',
-      () => post('/runs', kit.auth.writer).send({ control_version_id: versionId, period_start: '2026-10-01', period_end: '2026-12-31' }).expect(201),
+      () =>
+        post('/runs', kit.auth.writer)
+          .send({ control_version_id: versionId, period_start: '2026-10-01', period_end: '2026-12-31' })
+          .expect(201),
       (r) => r.body.run_id,
     );
     expect(response.body).toEqual({
@@ -97,14 +132,20 @@ describe('runs: creation, review and decisions', () => {
     await kit.http().get('/api/evidence/runs/1d1f7b6e-2222-4c4f-9a43-5f8a4b0f0e11').set('Authorization', kit.auth.writer).expect(404);
     await kit.http().get('/api/evidence/runs/42').set('Authorization', kit.auth.writer).expect(404);
     await post('/runs/42/submit', kit.auth.writer).expect(404);
-    await post('/runs/1d1f7b6e-2222-4c4f-9a43-5f8a4b0f0e11/decision', kit.auth.approver).send({ decision: 'approved', rationale: 'ok' }).expect(404);
+    await post('/runs/1d1f7b6e-2222-4c4f-9a43-5f8a4b0f0e11/decision', kit.auth.approver)
+      .send({ decision: 'approved', rationale: 'ok' })
+      .expect(404);
   });
 
   describe('submission', () => {
     it('moves an open run to in_review once (audited, announced) and refuses a second submission with 409', async () => {
       const run = await createRun(kit, versionId);
       await kit.expectNoChange(() => post(`/runs/${run.run_id}/submit`, kit.auth.approver).expect(403));
-      const submitted = await kit.expectOneChange('evidence.run_submitted', () => post(`/runs/${run.run_id}/submit`, kit.auth.contributor).expect(200), () => run.run_id);
+      const submitted = await kit.expectOneChange(
+        'evidence.run_submitted',
+        () => post(`/runs/${run.run_id}/submit`, kit.auth.contributor).expect(200),
+        () => run.run_id,
+      );
       expect(submitted.body).toMatchObject({ run_id: run.run_id, status: 'in_review', submitted_by: people.contributor });
       await kit.expectNoChange(() => post(`/runs/${run.run_id}/submit`, kit.auth.writer).expect(409));
     });
@@ -133,14 +174,20 @@ describe('runs: creation, review and decisions', () => {
 
     it('are refused with 403 to the run creator (segregation of duties)', async () => {
       const run = await runInReview();
-      const response = await kit.expectNoChange(() => post(`/runs/${run.run_id}/decision`, kit.auth.writerApprover).send({ decision: 'approved', rationale: 'self-approval' }).expect(403));
+      const response = await kit.expectNoChange(() =>
+        post(`/runs/${run.run_id}/decision`, kit.auth.writerApprover)
+          .send({ decision: 'approved', rationale: 'self-approval' })
+          .expect(403),
+      );
       expect(response.body.detail).toMatch(/created this run/);
     });
 
     it('are refused with 403 to anyone who added evidence (segregation of duties)', async () => {
       const run = await runInReview({ contributor: kit.auth.contributor });
       const response = await kit.expectNoChange(() =>
-        post(`/runs/${run.run_id}/decision`, kit.auth.contributorApprover).send({ decision: 'rejected', rationale: 'my own evidence' }).expect(403),
+        post(`/runs/${run.run_id}/decision`, kit.auth.contributorApprover)
+          .send({ decision: 'rejected', rationale: 'my own evidence' })
+          .expect(403),
       );
       expect(response.body.detail).toMatch(/added evidence/);
     });
@@ -149,7 +196,10 @@ describe('runs: creation, review and decisions', () => {
       const run = await runInReview({ contributor: kit.auth.contributor });
       const decided = await kit.expectOneChange(
         'evidence.run_decided',
-        () => post(`/runs/${run.run_id}/decision`, kit.auth.approver).send({ decision: 'approved', rationale: 'Sample of 25 reviewed, no exceptions' }).expect(201),
+        () =>
+          post(`/runs/${run.run_id}/decision`, kit.auth.approver)
+            .send({ decision: 'approved', rationale: 'Sample of 25 reviewed, no exceptions' })
+            .expect(201),
         () => run.run_id,
       );
       expect(decided.body).toEqual({
@@ -161,7 +211,9 @@ describe('runs: creation, review and decisions', () => {
         decided_at: expect.any(String),
         status: 'approved',
       });
-      const again = await kit.expectNoChange(() => post(`/runs/${run.run_id}/decision`, kit.auth.approver).send({ decision: 'rejected', rationale: 'changed my mind' }).expect(409));
+      const again = await kit.expectNoChange(() =>
+        post(`/runs/${run.run_id}/decision`, kit.auth.approver).send({ decision: 'rejected', rationale: 'changed my mind' }).expect(409),
+      );
       expect(again.body.detail).toMatch(/final/);
       const read = await kit.http().get(`/api/evidence/runs/${run.run_id}`).set('Authorization', kit.auth.approver).expect(200);
       expect(read.body.status).toBe('approved');

@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { hashLeaf, parseCheckpoint, parseNote, parseVerifierKey, verifyConsistency, verifyInclusion, verifyNote, type Checkpoint } from '@platform/merkle';
+import {
+  hashLeaf,
+  parseCheckpoint,
+  parseNote,
+  parseVerifierKey,
+  verifyConsistency,
+  verifyInclusion,
+  verifyNote,
+  type Checkpoint,
+} from '@platform/merkle';
 // The module, not the package: the rest of @platform/witness needs a database.
 import { findCosignature, parseWitnessVerifierKey } from '@platform/witness/src/cosignature';
 import type { AuditConsistency, AuditRecordProof } from './binder-format';
@@ -102,7 +111,9 @@ export function verifyBinder(files: Map<string, Buffer>, keys: PinnedKeys): Bind
   }
 
   const evidence = manifest.evidence ?? [];
-  const badEvidence = evidence.filter((item) => !files.has(item.path) || sha256(files.get(item.path)!) !== item.sha256).map((item) => item.path);
+  const badEvidence = evidence
+    .filter((item) => !files.has(item.path) || sha256(files.get(item.path)!) !== item.sha256)
+    .map((item) => item.path);
   if (badEvidence.length > 0) fail(`evidence: ${badEvidence.length} file(s) missing or not the manifest's hash: ${badEvidence.join(', ')}`);
   else pass(`evidence: all ${evidence.length} items match the manifest's hashes`);
 
@@ -112,18 +123,25 @@ export function verifyBinder(files: Map<string, Buffer>, keys: PinnedKeys): Bind
     return report();
   }
   const lines = (files.get('audit.jsonl')?.toString('utf8') ?? '').split('\n').filter(Boolean);
-  const sameAsManifest = lines.length === audit.records.length && lines.every((line, i) => sortedJson(JSON.parse(line)) === sortedJson(audit.records[i]));
+  const sameAsManifest =
+    lines.length === audit.records.length && lines.every((line, i) => sortedJson(JSON.parse(line)) === sortedJson(audit.records[i]));
   if (sameAsManifest) pass(`audit.jsonl: the manifest's ${audit.records.length} audit records`);
   else fail('audit.jsonl: not the audit records of the manifest');
 
   const checkpoint = verifyCheckpoint(audit, keys, pass, fail);
   if (checkpoint) verifyRecords(audit, checkpoint, pass, fail);
-  else if (audit.records.length > 0) fail(`audit records: ${audit.records.length} record(s) without a verified checkpoint to prove them against`);
+  else if (audit.records.length > 0)
+    fail(`audit records: ${audit.records.length} record(s) without a verified checkpoint to prove them against`);
   if (checkpoint && audit.consistency) verifyPrevious(audit.consistency, checkpoint, keys, pass, fail);
   return report();
 }
 
-function verifyCheckpoint(audit: ManifestAudit, keys: PinnedKeys, pass: (m: string) => void, fail: (m: string) => void): Checkpoint | undefined {
+function verifyCheckpoint(
+  audit: ManifestAudit,
+  keys: PinnedKeys,
+  pass: (m: string) => void,
+  fail: (m: string) => void,
+): Checkpoint | undefined {
   const note = audit.checkpoint?.note;
   if (!note) {
     if (audit.records.length > 0) fail('checkpoint: the binder carries no signed tree head (checkpoint note)');
@@ -167,8 +185,10 @@ function verifyRecords(audit: ManifestAudit, checkpoint: Checkpoint, pass: (m: s
     } catch {
       leafFields = undefined;
     }
-    if (sortedJson(leafFields) !== sortedJson(fields)) failures.push(`record ${record.seq}: its canonical bytes say something else than the record`);
-    else if (createHash('sha256').update(record.prev_hash, 'utf8').update(leaf).digest('hex') !== hash) failures.push(`record ${record.seq}: hash is not SHA-256(prev_hash ‖ canonical bytes)`);
+    if (sortedJson(leafFields) !== sortedJson(fields))
+      failures.push(`record ${record.seq}: its canonical bytes say something else than the record`);
+    else if (createHash('sha256').update(record.prev_hash, 'utf8').update(leaf).digest('hex') !== hash)
+      failures.push(`record ${record.seq}: hash is not SHA-256(prev_hash ‖ canonical bytes)`);
     else if (!verifyInclusion(record.seq - 1, checkpoint.size, hashLeaf(leaf), hashes(proof.inclusion_proof), checkpoint.rootHash)) {
       failures.push(`record ${record.seq}: inclusion proof does not lead to the checkpoint's root`);
     }
@@ -177,10 +197,18 @@ function verifyRecords(audit: ManifestAudit, checkpoint: Checkpoint, pass: (m: s
   if (failures.length === 0) pass(`audit records: all ${audit.records.length} proven included in the signed tree of ${checkpoint.size}`);
 }
 
-function verifyPrevious(consistency: AuditConsistency, checkpoint: Checkpoint, keys: PinnedKeys, pass: (m: string) => void, fail: (m: string) => void): void {
+function verifyPrevious(
+  consistency: AuditConsistency,
+  checkpoint: Checkpoint,
+  keys: PinnedKeys,
+  pass: (m: string) => void,
+  fail: (m: string) => void,
+): void {
   const previous = openNote(consistency.note, keys.service!);
   if (!previous) fail("consistency: the previous binder's checkpoint is not signed by the pinned service key");
   else if (verifyConsistency(previous.size, checkpoint.size, hashes(consistency.proof), previous.rootHash, checkpoint.rootHash)) {
-    pass(`consistency: the log of ${previous.size} records in the previous binder's checkpoint is a prefix of this one's ${checkpoint.size}`);
+    pass(
+      `consistency: the log of ${previous.size} records in the previous binder's checkpoint is a prefix of this one's ${checkpoint.size}`,
+    );
   } else fail(`consistency: the previous binder's tree of ${previous.size} records and this one of ${checkpoint.size} are not one history`);
 }

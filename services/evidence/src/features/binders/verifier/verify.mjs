@@ -231,7 +231,9 @@ function verifyBinder(files, keys) {
         return report();
     }
     const evidence = manifest.evidence ?? [];
-    const badEvidence = evidence.filter((item) => !files.has(item.path) || sha256(files.get(item.path)) !== item.sha256).map((item) => item.path);
+    const badEvidence = evidence
+        .filter((item) => !files.has(item.path) || sha256(files.get(item.path)) !== item.sha256)
+        .map((item) => item.path);
     if (badEvidence.length > 0)
         fail(`evidence: ${badEvidence.length} file(s) missing or not the manifest's hash: ${badEvidence.join(', ')}`);
     else

@@ -31,7 +31,8 @@ export function readZip(zip: Buffer): Map<string, Buffer> {
   if (count === 0xffff || offset === 0xffffffff) throw new ZipError('Zip64 archives are not supported');
   const entries = new Map<string, Buffer>();
   for (let i = 0; i < count; i += 1) {
-    if (offset + 46 > zip.length || zip.readUInt32LE(offset) !== CENTRAL_SIGNATURE) throw new ZipError(`damaged central directory at entry ${i + 1}`);
+    if (offset + 46 > zip.length || zip.readUInt32LE(offset) !== CENTRAL_SIGNATURE)
+      throw new ZipError(`damaged central directory at entry ${i + 1}`);
     const flags = zip.readUInt16LE(offset + 8);
     const method = zip.readUInt16LE(offset + 10);
     const crc = zip.readUInt32LE(offset + 16);
@@ -44,7 +45,8 @@ export function readZip(zip: Buffer): Map<string, Buffer> {
     const name = zip.subarray(offset + 46, offset + 46 + nameLength).toString('utf8');
     offset += 46 + nameLength + extraLength + commentLength;
     if (flags & 0x1) throw new ZipError(`${name}: encrypted entries are not supported`);
-    if (localOffset + 30 > zip.length || zip.readUInt32LE(localOffset) !== LOCAL_SIGNATURE) throw new ZipError(`${name}: damaged local header`);
+    if (localOffset + 30 > zip.length || zip.readUInt32LE(localOffset) !== LOCAL_SIGNATURE)
+      throw new ZipError(`${name}: damaged local header`);
     const dataStart = localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
     const raw = zip.subarray(dataStart, dataStart + compressedSize);
     if (raw.length !== compressedSize) throw new ZipError(`${name}: truncated data`);
