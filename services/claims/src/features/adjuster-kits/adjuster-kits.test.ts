@@ -26,17 +26,15 @@ describe('adjuster kits', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, sha256), bytes);
     const id = randomUUID();
-    await t
-      .db('attachments')
-      .insert({
-        id,
-        claim_id: claimId,
-        sha256,
-        size_bytes: bytes.length,
-        content_type: 'image/png',
-        filename: 'bumper ü.png',
-        document_type: documentType,
-      });
+    await t.db('attachments').insert({
+      id,
+      claim_id: claimId,
+      sha256,
+      size_bytes: bytes.length,
+      content_type: 'image/png',
+      filename: 'bumper ü.png',
+      document_type: documentType,
+    });
     return { id, sha256 };
   }
   const generate = async (claimId: string, auth?: string) =>
