@@ -2,7 +2,7 @@ import path from 'node:path';
 import { SpanKind, startTelemetry, type Telemetry } from '@platform/telemetry';
 import { InMemorySpanExporter, instrumentJestModules, type ReadableSpan } from '@platform/telemetry/src/testing';
 import { runService, type RunningService } from '@platform/runtime';
-import { bearer, deleteTopology, eventually, testServiceEnv, uniqueName } from '@platform/testing';
+import { bearer, deleteTopology, eventually, testServiceEnv, uniqueName, waitForConsumer } from '@platform/testing';
 import { startGateway } from '../../gateway/src/gateway';
 import { testGatewayConfig } from '../../gateway/src/gateway-test-kit';
 import { claimsMigrations } from '../../services/claims/src/migrations';
@@ -51,6 +51,8 @@ describe('one claim intake is one trace, gateway to audit log', () => {
     claims = await runService(claimsService(claimsConfig), claimsConfig);
     evidence = await runService(evidenceService(evidenceConfig), evidenceConfig);
     gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }));
+    // the evidence consumer declares and binds its (new, uniquely named) queue once its connection is up
+    await waitForConsumer(names.CLAIM_EVENTS_QUEUE);
   }, 60000);
 
   afterAll(async () => {

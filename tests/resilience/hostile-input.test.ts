@@ -45,6 +45,8 @@ async function countsQuery(db: Knex, excluded: string[]): Promise<() => Promise<
   const special: Record<string, string> = {
     outbox: `(SELECT count(*) FROM outbox WHERE routing_key NOT IN ('evidence.audit_checkpoint'))`,
     audit_log: `(SELECT count(*) FROM audit_log WHERE source = 'evidence')`,
+    // each record's leaf is written with it: the leaves of consumed claim events arrive asynchronously too
+    audit_leaves: `(SELECT count(*) FROM audit_leaves JOIN audit_log USING (seq) WHERE audit_log.source = 'evidence')`,
   };
   const sql = `SELECT ${tables.map((t) => `${special[t] ?? `(SELECT count(*) FROM "${t}")`} AS "${t}"`).join(', ')}`;
   return async () => {
@@ -118,7 +120,8 @@ describe('hostile input', () => {
     const urls = { gateway: stack!.gateway.url, claims: stack!.claims.url, evidence: stack!.evidence.url };
     const crashes: string[] = [];
     const claimsCounts = await countsQuery(claimsDb, []);
-    const evidenceCounts = await countsQuery(evidenceDb, ['inbox', 'audit_checkpoints']);
+    // audit_tree_nodes follow from audit_leaves (checked above), so they grow with every consumed claim event
+    const evidenceCounts = await countsQuery(evidenceDb, ['inbox', 'audit_checkpoints', 'audit_tree_nodes']);
 
     const authFor = (operation: Operation): [string, string][] =>
       operation.security === 'public'

@@ -67,3 +67,27 @@ export async function captureEvents(exchange: string, bindings = ['#']) {
     close: () => connection.close().catch(() => undefined),
   };
 }
+
+/**
+ * Waits until `queue` has a consumer: it is then declared and bound too (a consumer binds before it
+ * consumes). An event published before that is routed nowhere, so a test that starts a consumer and
+ * publishes at once must wait for this first.
+ */
+export async function waitForConsumer(queue: string, timeoutMs = 20000): Promise<void> {
+  const connection = await amqp.connect(testAmqpUrl());
+  connection.on('error', () => undefined); // a checkQueue on a queue not yet declared closes its channel
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const channel = await connection.createChannel();
+      channel.on('error', () => undefined);
+      const found = await channel.checkQueue(queue).catch(() => undefined);
+      if (found && found.consumerCount > 0) return;
+      if (found) await channel.close().catch(() => undefined);
+      if (Date.now() > deadline) throw new Error(`queue ${queue} has no consumer after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}

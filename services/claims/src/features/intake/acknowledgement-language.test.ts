@@ -38,8 +38,7 @@ describe('the acknowledgement in the claim language', () => {
       /^Un especialista en reclamaciones la revisará y se pondrá en contacto con usted antes del \d{1,2} de [a-z]+ de \d{4}\.$/,
     );
     const mail = await eventually(async () => smtp.received.find((received) => received.to.includes('ana.es@example.com')));
-    const quotedPrintableBytes = mail.text.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    expect(Buffer.from(quotedPrintableBytes, 'latin1').toString('utf8')).toContain('Próximos pasos: Un especialista');
+    expect(mail.text).toContain('Próximos pasos: Un especialista');
   });
 
   it('falls back to English for a language without a catalogue, and says so in the stored update', async () => {
