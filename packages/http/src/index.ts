@@ -10,3 +10,4 @@ export * from './client-errors';
 export * from './file-names';
 /** The TypeScript type of what a JSON Schema (declared `as const`) accepts: types are derived, never restated. */
 export type { FromSchema } from 'json-schema-to-ts';
+export * from './newest-first-cursor';

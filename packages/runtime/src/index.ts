@@ -3,3 +3,4 @@ export * from './run-service';
 export * from './virus-scanner';
 export * from './service-database';
 export * from './service-document';
+export * from './service-main';

@@ -1,23 +1,6 @@
 import { telemetry } from './tracing';
-import { exitOnSignals, migrateServiceDatabase, runService } from '@platform/runtime';
+import { serviceMain } from '@platform/runtime';
 import { readEvidenceConfig } from './config';
 import { evidenceService } from './service';
 
-async function main() {
-  const config = readEvidenceConfig();
-  // `main.ts migrate`: apply migrations and grants, then exit (a Kubernetes Job, a Compose one-shot service)
-  if (process.argv[2] === 'migrate') return migrateServiceDatabase(evidenceService(config), config);
-  const service = await runService(evidenceService(config), config);
-  exitOnSignals(
-    async () => {
-      await service.close();
-      await telemetry?.shutdown();
-    },
-    { logger: service.deps.logger, draining: [service.deps.lifecycle], graceMs: config.SHUTDOWN_GRACE_MS },
-  );
-}
-
-main().catch((error) => {
-  console.error(`evidence service failed to start: ${error instanceof Error ? error.message : error}`);
-  process.exit(1);
-});
+serviceMain({ name: 'evidence', readConfig: readEvidenceConfig, define: evidenceService, telemetry });

@@ -33,3 +33,29 @@ export async function startS3TestServer(bucket = 'platform-files'): Promise<S3Te
     },
   };
 }
+
+/** The storages a file test suite runs against, once each. */
+export const STORAGE_KINDS = ['local', 's3'] as const;
+
+/**
+ * For a test file that runs its suite once per storage kind: starts one S3 test server for the file (and
+ * stops it after), and gives a service's settings for a kind: none for local, a fresh prefix of the
+ * server's bucket for s3.
+ */
+export function storageSettingsPerKind(): (kind: string) => Record<string, string> {
+  let s3: S3TestServer | undefined;
+  beforeAll(async () => {
+    s3 = await startS3TestServer();
+  });
+  afterAll(async () => {
+    await s3?.close();
+  });
+  return (kind) => (kind === 's3' ? { ...s3!.config, OBJECT_STORE_URL: `${s3!.config.OBJECT_STORE_URL}/${Date.now()}` } : {});
+}
+
+/** Every byte of a stream (a stored file read back in a test). */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}

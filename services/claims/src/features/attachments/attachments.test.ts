@@ -4,7 +4,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { endlessUpload } from '@platform/testing';
 import { countRows, fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
-import { startS3TestServer, type S3TestServer } from '@platform/files/src/testing/s3-test-server';
+import { readAll, STORAGE_KINDS, storageSettingsPerKind } from '@platform/files/src/testing/s3-test-server';
 
 const MAX_BYTES = 64 * 1024;
 
@@ -28,21 +28,9 @@ const png = () =>
 const webp = () => padded(Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 ')]));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks);
-}
+const storageSettings = storageSettingsPerKind();
 
-let s3: S3TestServer;
-beforeAll(async () => {
-  s3 = await startS3TestServer();
-});
-afterAll(async () => {
-  await s3?.close();
-});
-
-describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments (%s storage)', (storageKind) => {
+describe.each(STORAGE_KINDS)('POST /api/claims/public/claims/{id}/attachments (%s storage)', (storageKind) => {
   let t: ClaimsTestService;
   let claim: Awaited<ReturnType<typeof fileClaim>>;
   let other: Awaited<ReturnType<typeof fileClaim>>;
@@ -50,7 +38,7 @@ describe.each(['local', 's3'])('POST /api/claims/public/claims/{id}/attachments 
   beforeAll(async () => {
     t = await startClaimsTestService({
       ATTACHMENT_MAX_BYTES: String(MAX_BYTES),
-      ...(storageKind === 's3' ? { ...s3.config, OBJECT_STORE_URL: `${s3.config.OBJECT_STORE_URL}/${Date.now()}` } : {}),
+      ...storageSettings(storageKind),
     } as Record<string, string>);
     claim = await fileClaim(t.url);
     other = await fileClaim(t.url);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { keysetPages, type Knex } from '@platform/db';
-import { problems } from '@platform/http';
+import { decodeCursor, pageOf, problems } from '@platform/http';
 import type { AuditRecord } from '../../shared/audit-chain';
 import { fileScansStore } from '../evidence/file-scans';
 import type { FileStorage } from '@platform/files';
@@ -8,7 +8,6 @@ import { recordChange } from '../../shared/record-change';
 import { binderBuilt } from './binders-events';
 import type { BinderContents, BinderHead, EvidenceEntry } from './binder-zip';
 import { writeManifest, type AuditKey, type ManifestEvidence } from './manifest';
-import { decodeCursor, pageOf } from '../runs/newest-first-cursor';
 import type { BinderSummary, ListBindersQuery } from './binders-schemas';
 import { bindersStore, type BinderPart, type BinderRecord, type BinderSection } from './binders-store';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { keysetPages, type Knex } from '@platform/db';
 import type { EvidenceKind } from '../evidence/evidence-schemas';
-import { cursorTimestampSql, type NewestFirstPosition } from '../runs/newest-first-cursor';
+import { cursorTimestampSql, type NewestFirstPosition } from '@platform/http';
 
 /**
  * Splits a stored binder's manifest into its parts, one row each, so its zip is streamed a page at a

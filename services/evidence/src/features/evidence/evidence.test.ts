@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { canonicalJson } from '@platform/canonical-json';
-import { startS3TestServer, type S3TestServer } from '@platform/files/src/testing/s3-test-server';
+import { readAll, STORAGE_KINDS, storageSettingsPerKind } from '@platform/files/src/testing/s3-test-server';
 import { eventually } from '@platform/testing';
 import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 
@@ -21,28 +21,16 @@ const NOT_UTF8 = Buffer.from([0x80, 0x81, 0xc3, 0x28, 0xfe, 0x01, 0x02, 0x03, 0x
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks);
-}
+const storageSettings = storageSettingsPerKind();
 
-let s3: S3TestServer;
-beforeAll(async () => {
-  s3 = await startS3TestServer();
-});
-afterAll(async () => {
-  await s3?.close();
-});
-
-describe.each(['local', 's3'])('evidence (%s storage)', (storageKind) => {
+describe.each(STORAGE_KINDS)('evidence (%s storage)', (storageKind) => {
   let kit: WorkflowService;
   let versionId: string;
 
   beforeAll(async () => {
     kit = await startWorkflowService({
       EVIDENCE_MAX_BYTES: String(MAX_BYTES),
-      ...(storageKind === 's3' ? { ...s3.config, OBJECT_STORE_URL: `${s3.config.OBJECT_STORE_URL}/${Date.now()}` } : {}),
+      ...storageSettings(storageKind),
     } as Record<string, string>);
     versionId = (await createControl(kit)).current_version.control_version_id;
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
-import { problems } from '@platform/http';
+import { decodeCursor, pageOf, problems } from '@platform/http';
 import { currentPeriods, type Period } from '../controls/control-periods';
 import { controlsStore } from '../controls/controls-store';
 import { evidenceStore } from '../evidence/evidence-store';
@@ -10,7 +10,6 @@ import { runCreated, runSubmitted, runDecided } from './runs-events';
 import type { CreateRunRequest, Decision, DecisionRequest, Run, RunState } from './runs-schemas';
 import type { ListRunsQuery } from './runs-list-schemas';
 import { publicRun, runsStore, type SegregationOfDutiesConflict } from './runs-store';
-import { decodeCursor, pageOf } from './newest-first-cursor';
 
 const DEFAULT_LIMIT = 25;
 

@@ -1,6 +1,5 @@
 import type { Knex } from '@platform/db';
-import { UUID_PATTERN } from '@platform/http';
-import { cursorTimestampSql, type NewestFirstPosition } from './newest-first-cursor';
+import { UUID_PATTERN, cursorTimestampSql, type NewestFirstPosition } from '@platform/http';
 import type { Decision, Run, RunState, RunStatus } from './runs-schemas';
 
 interface RunRow {
