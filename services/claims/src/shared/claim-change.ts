@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import { createEvent, enqueueEvent, type EventKind } from '@platform/messaging';
-import { appendClaimAudit } from './claim-store';
+import { claimStore } from './claim-store';
 
 /** The CloudEvents `source` of claim events. */
 export const CLAIMS_EVENT_SOURCE = '/claims';
@@ -39,7 +39,7 @@ export async function recordClaimChange<Data>(db: Knex, exchange: string, change
     dataschema: change.event.schema.$id,
     data: { claim_id: change.claimId, actor: change.actor, ...change.data },
   });
-  await appendClaimAudit(db, {
+  await claimStore(db).appendAudit({
     claim_id: change.claimId,
     action: change.timeline?.action ?? change.event.type,
     actor: change.actor,

@@ -1,7 +1,6 @@
 import type { Knex } from '@platform/db';
 import { UUID_PATTERN, problems } from '@platform/http';
-import { findClaim, withoutTokenHash, type Claim } from './claim-store';
-import type { ClaimStage, ClosingReason } from './claim-vocabulary';
+import { claimStore, withoutTokenHash, type Claim } from './claim-store';
 
 export function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value);
@@ -12,30 +11,14 @@ export function isUuid(value: string): boolean {
  * runs, decisions, status updates) happen one after another. Unknown (or not a UUID) is 404.
  */
 export async function lockClaim(db: Knex, claimId: string): Promise<Claim> {
-  const claim = await findClaim(db, claimId, { forUpdate: true });
+  const claim = await claimStore(db).find(claimId, { forUpdate: true });
   if (!claim) throw problems.notFound('No such claim');
   return withoutTokenHash(claim);
 }
 
 /** The claim (404 when unknown), unlocked. */
 export async function readClaim(db: Knex, claimId: string): Promise<Claim> {
-  const claim = await findClaim(db, claimId);
+  const claim = await claimStore(db).find(claimId);
   if (!claim) throw problems.notFound('No such claim');
   return withoutTokenHash(claim);
-}
-
-export async function updateClaimState(
-  db: Knex,
-  claimId: string,
-  changes: Partial<{
-    stage: ClaimStage;
-    queue: string;
-    next_update_due: Date | null;
-    closing_reason: ClosingReason | null;
-    closing_rationale: string | null;
-  }>,
-): Promise<void> {
-  await db('claims')
-    .where({ id: claimId })
-    .update({ ...changes, updated_at: db.raw('clock_timestamp()') });
 }

@@ -132,26 +132,6 @@ export function withoutTokenHash(claim: ClaimWithTokenHash): Claim {
   return rest;
 }
 
-/** A claim by id, or undefined (also for an id that is not a UUID). `forUpdate` locks the row. */
-export async function findClaim(db: Knex, claimId: string, options: { forUpdate?: boolean } = {}): Promise<ClaimWithTokenHash | undefined> {
-  if (!UUID_PATTERN.test(claimId)) return undefined;
-  let query = db('claims').select(db.raw(CLAIM_COLUMNS)).where('claims.id', claimId);
-  if (options.forUpdate) query = query.forUpdate();
-  const row = (await query.first()) as ClaimRow | undefined;
-  return row ? toClaim(row) : undefined;
-}
-
-/** The next number of `year`, allocated on the caller's transaction: CLM-YYYY-NNNNNN, ordered per year. */
-export async function allocateClaimNumber(db: Knex, year: number): Promise<string> {
-  const { rows } = await db.raw<{ rows: { last_value: number }[] }>(
-    `INSERT INTO claim_number_counters (year, last_value) VALUES (?, 1)
-     ON CONFLICT (year) DO UPDATE SET last_value = claim_number_counters.last_value + 1
-     RETURNING last_value`,
-    [year],
-  );
-  return `CLM-${year}-${String(rows[0].last_value).padStart(6, '0')}`;
-}
-
 export interface NewClaim extends ReportedClaim {
   id: string;
   access_token_hash: string;
@@ -160,45 +140,6 @@ export interface NewClaim extends ReportedClaim {
   acknowledged_at: Date | null;
   first_contact_due: Date;
   next_update_due: Date | null;
-}
-
-export async function insertClaim(db: Knex, claim: NewClaim): Promise<void> {
-  await db('claims').insert({
-    id: claim.id,
-    claim_number: claim.claim_number,
-    policy_number: claim.policy_number,
-    claimant_name: claim.claimant.name,
-    claimant_email: claim.claimant.email,
-    claimant_phone: claim.claimant.phone,
-    loss_date: claim.loss.date,
-    loss_type: claim.loss.type,
-    loss_description: claim.loss.description,
-    loss_location: claim.loss.location === null ? null : JSON.stringify(claim.loss.location),
-    injuries: claim.injuries,
-    police_report_number: claim.police_report_number,
-    estimated_amount: claim.estimated_amount?.amount ?? null,
-    estimated_currency: claim.estimated_amount?.currency ?? null,
-    preferred_channel: claim.preferred_channel,
-    language: claim.language,
-    time_zone: claim.time_zone,
-    stage: 'intake',
-    access_token_hash: claim.access_token_hash,
-    required_documents: JSON.stringify(claim.required_documents),
-    received_at: claim.received_at,
-    acknowledge_by: claim.acknowledge_by,
-    acknowledged_at: claim.acknowledged_at,
-    first_contact_due: claim.first_contact_due,
-    next_update_due: claim.next_update_due,
-    created_at: claim.received_at,
-    updated_at: claim.received_at,
-  });
-}
-
-/** Replaces the checklist (e.g. after marking items received) and touches `updated_at`. */
-export async function updateRequiredDocuments(db: Knex, claimId: string, documents: RequiredDocument[]): Promise<void> {
-  await db('claims')
-    .where({ id: claimId })
-    .update({ required_documents: JSON.stringify(documents), updated_at: db.raw('clock_timestamp()') });
 }
 
 export interface ClaimAuditEntry {
@@ -218,31 +159,112 @@ export interface ClaimAuditRecord {
   occurred_at: string;
 }
 
-/** Appends to the claim's internal timeline (append-only: the database refuses changes). */
-export async function appendClaimAudit(db: Knex, entry: ClaimAuditEntry): Promise<void> {
-  await db('claim_audit').insert({
-    id: randomUUID(),
-    claim_id: entry.claim_id,
-    action: entry.action,
-    actor: entry.actor,
-    reason: entry.reason ?? null,
-    data: JSON.stringify(entry.data ?? {}),
-  });
+export function claimStore(db: Knex) {
+  return {
+    /** A claim by id, or undefined (also for an id that is not a UUID). `forUpdate` locks the row. */
+    async find(claimId: string, options: { forUpdate?: boolean } = {}): Promise<ClaimWithTokenHash | undefined> {
+      if (!UUID_PATTERN.test(claimId)) return undefined;
+      let query = db('claims').select(db.raw(CLAIM_COLUMNS)).where('claims.id', claimId);
+      if (options.forUpdate) query = query.forUpdate();
+      const row = (await query.first()) as ClaimRow | undefined;
+      return row ? toClaim(row) : undefined;
+    },
+
+    /** The next number of `year`, allocated on the caller's transaction: CLM-YYYY-NNNNNN, ordered per year. */
+    async allocateClaimNumber(year: number): Promise<string> {
+      const { rows } = await db.raw<{ rows: { last_value: number }[] }>(
+        `INSERT INTO claim_number_counters (year, last_value) VALUES (?, 1)
+         ON CONFLICT (year) DO UPDATE SET last_value = claim_number_counters.last_value + 1
+         RETURNING last_value`,
+        [year],
+      );
+      return `CLM-${year}-${String(rows[0].last_value).padStart(6, '0')}`;
+    },
+
+    async insert(claim: NewClaim): Promise<void> {
+      await db('claims').insert({
+        id: claim.id,
+        claim_number: claim.claim_number,
+        policy_number: claim.policy_number,
+        claimant_name: claim.claimant.name,
+        claimant_email: claim.claimant.email,
+        claimant_phone: claim.claimant.phone,
+        loss_date: claim.loss.date,
+        loss_type: claim.loss.type,
+        loss_description: claim.loss.description,
+        loss_location: claim.loss.location === null ? null : JSON.stringify(claim.loss.location),
+        injuries: claim.injuries,
+        police_report_number: claim.police_report_number,
+        estimated_amount: claim.estimated_amount?.amount ?? null,
+        estimated_currency: claim.estimated_amount?.currency ?? null,
+        preferred_channel: claim.preferred_channel,
+        language: claim.language,
+        time_zone: claim.time_zone,
+        stage: 'intake',
+        access_token_hash: claim.access_token_hash,
+        required_documents: JSON.stringify(claim.required_documents),
+        received_at: claim.received_at,
+        acknowledge_by: claim.acknowledge_by,
+        acknowledged_at: claim.acknowledged_at,
+        first_contact_due: claim.first_contact_due,
+        next_update_due: claim.next_update_due,
+        created_at: claim.received_at,
+        updated_at: claim.received_at,
+      });
+    },
+
+    /** Replaces the checklist (e.g. after marking items received) and touches `updated_at`. */
+    async updateRequiredDocuments(claimId: string, documents: RequiredDocument[]): Promise<void> {
+      await db('claims')
+        .where({ id: claimId })
+        .update({ required_documents: JSON.stringify(documents), updated_at: db.raw('clock_timestamp()') });
+    },
+
+    /** Appends to the claim's internal timeline (append-only: the database refuses changes). */
+    async appendAudit(entry: ClaimAuditEntry): Promise<void> {
+      await db('claim_audit').insert({
+        id: randomUUID(),
+        claim_id: entry.claim_id,
+        action: entry.action,
+        actor: entry.actor,
+        reason: entry.reason ?? null,
+        data: JSON.stringify(entry.data ?? {}),
+      });
+    },
+
+    /** The claim's internal timeline, oldest first. */
+    async listAudit(claimId: string): Promise<ClaimAuditRecord[]> {
+      const rows = await db('claim_audit')
+        .where({ claim_id: claimId })
+        .orderBy([{ column: 'occurred_at' }, { column: 'id' }]);
+      return rows.map(
+        (row: { id: string; action: string; actor: string; reason: string | null; data: Record<string, unknown>; occurred_at: Date }) => ({
+          audit_id: row.id,
+          action: row.action,
+          actor: row.actor,
+          reason: row.reason,
+          data: row.data,
+          occurred_at: new Date(row.occurred_at).toISOString(),
+        }),
+      );
+    },
+
+    /** Changes the claim's stage, queue, promised update or closing, and touches `updated_at`. */
+    async updateState(
+      claimId: string,
+      changes: Partial<{
+        stage: ClaimStage;
+        queue: string;
+        next_update_due: Date | null;
+        closing_reason: ClosingReason | null;
+        closing_rationale: string | null;
+      }>,
+    ): Promise<void> {
+      await db('claims')
+        .where({ id: claimId })
+        .update({ ...changes, updated_at: db.raw('clock_timestamp()') });
+    },
+  };
 }
 
-/** The claim's internal timeline, oldest first. */
-export async function listClaimAudit(db: Knex, claimId: string): Promise<ClaimAuditRecord[]> {
-  const rows = await db('claim_audit')
-    .where({ claim_id: claimId })
-    .orderBy([{ column: 'occurred_at' }, { column: 'id' }]);
-  return rows.map(
-    (row: { id: string; action: string; actor: string; reason: string | null; data: Record<string, unknown>; occurred_at: Date }) => ({
-      audit_id: row.id,
-      action: row.action,
-      actor: row.actor,
-      reason: row.reason,
-      data: row.data,
-      occurred_at: new Date(row.occurred_at).toISOString(),
-    }),
-  );
-}
+export type ClaimStore = ReturnType<typeof claimStore>;

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { accessTokenMatches, bearerToken } from '@platform/auth';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { findClaim, type ClaimWithTokenHash } from './claim-store';
+import { claimStore, type ClaimWithTokenHash } from './claim-store';
 
 /**
  * The claimant's bearer token, checked before anything else about the request: missing (or not a
@@ -27,7 +27,7 @@ export async function claimOpenedBy(
   token: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<ClaimWithTokenHash> {
-  const claim = await findClaim(db, claimId, options);
+  const claim = await claimStore(db).find(claimId, options);
   if (!claim || !accessTokenMatches(token, claim.access_token_hash)) throw problems.notFound('No such claim');
   return claim;
 }

@@ -1,6 +1,6 @@
 import { generateAccessToken, hashAccessToken } from '@platform/auth';
 import type { Knex } from '@platform/db';
-import { appendClaimAudit, findClaim } from '../../shared/claim-store';
+import { claimStore } from '../../shared/claim-store';
 import { claimantMessages } from '../../shared/claimant-messages';
 import type { SendMessage, SendOutcome } from '../delivery/delivery-channels';
 import { accessLinksStore } from './access-links-store';
@@ -22,7 +22,7 @@ export async function sendAccessLink(
   send: SendMessage,
 ): Promise<SendOutcome | { status: 'failed'; lastError: string }> {
   return db.transaction(async (trx) => {
-    const claim = await findClaim(trx, delivery.claim_id, { forUpdate: true });
+    const claim = await claimStore(trx).find(delivery.claim_id, { forUpdate: true });
     const to = delivery.channel === 'email' ? claim?.claimant.email : claim?.claimant.phone;
     if (!claim || !to)
       return {
@@ -31,7 +31,7 @@ export async function sendAccessLink(
       };
     const token = generateAccessToken();
     await accessLinksStore(trx).replaceTokenHash(claim.claim_id, hashAccessToken(token));
-    await appendClaimAudit(trx, {
+    await claimStore(trx).appendAudit({
       claim_id: claim.claim_id,
       action: 'access_link_sent',
       actor: 'system:delivery',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { listClaimAudit, type Claim, type ClaimAuditRecord, type RequiredDocument } from '../../shared/claim-store';
+import { claimStore, type Claim, type ClaimAuditRecord, type RequiredDocument } from '../../shared/claim-store';
 import type { Escalation } from '../triage/escalation-schemas';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimAdjusterKitGenerated } from './adjuster-kits-events';
@@ -40,7 +40,7 @@ export function adjusterKitService(exchange: string) {
     async generate(claimId: string, actor: string): Promise<AdjusterKit> {
       const claim = await lockClaim(db, claimId);
       const { triage, escalation } = await claimTriageDetail(db, claim.claim_id);
-      const timeline = await listClaimAudit(db, claim.claim_id);
+      const timeline = await claimStore(db).listAudit(claim.claim_id);
       const attachments = await listKitAttachments(db, claim.claim_id);
       const generatedAt = new Date();
       const snapshot: AdjusterKitSnapshot = {

@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import { listAttachments, type Attachment } from '../attachments/attachments-store';
+import { attachmentsStore, type Attachment } from '../attachments/attachments-store';
 
 /** An attachment as the adjuster side sees it: the claims core's attachment plus where to download it. */
 export interface KitAttachment extends Attachment {
@@ -11,7 +11,7 @@ export function attachmentContentPath(claimId: string, attachmentId: string): st
 }
 
 export async function listKitAttachments(db: Knex, claimId: string): Promise<KitAttachment[]> {
-  return (await listAttachments(db, claimId)).map((attachment) => ({
+  return (await attachmentsStore(db).listOfClaim(claimId)).map((attachment) => ({
     ...attachment,
     download_url: attachmentContentPath(claimId, attachment.attachment_id),
   }));

@@ -1,11 +1,11 @@
 import type { Knex } from '@platform/db';
 import type { FileStorage } from '@platform/files';
 import { ScannerUnavailableError, type VirusScanner } from '@platform/runtime';
-import { findClaim } from '../../shared/claim-store';
+import { claimStore } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimAttachmentScanned } from './attachments-events';
 import { refreshChecklistItem } from './attachments-service';
-import { claimPendingAttachment, recordScanOutcome } from './attachments-store';
+import { attachmentsStore } from './attachments-store';
 
 /**
  * Scans one attachment left `pending`, claimed with FOR UPDATE SKIP LOCKED so replicas never scan the
@@ -14,7 +14,7 @@ import { claimPendingAttachment, recordScanOutcome } from './attachments-store';
  */
 async function rescanOne(db: Knex, scanner: VirusScanner, storage: FileStorage, exchange: string): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const pending = await claimPendingAttachment(trx);
+    const pending = await attachmentsStore(trx).claimPending();
     if (!pending) return false;
     let verdict;
     try {
@@ -23,9 +23,9 @@ async function rescanOne(db: Knex, scanner: VirusScanner, storage: FileStorage, 
       if (error instanceof ScannerUnavailableError) return false;
       throw error;
     }
-    const claim = await findClaim(trx, pending.claim_id, { forUpdate: true });
+    const claim = await claimStore(trx).find(pending.claim_id, { forUpdate: true });
     if (!claim) throw new Error(`attachment ${pending.id} has no claim`);
-    const attachment = await recordScanOutcome(trx, pending.id, verdict);
+    const attachment = await attachmentsStore(trx).recordScanOutcome(pending.id, verdict);
     const scan = {
       attachment_id: attachment.attachment_id,
       sha256: attachment.sha256,

@@ -3,10 +3,10 @@ import type { Knex } from '@platform/db';
 import type { FileStorage } from '@platform/files';
 import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
-import { findClaim, updateRequiredDocuments, type Claim } from '../../shared/claim-store';
+import { claimStore, type Claim } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimAttachmentAdded } from './attachments-events';
-import { contentIsReferenced, hasUsableDocument, insertAttachmentOnce, lockContent, type Attachment } from './attachments-store';
+import { attachmentsStore, type Attachment } from './attachments-store';
 import type { ReceivedFile, ReceivedUpload } from './multipart-upload';
 
 export interface AttachmentResult extends Omit<Attachment, 'description'> {
@@ -38,10 +38,9 @@ export async function refreshChecklistItem(
 ): Promise<void> {
   const item = claim.required_documents.find((document) => document.type === documentType);
   if (!item) return;
-  const received = await hasUsableDocument(db, claim.claim_id, documentType);
+  const received = await attachmentsStore(db).hasUsableDocument(claim.claim_id, documentType);
   if (received === item.received) return;
-  await updateRequiredDocuments(
-    db,
+  await claimStore(db).updateRequiredDocuments(
     claim.claim_id,
     claim.required_documents.map((document) => (document.type === documentType ? { ...document, received } : document)),
   );
@@ -62,7 +61,7 @@ export interface AttachmentSettings {
 export function attachmentService(settings: AttachmentSettings) {
   return (db: Knex) => ({
     async addAttachments(claimId: string, upload: ScannedUpload, placed: string[]): Promise<AttachmentResult[]> {
-      const claim = await findClaim(db, claimId, { forUpdate: true });
+      const claim = await claimStore(db).find(claimId, { forUpdate: true });
       if (!claim) throw problems.notFound('No such claim');
       if (claim.stage === 'closed') throw problems.conflict('The claim is closed; it takes no more attachments');
       const documentType = upload.documentType ?? 'other';
@@ -75,11 +74,11 @@ export function attachmentService(settings: AttachmentSettings) {
       }
 
       // Content locks in one global order, so concurrent uploads sharing files never deadlock.
-      for (const sha256 of [...new Set(upload.files.map((file) => file.sha256))].sort()) await lockContent(db, sha256);
+      for (const sha256 of [...new Set(upload.files.map((file) => file.sha256))].sort()) await attachmentsStore(db).lockContent(sha256);
       const results: AttachmentResult[] = [];
       for (const file of upload.files) {
         if ((await settings.storage.place(file.temporaryId, file.sha256)).created) placed.push(file.sha256);
-        const { attachment, duplicate } = await insertAttachmentOnce(db, {
+        const { attachment, duplicate } = await attachmentsStore(db).insertOnce({
           id: randomUUID(),
           claim_id: claimId,
           sha256: file.sha256,
@@ -137,8 +136,8 @@ export function attachmentService(settings: AttachmentSettings) {
 export async function removeUnreferencedFiles(db: Knex, storage: FileStorage, sha256s: string[]): Promise<void> {
   for (const sha256 of sha256s) {
     await db.transaction(async (trx) => {
-      await lockContent(trx, sha256);
-      if (!(await contentIsReferenced(trx, sha256))) await storage.remove(sha256);
+      await attachmentsStore(trx).lockContent(sha256);
+      if (!(await attachmentsStore(trx).contentIsReferenced(sha256))) await storage.remove(sha256);
     });
   }
 }

@@ -55,62 +55,70 @@ export interface NewAttachment {
   scanned_at: string | null;
 }
 
-/**
- * Stores an attachment unless the claim already has the same content. Returns the stored attachment
- * and whether it was there before (`duplicate`).
- */
-export async function insertAttachmentOnce(db: Knex, attachment: NewAttachment): Promise<{ attachment: Attachment; duplicate: boolean }> {
-  const inserted = (await db('attachments')
-    .insert(attachment)
-    .onConflict(['claim_id', 'sha256'])
-    .ignore()
-    .returning('*')) as AttachmentRow[];
-  if (inserted.length > 0) return { attachment: toAttachment(inserted[0]), duplicate: false };
-  const existing = (await db('attachments').where({ claim_id: attachment.claim_id, sha256: attachment.sha256 }).first()) as AttachmentRow;
-  return { attachment: toAttachment(existing), duplicate: true };
+export function attachmentsStore(db: Knex) {
+  return {
+    /**
+     * Stores an attachment unless the claim already has the same content. Returns the stored attachment
+     * and whether it was there before (`duplicate`).
+     */
+    async insertOnce(attachment: NewAttachment): Promise<{ attachment: Attachment; duplicate: boolean }> {
+      const inserted = (await db('attachments')
+        .insert(attachment)
+        .onConflict(['claim_id', 'sha256'])
+        .ignore()
+        .returning('*')) as AttachmentRow[];
+      if (inserted.length > 0) return { attachment: toAttachment(inserted[0]), duplicate: false };
+      const existing = (await db('attachments')
+        .where({ claim_id: attachment.claim_id, sha256: attachment.sha256 })
+        .first()) as AttachmentRow;
+      return { attachment: toAttachment(existing), duplicate: true };
+    },
+
+    async listOfClaim(claimId: string): Promise<Attachment[]> {
+      const rows = (await db('attachments')
+        .where({ claim_id: claimId })
+        .orderBy([{ column: 'received_at' }, { column: 'id' }])) as AttachmentRow[];
+      return rows.map(toAttachment);
+    },
+
+    /** True when any claim's attachment row refers to this content. */
+    async contentIsReferenced(sha256: string): Promise<boolean> {
+      return (await db('attachments').where({ sha256 }).first('id')) !== undefined;
+    },
+
+    /** Serialises work on one content address for the rest of the transaction (placing or removing its file). */
+    async lockContent(sha256: string): Promise<void> {
+      await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`claims.attachment:${sha256}`]);
+    },
+
+    /** An attachment waiting for its virus scan, claimed for this transaction (other replicas skip it). */
+    async claimPending(): Promise<{ id: string; claim_id: string; sha256: string } | undefined> {
+      return db('attachments')
+        .where({ scan_status: 'pending' })
+        .orderBy([{ column: 'received_at' }, { column: 'id' }])
+        .forUpdate()
+        .skipLocked()
+        .first('id', 'claim_id', 'sha256');
+    },
+
+    async recordScanOutcome(attachmentId: string, outcome: ScanOutcome): Promise<Attachment> {
+      const [row] = (await db('attachments')
+        .where({ id: attachmentId })
+        .update({ scan_status: outcome.status, scan_signature: outcome.signature, scanned_at: db.raw('clock_timestamp()') })
+        .returning('*')) as AttachmentRow[];
+      return toAttachment(row);
+    },
+
+    /** True when the claim holds a file of this document type that is not quarantined (what the checklist counts). */
+    async hasUsableDocument(claimId: string, documentType: string): Promise<boolean> {
+      return (
+        (await db('attachments')
+          .where({ claim_id: claimId, document_type: documentType })
+          .whereNot({ scan_status: 'infected' })
+          .first('id')) !== undefined
+      );
+    },
+  };
 }
 
-export async function listAttachments(db: Knex, claimId: string): Promise<Attachment[]> {
-  const rows = (await db('attachments')
-    .where({ claim_id: claimId })
-    .orderBy([{ column: 'received_at' }, { column: 'id' }])) as AttachmentRow[];
-  return rows.map(toAttachment);
-}
-
-/** True when any claim's attachment row refers to this content. */
-export async function contentIsReferenced(db: Knex, sha256: string): Promise<boolean> {
-  return (await db('attachments').where({ sha256 }).first('id')) !== undefined;
-}
-
-/** Serialises work on one content address for the rest of the transaction (placing or removing its file). */
-export async function lockContent(db: Knex, sha256: string): Promise<void> {
-  await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`claims.attachment:${sha256}`]);
-}
-
-/** An attachment waiting for its virus scan, claimed for this transaction (other replicas skip it). */
-export async function claimPendingAttachment(db: Knex): Promise<{ id: string; claim_id: string; sha256: string } | undefined> {
-  return db('attachments')
-    .where({ scan_status: 'pending' })
-    .orderBy([{ column: 'received_at' }, { column: 'id' }])
-    .forUpdate()
-    .skipLocked()
-    .first('id', 'claim_id', 'sha256');
-}
-
-export async function recordScanOutcome(db: Knex, attachmentId: string, outcome: ScanOutcome): Promise<Attachment> {
-  const [row] = (await db('attachments')
-    .where({ id: attachmentId })
-    .update({ scan_status: outcome.status, scan_signature: outcome.signature, scanned_at: db.raw('clock_timestamp()') })
-    .returning('*')) as AttachmentRow[];
-  return toAttachment(row);
-}
-
-/** True when the claim holds a file of this document type that is not quarantined (what the checklist counts). */
-export async function hasUsableDocument(db: Knex, claimId: string, documentType: string): Promise<boolean> {
-  return (
-    (await db('attachments')
-      .where({ claim_id: claimId, document_type: documentType })
-      .whereNot({ scan_status: 'infected' })
-      .first('id')) !== undefined
-  );
-}
+export type AttachmentsStore = ReturnType<typeof attachmentsStore>;

@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import { scanNotice } from '../attachments/attachments-service';
-import { listAttachments } from '../attachments/attachments-store';
+import { attachmentsStore } from '../attachments/attachments-store';
 import { decodeCursor, encodeCursor } from '../claims-list/claim-cursor';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { claimOpenedBy } from '../../shared/claimant-access';
@@ -15,7 +15,7 @@ export const claimantStatusService = () => (db: Knex) => ({
     const updates = statusUpdatesStore(db);
     const page = await updates.historyPage(claim.claim_id, after, limit + 1);
     const latest = await updates.latestOfClaim(claim.claim_id);
-    const attachments = await listAttachments(db, claim.claim_id);
+    const attachments = await attachmentsStore(db).listOfClaim(claim.claim_id);
     return {
       claim_id: claim.claim_id,
       claim_number: claim.claim_number,

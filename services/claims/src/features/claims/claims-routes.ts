@@ -5,11 +5,11 @@ import { noBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
-import { listAttachments } from '../attachments/attachments-store';
+import { attachmentsStore } from '../attachments/attachments-store';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { claimSchema, storedStatusUpdateSchema, timelineEntrySchema } from './claims-schemas';
 import { attachmentExample, claimExample, escalationExample, statusUpdateExample, timelineExample, triageExample } from './claim-examples';
-import { findClaim, listClaimAudit, withoutTokenHash } from '../../shared/claim-store';
+import { claimStore, withoutTokenHash } from '../../shared/claim-store';
 
 /**
  * A part of the claim file another feature owns (triage, escalations): its JSON Schema properties are
@@ -74,12 +74,12 @@ export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extension
 
   router.get('/api/claims/claims/:id', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
     const claimId = String(req.params.id);
-    const claim = await findClaim(deps.db, claimId);
+    const claim = await claimStore(deps.db).find(claimId);
     if (!claim) throw problems.notFound('No such claim');
     const [statusUpdates, attachments, timeline] = [
       await statusUpdatesStore(deps.db).listOfClaim(claimId),
-      await listAttachments(deps.db, claimId),
-      await listClaimAudit(deps.db, claimId),
+      await attachmentsStore(deps.db).listOfClaim(claimId),
+      await claimStore(deps.db).listAudit(claimId),
     ];
     const extra: object[] = [];
     for (const extension of extensions) extra.push(await extension.load(deps.db, claimId));

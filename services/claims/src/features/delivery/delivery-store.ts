@@ -6,22 +6,6 @@ import type { ClaimDelivery } from './delivery-schemas';
 /** What a delivery carries: a stored status update, or a new access link (no update behind it). */
 export const DELIVERY_KINDS = ['status_update', 'access_link'] as const;
 
-/**
- * Queues a stored status update for delivery on its channel, on the caller's transaction. A portal
- * update is delivered by being stored (the claimant status endpoint serves it).
- */
-export async function queueDelivery(db: Knex, stored: StoredStatusUpdate): Promise<void> {
-  const { channel, claim_id } = stored.update;
-  await db('deliveries').insert({
-    id: randomUUID(),
-    update_id: stored.update_id,
-    claim_id,
-    channel,
-    status: channel === 'portal' ? 'delivered' : 'pending',
-    completed_at: channel === 'portal' ? db.raw('clock_timestamp()') : null,
-  });
-}
-
 export interface DueDelivery {
   delivery_id: string;
   kind: (typeof DELIVERY_KINDS)[number];
@@ -30,53 +14,6 @@ export interface DueDelivery {
   claim_id: string;
   channel: 'email' | 'sms';
   attempts: number;
-}
-
-/**
- * Leases the next due pending delivery: it is pushed `leaseSeconds` into the future and its attempt
- * counted in one statement, so two workers never send it at once and a worker that dies mid-send
- * leaves it to be retried when the lease runs out.
- */
-export async function leaseDueDelivery(db: Knex, leaseSeconds: number): Promise<DueDelivery | undefined> {
-  const { rows } = await db.raw<{ rows: ({ id: string } & Omit<DueDelivery, 'delivery_id'>)[] }>(
-    `UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
-     WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
-                 ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING id, kind, update_id, claim_id, channel, attempts`,
-    [leaseSeconds],
-  );
-  const [row] = rows;
-  return row
-    ? {
-        delivery_id: row.id,
-        kind: row.kind,
-        update_id: row.update_id,
-        claim_id: row.claim_id,
-        channel: row.channel,
-        attempts: row.attempts,
-      }
-    : undefined;
-}
-
-/** Ends a delivery: handed to the provider (`sent`, with the provider's message id), `logged`, or `failed` with the last error. */
-export async function completeDelivery(
-  db: Knex,
-  deliveryId: string,
-  outcome: { status: 'sent' | 'logged'; providerMessageId: string | null } | { status: 'failed'; lastError: string },
-): Promise<void> {
-  await db('deliveries')
-    .where({ id: deliveryId })
-    .update(
-      outcome.status === 'failed'
-        ? { status: 'failed', last_error: outcome.lastError, completed_at: db.raw('clock_timestamp()') }
-        : { status: outcome.status, provider_message_id: outcome.providerMessageId, completed_at: db.raw('clock_timestamp()') },
-    );
-}
-
-export async function retryDeliveryLater(db: Knex, deliveryId: string, delayMs: number, lastError: string): Promise<void> {
-  await db('deliveries')
-    .where({ id: deliveryId })
-    .update({ last_error: lastError, next_attempt_at: db.raw('clock_timestamp() + make_interval(secs => ?)', [delayMs / 1000]) });
 }
 
 interface DeliveryRow {
@@ -119,6 +56,68 @@ export const HAS_FAILED_DELIVERY = `EXISTS (SELECT 1 FROM deliveries fd WHERE fd
 
 export function deliveriesStore(db: Knex) {
   return {
+    /**
+     * Queues a stored status update for delivery on its channel, on the caller's transaction. A portal
+     * update is delivered by being stored (the claimant status endpoint serves it).
+     */
+    async queue(stored: StoredStatusUpdate): Promise<void> {
+      const { channel, claim_id } = stored.update;
+      await db('deliveries').insert({
+        id: randomUUID(),
+        update_id: stored.update_id,
+        claim_id,
+        channel,
+        status: channel === 'portal' ? 'delivered' : 'pending',
+        completed_at: channel === 'portal' ? db.raw('clock_timestamp()') : null,
+      });
+    },
+
+    /**
+     * Leases the next due pending delivery: it is pushed `leaseSeconds` into the future and its attempt
+     * counted in one statement, so two workers never send it at once and a worker that dies mid-send
+     * leaves it to be retried when the lease runs out.
+     */
+    async leaseDue(leaseSeconds: number): Promise<DueDelivery | undefined> {
+      const { rows } = await db.raw<{ rows: ({ id: string } & Omit<DueDelivery, 'delivery_id'>)[] }>(
+        `UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
+         WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
+                     ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING id, kind, update_id, claim_id, channel, attempts`,
+        [leaseSeconds],
+      );
+      const [row] = rows;
+      return row
+        ? {
+            delivery_id: row.id,
+            kind: row.kind,
+            update_id: row.update_id,
+            claim_id: row.claim_id,
+            channel: row.channel,
+            attempts: row.attempts,
+          }
+        : undefined;
+    },
+
+    /** Ends a delivery: handed to the provider (`sent`, with the provider's message id), `logged`, or `failed` with the last error. */
+    async complete(
+      deliveryId: string,
+      outcome: { status: 'sent' | 'logged'; providerMessageId: string | null } | { status: 'failed'; lastError: string },
+    ): Promise<void> {
+      await db('deliveries')
+        .where({ id: deliveryId })
+        .update(
+          outcome.status === 'failed'
+            ? { status: 'failed', last_error: outcome.lastError, completed_at: db.raw('clock_timestamp()') }
+            : { status: outcome.status, provider_message_id: outcome.providerMessageId, completed_at: db.raw('clock_timestamp()') },
+        );
+    },
+
+    async retryLater(deliveryId: string, delayMs: number, lastError: string): Promise<void> {
+      await db('deliveries')
+        .where({ id: deliveryId })
+        .update({ last_error: lastError, next_attempt_at: db.raw('clock_timestamp() + make_interval(secs => ?)', [delayMs / 1000]) });
+    },
+
     /** Every delivery of a claim, oldest first. */
     async listOfClaim(claimId: string): Promise<ClaimDelivery[]> {
       const rows = await db('deliveries')

@@ -2,12 +2,12 @@ import type { Knex } from '@platform/db';
 import { retryDelayMs } from '@platform/messaging';
 import type { ServiceDeps } from '@platform/runtime';
 import type { Logger } from 'pino';
-import { findClaim } from '../../shared/claim-store';
+import { claimStore } from '../../shared/claim-store';
 import { claimantMessages } from '../../shared/claimant-messages';
 import { sendAccessLink } from '../access-links/access-link-delivery';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { createMessageSender, renderStatusUpdate, type SendMessage, type SendOutcome } from './delivery-channels';
-import { completeDelivery, leaseDueDelivery, retryDeliveryLater, type DueDelivery } from './delivery-store';
+import { deliveriesStore, type DueDelivery } from './delivery-store';
 
 export const DELIVERY_MAX_ATTEMPTS = 5;
 const LEASE_SECONDS = 60;
@@ -28,7 +28,7 @@ async function sendStatusUpdate(
   due: DueDelivery,
 ): Promise<SendOutcome | { status: 'failed'; lastError: string }> {
   const stored = due.update_id === null ? undefined : await statusUpdatesStore(db).find(due.update_id);
-  const claim = stored ? await findClaim(db, stored.update.claim_id) : undefined;
+  const claim = stored ? await claimStore(db).find(stored.update.claim_id) : undefined;
   if (!claim || !stored) return { status: 'failed', lastError: 'The status update or its claim no longer exists' };
   const to = due.channel === 'email' ? claim.claimant.email : claim.claimant.phone;
   if (!to) return { status: 'failed', lastError: `The claimant has no ${due.channel === 'email' ? 'email address' : 'phone number'}` };
@@ -45,14 +45,14 @@ async function sendStatusUpdate(
 async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Logger, publicBaseUrl: string): Promise<void> {
   try {
     const outcome = due.kind === 'access_link' ? await sendAccessLink(db, publicBaseUrl, due, send) : await sendStatusUpdate(db, send, due);
-    await completeDelivery(db, due.delivery_id, outcome);
+    await deliveriesStore(db).complete(due.delivery_id, outcome);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (due.attempts >= DELIVERY_MAX_ATTEMPTS) {
       logger.warn({ delivery_id: due.delivery_id, kind: due.kind, attempts: due.attempts, err: message }, 'delivery failed for good');
-      await completeDelivery(db, due.delivery_id, { status: 'failed', lastError: message });
+      await deliveriesStore(db).complete(due.delivery_id, { status: 'failed', lastError: message });
     } else {
-      await retryDeliveryLater(db, due.delivery_id, retryDelayMs(due.attempts, 1000, 60000), message);
+      await deliveriesStore(db).retryLater(due.delivery_id, retryDelayMs(due.attempts, 1000, 60000), message);
     }
   }
 }
@@ -73,7 +73,7 @@ export function startDeliveryWorker(
   const drain = async (): Promise<number> => {
     let count = 0;
     while (!stopped) {
-      const due = await leaseDueDelivery(db, LEASE_SECONDS);
+      const due = await deliveriesStore(db).leaseDue(LEASE_SECONDS);
       if (!due) break;
       count += 1;
       await attempt(db, send, due, logger, publicBaseUrl);

@@ -1,5 +1,5 @@
 import type { ServiceDeps } from '@platform/runtime';
-import { purgeExpiredIdempotencyKeys } from './idempotency';
+import { idempotencyStore } from './idempotency';
 
 export const IDEMPOTENCY_PURGE_INTERVAL_MS = 15 * 60_000;
 
@@ -12,10 +12,12 @@ export function startIdempotencyPurge(
   intervalMs = IDEMPOTENCY_PURGE_INTERVAL_MS,
 ): { stop(): void } {
   const timer = setInterval(() => {
-    purgeExpiredIdempotencyKeys(deps.db).then(
-      (purged) => purged > 0 && deps.logger.info({ purged }, 'expired idempotency keys purged'),
-      (error) => deps.logger.warn({ err: error }, 'idempotency key purge failed; will retry'),
-    );
+    idempotencyStore(deps.db)
+      .purgeExpired()
+      .then(
+        (purged) => purged > 0 && deps.logger.info({ purged }, 'expired idempotency keys purged'),
+        (error) => deps.logger.warn({ err: error }, 'idempotency key purge failed; will retry'),
+      );
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };

@@ -50,56 +50,50 @@ export interface IdempotencyClaim {
   replay?: StoredResponse;
 }
 
-/**
- * Claims `idempotencyKey` for `operation` on the caller's transaction. Returns `{}` when this request
- * owns the key (run the operation, then `storeIdempotentResponse`), or the answer to replay. Same key
- * with another body is 422. An expired row is removed first, so an old key starts afresh.
- */
-export async function claimIdempotencyKey(
-  trx: Knex,
-  operation: string,
-  idempotencyKey: string,
-  digest: string,
-  retentionHours: number,
-): Promise<IdempotencyClaim> {
-  const hash = keyHash(idempotencyKey);
-  await trx('idempotency_keys').where({ operation, key_hash: hash }).andWhere('expires_at', '<=', trx.raw('now()')).delete();
-  const inserted = await trx('idempotency_keys')
-    .insert({
-      operation,
-      key_hash: hash,
-      request_digest: digest,
-      expires_at: trx.raw(`now() + make_interval(hours => ?)`, [retentionHours]),
-    })
-    .onConflict(['operation', 'key_hash'])
-    .ignore()
-    .returning('key_hash');
-  if (inserted.length > 0) return {};
-  const existing = (await trx('idempotency_keys').where({ operation, key_hash: hash }).first()) as
-    { request_digest: string; sealed_response: string | null } | undefined;
-  if (!existing || existing.sealed_response === null) {
-    // Only possible if the row vanished or was stored without an answer; both mean "retry later".
-    throw problems.conflict('A request with this Idempotency-Key is still being processed; retry shortly');
-  }
-  if (existing.request_digest !== digest) {
-    throw problems.unprocessable('This Idempotency-Key was used with a different request body');
-  }
-  return { replay: unseal(idempotencyKey, existing.sealed_response) };
+export function idempotencyStore(db: Knex) {
+  return {
+    /**
+     * Claims `idempotencyKey` for `operation` on the caller's transaction. Returns `{}` when this request
+     * owns the key (run the operation, then `storeIdempotentResponse`), or the answer to replay. Same key
+     * with another body is 422. An expired row is removed first, so an old key starts afresh.
+     */
+    async claimKey(operation: string, idempotencyKey: string, digest: string, retentionHours: number): Promise<IdempotencyClaim> {
+      const hash = keyHash(idempotencyKey);
+      await db('idempotency_keys').where({ operation, key_hash: hash }).andWhere('expires_at', '<=', db.raw('now()')).delete();
+      const inserted = await db('idempotency_keys')
+        .insert({
+          operation,
+          key_hash: hash,
+          request_digest: digest,
+          expires_at: db.raw(`now() + make_interval(hours => ?)`, [retentionHours]),
+        })
+        .onConflict(['operation', 'key_hash'])
+        .ignore()
+        .returning('key_hash');
+      if (inserted.length > 0) return {};
+      const existing = (await db('idempotency_keys').where({ operation, key_hash: hash }).first()) as
+        { request_digest: string; sealed_response: string | null } | undefined;
+      if (!existing || existing.sealed_response === null) {
+        // Only possible if the row vanished or was stored without an answer; both mean "retry later".
+        throw problems.conflict('A request with this Idempotency-Key is still being processed; retry shortly');
+      }
+      if (existing.request_digest !== digest) {
+        throw problems.unprocessable('This Idempotency-Key was used with a different request body');
+      }
+      return { replay: unseal(idempotencyKey, existing.sealed_response) };
+    },
+
+    async storeResponse(operation: string, idempotencyKey: string, response: StoredResponse, claimId: string): Promise<void> {
+      await db('idempotency_keys')
+        .where({ operation, key_hash: keyHash(idempotencyKey) })
+        .update({ sealed_response: seal(idempotencyKey, response), claim_id: claimId });
+    },
+
+    /** Removes stored answers past their retention; returns how many. */
+    async purgeExpired(): Promise<number> {
+      return db('idempotency_keys').where('expires_at', '<=', db.raw('now()')).delete();
+    },
+  };
 }
 
-export async function storeIdempotentResponse(
-  trx: Knex,
-  operation: string,
-  idempotencyKey: string,
-  response: StoredResponse,
-  claimId: string,
-): Promise<void> {
-  await trx('idempotency_keys')
-    .where({ operation, key_hash: keyHash(idempotencyKey) })
-    .update({ sealed_response: seal(idempotencyKey, response), claim_id: claimId });
-}
-
-/** Removes stored answers past their retention; returns how many. */
-export async function purgeExpiredIdempotencyKeys(db: Knex): Promise<number> {
-  return db('idempotency_keys').where('expires_at', '<=', db.raw('now()')).delete();
-}
+export type IdempotencyStore = ReturnType<typeof idempotencyStore>;

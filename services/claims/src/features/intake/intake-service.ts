@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { generateAccessToken, hashAccessToken } from '@platform/auth';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { allocateClaimNumber, insertClaim, type RequiredDocument } from '../../shared/claim-store';
+import { claimStore, type RequiredDocument } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimantMessages, type ClaimantMessages } from '../../shared/claimant-messages';
 import { claimCreated } from './intake-events';
-import { queueDelivery } from '../delivery/delivery-store';
+import { deliveriesStore } from '../delivery/delivery-store';
 import { normaliseLanguageTag } from '../status-updates/language-tag';
 import { isCalendarDate } from '../status-updates/status-update-dates';
 import { addDays, dateIn, isTimeZone, promiseDueAt } from '../../shared/claim-deadlines';
 import type { StatusUpdate, StatusUpdateContact } from '../status-updates/status-updates-schemas';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
-import { claimIdempotencyKey, requestDigest, storeIdempotentResponse, type StoredResponse } from './idempotency';
+import { idempotencyStore, requestDigest, type StoredResponse } from './idempotency';
 import type { IntakeRequest } from './intake-schemas';
 import { requiredDocumentsFor } from './required-documents';
 
@@ -109,8 +109,7 @@ export function intakeService(settings: IntakeSettings) {
       const now = new Date();
       const { language, timeZone } = checkIntakeFacts(request, now);
       if (idempotencyKey !== undefined) {
-        const claim = await claimIdempotencyKey(
-          db,
+        const claim = await idempotencyStore(db).claimKey(
           INTAKE_OPERATION,
           idempotencyKey,
           requestDigest(request),
@@ -121,13 +120,13 @@ export function intakeService(settings: IntakeSettings) {
 
       const claimId = randomUUID();
       const accessToken = generateAccessToken();
-      const claimNumber = await allocateClaimNumber(db, now.getUTCFullYear());
+      const claimNumber = await claimStore(db).allocateClaimNumber(now.getUTCFullYear());
       const requiredDocuments = requiredDocumentsFor(request.loss.type, request.injuries ?? null);
       const firstContactDue = new Date(now.getTime() + SERVICE_LEVELS.firstContactWithinHours * HOUR_MS);
       const expectedNextUpdateBy = addDays(dateIn(timeZone, now), SERVICE_LEVELS.firstUpdateWithinDays);
       const preferredChannel = preferredChannelOf(request);
 
-      await insertClaim(db, {
+      await claimStore(db).insert({
         id: claimId,
         claim_number: claimNumber,
         policy_number: request.policy_number.trim(),
@@ -167,7 +166,7 @@ export function intakeService(settings: IntakeSettings) {
         language_fallback_from: messages.fallbackFrom,
         created_by: 'system:intake',
       });
-      await queueDelivery(db, stored); // the acknowledgement goes out on the preferred channel
+      await deliveriesStore(db).queue(stored); // the acknowledgement goes out on the preferred channel
       await recordClaimChange(db, settings.exchange, {
         claimId,
         event: claimCreated,
@@ -207,7 +206,7 @@ export function intakeService(settings: IntakeSettings) {
         status: stored.update,
       };
       const response: StoredResponse = { status: 201, location: `/api/claims/public/claims/${claimId}/status`, body };
-      if (idempotencyKey !== undefined) await storeIdempotentResponse(db, INTAKE_OPERATION, idempotencyKey, response, claimId);
+      if (idempotencyKey !== undefined) await idempotencyStore(db).storeResponse(INTAKE_OPERATION, idempotencyKey, response, claimId);
       return { ...response, replayed: false };
     },
   });

@@ -1,10 +1,11 @@
+import { claimStore } from '../../shared/claim-store';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { queueDelivery } from '../delivery/delivery-store';
+import { deliveriesStore } from '../delivery/delivery-store';
 import { escalationStore } from '../triage/escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimStatusUpdated } from './status-updates-events';
-import { lockClaim, readClaim, updateClaimState } from '../../shared/claim-state';
+import { lockClaim, readClaim } from '../../shared/claim-state';
 import { CLOSING_REASONS } from '../../shared/claim-vocabulary';
 import { DECIDE_SCOPE, WRITE_SCOPE, judgeTransition } from '../../shared/stage-machine';
 import { normaliseLanguageTag } from './language-tag';
@@ -116,13 +117,13 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
           request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by, claim.time_zone, defaultCadenceDays);
         // Closing sets the reason; reopening clears it (the database allows a reason only on a closed claim),
         // while the closing update and its timeline entry keep it.
-        await updateClaimState(db, claim.claim_id, {
+        await claimStore(db).updateState(claim.claim_id, {
           stage: request.stage,
           next_update_due: nextUpdateDue,
           closing_reason: request.closing_reason ?? null,
           closing_rationale: request.closing_rationale ?? null,
         });
-        await queueDelivery(db, stored);
+        await deliveriesStore(db).queue(stored);
         const facts = {
           update_id: stored.update_id,
           previous_stage: claim.stage,

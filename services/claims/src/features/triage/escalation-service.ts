@@ -1,8 +1,9 @@
+import { claimStore } from '../../shared/claim-store';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimEscalationDecided } from './triage-events';
-import { isUuid, lockClaim, updateClaimState } from '../../shared/claim-state';
+import { isUuid, lockClaim } from '../../shared/claim-state';
 import { isClosed, stageAfterDecision } from '../../shared/stage-machine';
 import type { EscalationDecisionRequest } from './escalation-schemas';
 import type { Escalation } from './escalation-schemas';
@@ -38,7 +39,7 @@ export function escalationService(exchange: string) {
         decided_by: actor,
       });
       const stage = stageAfterDecision(claim.stage);
-      await updateClaimState(db, claim.claim_id, { stage, queue });
+      await claimStore(db).updateState(claim.claim_id, { stage, queue });
       await recordClaimChange(db, exchange, {
         claimId: claim.claim_id,
         event: claimEscalationDecided,

@@ -1,3 +1,4 @@
+import { claimStore } from '../../shared/claim-store';
 import { randomUUID } from 'node:crypto';
 import { canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
@@ -5,7 +6,7 @@ import { problems } from '@platform/http';
 import { escalationStore } from './escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimTriaged } from './triage-events';
-import { lockClaim, updateClaimState } from '../../shared/claim-state';
+import { lockClaim } from '../../shared/claim-state';
 import { isClosed, stageAfterTriage } from '../../shared/stage-machine';
 import { assertPolicyShape, evaluatePolicy } from './evaluate-policy';
 import { deriveFacts } from './triage-facts';
@@ -71,7 +72,7 @@ export function triageService(exchange: string) {
         });
       }
       const stage = stageAfterTriage(claim.stage, gated);
-      await updateClaimState(db, claim.claim_id, gated ? { stage } : { stage, queue: verdict.queue });
+      await claimStore(db).updateState(claim.claim_id, gated ? { stage } : { stage, queue: verdict.queue });
 
       await recordClaimChange(db, exchange, {
         claimId: claim.claim_id,

@@ -3,7 +3,7 @@ import { problems } from '@platform/http';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimOpenedBy } from '../../shared/claimant-access';
 import { claimantMessages } from '../../shared/claimant-messages';
-import { queueDelivery } from '../delivery/delivery-store';
+import { deliveriesStore } from '../delivery/delivery-store';
 import type { StatusUpdateContact } from '../status-updates/status-updates-schemas';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { claimWithdrawn } from './withdrawal-events';
@@ -46,7 +46,7 @@ export const withdrawalService = (settings: { exchange: string; contact: StatusU
       closing_reason: 'withdrawn',
     });
     await withdrawalStore(db).closeAsWithdrawn(claim.claim_id);
-    await queueDelivery(db, stored);
+    await deliveriesStore(db).queue(stored);
     await recordClaimChange(db, settings.exchange, {
       claimId: claim.claim_id,
       event: claimWithdrawn,
