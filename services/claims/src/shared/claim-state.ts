@@ -1,6 +1,7 @@
 import type { Knex } from '@platform/db';
 import { UUID_PATTERN, problems } from '@platform/http';
-import { claimStore, withoutTokenHash, type Claim } from './claim-store';
+import type { Claim } from './claim-schemas';
+import { claimStore, withoutTokenHash } from './claim-store';
 
 export function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value);

@@ -2,52 +2,26 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { UUID_PATTERN } from '@platform/http';
 import type { RequiredDocument } from '@platform/claims-domain';
+import type { Claim, LossLocation } from './claim-schemas';
 import type { Channel, ClaimStage, ClosingReason, LossType } from './claim-vocabulary';
 
 export type { RequiredDocument };
 
-export interface LossLocation {
-  address_line?: string;
-  city?: string;
-  postal_code?: string;
-  country?: string;
-}
-
 /** What the claimant reported, normalised: the same in a new claim and a stored one. */
-interface ReportedClaim {
-  claim_number: string;
-  policy_number: string;
-  claimant: { name: string; email: string | null; phone: string | null };
-  loss: { date: string; type: LossType; description: string; location: LossLocation | null };
-  injuries: boolean | null;
-  police_report_number: string | null;
-  estimated_amount: { amount: string; currency: string } | null;
-  preferred_channel: Channel;
-  language: string;
-  /** IANA time zone the claim's promised dates count in; UTC when null. */
-  time_zone: string | null;
-  required_documents: RequiredDocument[];
-}
-
-/** A claim as the service works with it (the internal view; never handed to a claimant whole). */
-export interface Claim extends ReportedClaim {
-  claim_id: string;
-  stage: ClaimStage;
-  queue: string | null;
-  /** The JWT `sub` working the claim, or null. */
-  assignee: string | null;
-  /** Bumped on every change of the row (a trigger): the claim's ETag. */
-  version: number;
-  /** Why a closed claim closed; null while open (and for claims closed before reasons existed). */
-  closing: { reason: ClosingReason; rationale: string | null } | null;
-  received_at: string;
-  acknowledge_by: string;
-  acknowledged_at: string | null;
-  first_contact_due: string;
-  next_update_due: string | null;
-  created_at: string;
-  updated_at: string;
-}
+type ReportedClaim = Pick<
+  Claim,
+  | 'claim_number'
+  | 'policy_number'
+  | 'claimant'
+  | 'loss'
+  | 'injuries'
+  | 'police_report_number'
+  | 'estimated_amount'
+  | 'preferred_channel'
+  | 'language'
+  | 'time_zone'
+  | 'required_documents'
+>;
 
 export interface ClaimWithTokenHash extends Claim {
   access_token_hash: string;

@@ -1,9 +1,11 @@
+import type { FromSchema } from '@platform/http';
 import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
-import { claimSchema, timelineEntrySchema } from '../claims/claims-schemas';
+import { claimSchema } from '../../shared/claim-schemas';
+import { timelineEntrySchema } from '../claims/claims-schemas';
 import { escalationSchema } from '../triage/escalation-schemas';
 import { triageResultSchema } from '../triage/triage-schemas';
 
-const nullable = (schema: object) => ({ oneOf: [{ type: 'null' }, schema] });
+const nullable = <const S extends object>(schema: S) => ({ oneOf: [{ type: 'null' }, schema] }) as const;
 
 export const kitAttachmentSchema = {
   type: 'object',
@@ -93,3 +95,7 @@ export const adjusterKitSchema = {
     sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
   },
 } as const;
+
+/** The kit: the snapshot and the SHA-256 of its RFC 8785 canonical JSON (everything but `sha256`). */
+export type AdjusterKit = FromSchema<typeof adjusterKitSchema>;
+export type AdjusterKitSnapshot = Omit<AdjusterKit, 'sha256'>;

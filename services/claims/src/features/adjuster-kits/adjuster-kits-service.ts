@@ -2,34 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { claimStore, type Claim, type ClaimAuditRecord, type RequiredDocument } from '../../shared/claim-store';
-import type { Escalation } from '../triage/escalation-schemas';
+import { claimStore } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimAdjusterKitGenerated } from './adjuster-kits-events';
+import type { AdjusterKit, AdjusterKitSnapshot } from './adjuster-kits-schemas';
 import { isUuid, lockClaim, readClaim } from '../../shared/claim-state';
 import { claimTriageDetail } from '../triage/triage-detail';
-import type { TriageResult } from '../triage/triage-schemas';
 import { adjusterKitsStore } from './adjuster-kits-store';
-import { listKitAttachments, type KitAttachment } from './attachment-files';
-import { suggestNextSteps, type SuggestedStep } from './next-steps';
-
-export interface AdjusterKitSnapshot {
-  kit_id: string;
-  claim_id: string;
-  generated_at: string;
-  generated_by: string;
-  draft: true;
-  claim: Claim;
-  triage: TriageResult | null;
-  escalation: Escalation | null;
-  timeline: ClaimAuditRecord[];
-  attachments: KitAttachment[];
-  documents_checklist: (RequiredDocument & { attachment_ids: string[] })[];
-  suggested_next_steps: SuggestedStep[];
-}
-
-/** The kit: the snapshot and the SHA-256 of its RFC 8785 canonical JSON (everything but `sha256`). */
-export type AdjusterKit = AdjusterKitSnapshot & { sha256: string };
+import { listKitAttachments } from './attachment-files';
+import { suggestNextSteps } from './next-steps';
 
 /**
  * Generates an adjuster kit: a stored, hashed, immutable snapshot of the claim file an adjuster can

@@ -1,5 +1,6 @@
 import type { Knex } from '@platform/db';
-import { attachmentsStore, type Attachment } from '../attachments/attachments-store';
+import { attachmentsStore } from '../attachments/attachments-store';
+import type { Attachment } from '../attachments/attachments-schemas';
 
 /** An attachment as the adjuster side sees it: the claims core's attachment plus where to download it. */
 export interface KitAttachment extends Attachment {

@@ -1,4 +1,4 @@
-import type { Claim } from '../../shared/claim-store';
+import type { Claim } from '../../shared/claim-schemas';
 import type { Escalation } from '../triage/escalation-schemas';
 import type { Gate } from '../triage/triage-policy';
 import type { TriageResult } from '../triage/triage-schemas';

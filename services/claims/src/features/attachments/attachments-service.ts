@@ -3,10 +3,12 @@ import type { Knex } from '@platform/db';
 import type { FileStorage } from '@platform/files';
 import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
-import { claimStore, type Claim } from '../../shared/claim-store';
+import type { Claim } from '../../shared/claim-schemas';
+import { claimStore } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimAttachmentAdded } from './attachments-events';
-import { attachmentsStore, type Attachment } from './attachments-store';
+import { attachmentsStore } from './attachments-store';
+import type { Attachment } from './attachments-schemas';
 import type { ReceivedFile, ReceivedUpload } from './multipart-upload';
 
 export interface AttachmentResult extends Omit<Attachment, 'description'> {

@@ -1,18 +1,6 @@
 import type { Knex } from '@platform/db';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
-
-/** An attachment as the claimant is answered and the claim file lists it. */
-export interface Attachment {
-  attachment_id: string;
-  filename: string;
-  content_type: string;
-  size_bytes: number;
-  sha256: string;
-  document_type: string;
-  description: string | null;
-  received_at: string;
-  scan_status: ScanStatus;
-}
+import type { Attachment } from './attachments-schemas';
 
 interface AttachmentRow {
   id: string;

@@ -1,6 +1,6 @@
 import type { FromSchema } from '@platform/http';
 import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
-import { requiredDocumentsSchema } from '../claims/claims-schemas';
+import { requiredDocumentsSchema } from '../../shared/claim-schemas';
 import { statusUpdateSchema } from '../status-updates/status-updates-schemas';
 import { CLAIM_STAGES } from '../../shared/claim-vocabulary';
 

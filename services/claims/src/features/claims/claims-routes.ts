@@ -4,10 +4,11 @@ import type { Knex } from '@platform/db';
 import { noBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
+import { attachmentSchema } from '../attachments/attachments-schemas';
 import { attachmentsStore } from '../attachments/attachments-store';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
-import { claimSchema, storedStatusUpdateSchema, timelineEntrySchema } from './claims-schemas';
+import { storedStatusUpdateSchema, timelineEntrySchema } from './claims-schemas';
+import { claimSchema } from '../../shared/claim-schemas';
 import { attachmentExample, claimExample, escalationExample, statusUpdateExample, timelineExample, triageExample } from './claim-examples';
 import { claimStore, withoutTokenHash } from '../../shared/claim-store';
 
@@ -19,33 +20,6 @@ export interface ClaimFileExtension {
   properties: Record<string, object>;
   load(db: Knex, claimId: string): Promise<object>;
 }
-
-const attachmentSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: [
-    'attachment_id',
-    'filename',
-    'content_type',
-    'size_bytes',
-    'sha256',
-    'document_type',
-    'description',
-    'received_at',
-    'scan_status',
-  ],
-  properties: {
-    attachment_id: { type: 'string', format: 'uuid' },
-    filename: { type: 'string' },
-    content_type: { type: 'string' },
-    size_bytes: { type: 'integer' },
-    sha256: { type: 'string' },
-    document_type: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    received_at: { type: 'string', format: 'date-time' },
-    scan_status: attachmentScanStatusSchema,
-  },
-} as const;
 
 export function claimFileSchema(extensions: ClaimFileExtension[]) {
   return {

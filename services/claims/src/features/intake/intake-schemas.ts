@@ -1,8 +1,8 @@
-import { lossLocationSchema, requiredDocumentsSchema } from '../claims/claims-schemas';
-import type { LossLocation } from '../../shared/claim-store';
+import type { FromSchema } from '@platform/http';
+import { NON_BLANK_TEXT_PATTERN, lossLocationSchema, requiredDocumentsSchema, type LossLocation } from '../../shared/claim-schemas';
 import { CHANNELS, LOSS_TYPES, type Channel, type LossType } from '../../shared/claim-vocabulary';
 import { LANGUAGE_TAG_PATTERN } from '../status-updates/language-tag';
-import { NON_BLANK_TEXT_PATTERN, statusUpdateSchema } from '../status-updates/status-updates-schemas';
+import { statusUpdateSchema } from '../status-updates/status-updates-schemas';
 
 export interface IntakeRequest {
   policy_number: string;
@@ -93,6 +93,9 @@ export const intakeResponseSchema = {
     status: statusUpdateSchema,
   },
 } as const;
+
+/** 201 body of intake (and the stored answer an Idempotency-Key replays). */
+export type IntakeResponseBody = FromSchema<typeof intakeResponseSchema>;
 
 /**
  * An Idempotency-Key must carry at least 128 random bits, so that nobody can guess another claimant's key

@@ -10,10 +10,10 @@ import { deliveriesStore } from '../delivery/delivery-store';
 import { normaliseLanguageTag } from '../status-updates/language-tag';
 import { isCalendarDate } from '../status-updates/status-update-dates';
 import { addDays, dateIn, isTimeZone, promiseDueAt } from '../../shared/claim-deadlines';
-import type { StatusUpdate, StatusUpdateContact } from '../status-updates/status-updates-schemas';
+import type { StatusUpdateContact } from '../status-updates/status-updates-schemas';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { idempotencyStore, requestDigest, type StoredResponse } from './idempotency';
-import type { IntakeRequest } from './intake-schemas';
+import type { IntakeRequest, IntakeResponseBody } from './intake-schemas';
 import { requiredDocumentsFor } from './required-documents';
 
 export const INTAKE_OPERATION = 'claims.intake';
@@ -29,16 +29,6 @@ export interface IntakeSettings {
   publicBaseUrl: string;
   contact: StatusUpdateContact;
   idempotencyRetentionHours: number;
-}
-
-export interface IntakeResponseBody {
-  claim_id: string;
-  claim_number: string;
-  access_token: string;
-  stage: 'intake';
-  received_at: string;
-  required_documents: RequiredDocument[];
-  status: StatusUpdate;
 }
 
 const dateOnly = (date: Date) => date.toISOString().slice(0, 10);

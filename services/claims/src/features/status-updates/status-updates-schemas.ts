@@ -1,10 +1,9 @@
 import type { FromSchema } from '@platform/http';
+import { NON_BLANK_TEXT_PATTERN } from '../../shared/claim-schemas';
 import { CHANNELS, CLAIM_STAGES, CLOSING_REASONS } from '../../shared/claim-vocabulary';
 import { LANGUAGE_TAG_PATTERN } from './language-tag';
 
 const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
-/** Text with something besides white space, and no NUL character (PostgreSQL text cannot hold one). */
-export const NON_BLANK_TEXT_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
 const HTTPS_URL_PATTERN = '^https://[^\\s]+$';
 
 const ctaRequestSchema = {

@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import type { Claim } from '../../shared/claim-store';
+import type { Claim } from '../../shared/claim-schemas';
 import type { ClaimHistory, TriageFacts } from './triage-facts';
 import type { TriageResult } from './triage-schemas';
 import type { TriagePolicy, TriagePolicyParameters } from './triage-policy';
