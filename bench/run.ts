@@ -12,7 +12,8 @@
  * Options: --quick; --only=gateway,status,intake,events,upload,audit,binder,search (a subset);
  * --profile (every platform process runs under the V8 CPU profiler, harness/cpu-profiler.js; summaries in
  * bench/.work/profiles);
- * --out=<file> (default bench/results.json).
+ * --out=<file> (default bench/results.json);
+ * --work-dir=<dir> (default bench/.work, emptied at start: give concurrent runs each their own).
  */
 
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,7 +85,7 @@ async function main(): Promise<number> {
   const only = option('only')?.split(',');
   const out = path.resolve(option('out') ?? path.join(ROOT, 'bench/results.json'));
   const params = parameters(quick);
-  const workDir = path.join(ROOT, 'bench/.work');
+  const workDir = path.resolve(option('work-dir') ?? path.join(ROOT, 'bench/.work'));
   const profileDir = path.join(workDir, 'profiles');
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
@@ -185,7 +186,7 @@ async function main(): Promise<number> {
       const owner = Object.entries(pids).find(([, tree]) => tree.includes(pid))?.[0] ?? 'other';
       const summary = summariseCpuProfile(path.join(profileDir, file));
       writeFileSync(path.join(profileDir, `${owner}-${pid}.txt`), summary);
-      log(`profile of ${owner} (pid ${pid}): bench/.work/profiles/${owner}-${pid}.txt`);
+      log(`profile of ${owner} (pid ${pid}): ${path.relative(process.cwd(), path.join(profileDir, `${owner}-${pid}.txt`))}`);
     }
   }
 
