@@ -1,9 +1,10 @@
 import { bearer } from '@platform/testing';
 import { auditRecordsViaApi, pendingOutbox, settleAuditLog } from './support/audit';
 import { brokerFault, type BrokerFault } from './support/broker-fault';
-import { describeRecords, loadRate, startLoad } from './support/load-runner';
+import { describeRecords, startLoad } from './support/load-runner';
 import { writeReliability } from './support/report';
 import { writeFigures } from './support/results';
+import { halfOfSaturation } from './support/saturation';
 import { sleep, startScenarioStack, until, type ScenarioStack } from './support/stack';
 
 const OUTAGE_MS = 12000;
@@ -25,8 +26,10 @@ describe('broker outage', () => {
 
   it('when the broker is away for 12 s, intake keeps answering 201 and every claim.created reaches the audit log exactly once', async () => {
     const started = Date.now();
-    const rate = loadRate();
-    const load = startLoad({ target: stack!.gateway.url, mode: 'intake', rate, maxRequests: rate * 40, maxSeconds: 26 });
+    const mix = { target: stack!.gateway.url, mode: 'intake' } as const;
+    const { rate, describe } = await halfOfSaturation(mix, stack!);
+    const loadStarted = Date.now();
+    const load = startLoad({ ...mix, rate, maxRequests: rate * 40, maxSeconds: 26 });
     await sleep(5000);
     let outageMs = 0;
     try {
@@ -59,7 +62,8 @@ describe('broker outage', () => {
     writeFigures({
       scenario: 'broker-outage',
       title: 'Broker outage',
-      load: `${intakes.length} intake requests through the gateway at ${rate}/s over ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      load: `${intakes.length} intake requests through the gateway at ${rate}/s over ${((Date.now() - loadStarted) / 1000).toFixed(0)} s`,
+      rate: describe,
       faults: `broker unreachable for ${(outageMs / 1000).toFixed(1)} s (${fault.method})`,
       badInputsTried: 0,
       recordsLost: lost.length,

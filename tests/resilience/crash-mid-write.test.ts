@@ -1,11 +1,12 @@
 import { pendingOutbox, settleAuditLog } from './support/audit';
 import { queryRows } from './support/database';
 import { filesUnder } from './support/files';
-import { describeRecords, loadRate, startLoad } from './support/load-runner';
+import { describeRecords, startLoad } from './support/load-runner';
 import type { LoadRecord } from './support/load';
 import { killHard } from './support/kill';
 import { writeReliability } from './support/report';
 import { writeFigures } from './support/results';
+import { halfOfSaturation } from './support/saturation';
 import { sleep, startScenarioStack, until, type ScenarioStack } from './support/stack';
 
 describe('crash in the middle of writes', () => {
@@ -22,17 +23,10 @@ describe('crash in the middle of writes', () => {
 
   it('after kill -9 during intake and uploads, there are no half-written claims, no orphaned files, and every committed event is published once', async () => {
     const started = Date.now();
-    const rate = Math.max(10, loadRate());
+    const mix = { target: stack!.claims.url, mode: 'intake+upload', requestTimeoutMs: 15000, uploadBytes: 512 * 1024 } as const;
+    const { rate, describe } = await halfOfSaturation(mix, stack!);
     const before = filesUnder(stack!.dataDir);
-    const load = startLoad({
-      target: stack!.claims.url,
-      mode: 'intake+upload',
-      rate,
-      maxRequests: rate * 30,
-      maxSeconds: 18,
-      requestTimeoutMs: 15000,
-      uploadBytes: 512 * 1024,
-    });
+    const load = startLoad({ ...mix, rate, maxRequests: rate * 30, maxSeconds: 18 });
     await sleep(5000);
     const killedAt = Date.now();
     await killHard(stack!.claims);
@@ -84,6 +78,7 @@ describe('crash in the middle of writes', () => {
       scenario: 'crash-mid-write',
       title: 'Crash in the middle (kill -9)',
       load: `${records.length} requests (${createdIds.length} claims created, ${uploadsOk.length} uploads stored) directly at the claims service at ${rate}/s, 0.5 MiB files`,
+      rate: describe,
       faults: `claims process SIGKILLed during the burst, restarted ${((restartedAt - killedAt) / 1000).toFixed(1)} s later`,
       badInputsTried: 0,
       recordsLost: lostClaims.length + lostUploads.length + halfWritten.length + missingFiles.length + audit.lost.length + pending,

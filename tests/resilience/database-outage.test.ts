@@ -1,11 +1,12 @@
 import { bearer, createEmptyDatabase } from '@platform/testing';
 import { pendingOutbox, settleAuditLog } from './support/audit';
 import { queryRows } from './support/database';
-import { describeRecords, loadRate, startLoad } from './support/load-runner';
+import { describeRecords, startLoad } from './support/load-runner';
 import type { LoadRecord } from './support/load';
 import { claimBody } from './support/payloads';
 import { writeReliability } from './support/report';
 import { writeFigures } from './support/results';
+import { halfOfSaturation } from './support/saturation';
 import { sleep, startScenarioStack, until, type ScenarioStack } from './support/stack';
 import { createTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
@@ -45,17 +46,11 @@ describe('database outage', () => {
 
   it('when the claims database is cut, requests answer 503 with Retry-After within 6 s (never 500, never a hang), and the service recovers on its own', async () => {
     const started = Date.now();
-    const rate = loadRate();
     const reader = await bearer('claims:read', 'resilience-reader');
-    const load = startLoad({
-      target: stack!.gateway.url,
-      mode: 'mixed',
-      rate,
-      maxRequests: rate * 60,
-      maxSeconds: 40,
-      internalToken: reader,
-      requestTimeoutMs: 20000,
-    });
+    const mix = { target: stack!.gateway.url, mode: 'mixed', internalToken: reader, requestTimeoutMs: 20000 } as const;
+    const saturation = await halfOfSaturation(mix, stack!);
+    const rate = saturation.rate;
+    const load = startLoad({ ...mix, rate, maxRequests: rate * 60, maxSeconds: 40 });
     await sleep(5000);
 
     const cutAt = Date.now();
@@ -117,7 +112,7 @@ describe('database outage', () => {
     const stored = new Set(rows.map((row) => row.id));
     const missing = intakeIds.filter((id) => !stored.has(id));
     const incomplete = rows.filter((row) => Number(row.updates) < 1 || Number(row.outbox) !== 1 || row.docs < 1);
-    const committedWithout201 = rows.length - intakeIds.length - (probe?.status === 201 ? 1 : 0);
+    const committedWithout201 = rows.length - saturation.claimIds.length - intakeIds.length - (probe?.status === 201 ? 1 : 0);
     const audit = await settleAuditLog(
       stack!.evidenceDatabaseUrl,
       rows.map((row) => row.id),
@@ -134,6 +129,7 @@ describe('database outage', () => {
       scenario: 'database-outage',
       title: 'Database outage (claims)',
       load: `${records.length} mixed requests (intake, status, upload, list, read) through the gateway at ${rate}/s`,
+      rate: saturation.describe,
       faults: `claims database connections cut for ${((restoredAt - cutAt) / 1000).toFixed(1)} s (TCP proxy)`,
       badInputsTried: 0,
       recordsLost: missing.length + incomplete.length + audit.lost.length,

@@ -1,9 +1,10 @@
 import { peekQueue } from '@platform/testing';
 import { pendingOutbox, settleAuditLog } from './support/audit';
-import { describeRecords, loadRate, startLoad } from './support/load-runner';
+import { describeRecords, startLoad } from './support/load-runner';
 import { killHard } from './support/kill';
 import { writeReliability } from './support/report';
 import { writeFigures } from './support/results';
+import { halfOfSaturation } from './support/saturation';
 import { sleep, startScenarioStack, type ScenarioStack } from './support/stack';
 
 const DOWN_MS = 10000;
@@ -22,8 +23,9 @@ describe('evidence service down', () => {
 
   it('when the evidence process is SIGKILLed while claims keep arriving, the backlog drains after restart and each event is recorded exactly once', async () => {
     const started = Date.now();
-    const rate = loadRate();
-    const load = startLoad({ target: stack!.gateway.url, mode: 'intake', rate, maxRequests: rate * 40, maxSeconds: 24 });
+    const mix = { target: stack!.gateway.url, mode: 'intake' } as const;
+    const { rate, describe } = await halfOfSaturation(mix, stack!);
+    const load = startLoad({ ...mix, rate, maxRequests: rate * 40, maxSeconds: 24 });
     await sleep(5000);
     const killedAt = Date.now();
     await killHard(stack!.evidence);
@@ -43,6 +45,7 @@ describe('evidence service down', () => {
       scenario: 'evidence-down',
       title: 'Evidence service down',
       load: `${intakes.length} intake requests through the gateway at ${rate}/s`,
+      rate: describe,
       faults: `evidence process SIGKILLed, down ${(downMs / 1000).toFixed(1)} s, restarted`,
       badInputsTried: 0,
       recordsLost: lost.length,

@@ -1,8 +1,9 @@
 import http from 'node:http';
 import { pendingOutbox, settleAuditLog } from './support/audit';
-import { describeRecords, loadRate, startLoad } from './support/load-runner';
+import { describeRecords, startLoad } from './support/load-runner';
 import { writeReliability } from './support/report';
 import { writeFigures } from './support/results';
+import { halfOfSaturation } from './support/saturation';
 import { sleep, startScenarioStack, until, type ScenarioStack } from './support/stack';
 
 /** In-flight requests take well under a second here; draining must not need the 25 s force-exit. */
@@ -59,16 +60,10 @@ describe('graceful shutdown', () => {
 
   it('on SIGTERM under load, /readyz turns 503 first, accepted requests complete, the process exits 0 and no event is lost', async () => {
     const started = Date.now();
-    const rate = Math.max(10, loadRate());
+    const mix = { target: stack!.claims.url, mode: 'intake+upload', requestTimeoutMs: 20000 } as const;
+    const { rate, describe } = await halfOfSaturation(mix, stack!);
     // the load goes on for 30 s after the signal, on kept-alive connections, as traffic from the gateway would
-    const load = startLoad({
-      target: stack!.claims.url,
-      mode: 'intake+upload',
-      rate,
-      maxRequests: rate * 40,
-      maxSeconds: 34,
-      requestTimeoutMs: 20000,
-    });
+    const load = startLoad({ ...mix, rate, maxRequests: rate * 40, maxSeconds: 34 });
     const readiness = pollReadiness(stack!.claims.url);
     await sleep(4000);
     const signalledAt = Date.now();
@@ -105,6 +100,7 @@ describe('graceful shutdown', () => {
       scenario: 'graceful-shutdown',
       title: 'Graceful shutdown (SIGTERM)',
       load: `${records.length} intake + upload requests directly at the claims service at ${rate}/s on kept-alive connections, for 30 s after the signal; /readyz polled every 100 ms`,
+      rate: describe,
       faults: `SIGTERM under load; drained and exited in ${exitedAt - signalledAt} ms with code ${exitCode}`,
       badInputsTried: 0,
       recordsLost: audit.lost.length + pending,

@@ -1,17 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
 import { bearer } from '@platform/testing';
 import { ensureNginx } from '../../bench/harness/nginx';
 import { pendingOutbox, settleAuditLog } from './support/audit';
 import { auditedClaimEvents, lossAndDuplicates, queryRows } from './support/database';
 import { killHard } from './support/kill';
 import { startMailbox } from './support/mailbox';
-import { describeRecords, startLoad } from './support/load-runner';
+import { describeRecords, describeStatuses, startLoad } from './support/load-runner';
 import type { LoadRecord } from './support/load';
 import { startObjectStore, startReplicatedStack, type ReplicatedStack } from './support/replicated-stack';
 import { writeReliability } from './support/report';
 import { writeFigures } from './support/results';
-import { benchIntakeSaturation, measureIntakeUploadSaturation } from './support/saturation';
+import { halfOfSaturation } from './support/saturation';
 import { sleep, until } from './support/stack';
 
 const CHECKPOINT_EVERY = 50;
@@ -59,25 +58,10 @@ describe('every process replicated', () => {
     const s = stack!;
     // Half of saturation, measured now through this very stack with the same work (intake, then one upload):
     // the machine is shared, so the bench's figure from an idle run (reported beside it) would overload it.
-    const machineLoad = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
-    const saturation = await measureIntakeUploadSaturation(s.url, {
-      warmupSeconds: 3,
-      seconds: 8,
-      concurrency: 8,
-      uploadBytes: UPLOAD_BYTES,
-    });
-    const rate = Math.max(1, Math.round(saturation / 2));
-    const bench = benchIntakeSaturation();
+    const mix = { target: s.url, mode: 'intake+upload', requestTimeoutMs: 20000, uploadBytes: UPLOAD_BYTES } as const;
+    const { rate, describe } = await halfOfSaturation(mix, s);
     const writer = await bearer('evidence:write', 'replicated-writer');
-    const load = startLoad({
-      target: s.url,
-      mode: 'intake+upload',
-      rate,
-      maxRequests: rate * LOAD_SECONDS,
-      maxSeconds: LOAD_SECONDS,
-      requestTimeoutMs: 20000,
-      uploadBytes: UPLOAD_BYTES,
-    });
+    const load = startLoad({ ...mix, rate, maxRequests: rate * LOAD_SECONDS, maxSeconds: LOAD_SECONDS });
     await sleep(8000);
 
     // Work for the background jobs of both replicas, handed over just before the kill: due controls for the
@@ -274,8 +258,8 @@ describe('every process replicated', () => {
       title: 'Every process replicated (kill -9 of one replica each)',
       load:
         `${records.length} requests through nginx → 2 gateways → 2 claims + 2 evidence replicas: ${accepted.length} claims accepted, ${uploadsOk.length} uploads (64 KiB) stored, ` +
-        `at ${rate} intakes/s each followed by an upload (${2 * rate} requests/s) — half of the ${saturation.toFixed(1)} intake+upload pairs/s this stack saturated at, measured at the start (${machineLoad}) ` +
-        `(pnpm bench measured ${bench ? `${bench.rps} intakes/s directly at one claims process on ${bench.measuredAt.slice(0, 10)}` : 'nothing yet'})`,
+        `at ${rate} intakes/s each followed by an upload (${2 * rate} requests/s)`,
+      rate: describe,
       faults: `kill -9 of gateway-a, claims-a and evidence-a together mid-burst, restarted ${((restartedAt - killedAt) / 1000).toFixed(1)} s later`,
       badInputsTried: 0,
       recordsLost: lost,
@@ -326,10 +310,4 @@ async function auditedEntities(evidenceDatabaseUrl: string, action: string): Pro
     [action],
   );
   return new Map(rows.map((row) => [row.entity_id, Number(row.n)]));
-}
-
-function describeStatuses(records: LoadRecord[]): string {
-  const counts = new Map<string, number>();
-  for (const r of records) counts.set(String(r.status ?? r.error), (counts.get(String(r.status ?? r.error)) ?? 0) + 1);
-  return [...counts].map(([status, n]) => `${n}× ${status}`).join(', ') || 'none';
 }

@@ -1,9 +1,10 @@
 import { bearer } from '@platform/testing';
 import { pendingOutbox, settleAuditLog } from './support/audit';
-import { describeRecords, loadRate, startLoad } from './support/load-runner';
+import { describeRecords, startLoad } from './support/load-runner';
 import { median, metricValue, scrape } from './support/metrics';
 import { writeReliability } from './support/report';
 import { writeFigures } from './support/results';
+import { halfOfSaturation } from './support/saturation';
 import { sleep, startScenarioStack, until, type ScenarioStack } from './support/stack';
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? (process.env.CI === 'true' ? 600 : 60));
@@ -32,23 +33,18 @@ describe('soak', () => {
     `under ${SOAK_SECONDS} s of mixed load, memory and handles stay flat, outbox lag stays bounded and every status is expected`,
     async () => {
       const started = Date.now();
-      const rate = loadRate();
       const reader = await bearer('claims:read', 'resilience-soak');
+      const mix = { target: stack!.gateway.url, mode: 'mixed', internalToken: reader } as const;
+      const { rate, describe } = await halfOfSaturation(mix, stack!);
       const processes = { gateway: stack!.gateway.url, claims: stack!.claims.url, evidence: stack!.evidence.url };
       const samples: Record<string, Sample[]> = { gateway: [], claims: [], evidence: [] };
       const scrapeFailures: string[] = [];
-      const load = startLoad({
-        target: stack!.gateway.url,
-        mode: 'mixed',
-        rate,
-        maxRequests: Math.ceil(rate * SOAK_SECONDS * 1.2),
-        maxSeconds: SOAK_SECONDS,
-        internalToken: reader,
-      });
+      const load = startLoad({ ...mix, rate, maxRequests: Math.ceil(rate * SOAK_SECONDS * 1.2), maxSeconds: SOAK_SECONDS });
       const interval = Math.max(2000, Math.min(15000, (SOAK_SECONDS * 1000) / 30));
       let finished = false;
+      const loadStarted = Date.now();
       const done = load.finished().finally(() => (finished = true));
-      while (!finished && Date.now() - started < (SOAK_SECONDS + 60) * 1000) {
+      while (!finished && Date.now() - loadStarted < (SOAK_SECONDS + 60) * 1000) {
         for (const [name, url] of Object.entries(processes)) {
           try {
             const text = await scrape(url);
@@ -99,6 +95,7 @@ describe('soak', () => {
         scenario: 'soak',
         title: `Soak (${SOAK_SECONDS} s)`,
         load: `${records.length} mixed requests (intake, status, upload, list, read) through the gateway at ${rate}/s for ${SOAK_SECONDS} s`,
+        rate: describe,
         faults: 'none (steady mixed load)',
         badInputsTried: 0,
         recordsLost: audit.lost.length + pending,

@@ -62,7 +62,9 @@ export function describeRecords(records: LoadRecord[], max = 10): string {
     .join('; ');
 }
 
-/** Steady-load rate for scenarios (requests per second). */
-export function loadRate(): number {
-  return Number(process.env.RESILIENCE_RATE ?? 8);
+/** How many records ended with each status (or network error), e.g. "3× 503, 1× ECONNRESET"; "none" for none. */
+export function describeStatuses(records: LoadRecord[]): string {
+  const counts = new Map<string, number>();
+  for (const r of records) counts.set(String(r.status ?? r.error), (counts.get(String(r.status ?? r.error)) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${n}× ${status}`).join(', ') || 'none';
 }

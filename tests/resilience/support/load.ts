@@ -2,9 +2,10 @@
  * The load generator, run as its own process (`tsx tests/resilience/support/load.ts`) so the load does not
  * share an event loop with the test that injects faults. It sends requests at a steady rate, bounded in
  * count and in time, and writes one JSON line per request to LOAD_OUT. SIGTERM/SIGINT stops scheduling;
- * requests in flight are awaited (bounded), then it exits 0.
+ * requests in flight are awaited (bounded), then it exits 0. With `concurrency` it runs a closed loop instead
+ * (that many clients, each sending its next operation when the previous one answered): how saturation is found.
  *
- * LOAD_SPEC (JSON): { target, mode, rate, maxRequests, maxSeconds, internalToken? }
+ * LOAD_SPEC (JSON): { target, mode, rate, maxRequests, maxSeconds, internalToken?, concurrency? }
  *   mode "intake"         POST /api/claims/public/claims (with a unique Idempotency-Key)
  *   mode "intake+upload"  intake, then one attachment upload to the new claim
  *   mode "mixed"          intake, claimant status reads, uploads, internal list and read
@@ -23,6 +24,8 @@ export interface LoadSpec {
   requestTimeoutMs?: number;
   /** Extra bytes per uploaded file (bigger files keep uploads in flight longer). */
   uploadBytes?: number;
+  /** Closed loop: this many clients back to back, `rate` ignored. */
+  concurrency?: number;
 }
 
 export interface LoadRecord {
@@ -173,18 +176,29 @@ async function one(i: number): Promise<void> {
   } else await intake(i);
 }
 
+function run(i: number): Promise<void> {
+  return one(i).catch((error) => write({ i, op: 'intake', started: Date.now(), ended: Date.now(), error: `generator: ${String(error)}` }));
+}
+
 async function main(): Promise<void> {
   if (out !== '/dev/stdout') writeFileSync(out, '');
   const started = Date.now();
+  const more = (i: number) => i < spec.maxRequests && !stopping && Date.now() - started < spec.maxSeconds * 1000;
+  if (spec.concurrency) {
+    let next = 0;
+    const client = async () => {
+      while (more(next)) await run(next++);
+    };
+    await Promise.all(Array.from({ length: spec.concurrency }, client));
+    process.exit(0);
+  }
   const intervalMs = 1000 / spec.rate;
-  for (let i = 0; i < spec.maxRequests && !stopping && Date.now() - started < spec.maxSeconds * 1000; i++) {
+  for (let i = 0; more(i); i++) {
     const due = started + i * intervalMs;
     const wait = due - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (stopping) break;
-    const request = one(i).catch((error) =>
-      write({ i, op: 'intake', started: Date.now(), ended: Date.now(), error: `generator: ${String(error)}` }),
-    );
+    const request = run(i);
     inFlight.add(request);
     void request.finally(() => inFlight.delete(request));
   }

@@ -16,6 +16,7 @@ const ORDER = [
   'audit-tampering',
   'audit-forgery',
   'soak',
+  'replicated',
 ];
 
 const FINDINGS_START = '<!-- findings:start -->';
@@ -29,6 +30,7 @@ function table(figures: ScenarioFigures): string {
   const rows: [string, string | number][] = [
     ['Result', figures.passed ? 'passed' : '**FAILED**'],
     ['Load held', figures.load],
+    ...(figures.rate ? [['Rate (half of saturation)', figures.rate] as [string, string]] : []),
     ['Faults injected', figures.faults],
     ['Bad inputs tried', figures.badInputsTried],
     ['Records lost', figures.recordsLost],
@@ -77,7 +79,9 @@ export function renderReliability(): string {
 What the platform was shown to survive, measured by \`pnpm test:resilience\` (\`tests/resilience/\`) against
 real processes: the gateway, the claims service and the evidence service each run as their own Node.js
 process (\`startStack\` from \`@platform/testing\`) on fresh PostgreSQL databases and the real RabbitMQ.
-Load comes from a separate process (\`tests/resilience/support/load.ts\`) at a steady rate; faults are
+Load comes from a separate process (\`tests/resilience/support/load.ts\`) at a steady rate — half of the
+saturation throughput of the scenario's own request mix, measured against the same stack at the start of
+the scenario on the same machine (\`tests/resilience/support/saturation.ts\`); faults are
 injected from the test; the end state is checked through the API and in the databases.
 
 This file is generated: every scenario writes its figures to \`tests/resilience/.results/<scenario>.json\`
@@ -102,7 +106,7 @@ RESILIENCE_RUNS=5000 SOAK_SECONDS=120 pnpm test:resilience
 | \`CI\` | unset | \`true\`: the broker outage stops RabbitMQ itself (\`rabbitmqctl stop_app\`/\`start_app\`) and the soak runs 600 s |
 | \`RESILIENCE_RUNS\` | 10000 | generated hostile inputs in total (hostile-input scenario) |
 | \`SOAK_SECONDS\` | 600 in CI, 60 otherwise | length of the soak |
-| \`RESILIENCE_RATE\` | 8 | requests per second of the steady load |
+| \`RESILIENCE_RATE\` | half of saturation | operations per second of the steady load; unset, each load scenario measures the saturation of its own mix against its own stack at the start (a closed loop of 8 clients for 8 s after 3 s of warm-up) and runs at half of it |
 
 Outside CI the broker is shared with other work, so the broker outage is a TCP proxy in front of RabbitMQ
 that is cut and restored (every connection of the stack goes through it); the database outage is always a

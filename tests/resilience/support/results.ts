@@ -9,6 +9,8 @@ export interface ScenarioFigures {
   title: string;
   /** The load held, in words and numbers (e.g. "412 intake requests at 8/s over 52 s"). */
   load: string;
+  /** For a load scenario: the saturation measured and the rate used (see support/saturation.ts). */
+  rate?: string;
   /** The faults injected (e.g. "broker cut for 12 s"). */
   faults: string;
   badInputsTried: number;

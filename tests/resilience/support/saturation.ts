@@ -1,8 +1,30 @@
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { claimBody, multipart, uniquePng } from './payloads';
+import { pendingOutbox, settleAuditLog } from './audit';
+import type { LoadRecord, LoadSpec } from './load';
+import { describeStatuses, startLoad } from './load-runner';
+import { until } from './stack';
 
 const BENCH_RESULTS = path.resolve(__dirname, '../../../bench/results.json');
+const WARMUP_SECONDS = 3;
+const MEASURED_SECONDS = 8;
+const CONCURRENCY = 8;
+
+/** What a scenario's load is sent with, apart from its rate and bounds. */
+export type LoadMix = Omit<LoadSpec, 'rate' | 'maxRequests' | 'maxSeconds' | 'concurrency'>;
+
+/** The rate a scenario runs at, and where it came from (for the report). */
+export interface ScenarioRate {
+  /** Operations a second: one `LoadSpec` operation each (an intake+upload operation is two requests). */
+  rate: number;
+  /** Measured saturation of the same mix, operations a second; undefined when RESILIENCE_RATE set the rate. */
+  saturation?: number;
+  /** Claims created by the measurement (they are in the databases before the scenario's own load). */
+  claimIds: string[];
+  /** One sentence for RELIABILITY.md: the saturation measured and the rate used. */
+  describe: string;
+}
 
 /** Intakes a second the claims service sustained at saturation in the last `pnpm bench` (bench/results.json). */
 export function benchIntakeSaturation(): { rps: number; measuredAt: string } | undefined {
@@ -15,40 +37,70 @@ export function benchIntakeSaturation(): { rps: number; measuredAt: string } | u
 }
 
 /**
- * Saturation of intake-then-upload through `target`, measured now on this machine (which other work may be
- * sharing): `concurrency` clients each filing a claim and uploading one file, back to back, for `warmupSeconds`
- * unmeasured (connections, pools, lazily loaded code), then `seconds` measured.
- * Returns the pairs completed per second with both answers 201.
+ * Saturation of `mix`, measured now on this machine (which other work may be sharing): a closed loop of
+ * `CONCURRENCY` clients through the load generator, `WARMUP_SECONDS` unmeasured (connections, pools, lazily
+ * loaded code), then `MEASURED_SECONDS` counted. An operation counts when every request of it answered 2xx
+ * and its last answer came inside the measured window.
  */
-export async function measureIntakeUploadSaturation(
-  target: string,
-  options: { warmupSeconds: number; seconds: number; concurrency: number; uploadBytes: number },
-): Promise<number> {
-  const started = Date.now() + options.warmupSeconds * 1000;
-  const deadline = started + options.seconds * 1000;
-  let completed = 0;
-  const client = async (worker: number) => {
-    for (let n = 0; Date.now() < deadline; n++) {
-      const intake = await fetch(`${target}/api/claims/public/claims`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(claimBody(worker * 100000 + n)),
-      });
-      const claim = (await intake.json()) as { claim_id: string; access_token: string };
-      if (intake.status !== 201) continue;
-      const { body, contentType } = multipart([
-        { name: 'document_type', data: 'other' },
-        { name: 'file', filename: 'saturation.png', contentType: 'image/png', data: uniquePng(options.uploadBytes) },
-      ]);
-      const upload = await fetch(`${target}/api/claims/public/claims/${claim.claim_id}/attachments`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${claim.access_token}`, 'content-type': contentType },
-        body,
-      });
-      await upload.arrayBuffer();
-      if (upload.status === 201 && Date.now() > started) completed += 1;
-    }
+export async function measureSaturation(mix: LoadMix): Promise<{ opsPerSecond: number; records: LoadRecord[] }> {
+  const records = await startLoad({
+    ...mix,
+    rate: 0,
+    concurrency: CONCURRENCY,
+    maxRequests: Number.MAX_SAFE_INTEGER,
+    maxSeconds: WARMUP_SECONDS + MEASURED_SECONDS,
+  }).finished();
+  const ops = new Map<number, LoadRecord[]>();
+  for (const record of records) ops.set(record.i, [...(ops.get(record.i) ?? []), record]);
+  const windowStart = Math.min(...records.map((r) => r.started)) + WARMUP_SECONDS * 1000;
+  const windowEnd = windowStart + MEASURED_SECONDS * 1000;
+  const complete = (op: LoadRecord[]) =>
+    op.every((r) => r.status !== undefined && r.status >= 200 && r.status < 300) && (mix.mode !== 'intake+upload' || op.length === 2);
+  const counted = [...ops.values()].filter((op) => {
+    const ended = Math.max(...op.map((r) => r.ended));
+    return complete(op) && ended >= windowStart && ended < windowEnd;
+  });
+  return { opsPerSecond: counted.length / MEASURED_SECONDS, records };
+}
+
+/**
+ * The rate of a load scenario: `RESILIENCE_RATE` when set, else half of the saturation of the scenario's own
+ * mix measured at the start against the scenario's stack. The measurement's backlog (outbox, audit log) is
+ * drained before the scenario starts, and any of its claims lost or duplicated is an error.
+ */
+export async function halfOfSaturation(
+  mix: LoadMix,
+  stack: { claimsDatabaseUrl: string; evidenceDatabaseUrl: string },
+): Promise<ScenarioRate> {
+  const override = process.env.RESILIENCE_RATE;
+  if (override) {
+    const rate = Number(override);
+    if (!(rate > 0)) throw new Error(`RESILIENCE_RATE must be a positive number of requests a second, not ${override}`);
+    return { rate, claimIds: [], describe: `${rate}/s, set by RESILIENCE_RATE (saturation not measured)` };
+  }
+  const machine = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
+  const { opsPerSecond, records } = await measureSaturation(mix);
+  if (opsPerSecond === 0) throw new Error(`no ${mix.mode} operation completed while measuring saturation: ${describeBurst(records)}`);
+  const claimIds = records.filter((r) => r.op === 'intake' && r.status === 201 && r.claim_id).map((r) => r.claim_id!);
+  await until('outbox of the saturation burst drained', async () => (await pendingOutbox(stack.claimsDatabaseUrl)) === 0, 120000);
+  const audit = await settleAuditLog(stack.evidenceDatabaseUrl, claimIds);
+  if (audit.lost.length + audit.duplicated.length > 0)
+    throw new Error(`saturation burst: ${audit.lost.length} claims lost, ${audit.duplicated.length} duplicated in the audit log`);
+  const rate = Math.max(1, Math.round(opsPerSecond / 2));
+  const unit = mix.mode === 'intake+upload' ? 'intake+upload pairs' : `${mix.mode} requests`;
+  const bench = benchIntakeSaturation();
+  return {
+    rate,
+    saturation: opsPerSecond,
+    claimIds,
+    describe:
+      `${rate} ${unit}/s — half of the ${opsPerSecond.toFixed(1)}/s this stack saturated at with the same mix, measured at the start ` +
+      `(closed loop of ${CONCURRENCY} clients, ${MEASURED_SECONDS} s after ${WARMUP_SECONDS} s of warm-up; ${machine}; ${describeBurst(records)}); ` +
+      `pnpm bench: ${bench ? `${bench.rps} intakes/s directly at one claims process on ${bench.measuredAt.slice(0, 10)}` : 'no figure yet'}`,
   };
-  await Promise.all(Array.from({ length: options.concurrency }, (_, worker) => client(worker)));
-  return completed / options.seconds;
+}
+
+function describeBurst(records: LoadRecord[]): string {
+  const failed = records.filter((r) => r.status === undefined || r.status < 200 || r.status >= 300);
+  return `${records.length} requests, not 2xx: ${describeStatuses(failed)}`;
 }
