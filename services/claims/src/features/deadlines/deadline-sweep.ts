@@ -48,7 +48,7 @@ export async function sweepDeadlines(db: Knex, exchange: string): Promise<number
               data: { next_update_due: dueAt.toISOString(), stage: claim.stage },
             });
           }
-          await store.recordBreach({ claim_id: claim.id, deadline, due_at: dueAt, event_id: eventId });
+          await store.recordBreach({ claim_id: claim.id, deadline, event_id: eventId });
         }
         return breached.length;
       });

@@ -42,8 +42,17 @@ export function deadlinesStore(db: Knex) {
         .skipLocked();
     },
 
-    async recordBreach(breach: { claim_id: string; deadline: Deadline; due_at: Date; event_id: string }): Promise<void> {
-      await db('deadline_breaches').insert(breach);
+    /**
+     * Records the breach at the claim's due moment as stored — copied in SQL, because a JavaScript Date
+     * keeps milliseconds and a due moment with microseconds would never match it again (the next sweep
+     * would find it unannounced and stall on the primary key).
+     */
+    async recordBreach(breach: { claim_id: string; deadline: Deadline; event_id: string }): Promise<void> {
+      const due = DEADLINE_DUE_COLUMN[breach.deadline];
+      await db.raw(
+        `INSERT INTO deadline_breaches (claim_id, deadline, due_at, event_id) SELECT id, ?, ${due}, ? FROM claims WHERE id = ?`,
+        [breach.deadline, breach.event_id, breach.claim_id],
+      );
     },
 
     /** How many open claims are past each deadline unmet right now (announced or not). */

@@ -138,6 +138,15 @@ describe('deadlines that hold', () => {
     );
   });
 
+  it('announces a due moment with microseconds once and keeps sweeping (regression: the sweep stalled on it)', async () => {
+    const claim = await newClaim({ stage: 'assigned' });
+    await t.db.raw(`UPDATE claims SET next_update_due = now() - interval '1 hour 0.000123 seconds' WHERE id = ?`, [claim.claim_id]);
+    expect(await sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE)).toBeGreaterThanOrEqual(1);
+    expect(await sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE)).toBe(0);
+    const rows = await t.db('deadline_breaches').where({ claim_id: claim.claim_id, deadline: 'next_update' });
+    expect(rows).toHaveLength(1);
+  });
+
   it('lists open breaches by deadline (overdue=true&deadline=…) and counts them in a gauge', async () => {
     const uncontacted = await newClaim({ stage: 'triage' });
     await t.db('claims').where({ id: uncontacted.claim_id }).update({ first_contact_due: past() });
