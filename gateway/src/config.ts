@@ -7,7 +7,11 @@ export const gatewayVariables = {
   CLAIMS_URL: variable.url('Base URL of the claims service', ['http', 'https'], 'http://127.0.0.1:3001'),
   EVIDENCE_URL: variable.url('Base URL of the evidence service', ['http', 'https'], 'http://127.0.0.1:3002'),
   CORS_ORIGINS: variable.list('Comma-separated origins allowed by CORS; empty allows none'),
-  PUBLIC_RATE_LIMIT: variable.int('Public write requests per minute per client address; 0 turns the limit off', 60, 0),
+  PUBLIC_RATE_LIMIT: variable.int(
+    'Public write requests per minute per client address, counted in memory by each gateway replica (behind a round-robin balancer a client gets replicas × this; see deploy/README.md); 0 turns the limit off',
+    60,
+    0,
+  ),
   TRUST_PROXY: variable.string(
     'Which proxies in front may name the client in X-Forwarded-For (Express trust proxy: true/false, hop count, addresses/subnets); `false` when clients connect directly, else each forged value would be a new rate-limit bucket',
     'false',
