@@ -3,3 +3,4 @@ export * from './transactional';
 export type { Knex } from 'knex';
 export * from './cursor';
 export * from './privileges';
+export * from './one-statement';

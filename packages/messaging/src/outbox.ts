@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
-import type { Migration } from '@platform/db';
+import { writeTogether, type Migration, type PendingWrite } from '@platform/db';
 import type { CloudEvent } from './cloud-event';
 
 export const OUTBOX_NOTIFY_CHANNEL = 'outbox_pending';
@@ -37,11 +37,13 @@ export const messagingMigrations: Migration[] = [
 
 /**
  * Writes the event to the outbox on the caller's transaction: it is published if and only if the change
- * that produced it commits. The relay is woken once the transaction has committed.
+ * that produced it commits. `alongside`, the change's own writes, go in the same statement (one round
+ * trip). The relay is woken once the transaction has committed.
  */
-export async function enqueueEvent(db: Knex, exchange: string, event: CloudEvent): Promise<void> {
-  await db('outbox').insert({ id: event.id, exchange, routing_key: event.type, payload: JSON.stringify(event) });
-  await db.raw('SELECT pg_notify(?, ?)', [OUTBOX_NOTIFY_CHANNEL, exchange]);
+export async function enqueueEvent(db: Knex, exchange: string, event: CloudEvent, alongside: PendingWrite[] = []): Promise<void> {
+  const outboxRow = db('outbox').insert({ id: event.id, exchange, routing_key: event.type, payload: JSON.stringify(event) });
+  // pg_notify wakes relays in other processes at commit
+  await writeTogether(db, [...alongside, outboxRow], 'SELECT pg_notify(?, ?)', [OUTBOX_NOTIFY_CHANNEL, exchange]);
   const committed = (db as Knex.Transaction).executionPromise;
   if (db.isTransaction && committed)
     committed.then(

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/db';
+import type { Knex, PendingWrite } from '@platform/db';
 import { createEvent, enqueueEvent, type EventKind } from '@platform/messaging';
 import { claimStore } from './claim-store';
 
@@ -28,10 +28,16 @@ export interface ClaimChange<Data> {
 }
 
 /**
- * Writes the claim's timeline entry and its event (to the outbox) on the caller's transaction: the
- * change, its audit entry and its event commit together or not at all.
+ * Writes the claim's timeline entry and its event (to the outbox) on the caller's transaction, in one
+ * statement with `alongside` (the change's own writes, if given): the change, its audit entry and its
+ * event commit together or not at all.
  */
-export async function recordClaimChange<Data>(db: Knex, exchange: string, change: ClaimChange<Data>): Promise<string> {
+export async function recordClaimChange<Data>(
+  db: Knex,
+  exchange: string,
+  change: ClaimChange<Data>,
+  alongside: PendingWrite[] = [],
+): Promise<string> {
   const event = createEvent({
     source: CLAIMS_EVENT_SOURCE,
     type: change.event.type,
@@ -39,13 +45,13 @@ export async function recordClaimChange<Data>(db: Knex, exchange: string, change
     dataschema: change.event.schema.$id,
     data: { claim_id: change.claimId, actor: change.actor, ...change.data },
   });
-  await claimStore(db).appendAudit({
+  const audit = claimStore(db).appendAudit({
     claim_id: change.claimId,
     action: change.timeline?.action ?? change.event.type,
     actor: change.actor,
     reason: change.reason,
     data: { ...(change.timeline?.data ?? change.data), event_id: event.id },
   });
-  await enqueueEvent(db, exchange, event);
+  await enqueueEvent(db, exchange, event, [...alongside, audit]);
   return event.id;
 }

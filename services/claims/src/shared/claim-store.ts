@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from '@platform/db';
+import type { Knex, PendingWrite } from '@platform/db';
 import { UUID_PATTERN } from '@platform/http';
 import type { RequiredDocument } from '@platform/claims-domain';
 import type { Claim, LossLocation } from './claim-schemas';
@@ -155,8 +155,9 @@ export function claimStore(db: Knex) {
       return `CLM-${year}-${String(rows[0].last_value).padStart(6, '0')}`;
     },
 
-    async insert(claim: NewClaim): Promise<void> {
-      await db('claims').insert({
+    /** Inserts a new claim when awaited; intake passes it to `writeTogether` with the claim's first records instead. */
+    insert(claim: NewClaim): PendingWrite {
+      return db('claims').insert({
         id: claim.id,
         claim_number: claim.claim_number,
         policy_number: claim.policy_number,
@@ -194,9 +195,9 @@ export function claimStore(db: Knex) {
         .update({ required_documents: JSON.stringify(documents), updated_at: db.raw('clock_timestamp()') });
     },
 
-    /** Appends to the claim's internal timeline (append-only: the database refuses changes). */
-    async appendAudit(entry: ClaimAuditEntry): Promise<void> {
-      await db('claim_audit').insert({
+    /** Appends to the claim's internal timeline when awaited, or as one of `writeTogether`'s writes (append-only: the database refuses changes). */
+    appendAudit(entry: ClaimAuditEntry): PendingWrite {
+      return db('claim_audit').insert({
         id: randomUUID(),
         claim_id: entry.claim_id,
         action: entry.action,

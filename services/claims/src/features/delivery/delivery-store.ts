@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from '@platform/db';
+import type { Knex, PendingWrite } from '@platform/db';
 import type { StoredStatusUpdate } from '../status-updates/status-updates-store';
 import type { ClaimDelivery } from './delivery-schemas';
 
@@ -57,12 +57,13 @@ export const HAS_FAILED_DELIVERY = `EXISTS (SELECT 1 FROM deliveries fd WHERE fd
 export function deliveriesStore(db: Knex) {
   return {
     /**
-     * Queues a stored status update for delivery on its channel, on the caller's transaction. A portal
-     * update is delivered by being stored (the claimant status endpoint serves it).
+     * Queues a status update for delivery on its channel, on the caller's transaction, when awaited or
+     * passed to `writeTogether`. A portal update is delivered by being stored (the claimant status
+     * endpoint serves it).
      */
-    async queue(stored: StoredStatusUpdate): Promise<void> {
+    queue(stored: Pick<StoredStatusUpdate, 'update_id' | 'update'>): PendingWrite {
       const { channel, claim_id } = stored.update;
-      await db('deliveries').insert({
+      return db('deliveries').insert({
         id: randomUUID(),
         update_id: stored.update_id,
         claim_id,

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { canonicalSha256 } from '@platform/canonical-json';
-import type { Knex } from '@platform/db';
+import type { Knex, PendingWrite } from '@platform/db';
 import { problems } from '@platform/http';
 
 /**
@@ -83,8 +83,9 @@ export function idempotencyStore(db: Knex) {
       return { replay: unseal(idempotencyKey, existing.sealed_response) };
     },
 
-    async storeResponse(operation: string, idempotencyKey: string, response: StoredResponse, claimId: string): Promise<void> {
-      await db('idempotency_keys')
+    /** Stores the answer to replay under the key this request owns, when awaited or passed to `writeTogether`. */
+    storeResponse(operation: string, idempotencyKey: string, response: StoredResponse, claimId: string): PendingWrite {
+      return db('idempotency_keys')
         .where({ operation, key_hash: keyHash(idempotencyKey) })
         .update({ sealed_response: seal(idempotencyKey, response), claim_id: claimId });
     },
