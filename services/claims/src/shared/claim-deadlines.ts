@@ -34,19 +34,44 @@ export function openBreachCondition(deadline: Deadline): string {
 /** SQL condition: any of the claim's deadlines is breached. */
 export const ANY_OPEN_BREACH = `(${DEADLINES.map(openBreachCondition).join(' OR ')})`;
 
+/**
+ * Building an Intl.DateTimeFormat costs far more than using one: one per kind and time zone the runtime
+ * knows (only a zone that builds is kept; zone names are case-insensitive, so any spelling of one shares it).
+ */
+function cachedFormat(cache: Map<string, Intl.DateTimeFormat>, zone: string, build: (zone: string) => Intl.DateTimeFormat) {
+  const key = zone.toLowerCase();
+  let format = cache.get(key);
+  if (!format) {
+    format = build(zone);
+    cache.set(key, format);
+  }
+  return format;
+}
+
+const calendarDates = new Map<string, Intl.DateTimeFormat>();
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
 /** True for a time zone name the runtime's IANA database knows ("Europe/Madrid", "UTC"). */
 export function isTimeZone(zone: string): boolean {
+  if (zone.length > 64) return false;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone.length <= 64;
+    calendarDate(zone);
+    return true;
   } catch {
     return false;
   }
 }
 
+const calendarDate = (zone: string) =>
+  cachedFormat(
+    calendarDates,
+    zone,
+    (timeZone) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+  );
+
 /** The calendar date (YYYY-MM-DD) of `moment` in `zone` (UTC when null). */
 export function dateIn(zone: string | null, moment = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone ?? 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).format(moment);
+  return calendarDate(zone ?? 'UTC').format(moment);
 }
 
 /** `date` (YYYY-MM-DD) plus `days` calendar days. */
@@ -58,16 +83,22 @@ export function addDays(date: string, days: number): string {
 
 /** How far `zone`'s wall clock is ahead of UTC at `moment`, in milliseconds. */
 function offsetMs(zone: string, moment: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(moment);
+  const wallClock = cachedFormat(
+    wallClocks,
+    zone,
+    (timeZone) =>
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      }),
+  );
+  const parts = wallClock.formatToParts(moment);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
   return wall - Math.floor(moment.getTime() / 1000) * 1000;

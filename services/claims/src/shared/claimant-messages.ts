@@ -74,6 +74,19 @@ export interface ClaimantMessages {
   format(id: ClaimantMessageId, values?: Record<string, string | Date>): string;
 }
 
+/** Compiled messages by language, time zone (a valid one; names are case-insensitive) and id: parsing a message costs far more than formatting it. */
+const compiledMessages = new Map<string, IntlMessageFormat>();
+
+function compiled(language: string, catalogue: Record<ClaimantMessageId, string>, id: ClaimantMessageId, timeZone: string) {
+  const key = `${language} ${timeZone.toLowerCase()} ${id}`;
+  let message = compiledMessages.get(key);
+  if (!message) {
+    message = new IntlMessageFormat(catalogue[id], language, dayFormat(timeZone));
+    compiledMessages.set(key, message);
+  }
+  return message;
+}
+
 /**
  * The catalogue for a claim's BCP 47 language tag, falling back to English; dates as days in the claim's
  * IANA time zone (UTC when it has none: pass a calendar date as `new Date('YYYY-MM-DD')`).
@@ -86,7 +99,7 @@ export function claimantMessages(languageTag: string | null, timeZone: string | 
     language,
     fallbackFrom: language === primary ? null : languageTag,
     format(id, values = {}) {
-      return String(new IntlMessageFormat(catalogue[id], language, dayFormat(timeZone ?? 'UTC')).format(values));
+      return String(compiled(language, catalogue, id, timeZone ?? 'UTC').format(values));
     },
   };
 }
