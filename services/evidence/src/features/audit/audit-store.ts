@@ -41,7 +41,17 @@ export interface TreeRecord {
   hash: string;
   leaf_bytes: Buffer | null;
   leaf_hash: Buffer | null;
-  row_matches: boolean;
+  /**
+   * The row and its leaf bytes were written by the same transaction (equal xmin) and neither since: the
+   * row is the one the append derived the bytes from. Otherwise (a row or leaf rewritten behind the
+   * triggers, a leaf added by the catch-up, a restored database) verification compares the row itself.
+   */
+  written_with_leaf: boolean;
+}
+
+/** Embedded PGlite gives bytea as Uint8Array: viewed as a Buffer, not copied. */
+function asBuffer(value: Uint8Array | null): Buffer | null {
+  return value === null || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 }
 
 export interface AuditRecordFilter {
@@ -77,34 +87,43 @@ export function auditStore(db: Knex) {
 
     /**
      * Records with seq in [fromSeq, toSeq] as verification reads them: the chain fields, the record's stored
-     * canonical bytes and leaf hash (null when missing), and whether the row still says what those bytes say
-     * (compared as jsonb by PostgreSQL, so nothing is canonicalised again).
+     * canonical bytes and leaf hash (null when missing), and whether row and leaf were written together.
+     * Three range scans of the page's seqs (no join the planner could turn into a scan from the log's
+     * start, and nothing parsed or canonicalised in PostgreSQL).
      */
     async treeRecordsPage(fromSeq: number, toSeq: number | undefined, limit: number): Promise<TreeRecord[]> {
-      const { rows } = await db.raw(
-        `select l.seq, l.prev_hash, l.hash, f.leaf_bytes, n.hash as leaf_hash,
-                convert_from(f.leaf_bytes, 'UTF8')::jsonb = jsonb_build_object(
-                  'seq', l.seq, 'action', l.action, 'source', l.source, 'entity_type', l.entity_type, 'entity_id', l.entity_id,
-                  'actor', l.actor, 'event_id', l.event_id, 'occurred_at', l.occurred_at, 'recorded_at', l.recorded_at,
-                  'data', l.data, 'prev_hash', l.prev_hash) as row_matches
-           from "audit_log" l
-           left join "audit_leaves" f on f.seq = l.seq
-           left join "audit_tree_nodes" n on n.level = 0 and n.idx = l.seq - 1
-          where l.seq >= ? and l.seq <= ?
-          order by l.seq
-          limit ?`,
-        [fromSeq, toSeq ?? Number.MAX_SAFE_INTEGER, limit],
-      );
-      // Embedded PGlite gives bytea as Uint8Array: viewed as a Buffer, not copied.
-      const bytes = (value: Uint8Array | null) =>
-        value === null || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-      return rows.map((row: TreeRecord & { seq: string }) => ({
-        ...row,
-        seq: Number(row.seq),
-        leaf_bytes: bytes(row.leaf_bytes),
-        leaf_hash: bytes(row.leaf_hash),
-        row_matches: row.row_matches === true,
-      }));
+      const rows: { seq: string | number; prev_hash: string; hash: string; xmin: string }[] = await db('audit_log')
+        .select('seq', 'prev_hash', 'hash', db.raw('xmin::text AS xmin'))
+        .where('seq', '>=', fromSeq)
+        .andWhere('seq', '<=', toSeq ?? Number.MAX_SAFE_INTEGER)
+        .orderBy('seq')
+        .limit(limit);
+      if (rows.length === 0) return [];
+      const first = Number(rows[0].seq);
+      const last = Number(rows[rows.length - 1].seq);
+      const leaves = new Map<number, { leaf_bytes: Uint8Array; xmin: string }>();
+      for (const leaf of await db('audit_leaves')
+        .select('seq', 'leaf_bytes', db.raw('xmin::text AS xmin'))
+        .whereBetween('seq', [first, last]))
+        leaves.set(Number(leaf.seq), leaf);
+      const leafHashes = new Map<number, Uint8Array>();
+      for (const node of await db('audit_tree_nodes')
+        .select('idx', 'hash')
+        .where('level', 0)
+        .whereBetween('idx', [first - 1, last - 1]))
+        leafHashes.set(Number(node.idx) + 1, node.hash);
+      return rows.map((row) => {
+        const seq = Number(row.seq);
+        const leaf = leaves.get(seq);
+        return {
+          seq,
+          prev_hash: row.prev_hash,
+          hash: row.hash,
+          leaf_bytes: asBuffer(leaf?.leaf_bytes ?? null),
+          leaf_hash: asBuffer(leafHashes.get(seq) ?? null),
+          written_with_leaf: leaf?.xmin === row.xmin,
+        };
+      });
     },
 
     async recordAt(seq: number): Promise<AuditRecord | undefined> {

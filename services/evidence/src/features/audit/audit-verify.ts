@@ -37,21 +37,25 @@ export async function verifyAuditChain(db: Knex, signer: CheckpointSigner, optio
 }
 
 /**
- * The leaf bytes a record is verified by, and the chain hash they give. Normally the stored bytes, when the
- * row still matches them; a row that no longer does is checked by its own canonical JSON (the chain then
- * shows whether it was edited or rewritten and rehashed); a record from before the tree (not yet caught up)
- * has no stored bytes and is canonicalised. Undefined when the record is gone meanwhile.
+ * The leaf bytes a record is verified by, and the chain hash they give. Normally the stored bytes alone:
+ * a row written in the same transaction as its leaf (and neither rewritten since) is the row the append
+ * derived those bytes from. Any other row is canonicalised and compared with its bytes: when it no longer
+ * says what they say, the chain hash is its own (the chain then shows whether it was edited or rewritten
+ * and rehashed); a record from before the tree (not yet caught up) has no stored bytes. Undefined when the
+ * record is gone meanwhile.
  */
 async function leafOfRecord(
   store: ReturnType<typeof auditStore>,
   record: TreeRecord,
 ): Promise<{ bytes: Buffer; chainHash: string; matchesRow: boolean } | undefined> {
-  if (record.leaf_bytes && record.row_matches)
-    return { bytes: record.leaf_bytes, chainHash: chainHash(record.prev_hash, record.leaf_bytes), matchesRow: true };
   const row = await store.recordAt(record.seq);
   if (!row) return undefined;
   const rowBytes = Buffer.from(canonicalRecord(row), 'utf8');
-  return { bytes: record.leaf_bytes ?? rowBytes, chainHash: chainHash(row.prev_hash, rowBytes), matchesRow: record.leaf_bytes === null };
+  return {
+    bytes: record.leaf_bytes ?? rowBytes,
+    chainHash: chainHash(row.prev_hash, rowBytes),
+    matchesRow: record.leaf_bytes === null || record.leaf_bytes.equals(rowBytes),
+  };
 }
 
 async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: VerifyOptions): Promise<VerificationReport> {
@@ -105,43 +109,52 @@ async function verifySnapshot(db: Knex, signer: CheckpointSigner, options: Verif
   // A record rewritten and consistently rehashed no longer matches its stored leaf: the signed
   // checkpoint after it names the break (as before the tree); without one, the leaf does.
   let rewrittenAt: number | undefined;
-  const records = keysetWalk((after) => store.treeRecordsPage(after + 1, toSeq, pageSize), fromSeq - 1, pageSize);
-  for await (const record of records) {
-    if (expectedSeq !== undefined && record.seq !== expectedSeq) {
-      fail(expectedSeq, 'gap');
-      break;
+  // Walked a page at a time (not a generator step per record: the per-record work is two SHA-256).
+  const pages = keysetPages(
+    (after) => store.treeRecordsPage(after + 1, toSeq, pageSize),
+    (record) => record.seq,
+    fromSeq - 1,
+    pageSize,
+  );
+  walk: for await (const page of pages)
+    for (const record of page) {
+      if (expectedSeq !== undefined && record.seq !== expectedSeq) {
+        fail(expectedSeq, 'gap');
+        break walk;
+      }
+      const leaf =
+        record.leaf_bytes && record.written_with_leaf
+          ? { bytes: record.leaf_bytes, chainHash: chainHash(record.prev_hash, record.leaf_bytes), matchesRow: true }
+          : await leafOfRecord(store, record);
+      const leafHash = leaf && hashLeaf(leaf.bytes);
+      if (!leafHash || (record.seq <= treeSize && (!record.leaf_bytes || !record.leaf_hash || !record.leaf_hash.equals(leafHash)))) {
+        fail(record.seq, 'tree_mismatch');
+        break walk;
+      }
+      if (leaf.chainHash !== record.hash) {
+        fail(record.seq, 'edited_record');
+        break walk;
+      }
+      if (expectedPrev !== undefined && record.prev_hash !== expectedPrev) {
+        fail(record.seq, 'broken_link');
+        break walk;
+      }
+      if (!leaf.matchesRow) rewrittenAt ??= record.seq;
+      if (frontier) frontierAppend(frontier, record.seq - 1, leafHash);
+      report.records_checked += 1;
+      report.first_seq ??= record.seq;
+      report.last_seq = record.seq;
+      report.head_hash = record.hash;
+      while (nextCheckpoint && nextCheckpoint.seq < record.seq)
+        nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
+      if (nextCheckpoint && nextCheckpoint.seq === record.seq) {
+        if (!(await checkCheckpoint(nextCheckpoint, record.hash))) break walk;
+        nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
+      }
+      expectedSeq = record.seq + 1;
+      expectedPrev = record.hash;
     }
-    const leaf = await leafOfRecord(store, record);
-    const leafHash = leaf && hashLeaf(leaf.bytes);
-    if (!leafHash || (record.seq <= treeSize && (!record.leaf_bytes || !record.leaf_hash || !record.leaf_hash.equals(leafHash)))) {
-      fail(record.seq, 'tree_mismatch');
-      break;
-    }
-    if (leaf.chainHash !== record.hash) {
-      fail(record.seq, 'edited_record');
-      break;
-    }
-    if (expectedPrev !== undefined && record.prev_hash !== expectedPrev) {
-      fail(record.seq, 'broken_link');
-      break;
-    }
-    if (!leaf.matchesRow) rewrittenAt ??= record.seq;
-    if (frontier) frontierAppend(frontier, record.seq - 1, leafHash);
-    report.records_checked += 1;
-    report.first_seq ??= record.seq;
-    report.last_seq = record.seq;
-    report.head_hash = record.hash;
-    while (nextCheckpoint && nextCheckpoint.seq < record.seq)
-      nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
-    if (nextCheckpoint && nextCheckpoint.seq === record.seq) {
-      if (!(await checkCheckpoint(nextCheckpoint, record.hash))) break;
-      nextCheckpoint = (await checkpoints.next()).value as AuditCheckpoint | undefined;
-    }
-    expectedSeq = record.seq + 1;
-    expectedPrev = record.hash;
-  }
   if (report.valid && rewrittenAt !== undefined) fail(rewrittenAt, 'tree_mismatch');
-  await records.return(undefined);
   if (report.valid) {
     // A signed checkpoint beyond the last record means records it anchored are gone.
     const lastSeen = report.last_seq ?? fromSeq - 1;
