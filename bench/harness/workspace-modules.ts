@@ -34,3 +34,8 @@ export function pgClient(connectionString: string): PgClient {
 export function express(): any {
   return requireFrom('services/claims', 'express');
 }
+
+/** http-proxy-middleware, as the gateway uses it (for the bare proxy hop baseline). */
+export function httpProxyMiddleware(): any {
+  return requireFrom('gateway', 'http-proxy-middleware');
+}

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { signDevToken } from '@platform/auth';
 import { TEST_JWT_SECRET, freePort, managedProcess } from '@platform/testing';
 import type { BenchContext, Scenario } from '../harness/context';
 import { nginxVersion, startNginx } from '../harness/nginx';
@@ -7,14 +8,23 @@ import type { CannonResult, RequestSpec } from '../harness/load-protocol';
 import { alternate, medianOf } from '../harness/rounds';
 import { round } from '../harness/stats';
 
+const BODY_BYTES = 1024 * 1024;
+
 /**
- * gateway.throughput_ratio_vs_nginx: the gateway proxying a public GET to a bare Node hello-world
- * upstream, against nginx (Debian package) proxying the same request to the same upstream; saturation
- * throughput (2xx/s) at the same connection count, alternating rounds, medians.
+ * The gateway against the floor the design fixes: a bare Express 5 app with one `createProxyMiddleware`
+ * (keep-alive agent) to the same bare Node hello-world upstream (bench/harness/bare-hop.ts). Saturation
+ * throughput (2xx/s) at the same connection count, alternating rounds, medians, for three requests:
+ * - a claimant's public GET: `throughput_ratio_vs_bare_hop`, and against nginx proxying the same request
+ *   to the same upstream, `throughput_ratio_vs_nginx` (reported);
+ * - an internal GET with a valid JWT in `Authorization` (the gateway verifies it, the bare hop does not):
+ *   `jwt_ratio_vs_bare_hop`;
+ * - a public POST whose 1 MiB body is streamed through (the upstream reads it all before it answers):
+ *   `body_1mib_ratio_vs_bare_hop`.
+ * The CPU time of the gateway and of the bare hop per request is recorded beside each ratio.
  */
 export const proxyScenario: Scenario = {
   name: 'gateway',
-  keys: ['throughput_ratio_vs_nginx'],
+  keys: ['throughput_ratio_vs_bare_hop', 'jwt_ratio_vs_bare_hop', 'body_1mib_ratio_vs_bare_hop', 'throughput_ratio_vs_nginx'],
   async run(context: BenchContext) {
     const { params, load } = context;
     const upstream = managedProcess('hello-upstream', 'bench/harness/hello-upstream.ts', {}, await freePort());
@@ -32,61 +42,101 @@ export const proxyScenario: Scenario = {
       },
       await freePort(),
     );
+    const bareHop = managedProcess(
+      'bare-hop',
+      'bench/harness/bare-hop.ts',
+      { UPSTREAM_URL: upstream.url, ...context.processEnv },
+      await freePort(),
+    );
     const nginx = await startNginx(path.join(context.workDir, 'nginx'), await freePort(), upstream.port);
     try {
-      await gateway.start();
+      await Promise.all([gateway.start(), bareHop.start()]);
       context.processes['gateway-to-hello'] = processTree(gateway.pid()!);
-      // A claimant status read: public group, no platform credentials, answered by the upstream.
-      const requests: RequestSpec[] = [
-        {
-          method: 'GET',
-          path: '/api/claims/public/claims/7c9e6679-7425-40de-944b-e07fc1f90ae7/status',
-          headers: { authorization: 'Bearer claimant-token' },
-        },
-      ];
-      const saturate = (url: string, durationSec: number) =>
+      context.processes['bare-hop'] = processTree(bareHop.pid()!);
+      const token = await signDevToken({ sub: 'bench', scope: 'evidence:read', secret: TEST_JWT_SECRET });
+      const saturate = (url: string, requests: RequestSpec[], durationSec: number) =>
         load.run({ kind: 'cannon', url, connections: params.connections, durationSec, requests });
-      await saturate(gateway.url, params.warmupSec);
-      await saturate(nginx.url, params.warmupSec);
-      const gatewayPid = gateway.pid()!;
-      let gatewayCpu = 0;
-      const rounds = await alternate<CannonResult>(params.rounds, {
-        gateway: async () => {
-          const { result, cpu_s } = await measureCpu(gatewayPid, () => saturate(gateway.url, params.roundSec));
-          gatewayCpu += cpu_s;
-          return result;
+
+      /** Alternating rounds of each side on `requests`; the gateway's and the bare hop's CPU per 2xx. */
+      const compare = async (requests: RequestSpec[], extra: Record<string, string> = {}) => {
+        const sides: Record<string, { url: string; pid?: number }> = {
+          gateway: { url: gateway.url, pid: gateway.pid() },
+          bare_hop: { url: bareHop.url, pid: bareHop.pid() },
+          ...Object.fromEntries(Object.entries(extra).map(([name, url]) => [name, { url }])),
+        };
+        for (const { url } of Object.values(sides)) await saturate(url, requests, params.warmupSec);
+        const cpu: Record<string, number> = {};
+        const rounds = await alternate<CannonResult>(
+          params.rounds,
+          Object.fromEntries(
+            Object.entries(sides).map(([name, { url, pid }]) => [
+              name,
+              async () => {
+                if (pid === undefined) return saturate(url, requests, params.roundSec);
+                const { result, cpu_s } = await measureCpu(pid, () => saturate(url, requests, params.roundSec));
+                cpu[name] = (cpu[name] ?? 0) + cpu_s;
+                return result;
+              },
+            ]),
+          ),
+        );
+        for (const [side, results] of Object.entries(rounds)) {
+          const failed = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+          if (failed > 0) throw new Error(`${side}: ${failed} requests failed (non-2xx or errors) during the proxy comparison`);
+        }
+        const rps = (side: string) => medianOf(rounds[side], (r) => r.rps);
+        const cpuMsPerRequest = (side: string) => round((1000 * cpu[side]) / rounds[side].reduce((sum, r) => sum + r.ok, 0));
+        return {
+          ratio: round(rps('gateway') / rps('bare_hop')),
+          rps,
+          details: {
+            ...Object.fromEntries(Object.keys(sides).map((side) => [`${side}_rps`, round(rps(side), 0)])),
+            gateway_cpu_ms_per_request: cpuMsPerRequest('gateway'),
+            bare_hop_cpu_ms_per_request: cpuMsPerRequest('bare_hop'),
+            ...Object.fromEntries(
+              Object.entries(rounds).map(([side, results]) => [`${side}_rounds_rps`, results.map((r) => round(r.rps, 0))]),
+            ),
+          },
+        };
+      };
+
+      // A claimant status read: public group, no platform credentials, answered by the upstream.
+      const publicGet = await compare(
+        [
+          {
+            method: 'GET',
+            path: '/api/claims/public/claims/7c9e6679-7425-40de-944b-e07fc1f90ae7/status',
+            headers: { authorization: 'Bearer claimant-token' },
+          },
+        ],
+        // The upstream alone (its ceiling) only in full runs.
+        { nginx: nginx.url, ...(params.mode === 'full' ? { upstream_direct: upstream.url } : {}) },
+      );
+      const jwtGet = await compare([{ method: 'GET', path: '/api/evidence/controls', headers: { authorization: `Bearer ${token}` } }]);
+      const body = await compare([
+        {
+          method: 'POST',
+          path: '/api/claims/public/claims/7c9e6679-7425-40de-944b-e07fc1f90ae7/attachments',
+          headers: { 'content-type': 'application/octet-stream' },
+          body: 'x'.repeat(BODY_BYTES),
         },
-        nginx: () => saturate(nginx.url, params.roundSec),
-        // The upstream alone (its ceiling); skipped by --quick.
-        ...(params.mode === 'full' ? { upstream_direct: () => saturate(upstream.url, params.roundSec) } : {}),
-      });
-      for (const [side, results] of Object.entries(rounds)) {
-        const failed = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
-        if (failed > 0) throw new Error(`${side}: ${failed} requests failed (non-2xx or errors) during the proxy comparison`);
-      }
-      const gatewayRps = medianOf(rounds.gateway, (r) => r.rps);
-      const nginxRps = medianOf(rounds.nginx, (r) => r.rps);
+      ]);
       return {
-        throughput_ratio_vs_nginx: round(gatewayRps / nginxRps),
+        throughput_ratio_vs_bare_hop: publicGet.ratio,
+        jwt_ratio_vs_bare_hop: jwtGet.ratio,
+        body_1mib_ratio_vs_bare_hop: body.ratio,
+        throughput_ratio_vs_nginx: round(publicGet.rps('gateway') / publicGet.rps('nginx')),
         proxy_comparison: {
           nginx: nginxVersion(),
           connections: params.connections,
-          gateway_rps: round(gatewayRps, 0),
-          nginx_rps: round(nginxRps, 0),
-          upstream_direct_rps: rounds.upstream_direct
-            ? round(
-                medianOf(rounds.upstream_direct, (r) => r.rps),
-                0,
-              )
-            : null,
-          gateway_cpu_ms_per_request: round((1000 * gatewayCpu) / rounds.gateway.reduce((sum, r) => sum + r.ok, 0)),
-          gateway_rounds_rps: rounds.gateway.map((r) => round(r.rps, 0)),
-          nginx_rounds_rps: rounds.nginx.map((r) => round(r.rps, 0)),
+          public_get: publicGet.details,
+          jwt_get: jwtGet.details,
+          body_1mib_post: body.details,
         },
       };
     } finally {
       await nginx.stop();
-      await gateway.stop();
+      await Promise.all([gateway.stop(), bareHop.stop()]);
       await upstream.stop();
     }
   },
