@@ -9,7 +9,7 @@
  * Exit code: 0 whenever the benchmark ran (missed targets are data, not failures); 1 when something
  * broke (a scenario could not run: an endpoint failing, a process not starting).
  *
- * Options: --quick; --only=gateway,status,intake,events,upload,audit,binder,search (a subset);
+ * Options: --quick; --only=gateway,status,intake,events,upload,mixed,audit,binder,search (a subset);
  * --profile (every platform process runs under the V8 CPU profiler, harness/cpu-profiler.js; summaries in
  * bench/.work/profiles);
  * --out=<file> (default bench/results.json);
@@ -33,6 +33,7 @@ import { binderScenario } from './scenarios/binder';
 import { eventsScenario } from './scenarios/events';
 import { gatewayLatencyScenario } from './scenarios/gateway-latency';
 import { intakeScenario } from './scenarios/intake';
+import { mixedScenario } from './scenarios/mixed';
 import { proxyScenario } from './scenarios/proxy';
 import { searchScenario } from './scenarios/search';
 import { statusScenario } from './scenarios/status';
@@ -136,6 +137,8 @@ async function main(): Promise<number> {
     { group: 'intake', scenario: intakeScenario, needsStack: true },
     { group: 'events', scenario: eventsScenario, needsStack: true },
     { group: 'upload', scenario: uploadScenario, needsStack: true },
+    // Before search, so its list/search requests see the table the intakes made, not 100,000 seeded claims.
+    { group: 'mixed', scenario: mixedScenario(() => claims), needsStack: true },
     { group: 'binder', scenario: binderScenario, needsStack: true },
     // Last: it grows the claims table to 100,000 rows, which would change the intake series' sizes.
     { group: 'search', scenario: searchScenario, needsStack: true },

@@ -23,6 +23,9 @@ export interface BenchParameters {
   uploadConcurrency: number;
   uploadBytes: number;
   binderItems: number;
+  /** The mixed load: its saturation measurement, then this long at 70% of it. */
+  mixedSaturationSec: number;
+  mixedSec: number;
 }
 
 export function parameters(quick: boolean): BenchParameters {
@@ -42,6 +45,8 @@ export function parameters(quick: boolean): BenchParameters {
         uploadConcurrency: 8,
         uploadBytes: 25 * 1024 * 1024,
         binderItems: 300,
+        mixedSaturationSec: 4,
+        mixedSec: 30,
       }
     : {
         mode: 'full',
@@ -58,6 +63,8 @@ export function parameters(quick: boolean): BenchParameters {
         uploadConcurrency: 8,
         uploadBytes: 25 * 1024 * 1024,
         binderItems: 10000,
+        mixedSaturationSec: 10,
+        mixedSec: 600,
       };
 }
 

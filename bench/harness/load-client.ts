@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { CannonResult, LatencyResult, LoadTask, SqlResult, TransferResult } from './load-protocol';
+import type { CannonResult, LatencyResult, LoadTask, MixResult, SqlResult, TransferResult } from './load-protocol';
 
 /** The load generator process (load-worker.ts), driven over IPC one task at a time. */
 export class LoadGenerator {
@@ -31,6 +31,7 @@ export class LoadGenerator {
 
   run(task: Extract<LoadTask, { kind: 'cannon' }>): Promise<CannonResult>;
   run(task: Extract<LoadTask, { kind: 'openloop' }>): Promise<LatencyResult>;
+  run(task: Extract<LoadTask, { kind: 'mix' }>): Promise<MixResult>;
   run(task: Extract<LoadTask, { kind: 'upload' | 'disk' }>): Promise<TransferResult>;
   run(task: Extract<LoadTask, { kind: 'sql' }>): Promise<SqlResult>;
   run(task: LoadTask): Promise<unknown> {

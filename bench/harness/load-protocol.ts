@@ -5,6 +5,15 @@ export interface RequestSpec {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** A multipart upload instead of `body`: one PDF (by its bytes, unique per request) of this size in the `file` part. */
+  fileBytes?: number;
+}
+
+/** One kind of request in a mixed load: its share of the arrivals and the requests it cycles over. */
+export interface MixOperation {
+  name: string;
+  weight: number;
+  requests: RequestSpec[];
 }
 
 export interface SqlStatement {
@@ -15,6 +24,8 @@ export interface SqlStatement {
 export type LoadTask =
   | { kind: 'cannon'; url: string; connections: number; durationSec: number; requests: RequestSpec[] }
   | { kind: 'openloop'; url: string; rate: number; connections: number; durationSec: number; requests: RequestSpec[] }
+  /** Weighted operations interleaved; open loop at `rate` arrivals/s, or closed loop (saturation) over `connections` without one. */
+  | { kind: 'mix'; url: string; rate?: number; connections: number; durationSec: number; operations: MixOperation[] }
   | { kind: 'upload'; url: string; targets: { path: string; token: string }[]; count: number; concurrency: number; sizeBytes: number }
   | { kind: 'disk'; dir: string; count: number; concurrency: number; sizeBytes: number; fsync: boolean }
   | { kind: 'sql'; databaseUrl: string; connections: number; durationSec: number; statements: SqlStatement[] };
@@ -40,6 +51,17 @@ export interface LatencyResult {
   p90_ms: number;
   p99_ms: number;
   max_ms: number;
+}
+
+export interface MixResult {
+  seconds: number;
+  /** 2xx responses per second, all operations together. */
+  achieved_rps: number;
+  errors: number;
+  non2xx: number;
+  /** What failed, as "<operation> <status>" (status 0: no response) → count. */
+  failures: Record<string, number>;
+  operations: Record<string, LatencyResult>;
 }
 
 export interface TransferResult {

@@ -11,7 +11,7 @@ import autocannon from 'autocannon';
 import { UUID_PATTERN } from '@platform/http';
 import { percentile } from './stats';
 import { pgClient } from './workspace-modules';
-import type { CannonResult, LatencyResult, LoadTask, RequestSpec, SqlResult, TransferResult } from './load-protocol';
+import type { CannonResult, LatencyResult, LoadTask, MixResult, RequestSpec, SqlResult, TransferResult } from './load-protocol';
 
 function cycle<T>(items: T[]): () => T {
   let next = 0;
@@ -51,6 +51,7 @@ async function cannon(task: Extract<LoadTask, { kind: 'cannon' }>): Promise<Cann
 }
 
 function send(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> {
+  if (spec.fileBytes !== undefined) return uploadOne(agent, base, spec, spec.fileBytes);
   return new Promise((resolve, reject) => {
     const request = http.request(
       { agent, host: base.hostname, port: base.port, method: spec.method, path: spec.path, headers: spec.headers },
@@ -65,6 +66,78 @@ function send(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> 
   });
 }
 
+/** Latencies of the 2xx answers (microsecond resolution), and what failed. */
+class Recorder {
+  readonly latencies: number[] = [];
+  errors = 0;
+  non2xx = 0;
+
+  /** Sends and records; resolves with the status (0: no response). */
+  async time(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> {
+    const t0 = process.hrtime.bigint();
+    try {
+      const status = await send(agent, base, spec);
+      if (status >= 200 && status < 300) this.latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      else this.non2xx++;
+      return status;
+    } catch {
+      this.errors++;
+      return 0;
+    }
+  }
+
+  result(seconds: number): LatencyResult {
+    const { latencies } = this;
+    return {
+      count: latencies.length,
+      errors: this.errors,
+      non2xx: this.non2xx,
+      achieved_rps: latencies.length / seconds,
+      p50_ms: percentile(latencies, 50),
+      p90_ms: percentile(latencies, 90),
+      p99_ms: percentile(latencies, 99),
+      max_ms: percentile(latencies, 100),
+    };
+  }
+}
+
+/**
+ * Open-loop arrivals: `fire` is called `rate` times a second for `durationSec`, whether or not earlier
+ * requests have answered (a slow server meets the same arrivals, so queueing shows in the latencies).
+ * Resolves once every request has answered; returns the elapsed seconds.
+ */
+async function arrivals(rate: number, durationSec: number, fire: () => Promise<unknown>): Promise<number> {
+  const inFlight = new Set<Promise<unknown>>();
+  const started = process.hrtime.bigint();
+  const total = Math.round(rate * durationSec);
+  let sent = 0;
+  while (sent < total) {
+    const elapsedSec = Number(process.hrtime.bigint() - started) / 1e9;
+    const due = Math.min(total, Math.floor(elapsedSec * rate));
+    while (sent < due) {
+      sent++;
+      const pending = fire();
+      inFlight.add(pending);
+      void pending.finally(() => inFlight.delete(pending));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(inFlight);
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+/** Closed loop: `connections` callers, each sending its next request as soon as the last answered. */
+async function closedLoop(connections: number, durationSec: number, fire: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  const deadline = Date.now() + durationSec * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < deadline) await fire();
+    }),
+  );
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
 /**
  * Open-loop load at a fixed arrival rate (not closed-loop like autocannon), with every latency kept
  * at microsecond resolution: autocannon's histogram rounds to whole milliseconds.
@@ -73,43 +146,53 @@ async function openLoop(task: Extract<LoadTask, { kind: 'openloop' }>): Promise<
   const base = new URL(task.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: task.connections });
   const nextRequest = cycle(task.requests);
-  const latencies: number[] = [];
-  let errors = 0;
-  let non2xx = 0;
-  let sent = 0;
-  const inFlight = new Set<Promise<void>>();
-  const started = process.hrtime.bigint();
-  const total = Math.round(task.rate * task.durationSec);
-  while (sent < total) {
-    const elapsedSec = Number(process.hrtime.bigint() - started) / 1e9;
-    const due = Math.min(total, Math.floor(elapsedSec * task.rate));
-    while (sent < due) {
-      sent++;
-      const t0 = process.hrtime.bigint();
-      const pending = send(agent, base, nextRequest()).then(
-        (status) => {
-          if (status >= 200 && status < 300) latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-          else non2xx++;
-        },
-        () => void errors++,
-      );
-      inFlight.add(pending);
-      void pending.finally(() => inFlight.delete(pending));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  await Promise.all(inFlight);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const recorder = new Recorder();
+  const seconds = await arrivals(task.rate, task.durationSec, () => recorder.time(agent, base, nextRequest()));
   agent.destroy();
+  return recorder.result(seconds);
+}
+
+/** Smooth weighted round robin (as nginx balances upstreams): the operations interleaved evenly by weight. */
+function weightedCycle<T extends { weight: number }>(items: T[]): () => T {
+  const total = items.reduce((sum, item) => sum + item.weight, 0);
+  const current = items.map(() => 0);
+  return () => {
+    let best = 0;
+    for (let i = 0; i < items.length; i++) {
+      current[i] += items[i].weight;
+      if (current[i] > current[best]) best = i;
+    }
+    current[best] -= total;
+    return items[best];
+  };
+}
+
+/** A mix of operations by weight, open loop at `rate` or closed loop (saturation) without it; latencies per operation. */
+async function mix(task: Extract<LoadTask, { kind: 'mix' }>): Promise<MixResult> {
+  const base = new URL(task.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: task.connections });
+  const operations = task.operations.map((operation) => ({ ...operation, next: cycle(operation.requests), recorder: new Recorder() }));
+  const nextOperation = weightedCycle(operations);
+  const failures: Record<string, number> = {};
+  const fire = async () => {
+    const operation = nextOperation();
+    const status = await operation.recorder.time(agent, base, operation.next());
+    if (status < 200 || status >= 300) failures[`${operation.name} ${status}`] = (failures[`${operation.name} ${status}`] ?? 0) + 1;
+  };
+  const seconds =
+    task.rate === undefined
+      ? await closedLoop(task.connections, task.durationSec, fire)
+      : await arrivals(task.rate, task.durationSec, fire);
+  agent.destroy();
+  const results = Object.fromEntries(operations.map((operation) => [operation.name, operation.recorder.result(seconds)]));
+  const all = Object.values(results);
   return {
-    count: latencies.length,
-    errors,
-    non2xx,
-    achieved_rps: latencies.length / seconds,
-    p50_ms: percentile(latencies, 50),
-    p90_ms: percentile(latencies, 90),
-    p99_ms: percentile(latencies, 99),
-    max_ms: percentile(latencies, 100),
+    seconds,
+    achieved_rps: all.reduce((sum, r) => sum + r.count, 0) / seconds,
+    errors: all.reduce((sum, r) => sum + r.errors, 0),
+    non2xx: all.reduce((sum, r) => sum + r.non2xx, 0),
+    failures,
+    operations: results,
   };
 }
 
@@ -133,7 +216,12 @@ async function writeChunks(write: (chunk: Buffer) => boolean, drained: () => Pro
   }
 }
 
-function uploadOne(agent: http.Agent, base: URL, target: { path: string; token: string }, size: number): Promise<number> {
+function uploadOne(
+  agent: http.Agent,
+  base: URL,
+  target: { path: string; headers?: Record<string, string> },
+  size: number,
+): Promise<number> {
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
   const preamble = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="document_type"\r\n\r\nother\r\n` +
@@ -150,7 +238,7 @@ function uploadOne(agent: http.Agent, base: URL, target: { path: string; token: 
       method: 'POST',
       path: target.path,
       headers: {
-        authorization: `Bearer ${target.token}`,
+        ...target.headers,
         'content-type': `multipart/form-data; boundary=${boundary}`,
         'content-length': String(preamble.length + size + trailer.length),
       },
@@ -186,7 +274,8 @@ async function uploads(task: Extract<LoadTask, { kind: 'upload' }>): Promise<Tra
   const statuses: Record<string, number> = {};
   randomPayload(task.sizeBytes);
   const seconds = await runConcurrently(task.count, task.concurrency, async (index) => {
-    const status = await uploadOne(agent, base, task.targets[index % task.targets.length], task.sizeBytes).catch(() => 0);
+    const { path, token } = task.targets[index % task.targets.length];
+    const status = await uploadOne(agent, base, { path, headers: { authorization: `Bearer ${token}` } }, task.sizeBytes).catch(() => 0);
     statuses[status] = (statuses[status] ?? 0) + 1;
   });
   agent.destroy();
@@ -273,6 +362,8 @@ async function handle(task: LoadTask): Promise<unknown> {
       return cannon(task);
     case 'openloop':
       return openLoop(task);
+    case 'mix':
+      return mix(task);
     case 'upload':
       return uploads(task);
     case 'disk':

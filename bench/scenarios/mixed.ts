@@ -1,0 +1,158 @@
+import { bearer } from '@platform/testing';
+import { INTAKE_PATH, intakeRequest, statusRequests, type CreatedClaim } from '../harness/claimant';
+import { claimToAudit, claimsClock } from '../harness/claim-to-audit';
+import type { BenchContext, Scenario } from '../harness/context';
+import type { LatencyResult, MixOperation, MixResult } from '../harness/load-protocol';
+import { serviceRssMb } from '../harness/process-tree';
+import { round } from '../harness/stats';
+
+const RSS_SAMPLE_MS = 10000;
+/** The first minute (a fifth of a short run) is left out of the slope: heaps grow to their working size there, a leak grows throughout. */
+const settleSec = (durationSec: number) => Math.min(60, durationSec / 5);
+const PLATFORM = ['gateway', 'claims', 'evidence'] as const;
+
+/** Least-squares slope of (seconds, MB) samples, in MB per 10 minutes. */
+function slopePer10Min(samples: { t: number; mb: number }[]): number {
+  const n = samples.length;
+  const meanT = samples.reduce((sum, s) => sum + s.t, 0) / n;
+  const meanMb = samples.reduce((sum, s) => sum + s.mb, 0) / n;
+  const covariance = samples.reduce((sum, s) => sum + (s.t - meanT) * (s.mb - meanMb), 0);
+  const variance = samples.reduce((sum, s) => sum + (s.t - meanT) ** 2, 0);
+  return variance > 0 ? (covariance / variance) * 600 : 0;
+}
+
+/** The requests of the mix, all through the gateway: claimant reads and writes with their tokens, internal ones with a JWT. */
+function operations(claims: CreatedClaim[], authorization: string): MixOperation[] {
+  const nextWeek = new Date(Date.now() + 7 * 86400000).toISOString().slice(0, 10);
+  const update = JSON.stringify({
+    channel: 'portal',
+    stage: 'intake', // the stage the claims are in: a progress update, which the lifecycle allows any number of times
+    what_happened: 'Your adjuster is reviewing the documents you sent.',
+    what_happens_next: 'We will call you to agree the next steps.',
+    expected_next_update_by: nextWeek,
+    language: 'en',
+  });
+  const internal = { authorization };
+  const searches = ['', 'q=Ana%20Ruiz&', `q=${claims[0].claim_number}&`, 'q=POL-100001&'];
+  return [
+    { name: 'status', weight: 70, requests: statusRequests(claims) },
+    { name: 'intake', weight: 10, requests: [intakeRequest()] },
+    {
+      name: 'upload',
+      weight: 5,
+      requests: claims.map((claim) => ({
+        method: 'POST',
+        path: `${INTAKE_PATH}/${claim.claim_id}/attachments`,
+        headers: { authorization: `Bearer ${claim.access_token}` },
+        fileBytes: 1024 * 1024,
+      })),
+    },
+    {
+      name: 'list',
+      weight: 10,
+      requests: searches.map((search) => ({ method: 'GET', path: `/api/claims/claims?${search}limit=25`, headers: internal })),
+    },
+    {
+      name: 'status_update',
+      weight: 5,
+      requests: claims.map((claim) => ({
+        method: 'POST',
+        path: `/api/claims/claims/${claim.claim_id}/status-updates`,
+        headers: { ...internal, 'content-type': 'application/json' },
+        body: update,
+      })),
+    },
+  ];
+}
+
+function latencies(result: LatencyResult) {
+  return { count: result.count, p50_ms: round(result.p50_ms, 1), p99_ms: round(result.p99_ms, 1), max_ms: round(result.max_ms, 1) };
+}
+
+function failed(result: MixResult): number {
+  return result.errors + result.non2xx;
+}
+
+/**
+ * A sustained mixed load through the gateway, the closest the bench comes to production traffic: 70%
+ * claimant status reads, 10% intakes, 5% 1 MiB attachment uploads, 10% internal list/search, 5% status
+ * updates, interleaved by weight. First the saturation of this same mix (closed loop, `connections`
+ * callers), then `mixedSec` of open-loop arrivals at 70% of it. Reports the 2xx rate sustained, p99 per
+ * operation, every failure, claim → audit latency of the claims created meanwhile, and the RSS of each
+ * platform process every 10 s with its least-squares slope after the first minute (a leak shows as a slope).
+ */
+export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
+  return {
+    name: 'mixed',
+    keys: [
+      'sustained_rps',
+      'p99_ms_status',
+      'p99_ms_intake',
+      'p99_ms_upload',
+      'p99_ms_list',
+      'p99_ms_status_update',
+      'errors',
+      'claim_to_audit_p99_ms',
+      'rss_slope_mb_per_10min',
+    ],
+    async run(context: BenchContext) {
+      const { params, load, stack } = context;
+      const mix = operations(claims(), await bearer('claims:read claims:write', 'bench-mixed'));
+      const url = stack.gateway.url;
+      const closedLoop = (durationSec: number) =>
+        load.run({ kind: 'mix', url, connections: params.connections, durationSec, operations: mix });
+      await closedLoop(params.warmupSec);
+      const saturation = await closedLoop(params.mixedSaturationSec);
+      if (failed(saturation) > 0) throw new Error(`mixed load at saturation: ${JSON.stringify(saturation.failures)}`);
+      const rate = Math.max(10, Math.round(0.7 * saturation.achieved_rps));
+
+      const pids = Object.fromEntries(PLATFORM.map((name) => [name, stack[name].pid()!]));
+      const rss: Record<string, { t: number; mb: number }[]> = Object.fromEntries(PLATFORM.map((name) => [name, []]));
+      const started = Date.now();
+      const sample = () => {
+        for (const name of PLATFORM) rss[name].push({ t: (Date.now() - started) / 1000, mb: round(serviceRssMb(pids[name]), 1) });
+      };
+      const t0 = await claimsClock(stack);
+      sample();
+      const sampler = setInterval(sample, RSS_SAMPLE_MS);
+      let sustained: MixResult;
+      try {
+        sustained = await load.run({
+          kind: 'mix',
+          url,
+          rate,
+          connections: params.connections * 2,
+          durationSec: params.mixedSec,
+          operations: mix,
+        });
+      } finally {
+        clearInterval(sampler);
+      }
+      sample();
+      const audit = await claimToAudit(stack, t0);
+      const settled = (name: string) => rss[name].filter((sample) => sample.t >= settleSec(params.mixedSec));
+      const slopes = Object.fromEntries(PLATFORM.map((name) => [name, round(slopePer10Min(settled(name)), 2)]));
+      const { operations: ops } = sustained;
+      return {
+        sustained_rps: round(sustained.achieved_rps, 1),
+        p99_ms_status: round(ops.status.p99_ms, 1),
+        p99_ms_intake: round(ops.intake.p99_ms, 1),
+        p99_ms_upload: round(ops.upload.p99_ms, 1),
+        p99_ms_list: round(ops.list.p99_ms, 1),
+        p99_ms_status_update: round(ops.status_update.p99_ms, 1),
+        errors: failed(sustained),
+        claim_to_audit_p99_ms: audit.p99_ms,
+        rss_slope_mb_per_10min: Math.max(...Object.values(slopes)),
+        failures: sustained.failures,
+        arrival_rate_rps: rate,
+        saturation_rps: round(saturation.achieved_rps, 1),
+        saturation_connections: params.connections,
+        seconds: round(sustained.seconds, 1),
+        operations: Object.fromEntries(Object.entries(ops).map(([name, result]) => [name, latencies(result)])),
+        claim_to_audit: audit,
+        rss_slope_by_process_mb_per_10min: slopes,
+        rss_mb: rss,
+      };
+    },
+  };
+}
