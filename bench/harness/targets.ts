@@ -14,7 +14,7 @@ export const TARGETS: Target[] = [
   { key: 'intake.cost_growth_100x', op: '<=', threshold: 1.25 },
   { key: 'status.throughput_ratio_vs_hello', op: '>=', threshold: 0.5 },
   { key: 'events.end_to_end_p50_ms', op: 'reported' },
-  { key: 'events.end_to_end_p99_ms', op: '<', threshold: 100 },
+  { key: 'events.end_to_end_p99_ms', op: '<', threshold: 50 },
   { key: 'audit.verify_ratio_vs_sha256', op: '>=', threshold: 0.3 },
   { key: 'audit.rss_growth_mb', op: '<', threshold: 50 },
   { key: 'audit.cost_growth_10x', op: '<=', threshold: 1.25 },
@@ -26,6 +26,15 @@ export const TARGETS: Target[] = [
   { key: 'binder.seconds_per_10k_evidence', op: 'reported' },
   { key: 'binder.rss_growth_mb', op: '<', threshold: 50 },
   { key: 'search.p99_ms_at_100k', op: '<', threshold: 50 },
+  { key: 'mixed.sustained_rps', op: 'reported' },
+  { key: 'mixed.p99_ms_status', op: 'reported' },
+  { key: 'mixed.p99_ms_intake', op: 'reported' },
+  { key: 'mixed.p99_ms_upload', op: 'reported' },
+  { key: 'mixed.p99_ms_list', op: 'reported' },
+  { key: 'mixed.p99_ms_status_update', op: 'reported' },
+  { key: 'mixed.errors', op: '<=', threshold: 0 },
+  { key: 'mixed.claim_to_audit_p99_ms', op: 'reported' },
+  { key: 'mixed.rss_slope_mb_per_10min', op: '<', threshold: 5 },
 ];
 
 export interface TargetResult {
