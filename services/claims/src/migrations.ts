@@ -3,7 +3,7 @@ import { adjusterKitsMigration } from './features/adjuster-kits/migrations';
 import { assignmentSearchMigration } from './features/assignment/migrations';
 import { claimantSelfServiceMigration } from './features/access-links/migrations';
 import { attachmentScansMigration } from './features/attachments/migrations';
-import { searchIndexesMigration, searchKnnMigration } from './features/claims-list/migrations';
+import { claimantNamesMigration, searchIndexesMigration, searchKnnMigration } from './features/claims-list/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
 import { deliveriesMigration } from './features/delivery/migrations';
 import { deadlinesDeliveriesMigration, overdueMigration } from './features/deadlines/migrations';
@@ -25,4 +25,5 @@ export const claimsMigrations: Migration[] = [
   claimsWitnessMigration,
   searchIndexesMigration,
   searchKnnMigration,
+  claimantNamesMigration,
 ];

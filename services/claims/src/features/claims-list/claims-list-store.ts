@@ -29,10 +29,14 @@ const OPEN_ESCALATION = `EXISTS (SELECT 1 FROM escalations e WHERE e.claim_id = 
 /** `search` is normalised (normaliseSearch); `assignee` a `sub` (`me` resolved). */
 export type ClaimsListFilters = Omit<ClaimsListQuery, 'limit' | 'cursor' | 'q'> & { search?: string };
 
-/** The name as its trigram index holds it (migrations 0011, 0012): lower-cased, accents folded. */
+/** The name as `claimant_names` and the name index of the claims hold it (migration 0013): lower-cased, accents folded. */
 const CLAIMANT_NAME = `lower(translate(claimant_name, '${ACCENTED}', '${PLAIN}'))`;
 const PHONE_DIGITS = `regexp_replace(claimant_phone, '[^0-9]', '', 'g')`;
 const IDENTIFIER_PREFIXES = ['lower(claim_number)', 'lower(policy_number)', 'lower(claimant_email)'];
+const NEWEST_FIRST: { column: string; order: 'desc' }[] = [
+  { column: 'created_at', order: 'desc' },
+  { column: 'id', order: 'desc' },
+];
 
 /** The list's filters other than the search, on a query of the claims table. */
 function whereFilters(query: Knex.QueryBuilder, filters: ClaimsListFilters): Knex.QueryBuilder {
@@ -61,22 +65,32 @@ function afterRanked(query: Knex.QueryBuilder, search: string, after: ClaimCurso
 }
 
 /**
- * The claims whose names are nearest the search, of those that pass the filters and come after the
- * cursor: pg_trgm word similarity over its threshold (`<%`, 0.6 by default: typos, partial words), read
- * nearest first (`<<->`, k-nearest on the GiST index of migration 0012), so PostgreSQL stops after
- * `limit` claims instead of ranking every claim that shares a first name with the search — plus the
- * claims tied with the last one (WITH TIES): among equal names the page goes on by created_at and id,
- * which the index does not order. The page needs no other named claim: a claim's rank is at least its
- * name's similarity, so whatever ranks after these `limit` ranks after them in the page too.
+ * The `limit` claims with the names nearest the search, of those that pass the filters and come after the
+ * cursor, nearest first, then newest first. The names are matched once each in `claimant_names` (migration
+ * 0013): pg_trgm word similarity over its threshold (`<%`, 0.6 by default: typos, partial words), read
+ * nearest first (`<<->`, 1 − word similarity); the claims of each name come newest first from the btree
+ * on (name, created_at, id), at most `limit` of them. PostgreSQL sorts that join incrementally (it is
+ * already in order of distance), so it stops at the first names that fill the page instead of reading the
+ * claims of every name sharing a first name with the search. The page needs no other named claim: a
+ * claim's rank is at least its name's similarity, so whatever comes after these `limit` ranks after them
+ * in the page too; for the same reason a name more similar than the cursor's rank has no claim after it.
  */
 function nearestNames(db: Knex, search: string, filters: ClaimsListFilters, after: ClaimCursor | undefined, limit: number): Knex.Raw {
-  const named = whereFilters(db('claims').select('id').whereRaw(`? <% ${CLAIMANT_NAME}`, [search]), filters);
-  const nearest = afterRanked(named, search, after).orderByRaw(`? <<-> ${CLAIMANT_NAME}`, [search]);
-  return db.raw('(? FETCH FIRST ? ROWS WITH TIES)', [nearest, limit]);
+  let names = db('claimant_names')
+    .select('name', db.raw('? <<-> name AS distance', [search]))
+    .whereRaw('? <% name', [search]);
+  if (after?.search) names = names.whereRaw('word_similarity(?, name) <= ?::real', [search, after.search.rank]);
+  const named = whereFilters(db('claims').select('id', 'created_at').whereRaw(`${CLAIMANT_NAME} = names.name`), filters);
+  const newest = afterRanked(named, search, after).orderBy(NEWEST_FIRST).limit(limit);
+  return db.raw(
+    `(SELECT named.id FROM (? ORDER BY distance) AS names CROSS JOIN LATERAL ? AS named
+      ORDER BY names.distance, named.created_at DESC, named.id DESC LIMIT ?)`,
+    [names, newest, limit],
+  );
 }
 
 /**
- * The claims a search can find, each part served by its own index (migrations 0011, 0012): the claims
+ * The claims a search can find, each part served by its own index (migrations 0011, 0013): the claims
  * with the nearest names (nearestNames), a claim number, policy number or email starting with it, or (a
  * search of digits) a phone ending with it. The union of those index-driven sets is all the rest of the
  * query ranks, so the table is never scanned (`id = ANY (ARRAY(…))` fetches them by primary key; a
@@ -147,12 +161,7 @@ export function claimsListStore(db: Knex) {
       } else if (after) {
         select = select.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
       }
-      const rows = (await select
-        .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ])
-        .limit(limit)) as SummaryRow[];
+      const rows = (await select.orderBy(NEWEST_FIRST).limit(limit)) as SummaryRow[];
       return rows.map((row) => ({
         summary: {
           claim_id: row.id,
