@@ -30,6 +30,7 @@ describe('broker outage', () => {
     const { rate, describe } = await halfOfSaturation(mix, stack!);
     const loadStarted = Date.now();
     const load = startLoad({ ...mix, rate, maxRequests: rate * 40, maxSeconds: 26 });
+    await load.running();
     await sleep(5000);
     let outageMs = 0;
     try {

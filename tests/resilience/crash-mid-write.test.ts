@@ -24,9 +24,11 @@ describe('crash in the middle of writes', () => {
   it('after kill -9 during intake and uploads, there are no half-written claims, no orphaned files, and every committed event is published once', async () => {
     const started = Date.now();
     const mix = { target: stack!.claims.url, mode: 'intake+upload', requestTimeoutMs: 15000, uploadBytes: 512 * 1024 } as const;
-    const { rate, describe } = await halfOfSaturation(mix, stack!);
+    // files of the saturation burst are new too: their rows are checked with the rest
     const before = filesUnder(stack!.dataDir);
+    const { rate, describe } = await halfOfSaturation(mix, stack!);
     const load = startLoad({ ...mix, rate, maxRequests: rate * 30, maxSeconds: 18 });
+    await load.running();
     await sleep(5000);
     const killedAt = Date.now();
     await killHard(stack!.claims);

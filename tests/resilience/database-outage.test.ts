@@ -48,9 +48,10 @@ describe('database outage', () => {
     const started = Date.now();
     const reader = await bearer('claims:read', 'resilience-reader');
     const mix = { target: stack!.gateway.url, mode: 'mixed', internalToken: reader, requestTimeoutMs: 20000 } as const;
-    const saturation = await halfOfSaturation(mix, stack!);
+    const saturation = await halfOfSaturation(mix, { claimsDatabaseUrl: claimsDb.url, evidenceDatabaseUrl: stack!.evidenceDatabaseUrl });
     const rate = saturation.rate;
     const load = startLoad({ ...mix, rate, maxRequests: rate * 60, maxSeconds: 40 });
+    await load.running();
     await sleep(5000);
 
     const cutAt = Date.now();

@@ -26,6 +26,7 @@ describe('evidence service down', () => {
     const mix = { target: stack!.gateway.url, mode: 'intake' } as const;
     const { rate, describe } = await halfOfSaturation(mix, stack!);
     const load = startLoad({ ...mix, rate, maxRequests: rate * 40, maxSeconds: 24 });
+    await load.running();
     await sleep(5000);
     const killedAt = Date.now();
     await killHard(stack!.evidence);

@@ -62,6 +62,7 @@ describe('every process replicated', () => {
     const { rate, describe } = await halfOfSaturation(mix, s);
     const writer = await bearer('evidence:write', 'replicated-writer');
     const load = startLoad({ ...mix, rate, maxRequests: rate * LOAD_SECONDS, maxSeconds: LOAD_SECONDS });
+    await load.running();
     await sleep(8000);
 
     // Work for the background jobs of both replicas, handed over just before the kill: due controls for the

@@ -14,6 +14,11 @@ export interface RunningLoad {
   finished(): Promise<LoadRecord[]>;
   /** What has been recorded so far. */
   records(): LoadRecord[];
+  /**
+   * Resolves once the first request was answered: the generator (a tsx process) can take seconds to start on a
+   * loaded machine, and a fault injected before that would meet no load.
+   */
+  running(): Promise<void>;
 }
 
 /** Starts `support/load.ts` as a separate process (tsx) with `spec`; results come back as JSON lines. */
@@ -43,6 +48,12 @@ export function startLoad(spec: LoadSpec): RunningLoad {
     pid: child.pid,
     records,
     finished,
+    async running() {
+      while (records().length === 0) {
+        if (child.exitCode !== null) throw new Error(`load generator exited before its first answer:\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return finished();
