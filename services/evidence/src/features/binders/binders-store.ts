@@ -42,7 +42,8 @@ export interface BinderPart<Item> {
 const RECORD_COLUMNS = ['binder_id', 'run_id', 'final', 'sha256', 'created_at'];
 // Under V8's large-object size (128 KiB): larger strings go to a space that only a full collection frees.
 const MANIFEST_CHUNK_CHARS = 1 << 16;
-const MANIFEST_CHUNKS_PER_READ = 16;
+// 256 K characters a read: what is read stays alive until the client has taken it.
+const MANIFEST_CHUNKS_PER_READ = 4;
 
 /**
  * A manifest on its way into PostgreSQL: pieces are gathered into chunks of about 1 M characters, each

@@ -17,8 +17,11 @@ import { bindersStore } from './binders-store';
 import { BINDER_FORMAT, type AuditConsistency, type AuditRecordProof } from './verifier/binder-format';
 
 export const MANIFEST_FORMAT = BINDER_FORMAT;
-const AUDIT_PAGE = 500;
-const EVIDENCE_BATCH = 500;
+// Small pages: a page that outlives two young-generation collections is copied into the old generation,
+// which only a full collection frees: building a 10,000-item binder grew RSS by 21-33 MB with pages of
+// 500, by 2-16 MB with pages of 100 (docs/BENCHMARKS.md).
+const AUDIT_PAGE = 100;
+const EVIDENCE_BATCH = 100;
 
 export interface ManifestEvidence {
   evidence_id: string;
