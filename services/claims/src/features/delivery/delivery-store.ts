@@ -14,6 +14,8 @@ export interface DueDelivery {
   claim_id: string;
   channel: 'email' | 'sms';
   attempts: number;
+  /** The claim's number, language and claimant contact, read with the lease. */
+  claim: { claim_number: string; language: string; email: string | null; phone: string | null };
 }
 
 interface DeliveryRow {
@@ -76,14 +78,25 @@ export function deliveriesStore(db: Knex) {
     /**
      * Leases the next due pending delivery: it is pushed `leaseSeconds` into the future and its attempt
      * counted in one statement, so two workers never send it at once and a worker that dies mid-send
-     * leaves it to be retried when the lease runs out.
+     * leaves it to be retried when the lease runs out. The same statement reads who it goes to.
      */
     async leaseDue(leaseSeconds: number): Promise<DueDelivery | undefined> {
-      const { rows } = await db.raw<{ rows: ({ id: string } & Omit<DueDelivery, 'delivery_id'>)[] }>(
-        `UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
-         WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
-                     ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, kind, update_id, claim_id, channel, attempts`,
+      const { rows } = await db.raw<{
+        rows: (Omit<DueDelivery, 'delivery_id' | 'claim'> & {
+          id: string;
+          claim_number: string;
+          language: string;
+          claimant_email: string | null;
+          claimant_phone: string | null;
+        })[];
+      }>(
+        `UPDATE deliveries SET attempts = deliveries.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
+         FROM claims
+         WHERE deliveries.id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
+                                ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+           AND claims.id = deliveries.claim_id
+         RETURNING deliveries.id, deliveries.kind, deliveries.update_id, deliveries.claim_id, deliveries.channel, deliveries.attempts,
+                   claims.claim_number, claims.language, claims.claimant_email, claims.claimant_phone`,
         [leaseSeconds],
       );
       const [row] = rows;
@@ -95,6 +108,7 @@ export function deliveriesStore(db: Knex) {
             claim_id: row.claim_id,
             channel: row.channel,
             attempts: row.attempts,
+            claim: { claim_number: row.claim_number, language: row.language, email: row.claimant_email, phone: row.claimant_phone },
           }
         : undefined;
     },

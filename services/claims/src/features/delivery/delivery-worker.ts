@@ -2,7 +2,6 @@ import type { Knex } from '@platform/db';
 import { retryDelayMs } from '@platform/messaging';
 import type { ServiceDeps } from '@platform/runtime';
 import type { Logger } from 'pino';
-import { claimStore } from '../../shared/claim-store';
 import { claimantMessages } from '../../shared/claimant-messages';
 import { sendAccessLink } from '../access-links/access-link-delivery';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
@@ -28,9 +27,9 @@ async function sendStatusUpdate(
   due: DueDelivery,
 ): Promise<SendOutcome | { status: 'failed'; lastError: string }> {
   const stored = due.update_id === null ? undefined : await statusUpdatesStore(db).find(due.update_id);
-  const claim = stored ? await claimStore(db).find(stored.update.claim_id) : undefined;
-  if (!claim || !stored) return { status: 'failed', lastError: 'The status update or its claim no longer exists' };
-  const to = due.channel === 'email' ? claim.claimant.email : claim.claimant.phone;
+  if (!stored) return { status: 'failed', lastError: 'The status update no longer exists' };
+  const { claim } = due;
+  const to = due.channel === 'email' ? claim.email : claim.phone;
   if (!to) return { status: 'failed', lastError: `The claimant has no ${due.channel === 'email' ? 'email address' : 'phone number'}` };
   return send({
     channel: due.channel,
