@@ -18,16 +18,21 @@ export function requireClaimantToken(req: Request): string {
 }
 
 /**
- * The claim a claimant token opens. An unknown id, a malformed id and a token for another claim are all
- * the same 404, so the answer reveals nothing about which claims exist. The comparison is constant-time.
+ * `read` (a claim, or what was read of it with its token hash) when the claimant token opens it. No claim
+ * and a token for another claim are the same 404, so the answer reveals nothing about which claims exist.
+ * The comparison is constant-time.
  */
+export function openedBy<Read extends { access_token_hash: string }>(read: Read | undefined, token: string): Read {
+  if (!read || !accessTokenMatches(token, read.access_token_hash)) throw problems.notFound('No such claim');
+  return read;
+}
+
+/** The claim a claimant token opens; a malformed id is the same 404 as an unknown one (openedBy). */
 export async function claimOpenedBy(
   db: Knex,
   claimId: string,
   token: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<ClaimWithTokenHash> {
-  const claim = await claimStore(db).find(claimId, options);
-  if (!claim || !accessTokenMatches(token, claim.access_token_hash)) throw problems.notFound('No such claim');
-  return claim;
+  return openedBy(await claimStore(db).find(claimId, options), token);
 }

@@ -122,6 +122,20 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
     expect(JSON.stringify(everything.body)).not.toContain('adjuster-7');
   });
 
+  it('gives every update sent exactly as the status updates store reads it back', async () => {
+    const response = await status(claim.claim_id, `Bearer ${claim.access_token}`).expect(200);
+    const stored = (await statusUpdatesStore(t.db).listOfClaim(claim.claim_id)).reverse();
+    expect(response.body.history.items).toEqual(
+      stored.map(({ update_id, created_at, language_fallback_from, update }) => ({
+        update_id,
+        sent_at: created_at,
+        language_fallback_from,
+        update,
+      })),
+    );
+    expect(response.body.latest_update).toEqual(stored[0].update);
+  });
+
   it('answers 400 for a cursor it did not issue, or a limit out of range', async () => {
     for (const query of ['cursor=not-a-cursor', 'limit=0', 'limit=101', 'unknown=1']) {
       const response = await request(t.url)

@@ -1,0 +1,71 @@
+import type { Knex } from '@platform/db';
+import { cursorTimestampSql, type NewestFirstPosition } from '@platform/http';
+import type { ScanStatus } from '@platform/runtime';
+import { isoTimestampSql } from '../../shared/json-sql';
+import { statusUpdateJsonSql } from '../status-updates/status-update-json-sql';
+import type { ClaimantStatus } from './claimant-status-schemas';
+
+type ClaimantAttachment = Omit<ClaimantStatus['attachments'][number], 'scan_notice'> & { scan_status: ScanStatus };
+
+/** One read of the claimant's view: everything but the history's cursor and the attachments' scan notices. */
+export interface ClaimantStatusRow {
+  access_token_hash: string;
+  status: Omit<ClaimantStatus, 'attachments' | 'history'> & {
+    attachments: ClaimantAttachment[];
+    history: { items: ClaimantStatus['history']['items'] };
+  };
+  /** Where the next (older) page starts; null on the last page. */
+  next_position: NewestFirstPosition | null;
+}
+
+/**
+ * The claim's claimant-safe projection, its files, its newest status update and one page of its history
+ * (newest first, `limit` items after `after`) as JSON built by PostgreSQL in one statement: one round
+ * trip, prepared once per connection. The token hash comes along for the caller's constant-time check.
+ */
+const CLAIMANT_STATUS_SQL = `
+  WITH input AS (SELECT ?::uuid AS claim_id, ?::timestamptz AS after_at, ?::uuid AS after_id, ?::int AS page_size),
+  page AS (
+    SELECT s.*, row_number() OVER (ORDER BY s.created_at DESC, s.update_id DESC) AS n
+    FROM status_updates s, input
+    WHERE s.claim_id = input.claim_id
+      AND (input.after_at IS NULL OR (s.created_at, s.update_id) < (input.after_at, input.after_id))
+    ORDER BY s.created_at DESC, s.update_id DESC
+    LIMIT (SELECT page_size + 1 FROM input)
+  )
+  SELECT c.access_token_hash,
+    json_build_object(
+      'claim_id', c.id, 'claim_number', c.claim_number, 'stage', c.stage, 'received_at', ${isoTimestampSql('c.received_at')},
+      'required_documents', c.required_documents,
+      'attachments', (
+        SELECT coalesce(json_agg(json_build_object(
+          'attachment_id', a.id, 'filename', a.filename, 'content_type', a.content_type, 'size_bytes', a.size_bytes,
+          'document_type', a.document_type, 'received_at', ${isoTimestampSql('a.received_at')}, 'scan_status', a.scan_status
+        ) ORDER BY a.received_at, a.id), '[]'::json)
+        FROM attachments a WHERE a.claim_id = c.id),
+      'latest_update', (
+        SELECT ${statusUpdateJsonSql('s')} FROM status_updates s WHERE s.claim_id = c.id
+        ORDER BY s.created_at DESC, s.update_id DESC LIMIT 1),
+      'history', json_build_object('items', (
+        SELECT coalesce(json_agg(json_build_object(
+          'update_id', p.update_id, 'sent_at', ${isoTimestampSql('p.created_at')}, 'language_fallback_from', p.language_fallback_from,
+          'update', ${statusUpdateJsonSql('p')}
+        ) ORDER BY p.n), '[]'::json)
+        FROM page p WHERE p.n <= input.page_size))
+    ) AS status,
+    (SELECT json_build_object('created_at', ${cursorTimestampSql('p.created_at')}, 'id', p.update_id)
+     FROM page p WHERE p.n = input.page_size AND EXISTS (SELECT 1 FROM page WHERE n > input.page_size)) AS next_position
+  FROM claims c, input
+  WHERE c.id = input.claim_id`;
+
+export function claimantStatusStore(db: Knex) {
+  return {
+    /** The claimant's view of a claim (`claimId` a UUID), or undefined when there is no such claim. */
+    async read(claimId: string, after: NewestFirstPosition | undefined, limit: number): Promise<ClaimantStatusRow | undefined> {
+      const { rows } = (await db
+        .raw(CLAIMANT_STATUS_SQL, [claimId, after?.created_at ?? null, after?.id ?? null, limit])
+        .options({ name: 'claimant_status_read' })) as { rows: ClaimantStatusRow[] };
+      return rows[0];
+    },
+  };
+}
