@@ -43,7 +43,8 @@ async function captureIntakeSql(
     await reportLoss(capture.url, 99);
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(before);
     const queries = lines.map((line) => JSON.parse(line) as CapturedQuery);
-    const insertAt = queries.findIndex((q) => /^\s*insert into "?claims"?\s/i.test(q.text));
+    // the statement that inserts the claim (on its own, or as one item of a WITH that writes the claim file)
+    const insertAt = queries.findIndex((q) => /\binsert into "?claims"?\s/i.test(q.text));
     if (insertAt < 0) throw new Error(`no INSERT INTO claims among the ${queries.length} captured statements of one intake`);
     const { connection, pid } = queries[insertAt];
     const mine = queries.filter((q) => q.connection === connection && q.pid === pid);

@@ -116,7 +116,7 @@ export function intakeService(settings: IntakeSettings) {
       const expectedNextUpdateBy = addDays(dateIn(timeZone, now), SERVICE_LEVELS.firstUpdateWithinDays);
       const preferredChannel = preferredChannelOf(request);
 
-      await claimStore(db).insert({
+      const claimWrite = claimStore(db).insert({
         id: claimId,
         claim_number: claimNumber,
         policy_number: request.policy_number.trim(),
@@ -147,7 +147,7 @@ export function intakeService(settings: IntakeSettings) {
       });
       // `language` is the catalogue's language the text is in; a claim language without one falls back to English and says so.
       const messages = claimantMessages(language, timeZone);
-      const stored = await statusUpdatesStore(db).insert({
+      const acknowledged = statusUpdatesStore(db).prepare({
         claim_id: claimId,
         channel: preferredChannel,
         stage: 'intake',
@@ -155,35 +155,6 @@ export function intakeService(settings: IntakeSettings) {
         language: messages.language,
         language_fallback_from: messages.fallbackFrom,
         created_by: 'system:intake',
-      });
-      await deliveriesStore(db).queue(stored); // the acknowledgement goes out on the preferred channel
-      await recordClaimChange(db, settings.exchange, {
-        claimId,
-        event: claimCreated,
-        actor: 'claimant',
-        reason: 'first notice of loss',
-        data: {
-          claim_number: claimNumber,
-          stage: 'intake',
-          loss_type: request.loss.type,
-          loss_date: request.loss.date,
-          injuries: request.injuries ?? null,
-          police_report: request.police_report_number !== undefined,
-          estimated_amount: request.estimated_amount ?? null,
-          preferred_channel: preferredChannel,
-          language,
-          required_documents: requiredDocuments.map((document) => document.type),
-          acknowledgement_update_id: stored.update_id,
-          received_at: now.toISOString(),
-        },
-        timeline: {
-          data: {
-            claim_number: claimNumber,
-            loss_type: request.loss.type,
-            acknowledgement_update_id: stored.update_id,
-            idempotency_key: idempotencyKey !== undefined,
-          },
-        },
       });
 
       const body: IntakeResponseBody = {
@@ -193,10 +164,47 @@ export function intakeService(settings: IntakeSettings) {
         stage: 'intake',
         received_at: now.toISOString(),
         required_documents: requiredDocuments,
-        status: stored.update,
+        status: acknowledged.update,
       };
       const response: StoredResponse = { status: 201, location: `/api/claims/public/claims/${claimId}/status`, body };
-      if (idempotencyKey !== undefined) await idempotencyStore(db).storeResponse(INTAKE_OPERATION, idempotencyKey, response, claimId);
+      // One statement after the claim number: the claim, its acknowledgement (queued for delivery on the preferred
+      // channel), the stored answer to the Idempotency-Key, the audit entry and the event.
+      const writes = [claimWrite, acknowledged.write, deliveriesStore(db).queue(acknowledged)];
+      if (idempotencyKey !== undefined)
+        writes.push(idempotencyStore(db).storeResponse(INTAKE_OPERATION, idempotencyKey, response, claimId));
+      await recordClaimChange(
+        db,
+        settings.exchange,
+        {
+          claimId,
+          event: claimCreated,
+          actor: 'claimant',
+          reason: 'first notice of loss',
+          data: {
+            claim_number: claimNumber,
+            stage: 'intake',
+            loss_type: request.loss.type,
+            loss_date: request.loss.date,
+            injuries: request.injuries ?? null,
+            police_report: request.police_report_number !== undefined,
+            estimated_amount: request.estimated_amount ?? null,
+            preferred_channel: preferredChannel,
+            language,
+            required_documents: requiredDocuments.map((document) => document.type),
+            acknowledgement_update_id: acknowledged.update_id,
+            received_at: now.toISOString(),
+          },
+          timeline: {
+            data: {
+              claim_number: claimNumber,
+              loss_type: request.loss.type,
+              acknowledgement_update_id: acknowledged.update_id,
+              idempotency_key: idempotencyKey !== undefined,
+            },
+          },
+        },
+        writes,
+      );
       return { ...response, replayed: false };
     },
   });

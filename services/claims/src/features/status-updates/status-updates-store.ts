@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from '@platform/db';
+import type { Knex, PendingWrite } from '@platform/db';
 import { computeAdequacy } from './status-update-adequacy';
 import type { ClosingReason } from '../../shared/claim-vocabulary';
 import type { StatusUpdate } from './status-updates-schemas';
@@ -80,32 +80,44 @@ const SELECT_COLUMNS = `update_id, claim_id, channel, stage, what_happened, what
 export function statusUpdatesStore(db: Knex) {
   return {
     /**
-     * Stores a status update with its adequacy computed here (the one place it is computed). Call it on the
-     * transaction of the change it belongs to. Returns the stored update.
+     * A status update with its adequacy computed here (the one place it is computed), not yet written:
+     * `write` stores it when awaited or passed to `writeTogether`, on the transaction of the change it
+     * belongs to. `update` is what the stored row reads back as.
      */
+    prepare(input: NewStatusUpdate): { write: PendingWrite; update_id: string; update: StatusUpdate } {
+      const { adequacy_score, adequacy_missing } = computeAdequacy(input);
+      const update: StatusUpdate = {
+        claim_id: input.claim_id,
+        channel: input.channel,
+        stage: input.stage,
+        what_happened: input.what_happened,
+        what_happens_next: input.what_happens_next,
+        what_we_need_from_you: input.what_we_need_from_you,
+        expected_next_update_by: input.expected_next_update_by,
+        cta: input.cta,
+        contact: input.contact,
+        portal_url: input.portal_url,
+        language: input.language,
+        adequacy_score,
+        adequacy_missing,
+      };
+      const update_id = randomUUID();
+      const write = db('status_updates').insert({
+        ...update,
+        update_id,
+        cta: update.cta === null ? null : JSON.stringify(update.cta),
+        contact: update.contact === null ? null : JSON.stringify(update.contact),
+        adequacy_missing: JSON.stringify(adequacy_missing),
+        created_by: input.created_by,
+        language_fallback_from: input.language_fallback_from ?? null,
+        closing_reason: input.closing_reason ?? null,
+      });
+      return { write, update_id, update };
+    },
+
+    /** Stores a status update (see `prepare`) on the caller's transaction. Returns the stored update. */
     async insert(input: NewStatusUpdate): Promise<StoredStatusUpdate> {
-      const adequacy = computeAdequacy(input);
-      const [row] = await db('status_updates')
-        .insert({
-          update_id: randomUUID(),
-          claim_id: input.claim_id,
-          channel: input.channel,
-          stage: input.stage,
-          what_happened: input.what_happened,
-          what_happens_next: input.what_happens_next,
-          what_we_need_from_you: input.what_we_need_from_you,
-          expected_next_update_by: input.expected_next_update_by,
-          cta: input.cta === null ? null : JSON.stringify(input.cta),
-          contact: input.contact === null ? null : JSON.stringify(input.contact),
-          portal_url: input.portal_url,
-          language: input.language,
-          adequacy_score: adequacy.adequacy_score,
-          adequacy_missing: JSON.stringify(adequacy.adequacy_missing),
-          created_by: input.created_by,
-          language_fallback_from: input.language_fallback_from ?? null,
-          closing_reason: input.closing_reason ?? null,
-        })
-        .returning('*');
+      const [row] = await statusUpdatesStore(db).prepare(input).write.returning('*');
       return toStored(row as StatusUpdateRow);
     },
 
