@@ -19,6 +19,9 @@ import type { CommonServiceConfig } from './service-config';
 import { prepareServiceDatabase } from './service-database';
 import { serviceOpenApi } from './service-document';
 
+/** The relay's loop and its metrics' reads (outbox_pending at a scrape) each have a connection. */
+const RELAY_POOL_MAX = 2;
+
 /** What a service's features are built from. */
 export interface ServiceDeps {
   db: Knex;
@@ -92,14 +95,21 @@ export async function runService(
   const lifecycle = new Lifecycle();
   const openapi = serviceOpenApi(definition);
   const deps: ServiceDeps = { db, transport, logger, metrics, lifecycle, openapi, dataDir, verifyToken: createJwtVerifier(config) };
+  // The relay has connections of its own: drawn from the request pool, every wake-up waited in the pool's
+  // queue behind the requests in flight, and claim → audit latency grew with the HTTP load (BENCHMARKS.md, events).
+  const relayDb = isEmbedded(db) ? db : createDatabase({ url: config.DATABASE_URL, poolMax: RELAY_POOL_MAX });
   const relay = new OutboxRelay({
-    db,
+    db: relayDb,
     transport,
     logger,
     metrics,
     listenUrl: isEmbedded(db) ? undefined : config.DATABASE_URL,
     pollIntervalMs: options.relayPollIntervalMs ?? (isEmbedded(db) ? 250 : 1000),
   });
+  const destroyDatabases = async () => {
+    if (relayDb !== db) await relayDb.destroy();
+    await db.destroy();
+  };
   const app = createServiceApp({
     logger,
     metrics,
@@ -118,7 +128,7 @@ export async function runService(
   } catch (error) {
     await background?.stop();
     await relay.stop();
-    await db.destroy();
+    await destroyDatabases();
     if (ownsTransport) await transport.close();
     throw error;
   }
@@ -140,7 +150,7 @@ export async function runService(
         await server.close();
         await relay.stop();
         if (ownsTransport) await transport.close();
-        await db.destroy();
+        await destroyDatabases();
         logger.info(`${definition.name} service stopped`);
       })()),
   };
