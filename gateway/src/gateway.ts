@@ -1,6 +1,5 @@
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import helmet from 'helmet';
 import { Counter, type Registry } from 'prom-client';
 import { authenticate, createJwtVerifier } from '@platform/auth';
 import {
@@ -20,6 +19,7 @@ import { mountAsyncApiDocument } from './asyncapi-document';
 import type { GatewayConfig } from './config';
 import { forwardingHeaders } from './forwarding-headers';
 import { publicWriteRateLimit } from './public-rate-limit';
+import { securityHeaders } from './security-headers';
 import { classifyPath, normalisePath, type ApiRoute, type Upstream } from './request-path';
 import { proxiedRouteLabels } from './route-labels';
 import { createUpstreamProxy, upstreamDurationHistogram } from './upstream-proxy';
@@ -36,6 +36,7 @@ export interface Gateway {
 }
 
 const READINESS_TIMEOUT_MS = 1500;
+const VERIFIED_TOKENS_KEPT = 10_000;
 
 /** Express's `trust proxy` from TRUST_PROXY: true/false, a hop count, or addresses/subnets/names. */
 export function trustProxySetting(value: string): boolean | number | string {
@@ -65,7 +66,8 @@ export function createGateway(config: GatewayConfig): Gateway {
   const logger = createLogger('gateway');
   const metrics = createMetrics('gateway');
   const lifecycle = new Lifecycle();
-  const verifyToken = createJwtVerifier(config, config.NODE_ENV);
+  // Verified tokens are kept (until exp at the latest): a client's every request carries the same one.
+  const verifyToken = createJwtVerifier(config, config.NODE_ENV, { cacheSize: VERIFIED_TOKENS_KEPT });
   const rejections = new Counter({
     name: 'gateway_rejected_requests_total',
     help: 'Requests the gateway refused itself, by reason',
@@ -89,7 +91,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     readiness: { claims: () => upstreamReady('claims', targets.claims), evidence: () => upstreamReady('evidence', targets.evidence) },
   });
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
-  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  app.use(securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   if (config.CORS_ORIGINS.length > 0) {
     app.use(
       cors({

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Request, RequestHandler, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import { Histogram, type Registry } from 'prom-client';
 import { closeAfterAnswer, problems, sendProblem } from '@platform/http';
@@ -47,6 +47,10 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
     agent,
     changeOrigin: true,
     xfwd: false,
+    // Without the default loggerPlugin: with no logger given it builds a URL and a line per response for a
+    // no-op logger. The gateway logs what goes wrong itself (`error` below).
+    ejectPlugins: true,
+    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin] as unknown as Plugin<Request, Response>[],
     on: {
       proxyReq: (proxyReq, req) => {
         proxyReq.setTimeout(timeoutMs, () => {

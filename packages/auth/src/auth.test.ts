@@ -5,7 +5,7 @@ import request from 'supertest';
 import { ConfigError } from '@platform/config';
 import { HttpProblem, createLogger, createMetrics, createServiceApp, finishApp } from '@platform/http';
 import { accessTokenMatches, generateAccessToken, hashAccessToken } from './claimant-token';
-import { DEV_JWT_SECRET, createJwtVerifier, signDevToken, type VerifyToken } from './jwt';
+import { CLOCK_SKEW_S, DEV_JWT_SECRET, VERIFIED_TOKEN_MAX_AGE_MS, createJwtVerifier, signDevToken, type VerifyToken } from './jwt';
 import { authenticate, principalOf, requireScope } from './middleware';
 
 const SECRET = 'auth-test-secret-0123456789-0123456789';
@@ -151,6 +151,82 @@ describe('HS256 verification', () => {
     const devVerify = createJwtVerifier({}, 'development');
     const token = await signDevToken({ sub: 'dev', scope: 'claims:read' });
     expect((await devVerify(token)).sub).toBe('dev');
+  });
+});
+
+describe('verified tokens kept (cacheSize)', () => {
+  const signedFor = (sub: string, iat: number, exp: number) =>
+    new SignJWT({ scope: 'claims:read' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(sub)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(new TextEncoder().encode(SECRET));
+  const at = (epochSeconds: number) => jest.setSystemTime(epochSeconds * 1000);
+
+  beforeEach(() => {
+    // Only the clock is fake: jose reads it through Date; promises and crypto run as they do.
+    jest.useFakeTimers({
+      doNotFake: [
+        'nextTick',
+        'setImmediate',
+        'queueMicrotask',
+        'setTimeout',
+        'setInterval',
+        'clearTimeout',
+        'clearInterval',
+        'clearImmediate',
+        'hrtime',
+        'performance',
+      ],
+    });
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('answers a token seen again from what the first verification found', async () => {
+    const verify = createJwtVerifier({ AUTH_JWT_SECRET: SECRET }, 'test', { cacheSize: 10 });
+    const token = await signedFor('alice', now(), now() + 600);
+    const first = await verify(token);
+    expect(await verify(token)).toBe(first);
+  });
+
+  it('never answers from the cache at or past exp: past the clock skew the token is refused as expired', async () => {
+    const verify = createJwtVerifier({ AUTH_JWT_SECRET: SECRET }, 'test', { cacheSize: 10 });
+    const issued = now();
+    const token = await signedFor('alice', issued, issued + 600);
+    const first = await verify(token);
+    at(issued + 600);
+    // Verified again (within the minute of skew every verification allows), not served from the cache.
+    expect(await verify(token)).not.toBe(first);
+    at(issued + 600 + CLOCK_SKEW_S + 1);
+    const problem = await rejection(verify(token));
+    expect(problem.status).toBe(401);
+    expect(problem.detail).toMatch(/expired/);
+  });
+
+  it('verifies a long-lived token again after VERIFIED_TOKEN_MAX_AGE_MS', async () => {
+    const verify = createJwtVerifier({ AUTH_JWT_SECRET: SECRET }, 'test', { cacheSize: 10 });
+    const issued = now();
+    const token = await signedFor('alice', issued, issued + 8 * 3600);
+    const first = await verify(token);
+    at(issued + VERIFIED_TOKEN_MAX_AGE_MS / 1000 + 1);
+    expect(await verify(token)).not.toBe(first);
+  });
+
+  it('keeps at most cacheSize tokens, dropping the oldest', async () => {
+    const verify = createJwtVerifier({ AUTH_JWT_SECRET: SECRET }, 'test', { cacheSize: 2 });
+    const tokens = await Promise.all(['a', 'b', 'c'].map((sub) => signedFor(sub, now(), now() + 600)));
+    const principals = [];
+    for (const token of tokens) principals.push(await verify(token));
+    expect(await verify(tokens[2])).toBe(principals[2]);
+    expect(await verify(tokens[0])).not.toBe(principals[0]);
+  });
+
+  it('keeps no refusal: a bad token is refused every time', async () => {
+    const verify = createJwtVerifier({ AUTH_JWT_SECRET: SECRET }, 'test', { cacheSize: 10 });
+    const token = await signDevToken({ sub: 'alice', scope: 'claims:read', secret: 'another-secret-0123456789-0123456789' });
+    expect((await rejection(verify(token))).status).toBe(401);
+    expect((await rejection(verify(token))).status).toBe(401);
   });
 });
 

@@ -42,12 +42,51 @@ function checkLifetime(payload: JWTPayload, maxLifetime: number): void {
 
 export type VerifyToken = (token: string) => Promise<Principal>;
 
+export interface VerifierOptions {
+  /**
+   * Keep up to this many verified tokens, so a token seen again is not verified again: each until its
+   * `exp` and never past it (nor past VERIFIED_TOKEN_MAX_AGE_MS), the oldest dropped first. Refusals are
+   * never kept. 0 (the default) keeps none.
+   */
+  cacheSize?: number;
+}
+
+/**
+ * How long a verified token is kept at most, even when it lives longer: jose keeps a fetched JWKS as long
+ * (cacheMaxAge), so a key withdrawn from the JWKS stops being honoured no later than it would without the cache.
+ */
+export const VERIFIED_TOKEN_MAX_AGE_MS = 10 * 60_000;
+
+/** Verified tokens by their exact text, each with the principal it gave and the moment it stops counting. */
+class VerifiedTokens {
+  private readonly entries = new Map<string, { principal: Principal; untilMs: number }>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  get(token: string): Principal | undefined {
+    const entry = this.entries.get(token);
+    if (!entry) return undefined;
+    if (Date.now() < entry.untilMs) return entry.principal;
+    this.entries.delete(token);
+    return undefined;
+  }
+
+  set(token: string, principal: Principal, expSeconds: number): void {
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(token, { principal, untilMs: Math.min(expSeconds * 1000, Date.now() + VERIFIED_TOKEN_MAX_AGE_MS) });
+  }
+}
+
 /**
  * Development uses HS256 with a shared secret (a documented default outside production); production
  * uses an OIDC provider's JWKS. Issuer and audience are checked whenever they are configured; `iat` is
  * required, and a token may live no longer than AUTH_MAX_TOKEN_LIFETIME_S.
  */
-export function createJwtVerifier(settings: AuthSettings, nodeEnv = process.env.NODE_ENV): VerifyToken {
+export function createJwtVerifier(
+  settings: AuthSettings,
+  nodeEnv = process.env.NODE_ENV,
+  verifierOptions: VerifierOptions = {},
+): VerifyToken {
   const options = {
     ...(settings.AUTH_ISSUER ? { issuer: settings.AUTH_ISSUER } : {}),
     ...(settings.AUTH_AUDIENCE ? { audience: settings.AUTH_AUDIENCE } : {}),
@@ -67,14 +106,19 @@ export function createJwtVerifier(settings: AuthSettings, nodeEnv = process.env.
     const key = new TextEncoder().encode(secret);
     verify = (token) => jwtVerify(token, key, { ...options, algorithms: ['HS256'] });
   }
+  const verified = verifierOptions.cacheSize ? new VerifiedTokens(verifierOptions.cacheSize) : undefined;
   return async (token) => {
+    const known = verified?.get(token);
+    if (known) return known;
     try {
       if (!isStrictCompactJws(token)) throw problems.unauthorized('The token is not a compact JWS in base64url');
       const { payload } = await verify(token);
       checkLifetime(payload, maxLifetime);
       if (typeof payload.sub !== 'string' || payload.sub === '') throw problems.unauthorized('The token has no subject');
       const scope = typeof payload.scope === 'string' ? payload.scope : '';
-      return { sub: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
+      const principal: Principal = { sub: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
+      verified?.set(token, principal, payload.exp!);
+      return principal;
     } catch (error) {
       if (settings.AUTH_JWKS_URL && jwksUnavailable(error))
         throw problems.serviceUnavailable("The identity provider's signing keys cannot be fetched; retry shortly");
