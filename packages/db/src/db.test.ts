@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@platform/testing';
 import { appendOnlySql, createDatabase, isEmbedded, migrate, type Database, type Migration } from './database';
 import { inBatches, keysetPages } from './cursor';
 import { withTransactional } from './transactional';
+import { writeTogether } from './one-statement';
 
 /** Each migration records that it ran in `migration_runs`, so a test sees how often each one ran. */
 const migrations: Migration[] = [
@@ -142,6 +143,35 @@ describe('on PostgreSQL', () => {
       expect(await service.count('in-flight')).toBe(1);
     });
   });
+  describe('writeTogether', () => {
+    it('runs the writes as one statement and returns the rows of its select', async () => {
+      const id = randomUUID();
+      const rows = await writeTogether<{ answer: number }>(
+        db,
+        [db('accounts').insert({ id, name: 'together' }), db('ledger').insert({ id: randomUUID(), note: `opened ${id}` })],
+        'SELECT ?::int AS answer',
+        [42],
+      );
+      expect(rows).toEqual([{ answer: 42 }]);
+      expect(await db('accounts').where({ id }).first()).toEqual({ id, name: 'together' });
+      expect(
+        await db('ledger')
+          .where({ note: `opened ${id}` })
+          .first(),
+      ).toBeDefined();
+    });
+
+    it('applies none of the writes when one of them fails', async () => {
+      const id = randomUUID();
+      await db('accounts').insert({ id, name: 'first' });
+      const note = `never ${id}`;
+      await expect(
+        writeTogether(db, [db('ledger').insert({ id: randomUUID(), note }), db('accounts').insert({ id, name: 'duplicate' })]),
+      ).rejects.toThrow(/duplicate key/);
+      expect(await db('ledger').where({ note }).first()).toBeUndefined();
+    });
+  });
+
   describe('inBatches', () => {
     const names = Array.from({ length: 25 }, (_, i) => `batch-${String(i).padStart(2, '0')}`);
     beforeAll(async () => {
