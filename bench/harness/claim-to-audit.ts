@@ -19,6 +19,32 @@ export async function claimsClock(stack: Stack): Promise<string> {
 }
 
 /**
+ * Waits until the evidence consumer has recorded every event the claims outbox holds (its inbox counts
+ * them). Earlier load leaves a backlog — the intake series' bare-SQL replays write outbox rows too, by
+ * the thousand — and a window measured while it drains measures the backlog, not the pipeline.
+ */
+export async function eventsDrained(stack: Stack, timeoutMs = 300000): Promise<{ backlog: number; waited_s: number }> {
+  const started = Date.now();
+  let backlog: number | undefined;
+  for (;;) {
+    const [{ events }] = await query<{ events: string }>(
+      stack.claimsDatabaseUrl,
+      'SELECT count(*) AS events FROM outbox WHERE exchange = $1',
+      [stack.env.CLAIMS_EXCHANGE],
+    );
+    const [{ recorded }] = await query<{ recorded: string }>(
+      stack.evidenceDatabaseUrl,
+      "SELECT count(*) AS recorded FROM inbox WHERE consumer = 'evidence.claim-events'",
+    );
+    const behind = Number(events) - Number(recorded);
+    backlog ??= behind;
+    if (behind <= 0) return { backlog, waited_s: round((Date.now() - started) / 1000, 1) };
+    if (Date.now() - started > timeoutMs) throw new Error(`${behind} claim events still not in the audit log after ${timeoutMs / 1000} s`);
+    await sleep(250);
+  }
+}
+
+/**
  * From a claim committed at the claims service to its `claim.created` record in the evidence audit log,
  * for every claim created since `since` (claimsClock), read from both databases. The start is the claim's
  * outbox row (`created_at`, clock_timestamp() at its insert: the intake transaction's last write, just
