@@ -4,3 +4,4 @@ export type { Knex } from 'knex';
 export * from './cursor';
 export * from './privileges';
 export * from './one-statement';
+export * from './prepared-statement';

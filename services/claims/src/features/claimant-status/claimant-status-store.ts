@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/db';
+import { preparedStatement, type Knex } from '@platform/db';
 import { cursorTimestampSql, type NewestFirstPosition } from '@platform/http';
 import type { ScanStatus } from '@platform/runtime';
 import { isoTimestampSql } from '../../shared/json-sql';
@@ -23,7 +23,9 @@ export interface ClaimantStatusRow {
  * (newest first, `limit` items after `after`) as JSON built by PostgreSQL in one statement: one round
  * trip, prepared once per connection. The token hash comes along for the caller's constant-time check.
  */
-const CLAIMANT_STATUS_SQL = `
+const readClaimantStatus = preparedStatement<ClaimantStatusRow>(
+  'claimant_status_read',
+  `
   WITH input AS (SELECT ?::uuid AS claim_id, ?::timestamptz AS after_at, ?::uuid AS after_id, ?::int AS page_size),
   page AS (
     SELECT s.*, row_number() OVER (ORDER BY s.created_at DESC, s.update_id DESC) AS n
@@ -56,16 +58,15 @@ const CLAIMANT_STATUS_SQL = `
     (SELECT json_build_object('created_at', ${cursorTimestampSql('p.created_at')}, 'id', p.update_id)
      FROM page p WHERE p.n = input.page_size AND EXISTS (SELECT 1 FROM page WHERE n > input.page_size)) AS next_position
   FROM claims c, input
-  WHERE c.id = input.claim_id`;
+  WHERE c.id = input.claim_id`,
+);
 
 export function claimantStatusStore(db: Knex) {
   return {
     /** The claimant's view of a claim (`claimId` a UUID), or undefined when there is no such claim. */
     async read(claimId: string, after: NewestFirstPosition | undefined, limit: number): Promise<ClaimantStatusRow | undefined> {
-      const { rows } = (await db
-        .raw(CLAIMANT_STATUS_SQL, [claimId, after?.created_at ?? null, after?.id ?? null, limit])
-        .options({ name: 'claimant_status_read' })) as { rows: ClaimantStatusRow[] };
-      return rows[0];
+      const [row] = await readClaimantStatus(db, [claimId, after?.created_at ?? null, after?.id ?? null, limit]);
+      return row;
     },
   };
 }
