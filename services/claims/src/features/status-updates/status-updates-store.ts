@@ -20,12 +20,6 @@ export interface StoredStatusUpdate {
   update: StatusUpdate;
 }
 
-/** Keyset position of a status update in its claim's history: `created_at` (microseconds, UTC) and id. */
-export interface StatusUpdatePosition {
-  created_at: string;
-  id: string;
-}
-
 /** A status_updates row: the date read as text, the numeric score as a string, plus the row's own columns. */
 interface StatusUpdateRow extends Omit<StatusUpdate, 'expected_next_update_by' | 'adequacy_score'> {
   update_id: string;
@@ -134,41 +128,6 @@ export function statusUpdatesStore(db: Knex) {
         .where({ claim_id: claimId })
         .orderBy([{ column: 'created_at' }, { column: 'update_id' }]);
       return (rows as StatusUpdateRow[]).map(toStored);
-    },
-
-    /** Up to `limit` of a claim's status updates after `after`, newest first by (created_at, id), each with its position. */
-    async historyPage(
-      claimId: string,
-      after: StatusUpdatePosition | undefined,
-      limit: number,
-    ): Promise<{ stored: StoredStatusUpdate; position: StatusUpdatePosition }[]> {
-      let select = db('status_updates')
-        .select(
-          db.raw(SELECT_COLUMNS),
-          db.raw(`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at`),
-        )
-        .where({ claim_id: claimId });
-      if (after) select = select.whereRaw('(created_at, update_id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
-      const rows = (await select
-        .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'update_id', order: 'desc' },
-        ])
-        .limit(limit)) as (StatusUpdateRow & { cursor_created_at: string })[];
-      return rows.map((row) => ({ stored: toStored(row), position: { created_at: row.cursor_created_at, id: row.update_id } }));
-    },
-
-    /** The newest status update of a claim, or null. */
-    async latestOfClaim(claimId: string): Promise<StoredStatusUpdate | null> {
-      const row = await db('status_updates')
-        .select(db.raw(SELECT_COLUMNS))
-        .where({ claim_id: claimId })
-        .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'update_id', order: 'desc' },
-        ])
-        .first();
-      return row ? toStored(row as StatusUpdateRow) : null;
     },
   };
 }
