@@ -150,6 +150,9 @@ describe('gateway access control', () => {
       ['invalid percent-encoding', '/api/claims/public/%zz/claims', 400],
       ['a truncated escape', '/api/claims/public/%2', 400],
       ['overlong UTF-8 dots', '/api/claims/public/%c0%ae%c0%ae/claims', 400],
+      // Text PostgreSQL cannot store: refused here, as the services' refuseUnstorableUrl would.
+      ['an encoded lone UTF-16 surrogate', '/api/claims/public/claims/%ed%a0%80/status', 400],
+      ['an encoded NUL inside a segment', '/api/claims/public/claims/a%00b/status', 400],
     ])('%s: %s → %i', async (_case, path, status) => {
       const response = await request(gateway.url).get(path).expect(status);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);

@@ -88,6 +88,9 @@ export function createGateway(config: GatewayConfig): Gateway {
     metricsRoute: config.METRICS_PORT === 0 && config.NODE_ENV !== 'production',
     lifecycle,
     routeLabel: proxiedRouteLabels(),
+    // normalisePath refuses NUL and lone surrogates in the path (as control characters and invalid
+    // percent-encoding); queries are forwarded untouched to the services, which refuse unstorable text.
+    refuseUnstorableUrl: false,
     readiness: { claims: () => upstreamReady('claims', targets.claims), evidence: () => upstreamReady('evidence', targets.evidence) },
   });
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
@@ -119,21 +122,21 @@ export function createGateway(config: GatewayConfig): Gateway {
   app.use(publicWriteRateLimit(config.PUBLIC_RATE_LIMIT, rejections));
 
   const requireToken = authenticate(verifyToken);
+  const forward = (route: ApiRoute, req: Request, res: Response, next: NextFunction) => {
+    const queryAt = req.url.indexOf('?');
+    req.url = route.path + (queryAt === -1 ? '' : req.url.slice(queryAt));
+    void proxies[route.upstream].handler(req, res, next);
+  };
   app.use((req: Request, res: Response, next: NextFunction) => {
     const route = res.locals.apiRoute as ApiRoute | undefined;
     if (!route) return next();
-    const forward = () => {
-      const queryAt = req.url.indexOf('?');
-      req.url = route.path + (queryAt === -1 ? '' : req.url.slice(queryAt));
-      void proxies[route.upstream].handler(req, res, next);
-    };
-    if (route.group === 'public') return forward();
+    if (route.group === 'public') return forward(route, req, res, next);
     requireToken(req, res, (error?: unknown) => {
       if (error) {
         rejections.inc({ reason: 'unauthenticated' });
         return next(error);
       }
-      forward();
+      forward(route, req, res, next);
     });
   });
 

@@ -27,27 +27,31 @@ export function normalisePath(rawPath: string): NormalisedPath {
   if (rawPath.includes('\\')) return refuse('The path must not contain a backslash');
   if (!RAW_PATH.test(rawPath)) return refuse('The path contains characters that must be percent-encoded');
   const rawSegments = rawPath.slice(1).split('/');
+  /** The resolved segments, already re-encoded. */
   const segments: string[] = [];
   let directory = false;
   for (const [index, raw] of rawSegments.entries()) {
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw);
-    } catch {
-      return refuse('The path contains invalid percent-encoding');
+    // Without a `%`, a segment that passed RAW_PATH decodes to itself and re-encodes to itself.
+    let segment = raw;
+    if (raw.includes('%')) {
+      try {
+        segment = decodeURIComponent(raw);
+      } catch {
+        return refuse('The path contains invalid percent-encoding');
+      }
+      if (segment.includes('/') || segment.includes('\\')) return refuse('The path must not contain an encoded slash or backslash');
+      if (CONTROL.test(segment)) return refuse('The path must not contain control characters');
+      if (segment.includes('%')) return refuse('The path must not contain an encoded percent sign (double encoding)');
     }
-    if (segment.includes('/') || segment.includes('\\')) return refuse('The path must not contain an encoded slash or backslash');
-    if (CONTROL.test(segment)) return refuse('The path must not contain control characters');
-    if (segment.includes('%')) return refuse('The path must not contain an encoded percent sign (double encoding)');
     const last = index === rawSegments.length - 1;
     if (segment === '' || segment === '.' || segment === '..') {
       if (segment === '..') segments.pop();
       if (last) directory = true;
       continue;
     }
-    segments.push(segment);
+    segments.push(segment === raw ? raw : encodeSegment(segment));
   }
-  const path = `/${segments.map(encodeSegment).join('/')}${directory && segments.length > 0 ? '/' : ''}`;
+  const path = `/${segments.join('/')}${directory && segments.length > 0 ? '/' : ''}`;
   return { ok: true, path };
 }
 

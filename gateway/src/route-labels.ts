@@ -3,15 +3,13 @@ import type { ApiRoute } from './request-path';
 
 /** A segment that names one thing (a UUID, a claim number, a hash, a token) rather than a kind of thing. */
 const IDENTIFIER = /\d|^.{25,}$/;
+const SEGMENT = /[^/]+/g;
 /** Distinct templates kept as labels; past this, a path is labelled by its group alone (a metric series each costs memory). */
 const MAX_TEMPLATES = 200;
 
 /** `/api/claims/public/claims/8c1…/status` → `/api/claims/public/claims/:id/status`. */
 export function routeTemplate(path: string): string {
-  return path
-    .split('/')
-    .map((segment) => (IDENTIFIER.test(segment) ? ':id' : segment))
-    .join('/');
+  return path.replace(SEGMENT, (segment) => (IDENTIFIER.test(segment) ? ':id' : segment));
 }
 
 /**

@@ -104,12 +104,17 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
       },
     },
   });
+  // One histogram child per status, looked up once: observe({labels}) would hash the label set on every request.
+  const byStatus = new Map<number, Histogram.Internal<'upstream' | 'status'>>();
+  const observe = (status: number, seconds: number) => {
+    let child = byStatus.get(status);
+    if (!child) byStatus.set(status, (child = duration.labels({ upstream: name, status: String(status) })));
+    child.observe(seconds);
+  };
   return {
     handler: (req, res, next) => {
-      const started = process.hrtime.bigint();
-      res.on('finish', () => {
-        duration.observe({ upstream: name, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
-      });
+      const started = performance.now();
+      res.once('finish', () => observe(res.statusCode, (performance.now() - started) / 1000));
       return proxy(req, res, next);
     },
     close: () => agent.destroy(),

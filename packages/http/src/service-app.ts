@@ -28,6 +28,12 @@ export interface ServiceAppOptions {
   lifecycle?: Lifecycle;
   /** Labels the requests no express route matched (the gateway's proxied ones) in the request metrics. */
   routeLabel?: RouteLabel;
+  /**
+   * Refuse a path or query holding text PostgreSQL cannot store (default). Off only where nothing is stored
+   * and the text is checked anyway: the gateway refuses such paths itself and forwards queries to the
+   * services, which refuse them.
+   */
+  refuseUnstorableUrl?: boolean;
 }
 
 const READINESS_TIMEOUT_MS = 2000;
@@ -64,7 +70,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  app.use(refuseUnstorableUrl);
+  if (options.refuseUnstorableUrl !== false) app.use(refuseUnstorableUrl);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'alive' });
