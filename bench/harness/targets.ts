@@ -6,9 +6,12 @@ export interface Target {
 }
 
 export const TARGETS: Target[] = [
-  { key: 'gateway.added_latency_p50_ms', op: '<', threshold: 1 },
-  { key: 'gateway.added_latency_p99_ms', op: '<', threshold: 5 },
-  { key: 'gateway.throughput_ratio_vs_nginx', op: '>=', threshold: 0.5 },
+  { key: 'gateway.added_latency_p50_ms', op: '<', threshold: 0.5 },
+  { key: 'gateway.added_latency_p99_ms', op: '<', threshold: 3 },
+  { key: 'gateway.throughput_ratio_vs_bare_hop', op: '>=', threshold: 0.9 },
+  { key: 'gateway.jwt_ratio_vs_bare_hop', op: '>=', threshold: 0.9 },
+  { key: 'gateway.body_1mib_ratio_vs_bare_hop', op: '>=', threshold: 0.9 },
+  { key: 'gateway.throughput_ratio_vs_nginx', op: 'reported' },
   { key: 'intake.throughput_ratio_vs_db', op: '>=', threshold: 0.5 },
   { key: 'intake.cost_growth_10x', op: '<=', threshold: 1.25 },
   { key: 'intake.cost_growth_100x', op: '<=', threshold: 1.25 },
