@@ -78,7 +78,8 @@ export function deliveriesStore(db: Knex) {
     /**
      * Leases the next due pending delivery: it is pushed `leaseSeconds` into the future and its attempt
      * counted in one statement, so two workers never send it at once and a worker that dies mid-send
-     * leaves it to be retried when the lease runs out. The same statement reads who it goes to.
+     * leaves it to be retried when the lease runs out. The same statement reads who it goes to (the one
+     * leased row joined to its claim by primary key).
      */
     async leaseDue(leaseSeconds: number): Promise<DueDelivery | undefined> {
       const { rows } = await db.raw<{
@@ -90,13 +91,13 @@ export function deliveriesStore(db: Knex) {
           claimant_phone: string | null;
         })[];
       }>(
-        `UPDATE deliveries SET attempts = deliveries.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
-         FROM claims
-         WHERE deliveries.id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
-                                ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-           AND claims.id = deliveries.claim_id
-         RETURNING deliveries.id, deliveries.kind, deliveries.update_id, deliveries.claim_id, deliveries.channel, deliveries.attempts,
-                   claims.claim_number, claims.language, claims.claimant_email, claims.claimant_phone`,
+        `WITH leased AS (
+           UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
+           WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
+                       ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+           RETURNING id, kind, update_id, claim_id, channel, attempts)
+         SELECT leased.*, claims.claim_number, claims.language, claims.claimant_email, claims.claimant_phone
+         FROM leased JOIN claims ON claims.id = leased.claim_id`,
         [leaseSeconds],
       );
       const [row] = rows;
