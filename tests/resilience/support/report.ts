@@ -106,7 +106,7 @@ RESILIENCE_RUNS=5000 SOAK_SECONDS=120 pnpm test:resilience
 | \`CI\` | unset | \`true\`: the broker outage stops RabbitMQ itself (\`rabbitmqctl stop_app\`/\`start_app\`) and the soak runs 600 s |
 | \`RESILIENCE_RUNS\` | 10000 | generated hostile inputs in total (hostile-input scenario) |
 | \`SOAK_SECONDS\` | 600 in CI, 60 otherwise | length of the soak |
-| \`RESILIENCE_RATE\` | half of saturation | operations per second of the steady load; unset, each load scenario measures the saturation of its own mix against its own stack at the start (a closed loop of 8 clients for 8 s after 3 s of warm-up) and runs at half of it |
+| \`RESILIENCE_RATE\` | half of saturation | operations per second of the steady load; unset, each load scenario measures the saturation of its own mix against its own stack at the start (a closed loop of 8 clients for 11 s; saturation = clients ÷ mean response time after 3 s of warm-up) and runs at half of it |
 
 Outside CI the broker is shared with other work, so the broker outage is a TCP proxy in front of RabbitMQ
 that is cut and restored (every connection of the stack goes through it); the database outage is always a

@@ -38,9 +38,11 @@ export function benchIntakeSaturation(): { rps: number; measuredAt: string } | u
 
 /**
  * Saturation of `mix`, measured now on this machine (which other work may be sharing): a closed loop of
- * `CONCURRENCY` clients through the load generator, `WARMUP_SECONDS` unmeasured (connections, pools, lazily
- * loaded code), then `MEASURED_SECONDS` counted. An operation counts when every request of it answered 2xx
- * and its last answer came inside the measured window.
+ * `CONCURRENCY` clients through the load generator for `WARMUP_SECONDS` + `MEASURED_SECONDS`. The throughput
+ * is Little's law for a closed loop, clients ÷ mean response time, over the operations started after the
+ * warm-up (all of them when fewer than one per client started after it: on a loaded machine an operation of
+ * the replicated stack took longer than the whole window), counting only operations whose every request
+ * answered 2xx.
  */
 export async function measureSaturation(mix: LoadMix): Promise<{ opsPerSecond: number; records: LoadRecord[] }> {
   const records = await startLoad({
@@ -50,17 +52,19 @@ export async function measureSaturation(mix: LoadMix): Promise<{ opsPerSecond: n
     maxRequests: Number.MAX_SAFE_INTEGER,
     maxSeconds: WARMUP_SECONDS + MEASURED_SECONDS,
   }).finished();
-  const ops = new Map<number, LoadRecord[]>();
-  for (const record of records) ops.set(record.i, [...(ops.get(record.i) ?? []), record]);
-  const windowStart = Math.min(...records.map((r) => r.started)) + WARMUP_SECONDS * 1000;
-  const windowEnd = windowStart + MEASURED_SECONDS * 1000;
-  const complete = (op: LoadRecord[]) =>
-    op.every((r) => r.status !== undefined && r.status >= 200 && r.status < 300) && (mix.mode !== 'intake+upload' || op.length === 2);
-  const counted = [...ops.values()].filter((op) => {
-    const ended = Math.max(...op.map((r) => r.ended));
-    return complete(op) && ended >= windowStart && ended < windowEnd;
-  });
-  return { opsPerSecond: counted.length / MEASURED_SECONDS, records };
+  const byIndex = new Map<number, LoadRecord[]>();
+  for (const record of records) byIndex.set(record.i, [...(byIndex.get(record.i) ?? []), record]);
+  const ops = [...byIndex.values()].map((op) => ({
+    started: Math.min(...op.map((r) => r.started)),
+    ended: Math.max(...op.map((r) => r.ended)),
+    ok: op.every((r) => r.status !== undefined && r.status >= 200 && r.status < 300) && (mix.mode !== 'intake+upload' || op.length === 2),
+  }));
+  const warmedUp = Math.min(...ops.map((op) => op.started)) + WARMUP_SECONDS * 1000;
+  const afterWarmup = ops.filter((op) => op.started >= warmedUp);
+  const measured = afterWarmup.length >= CONCURRENCY ? afterWarmup : ops;
+  const busySeconds = measured.reduce((sum, op) => sum + (op.ended - op.started), 0) / 1000;
+  const opsPerSecond = busySeconds > 0 ? (CONCURRENCY * measured.filter((op) => op.ok).length) / busySeconds : 0;
+  return { opsPerSecond, records };
 }
 
 /**
@@ -96,7 +100,7 @@ export async function halfOfSaturation(
     claimIds,
     describe:
       `${rate} ${unit}/s — half of the ${opsPerSecond.toFixed(1)}/s this stack saturated at with the same mix, measured at the start ` +
-      `(closed loop of ${CONCURRENCY} clients, ${MEASURED_SECONDS} s after ${WARMUP_SECONDS} s of warm-up; ${machine}; ${describeBurst(records)}); ` +
+      `(closed loop of ${CONCURRENCY} clients for ${WARMUP_SECONDS + MEASURED_SECONDS} s, clients ÷ mean response time after ${WARMUP_SECONDS} s of warm-up; ${machine}; ${describeBurst(records)}); ` +
       `pnpm bench: ${bench ? `${bench.rps} intakes/s directly at one claims process on ${bench.measuredAt.slice(0, 10)}` : 'no figure yet'}`,
   };
 }
