@@ -12,7 +12,7 @@ export const TARGETS: Target[] = [
   { key: 'gateway.jwt_ratio_vs_bare_hop', op: '>=', threshold: 0.9 },
   { key: 'gateway.body_1mib_ratio_vs_bare_hop', op: '>=', threshold: 0.9 },
   { key: 'gateway.throughput_ratio_vs_nginx', op: 'reported' },
-  { key: 'intake.throughput_ratio_vs_db', op: '>=', threshold: 0.5 },
+  { key: 'intake.throughput_ratio_vs_db', op: '>=', threshold: 0.7 },
   { key: 'intake.cost_growth_10x', op: '<=', threshold: 1.25 },
   { key: 'intake.cost_growth_100x', op: '<=', threshold: 1.25 },
   { key: 'status.throughput_ratio_vs_hello', op: '>=', threshold: 0.5 },
