@@ -78,14 +78,26 @@ export function measureRequests(registry: Registry, routeLabel?: RouteLabel) {
     labelNames: ['method', 'route', 'status'],
     registers: [registry],
   });
+  // The two series of each label set, looked up once: observe(labels)/inc(labels) hash the label set on every
+  // request. Holds no more entries than the metrics themselves (the labels are bounded: route templates, not paths).
+  const series = new Map<string, { duration: Histogram.Internal<'method' | 'route' | 'status'>; requests: Counter.Internal }>();
+  const seriesOf = (method: string, route: string, status: number) => {
+    const key = `${method} ${status} ${route}`;
+    let found = series.get(key);
+    if (!found) {
+      const labels = { method, route, status: String(status) };
+      series.set(key, (found = { duration: duration.labels(labels), requests: requests.labels(labels) }));
+    }
+    return found;
+  };
   return (req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const started = performance.now();
+    res.once('finish', () => {
+      const seconds = (performance.now() - started) / 1000;
       const route = (req.route?.path as string | undefined) ? `${req.baseUrl}${req.route.path}` : (routeLabel?.(req, res) ?? 'unmatched');
-      const labels = { method: req.method, route, status: String(res.statusCode) };
-      duration.observe(labels, seconds);
-      requests.inc(labels);
+      const { duration: observed, requests: counted } = seriesOf(req.method, route, res.statusCode);
+      observed.observe(seconds);
+      counted.inc();
     });
     next();
   };
