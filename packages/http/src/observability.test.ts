@@ -13,14 +13,14 @@ const ROOT = path.resolve(__dirname, '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 /** An app whose logger writes JSON lines into `lines`. */
-function appLoggingTo(lines: Record<string, unknown>[]) {
+function appLoggingTo(lines: Record<string, unknown>[], level = 'info') {
   const sink = new Writable({
     write(chunk, _encoding, done) {
       for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
       done();
     },
   });
-  const logger = pino({ level: 'info' }, sink);
+  const logger = pino({ level }, sink);
   const app = createServiceApp({ logger, metrics: createMetrics('log-test'), readiness: {} });
   app.get('/busy', () => {
     throw problems.serviceUnavailable('Busy');
@@ -57,6 +57,14 @@ describe('access log', () => {
     expect(line).toMatchObject({ request_id: response.headers['x-request-id'], res: { status: 503 }, msg: 'request errored' });
     expect(line.err).toBeUndefined();
     expect(lines.filter((entry) => entry.err !== undefined).map((entry) => entry.msg)).toEqual(['Busy']);
+  });
+
+  it('still logs a 5xx answer at error level when only warnings are logged, and nothing for a 2xx', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const app = appLoggingTo(lines, 'warn');
+    await request(app).get('/healthz').expect(200);
+    await request(app).get('/busy').expect(503);
+    expect(accessLines(lines)).toEqual([expect.objectContaining({ level: 50, res: { status: 503 }, msg: 'request errored' })]);
   });
 });
 

@@ -40,19 +40,25 @@ export function createMetrics(service: string): Registry {
 
 /**
  * One access-log line per request carrying the request id, method, path (never the query, which may hold
- * personal data), status and milliseconds; "request errored" for a 5xx (the error handler logs the error
- * itself). Written by hand rather than with pino-http, which makes two child loggers per request even when
- * the line's level is off; here a request costs nothing unless `info` is enabled.
+ * personal data), status and milliseconds: "request completed" at info, "request errored" at error for a
+ * 5xx (the error handler logs the error itself), so a 5xx is still logged when only warnings are. Written
+ * by hand rather than with pino-http, which makes two child loggers per request even when the line's level
+ * is off; here a request costs nothing when neither level is enabled.
  */
 export function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    if (!logger.isLevelEnabled('info')) return next();
+    const completedLogged = logger.isLevelEnabled('info');
+    if (!completedLogged && !logger.isLevelEnabled('error')) return next();
     const started = Date.now();
     const done = () => {
       res.removeListener('finish', done);
       res.removeListener('close', done);
+      const errored = res.statusCode >= 500;
+      if (!errored && !completedLogged) return;
       const line = { request_id: req.id, req: { method: req.method, path: req.url.split('?')[0] }, res: { status: res.statusCode } };
-      logger.info({ ...line, ms: Date.now() - started }, res.statusCode >= 500 ? 'request errored' : 'request completed');
+      const withTime = { ...line, ms: Date.now() - started };
+      if (errored) logger.error(withTime, 'request errored');
+      else logger.info(withTime, 'request completed');
     };
     res.on('finish', done);
     res.on('close', done);
