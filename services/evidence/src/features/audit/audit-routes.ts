@@ -131,7 +131,7 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
   router.get('/api/evidence/audit/records', ...guard, async (req: Request, res: Response) => {
     const query = parseQuery<RecordsQuery>(recordsQuerySchema, req.query);
     const limit = query.limit ?? DEFAULT_LIMIT;
-    const items = await auditStore(deps.db).listRecords({ ...query, limit });
+    const items = await auditStore(deps.db).listHashedRecords({ ...query, limit });
     res.json({ items, next_cursor: nextCursor(items, limit) });
   });
 

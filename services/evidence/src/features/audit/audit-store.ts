@@ -66,23 +66,45 @@ export interface AuditRecordFilter {
 
 /** Reads of the audit log and its checkpoints (appends go through shared/audit-append). */
 export function auditStore(db: Knex) {
+  function recordsQuery(filter: AuditRecordFilter) {
+    const query = db('audit_log')
+      .orderBy('audit_log.seq', filter.newest_first ? 'desc' : 'asc')
+      .limit(filter.limit);
+    if (filter.entity_id !== undefined) query.where('entity_id', filter.entity_id);
+    if (filter.source !== undefined) query.where('source', filter.source);
+    if (filter.action !== undefined) query.where('action', filter.action);
+    if (filter.after_seq !== undefined) query.where('audit_log.seq', '>', filter.after_seq);
+    if (filter.to_seq !== undefined) query.where('audit_log.seq', '<=', filter.to_seq);
+    return query;
+  }
+
   async function latestCheckpoint(): Promise<AuditCheckpoint | undefined> {
     const row = await db('audit_checkpoints').orderBy('seq', 'desc').first();
     return row ? toCheckpoint(row) : undefined;
   }
 
   return {
-    /** Records oldest first (or newest first) after `after_seq` and up to `to_seq`, filtered. */
+    /** Records oldest first (or newest first) after `after_seq` and up to `to_seq`, filtered, as their rows hold them. */
     async listRecords(filter: AuditRecordFilter): Promise<AuditRecord[]> {
-      const query = db('audit_log')
-        .orderBy('seq', filter.newest_first ? 'desc' : 'asc')
-        .limit(filter.limit);
-      if (filter.entity_id !== undefined) query.where('entity_id', filter.entity_id);
-      if (filter.source !== undefined) query.where('source', filter.source);
-      if (filter.action !== undefined) query.where('action', filter.action);
-      if (filter.after_seq !== undefined) query.where('seq', '>', filter.after_seq);
-      if (filter.to_seq !== undefined) query.where('seq', '<=', filter.to_seq);
-      return (await query).map(toAuditRecord);
+      return (await recordsQuery(filter)).map(toAuditRecord);
+    },
+
+    /**
+     * The same records as served to readers: each one's content parsed from the bytes the chain hashed
+     * (its leaf), with its hash; the row's columns only find and order them. A row rewritten behind the
+     * triggers — even together with its leaf row, so its xmin still matches and verification trusts it —
+     * therefore never changes what a reader is served. A record without a leaf (one the catch-up has not
+     * reached yet) is served from its row.
+     */
+    async listHashedRecords(filter: AuditRecordFilter): Promise<AuditRecord[]> {
+      const rows: (AuditRow & { leaf_bytes: Uint8Array | null })[] = await recordsQuery(filter)
+        .leftJoin('audit_leaves', 'audit_leaves.seq', 'audit_log.seq')
+        .select('audit_log.*', 'audit_leaves.leaf_bytes');
+      return rows.map(({ leaf_bytes, ...row }) =>
+        leaf_bytes === null
+          ? toAuditRecord(row)
+          : { ...(JSON.parse(Buffer.from(leaf_bytes).toString('utf8')) as Omit<AuditRecord, 'hash'>), hash: row.hash },
+      );
     },
 
     /**

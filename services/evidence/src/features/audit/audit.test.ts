@@ -420,6 +420,28 @@ describe('audit log tamper evidence', () => {
     expect((await verifyChain(kit)).first_invalid).toEqual({ seq: 9, reason: 'edited_record' });
   });
 
+  it('serves what the chain hashed, even when a row is rewritten together with its leaf row (same xmin)', async () => {
+    await kit.superuser('ALTER TABLE audit_leaves DISABLE TRIGGER USER');
+    try {
+      await tamper(
+        kit,
+        `WITH touched AS (UPDATE audit_leaves SET leaf_bytes = leaf_bytes WHERE seq = 4 RETURNING seq)
+         UPDATE audit_log SET data = jsonb_set(data, '{n}', '42') FROM touched WHERE audit_log.seq = touched.seq`,
+      );
+    } finally {
+      await kit.superuser('ALTER TABLE audit_leaves ENABLE TRIGGER USER');
+    }
+    expect((await kit.service.deps.db('audit_log').where({ seq: 4 }).first()).data.n).toBe(42);
+    const response = await request(kit.service.url)
+      .get('/api/evidence/audit/records')
+      .query({ after_seq: 3, limit: 1 })
+      .set('Authorization', await bearer(READ))
+      .expect(200);
+    const [served] = response.body.items as AuditRecord[];
+    expect(served).toMatchObject({ seq: 4, data: { n: 3 } });
+    expect(recordHash(served)).toBe(served.hash);
+  });
+
   it('a deleted middle record is a gap at its seq', async () => {
     await tamper(kit, 'DELETE FROM audit_log WHERE seq = 5');
     expect((await verifyChain(kit)).first_invalid).toEqual({ seq: 5, reason: 'gap' });
