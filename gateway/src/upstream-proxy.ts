@@ -39,9 +39,15 @@ export function upstreamDurationHistogram(registry: Registry): Histogram<'upstre
  * does not: 502 when it cannot be reached, 504 when it stays silent for `timeoutMs`, and 408 when the
  * silence is the client's (it stopped sending its body for `timeoutMs`).
  */
+/** Below the services' keep-alive timeout (packages/http listen(): 5,000 ms). */
+export const UPSTREAM_IDLE_SOCKET_MS = 4000;
+
 export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProxy {
   const { name, target, timeoutMs, logger, duration } = options;
-  const agent = target.startsWith('https:') ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  // An idle kept-alive socket is closed here before the service closes it (its keepAliveTimeout, 5 s):
+  // otherwise a request sent on a socket at the moment the service drops it fails with ECONNRESET, a 502.
+  const agentOptions = { keepAlive: true, timeout: UPSTREAM_IDLE_SOCKET_MS };
+  const agent = target.startsWith('https:') ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   const proxy = createProxyMiddleware<Request, Response>({
     target,
     agent,
