@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
-import { Histogram, Registry } from 'prom-client';
-import { createUpstreamProxy, UPSTREAM_IDLE_SOCKET_MS } from './upstream-proxy';
+import { Registry } from 'prom-client';
+import { createUpstreamProxy, UPSTREAM_IDLE_SOCKET_MS, upstreamDurationHistogram } from './upstream-proxy';
 
 const SERVICE_KEEP_ALIVE_MS = 5000;
 
@@ -26,7 +26,7 @@ describe('upstream keep-alive', () => {
       target: await listening(service),
       timeoutMs: 10000,
       logger: pino({ level: 'silent' }),
-      duration: new Histogram({ name: 'test_duration', help: 'test', labelNames: ['upstream', 'status'], registers: [new Registry()] }),
+      duration: upstreamDurationHistogram(new Registry()),
     });
     const app = express();
     app.use(upstream.handler);
