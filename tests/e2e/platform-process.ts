@@ -15,9 +15,26 @@ export interface PlatformProcess {
   stop(): Promise<number | null>;
 }
 
-/** Runs `pnpm start`'s entry point as a separate process, as a newcomer would, and waits for its ready line. */
+const START_ATTEMPTS = 3;
+
+/**
+ * Runs `pnpm start`'s entry point as a separate process, as a newcomer would, and waits for its ready line.
+ * A port found free can be taken by another test process before the platform binds it: a start that
+ * fails with EADDRINUSE is tried again on new ports.
+ */
 export async function startPlatform(extraEnv: Record<string, string> = {}, timeoutMs = 90000): Promise<PlatformProcess> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-'));
+  for (let attempt = 1; ; attempt += 1) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-'));
+    try {
+      return await startPlatformIn(dataDir, extraEnv, timeoutMs);
+    } catch (error) {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (attempt >= START_ATTEMPTS || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startPlatformIn(dataDir: string, extraEnv: Record<string, string>, timeoutMs: number): Promise<PlatformProcess> {
   const [gatewayPort, claimsPort, evidencePort] = [await freePort(), await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
