@@ -121,7 +121,8 @@ async function main(): Promise<number> {
     if (profile) mkdirSync(profileDir, { recursive: true });
     // The audit scenario waits for the background verifier's pass over each seeded batch before it
     // measures; at the default 60 s interval that wait alone was ~3 minutes of the quick run.
-    stack = await startStack({ PUBLIC_RATE_LIMIT: '0', AUDIT_WATCH_INTERVAL_MS: '2000', ...processEnv });
+    // No readiness grace at the end: nothing balances load here, and 3 s per process is time the quick run lacks.
+    stack = await startStack({ PUBLIC_RATE_LIMIT: '0', AUDIT_WATCH_INTERVAL_MS: '2000', SHUTDOWN_GRACE_MS: '0', ...processEnv });
     for (const name of ['gateway', 'claims', 'evidence'] as const) pids[name] = processTree(stack[name].pid()!);
     postgres = await postgresVersion(stack.claimsDatabaseUrl);
     log(`stack up: gateway ${stack.gateway.url}, claims ${stack.claims.url}, evidence ${stack.evidence.url}`);
@@ -179,7 +180,9 @@ async function main(): Promise<number> {
 
   load.close();
   if (stack) {
+    const t0 = Date.now();
     await stack.stop().catch((error) => fail('stack stop', error));
+    log(`stack stopped in ${Date.now() - t0} ms`);
     const env = stack.env;
     await deleteTopology([env.CLAIMS_EXCHANGE, env.EVIDENCE_EXCHANGE], [env.CLAIM_EVENTS_QUEUE, `${env.CLAIM_EVENTS_QUEUE}.dlq`]).catch(
       () => undefined,
