@@ -21,10 +21,11 @@ const WHAT_WAS_DUE: Record<Deadline, string> = {
  * nothing, and an advisory lock makes concurrent ones (replicas) take turns. A new due moment (a newer
  * promise) is announced again if it too passes.
  */
-export async function sweepDeadlines(db: Knex, exchange: string): Promise<number> {
+export async function sweepDeadlines(db: Knex, exchange: string, stopping: () => boolean = () => false): Promise<number> {
   let announced = 0;
   for (const deadline of DEADLINES) {
-    for (;;) {
+    // Each batch commits on its own, so a sweep stopped between two batches leaves the rest to the next one.
+    while (!stopping()) {
       const batch = await db.transaction(async (trx) => {
         const store = deadlinesStore(trx);
         await store.lockSweep();
@@ -59,13 +60,16 @@ export async function sweepDeadlines(db: Knex, exchange: string): Promise<number
   return announced;
 }
 
-/** Runs the sweep every `intervalMs` (OVERDUE_SWEEP_INTERVAL_MS); stop() waits for a running sweep. */
+/**
+ * Runs the sweep every `intervalMs` (OVERDUE_SWEEP_INTERVAL_MS); stop() waits for the batch in flight, not
+ * for the whole sweep (a backlog of thousands of breaches would hold a shutdown past its deadline).
+ */
 export function startDeadlineSweeper(db: Knex, exchange: string, intervalMs: number, logger: Logger): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   let stopped = false;
   const run = () => {
     if (running || stopped) return;
-    running = sweepDeadlines(db, exchange)
+    running = sweepDeadlines(db, exchange, () => stopped)
       .then((count) => {
         if (count > 0) logger.info({ count }, 'broken claim deadlines announced');
       })

@@ -138,6 +138,18 @@ describe('deadlines that hold', () => {
     );
   });
 
+  it('stops between batches when asked, and the next sweep announces the rest once (a shutdown waits for one batch, not the backlog)', async () => {
+    const overdue = [];
+    for (let i = 0; i < 150; i++) overdue.push((await newClaim({ stage: 'intake' })).claim_id);
+    await t.db('claims').whereIn('id', overdue).update({ acknowledge_by: past() });
+    let batchesStarted = 0;
+    expect(await sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE, () => batchesStarted++ > 0)).toBe(100);
+    expect(await sweepDeadlines(t.db, t.config.CLAIMS_EXCHANGE)).toBeGreaterThanOrEqual(50);
+    const rows = await t.db('deadline_breaches').whereIn('claim_id', overdue).select('claim_id', 'deadline');
+    expect(rows).toHaveLength(150);
+    expect(new Set(rows.map((row: { claim_id: string }) => row.claim_id)).size).toBe(150);
+  });
+
   it('announces a due moment with microseconds once and keeps sweeping (regression: the sweep stalled on it)', async () => {
     const claim = await newClaim({ stage: 'assigned' });
     await t.db.raw(`UPDATE claims SET next_update_due = now() - interval '1 hour 0.000123 seconds' WHERE id = ?`, [claim.claim_id]);
