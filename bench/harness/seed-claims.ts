@@ -154,7 +154,8 @@ export function seededClaimant(i: number): { name: string; email: string; phone:
  * Grows the claims table to `target` rows with bulk SQL (INSERT … SELECT generate_series), in the shape
  * intake writes: a claim with its checklist and service-level dates, its acknowledgement status update
  * and its audit entry, from varied claimants (seededClaimant). Seeded claims carry the year 2019 in their numbers (never handed out by the
- * service this run) and promise their next update in the future, so no overdue sweep fires for them.
+ * service this run), had their acknowledgement delivered and their first contact made, and promise their
+ * next update in the future, so the deadline sweep finds nothing to announce for them.
  */
 export async function seedClaims(databaseUrl: string, target: number, log: (line: string) => void): Promise<number> {
   const client = pgClient(databaseUrl);
@@ -203,6 +204,27 @@ export async function seedClaims(databaseUrl: string, target: number, log: (line
            'A claims specialist will review it and contact you.', 'Please upload: photos of the damage.',
            (received_at + interval '2 days')::date, '{"label":"Upload your documents","url":"https://claims.example.com/upload"}'::jsonb,
            '{"name":"Claims team","email":"claims@example.com"}'::jsonb, NULL, 'en', 0.9, '["portal_url"]'::jsonb, received_at, 'system:intake'
+         FROM claims WHERE claim_number BETWEEN $1 AND $2`,
+        range,
+      );
+      // Settled as a claim of 2024 would be: the acknowledgement was delivered and an adjuster made first
+      // contact. Without these every open seeded claim was two breaches to the deadline sweep, which then
+      // announced ~1.75 M claim.sla_breached events (and audited each in the evidence service) in the
+      // background of every later scenario of a full run.
+      await client.query(
+        `INSERT INTO deliveries (id, update_id, claim_id, channel, status, attempts, next_attempt_at, created_at, completed_at)
+         SELECT gen_random_uuid(), su.update_id, su.claim_id, 'email', 'delivered', 1, su.created_at, su.created_at,
+           su.created_at + interval '1 minute'
+         FROM status_updates su JOIN claims c ON c.id = su.claim_id WHERE c.claim_number BETWEEN $1 AND $2`,
+        range,
+      );
+      await client.query(
+        `INSERT INTO status_updates (update_id, claim_id, channel, stage, what_happened, what_happens_next, what_we_need_from_you,
+           expected_next_update_by, cta, contact, portal_url, language, adequacy_score, adequacy_missing, created_at, created_by)
+         SELECT gen_random_uuid(), id, 'email', 'intake', 'Your adjuster called you about claim ' || claim_number || '.',
+           'Your adjuster will arrange an inspection.', NULL, (received_at + interval '7 days')::date, NULL,
+           '{"name":"Claims team","email":"claims@example.com"}'::jsonb, NULL, 'en', 0.9, '[]'::jsonb,
+           received_at + interval '1 day', 'adjuster-seed'
          FROM claims WHERE claim_number BETWEEN $1 AND $2`,
         range,
       );
