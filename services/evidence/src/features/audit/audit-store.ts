@@ -49,6 +49,17 @@ export interface TreeRecord {
   written_with_leaf: boolean;
 }
 
+/** One row of treeRecordsPage's statement. */
+interface TreeRecordRow {
+  seq: string | number;
+  prev_hash: string;
+  hash: string;
+  xmin: string;
+  leaf_bytes: Uint8Array | null;
+  leaf_xmin: string | null;
+  leaf_hash: Uint8Array | null;
+}
+
 /** Embedded PGlite gives bytea as Uint8Array: viewed as a Buffer, not copied. */
 function asBuffer(value: Uint8Array | null): Buffer | null {
   return value === null || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
@@ -83,6 +94,42 @@ export function auditStore(db: Knex) {
     return row ? toCheckpoint(row) : undefined;
   }
 
+  /** treeRecordsPage for a page with a gap or the log's end in it: three range scans under its LIMIT. */
+  async function treeRecordsPageAroundGaps(fromSeq: number, toSeq: number | undefined, limit: number): Promise<TreeRecord[]> {
+    const rows: { seq: string | number; prev_hash: string; hash: string; xmin: string }[] = await db('audit_log')
+      .select('seq', 'prev_hash', 'hash', db.raw('xmin::text AS xmin'))
+      .where('seq', '>=', fromSeq)
+      .andWhere('seq', '<=', toSeq ?? Number.MAX_SAFE_INTEGER)
+      .orderBy('seq')
+      .limit(limit);
+    if (rows.length === 0) return [];
+    const first = Number(rows[0].seq);
+    const last = Number(rows[rows.length - 1].seq);
+    const leaves = new Map<number, { leaf_bytes: Uint8Array; xmin: string }>();
+    for (const leaf of await db('audit_leaves')
+      .select('seq', 'leaf_bytes', db.raw('xmin::text AS xmin'))
+      .whereBetween('seq', [first, last]))
+      leaves.set(Number(leaf.seq), leaf);
+    const leafHashes = new Map<number, Uint8Array>();
+    for (const node of await db('audit_tree_nodes')
+      .select('idx', 'hash')
+      .where('level', 0)
+      .whereBetween('idx', [first - 1, last - 1]))
+      leafHashes.set(Number(node.idx) + 1, node.hash);
+    return rows.map((row) => {
+      const seq = Number(row.seq);
+      const leaf = leaves.get(seq);
+      return {
+        seq,
+        prev_hash: row.prev_hash,
+        hash: row.hash,
+        leaf_bytes: asBuffer(leaf?.leaf_bytes ?? null),
+        leaf_hash: asBuffer(leafHashes.get(seq) ?? null),
+        written_with_leaf: leaf?.xmin === row.xmin,
+      };
+    });
+  }
+
   return {
     /** Records oldest first (or newest first) after `after_seq` and up to `to_seq`, filtered, as their rows hold them. */
     async listRecords(filter: AuditRecordFilter): Promise<AuditRecord[]> {
@@ -110,42 +157,32 @@ export function auditStore(db: Knex) {
     /**
      * Records with seq in [fromSeq, toSeq] as verification reads them: the chain fields, the record's stored
      * canonical bytes and leaf hash (null when missing), and whether row and leaf were written together.
-     * Three range scans of the page's seqs (no join the planner could turn into a scan from the log's
-     * start, and nothing parsed or canonicalised in PostgreSQL).
+     * Nothing is parsed or canonicalised in PostgreSQL. A gapless log fills the page's seq range exactly,
+     * so it is read in one statement whose three tables are each bounded to that range (unbounded, the
+     * planner once chose a scan from the log's start); a page with a gap or the log's end in it is read
+     * with three range scans under the page's LIMIT, so verification still sees where the gap is.
      */
     async treeRecordsPage(fromSeq: number, toSeq: number | undefined, limit: number): Promise<TreeRecord[]> {
-      const rows: { seq: string | number; prev_hash: string; hash: string; xmin: string }[] = await db('audit_log')
-        .select('seq', 'prev_hash', 'hash', db.raw('xmin::text AS xmin'))
-        .where('seq', '>=', fromSeq)
-        .andWhere('seq', '<=', toSeq ?? Number.MAX_SAFE_INTEGER)
-        .orderBy('seq')
-        .limit(limit);
-      if (rows.length === 0) return [];
-      const first = Number(rows[0].seq);
-      const last = Number(rows[rows.length - 1].seq);
-      const leaves = new Map<number, { leaf_bytes: Uint8Array; xmin: string }>();
-      for (const leaf of await db('audit_leaves')
-        .select('seq', 'leaf_bytes', db.raw('xmin::text AS xmin'))
-        .whereBetween('seq', [first, last]))
-        leaves.set(Number(leaf.seq), leaf);
-      const leafHashes = new Map<number, Uint8Array>();
-      for (const node of await db('audit_tree_nodes')
-        .select('idx', 'hash')
-        .where('level', 0)
-        .whereBetween('idx', [first - 1, last - 1]))
-        leafHashes.set(Number(node.idx) + 1, node.hash);
-      return rows.map((row) => {
-        const seq = Number(row.seq);
-        const leaf = leaves.get(seq);
-        return {
-          seq,
+      const lastSeq = Math.min(toSeq ?? Number.MAX_SAFE_INTEGER, fromSeq + limit - 1);
+      const { rows } = await db.raw(
+        `SELECT l.seq, l.prev_hash, l.hash, l.xmin::text AS xmin, f.leaf_bytes, f.xmin::text AS leaf_xmin, n.hash AS leaf_hash
+         FROM audit_log l
+         LEFT JOIN audit_leaves f ON f.seq = l.seq AND f.seq BETWEEN ? AND ?
+         LEFT JOIN audit_tree_nodes n ON n.level = 0 AND n.idx = l.seq - 1 AND n.idx BETWEEN ? AND ?
+         WHERE l.seq BETWEEN ? AND ?
+         ORDER BY l.seq`,
+        [fromSeq, lastSeq, fromSeq - 1, lastSeq - 1, fromSeq, lastSeq],
+      );
+      if (rows.length === lastSeq - fromSeq + 1)
+        return (rows as TreeRecordRow[]).map((row) => ({
+          seq: Number(row.seq),
           prev_hash: row.prev_hash,
           hash: row.hash,
-          leaf_bytes: asBuffer(leaf?.leaf_bytes ?? null),
-          leaf_hash: asBuffer(leafHashes.get(seq) ?? null),
-          written_with_leaf: leaf?.xmin === row.xmin,
-        };
-      });
+          leaf_bytes: asBuffer(row.leaf_bytes),
+          leaf_hash: asBuffer(row.leaf_hash),
+          written_with_leaf: row.leaf_xmin === row.xmin,
+        }));
+      return treeRecordsPageAroundGaps(fromSeq, toSeq, limit);
     },
 
     async recordAt(seq: number): Promise<AuditRecord | undefined> {

@@ -382,14 +382,19 @@ describe('audit log over HTTP', () => {
     // the background verifier reads pages of the same size: off, so only the verify request's pages are counted
     await kit.restart({ AUDIT_VERIFY_PAGE_SIZE: '7', AUDIT_WATCH_INTERVAL_MS: '0' });
     const total = Number((await kit.service.deps.db('audit_log').count('* as n').first())?.n);
-    const pages: string[] = [];
+    // A page is one statement over a range of 7 seqs; the short page at the log's end is read again under a LIMIT of 7.
+    const pageRanges: number[] = [];
+    const limitedReads: string[] = [];
     kit.service.deps.db.on('query', (query: { sql: string; bindings?: unknown[] }) => {
-      if (/from "audit_log"/.test(query.sql) && /limit/.test(query.sql)) pages.push(String(query.bindings?.[query.bindings.length - 1]));
+      const bindings = (query.bindings ?? []).map(Number);
+      if (/FROM audit_log l\b/.test(query.sql)) pageRanges.push(bindings[5] - bindings[4] + 1);
+      else if (/from "audit_log"/.test(query.sql) && /limit/.test(query.sql)) limitedReads.push(String(bindings[bindings.length - 1]));
     });
     const report = await verifyChain(kit);
     expect(report).toMatchObject({ valid: true, records_checked: total });
-    expect(pages.length).toBe(Math.floor(total / 7) + 1);
-    expect(new Set(pages)).toEqual(new Set(['7']));
+    expect(pageRanges.length).toBe(Math.floor(total / 7) + 1);
+    expect(new Set(pageRanges)).toEqual(new Set([7]));
+    expect(limitedReads).toEqual(['7']);
   });
 });
 
@@ -445,6 +450,11 @@ describe('audit log tamper evidence', () => {
   it('a deleted middle record is a gap at its seq', async () => {
     await tamper(kit, 'DELETE FROM audit_log WHERE seq = 5');
     expect((await verifyChain(kit)).first_invalid).toEqual({ seq: 5, reason: 'gap' });
+  });
+
+  it("a gap longer than a verification page (4) is a gap at its first seq, not the log's end", async () => {
+    await tamper(kit, 'DELETE FROM audit_log WHERE seq BETWEEN 3 AND 8');
+    expect((await verifyChain(kit)).first_invalid).toEqual({ seq: 3, reason: 'gap' });
   });
 
   it('two records with swapped contents are detected at the first', async () => {
