@@ -75,3 +75,43 @@ export function applyOnce(db: Knex, consumer: string, effect: (event: CloudEvent
       return true;
     });
 }
+
+/**
+ * applyOnce with group commit: the events that arrive while a transaction is committing wait and then
+ * share the next one (in arrival order, each with its own inbox row), so a consumer with many messages
+ * in flight pays one commit — one WAL flush, one wait for a lock its effect takes — per group instead of
+ * per event. Each caller still learns its own outcome, and only after the commit. When a group's
+ * transaction fails, each of its events is applied again in a transaction of its own, so a failing or
+ * poison event fails alone and the rest commit.
+ */
+export function applyOnceTogether(db: Knex, consumer: string, effect: (event: CloudEvent, trx: Knex.Transaction) => Promise<void>) {
+  const alone = applyOnce(db, consumer, effect);
+  let waiting: { event: CloudEvent; resolve: (applied: boolean) => void; reject: (error: unknown) => void }[] = [];
+  let committing = false;
+  const applyGroup = (events: CloudEvent[]) =>
+    db.transaction(async (trx) => {
+      const applied: boolean[] = [];
+      for (const event of events) {
+        const fresh = await recordInbox(trx, consumer, event);
+        if (fresh) await effect(event, trx);
+        applied.push(fresh);
+      }
+      return applied;
+    });
+  const commitWaiting = async () => {
+    committing = true;
+    while (waiting.length > 0) {
+      const group = waiting;
+      waiting = [];
+      const applied = group.length === 1 ? undefined : await applyGroup(group.map((item) => item.event)).catch(() => undefined);
+      if (applied) group.forEach((item, i) => item.resolve(applied[i]));
+      else for (const item of group) await alone(item.event).then(item.resolve, item.reject);
+    }
+    committing = false;
+  };
+  return (event: CloudEvent): Promise<boolean> =>
+    new Promise((resolve, reject) => {
+      waiting.push({ event, resolve, reject });
+      if (!committing) void commitWaiting();
+    });
+}

@@ -1,6 +1,6 @@
 import { Counter, Histogram } from 'prom-client';
 import type { Knex } from '@platform/db';
-import { PoisonMessageError, applyOnce, type CloudEvent, type Subscription } from '@platform/messaging';
+import { PoisonMessageError, applyOnceTogether, type CloudEvent, type Subscription } from '@platform/messaging';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { appendAuditRecord, type AuditRecordInput } from '../../shared/audit-append';
@@ -32,9 +32,13 @@ function claimEventAuditRecord(event: CloudEvent): AuditRecordInput {
   };
 }
 
-/** Each claim event, once per event id, becomes one audit record committed with its inbox row. */
+/**
+ * Each claim event, once per event id, becomes one audit record committed with its inbox row. The
+ * messages in flight are committed together (applyOnceTogether): one transaction per message made every
+ * append wait on the chain's lock for the commit, WAL flush included, of the one before it.
+ */
 function claimEventHandler(db: Knex) {
-  return applyOnce(db, CLAIM_EVENTS_CONSUMER, async (event, trx) => {
+  return applyOnceTogether(db, CLAIM_EVENTS_CONSUMER, async (event, trx) => {
     await appendAuditRecord(trx, claimEventAuditRecord(event));
   });
 }
