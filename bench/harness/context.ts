@@ -34,7 +34,7 @@ export function parameters(quick: boolean): BenchParameters {
         mode: 'quick',
         warmupSec: 1,
         roundSec: 1,
-        rounds: 3,
+        rounds: 2,
         connections: 32,
         intakeConcurrency: 10,
         claimBase: 300,
