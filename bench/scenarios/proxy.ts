@@ -38,6 +38,7 @@ export const proxyScenario: Scenario = {
         CLAIMS_URL: upstream.url,
         EVIDENCE_URL: upstream.url,
         PUBLIC_RATE_LIMIT: '0',
+        SHUTDOWN_GRACE_MS: '0',
         ...context.processEnv,
       },
       await freePort(),
