@@ -35,8 +35,9 @@ function rawSha256(sample: Buffer[]): void {
 
 /**
  * The hashing verify cannot skip, with nothing read or compared: the chain hash and the leaf hash of each
- * record's bytes and the tree's interior nodes over them. Its rate over rawSha256's is the ceiling of
- * `verify_ratio_vs_sha256` on one thread.
+ * record's bytes and the tree's interior nodes over them, here in the bench process. Reported beside
+ * `verify_ratio_vs_sha256` to show how much of verify's time is hashing (the service, on a core of its
+ * own, can run it faster than this process does).
  */
 function verifyHashesOnly(sample: Buffer[]): void {
   const frontier: Buffer[] = [];
@@ -252,7 +253,7 @@ export const auditScenario: Scenario = {
       context.log(`  verify of ${runs[0].report.records_checked} records: ${rate.toFixed(0)}/s`);
     }
     const rawRate = hashRate(sample, params.growthRounds, rawSha256);
-    const ceilingRate = hashRate(sample, params.growthRounds, verifyHashesOnly);
+    const hashesOnlyRate = hashRate(sample, params.growthRounds, verifyHashesOnly);
     const largest = series[series.length - 1];
     const proofs = params.mode === 'quick' ? 200 : 2000;
     await inclusionProofLatencies(stack.evidence.url, authorization, largest.records, 20); // warm-up, excluded
@@ -274,8 +275,8 @@ export const auditScenario: Scenario = {
       verify_records_per_s: largest.records_per_s,
       verify_cpu_us_per_record: largest.cpu_us_per_record,
       raw_sha256_records_per_s: round(rawRate, 0),
-      verify_hashes_only_records_per_s: round(ceilingRate, 0),
-      verify_hash_ceiling_ratio: round(ceilingRate / rawRate, 4),
+      verify_hashes_only_records_per_s: round(hashesOnlyRate, 0),
+      verify_hashes_only_ratio: round(hashesOnlyRate / rawRate, 4),
       raw_sha256_sample_records: sample.length,
       mean_record_bytes: round(sample.reduce((sum, b) => sum + b.length, 0) / Math.max(1, sample.length), 0),
       series,
