@@ -1,3 +1,5 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { headerOf, startSmtpTestServer } from '../../testing/smtp-test-server';
 import { createMessageSender, renderStatusUpdate, type OutgoingMessage } from './delivery-channels';
@@ -71,5 +73,44 @@ describe('delivery channels', () => {
     await smtp.close();
     const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'claims@example.com' }, logger);
     await expect(send(message('email', 'ana@example.com'))).rejects.toThrow();
+  });
+
+  it('repeats a status update under the same Message-ID, so a resend after a crash is one message to the mail store', async () => {
+    const smtp = await startSmtpTestServer();
+    try {
+      const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'Claims <claims@insurer.example>' }, logger);
+      const keyed = { ...message('email', 'ana@example.com'), idempotencyKey: 'delivery-7' };
+      const first = await send(keyed);
+      const again = await send(keyed);
+      await send(message('email', 'ana@example.com'));
+      await send(message('email', 'ana@example.com'));
+      const ids = smtp.received.map((mail) => headerOf(mail.raw, 'Message-ID'));
+      expect(ids[0]).toBe('<delivery-7@insurer.example>');
+      expect([first.providerMessageId, again.providerMessageId]).toEqual([ids[0], ids[0]]);
+      expect(new Set(ids).size).toBe(3);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('sends an SMS through the webhook with the idempotency key only when the message has one', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers);
+      req.resume().on('end', () => res.writeHead(202, { 'content-type': 'application/json' }).end('{"id":"sms-1"}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sms`;
+      const send = createMessageSender({ SMTP_FROM: 'claims@example.com', SMS_WEBHOOK_URL: url }, logger);
+      expect(await send({ ...message('sms', '+14155550100'), idempotencyKey: 'delivery-7' })).toEqual({
+        status: 'sent',
+        providerMessageId: 'sms-1',
+      });
+      await send(message('sms', '+14155550100'));
+      expect(seen.map((headers) => headers['idempotency-key'])).toEqual(['delivery-7', undefined]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

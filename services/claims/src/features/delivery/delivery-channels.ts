@@ -9,6 +9,13 @@ export interface OutgoingMessage {
   to: string;
   claimNumber: string;
   updateId: string;
+  /**
+   * Set when sending again means sending the same message (a status update): a send interrupted between
+   * the provider's acceptance and our record of it is repeated with the same key, so the recipient's mail
+   * store (Message-ID) or the SMS provider (Idempotency-Key) keeps one. An access link has none: its resend
+   * carries a new link, and the earlier one never worked.
+   */
+  idempotencyKey?: string;
   subject: string;
   text: string;
 }
@@ -46,6 +53,11 @@ export function renderStatusUpdate(
   return { subject: messages.format('updateSubject', { claimNumber }), text: lines.join('\n') };
 }
 
+/** The domain of the From address (`Claims <claims@insurer.example>` → `insurer.example`), for Message-IDs. */
+function senderDomain(from: string): string {
+  return /@([^\s>]+)/.exec(from)?.[1] ?? 'localhost';
+}
+
 /**
  * Email through SMTP (nodemailer) when SMTP_URL is set, SMS through a POST to SMS_WEBHOOK_URL when it
  * is set (its JSON answer's `id`, if any, is kept as the provider's message id); with neither, the message is written to the log (without its text: it may hold personal data).
@@ -69,13 +81,14 @@ export function createMessageSender(
         subject: message.subject,
         text: message.text,
         headers: { 'X-Claim-Update-Id': message.updateId },
+        ...(message.idempotencyKey ? { messageId: `<${message.idempotencyKey}@${senderDomain(settings.SMTP_FROM)}>` } : {}),
       });
       return { status: 'sent', providerMessageId: info.messageId ?? null };
     }
     if (message.channel === 'sms' && settings.SMS_WEBHOOK_URL) {
       const response = await fetch(settings.SMS_WEBHOOK_URL, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': message.updateId },
+        headers: { 'content-type': 'application/json', ...(message.idempotencyKey ? { 'idempotency-key': message.idempotencyKey } : {}) },
         body: JSON.stringify({ to: message.to, body: message.text, reference: message.updateId }),
         signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });

@@ -36,6 +36,7 @@ async function sendStatusUpdate(
     to,
     claimNumber: claim.claim_number,
     updateId: stored.update_id,
+    idempotencyKey: `delivery-${due.delivery_id}`,
     ...renderStatusUpdate(claim.claim_number, stored.update, claimantMessages(stored.update.language ?? claim.language)),
   });
 }
