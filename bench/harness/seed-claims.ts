@@ -174,7 +174,7 @@ export async function seedClaims(databaseUrl: string, target: number, log: (line
         `INSERT INTO claims (id, claim_number, policy_number, claimant_name, claimant_email, claimant_phone, loss_date, loss_type,
            loss_description, loss_location, injuries, police_report_number, estimated_amount, estimated_currency, preferred_channel,
            language, stage, queue, access_token_hash, required_documents, received_at, acknowledge_by, acknowledged_at,
-           first_contact_due, next_update_due, created_at, updated_at)
+           first_contact_due, next_update_due, created_at, updated_at, acknowledgement_delivered_at, first_contact_made_at)
          SELECT gen_random_uuid(), 'CLM-2019-' || lpad(i::text, 7, '0'), 'POL-' || lpad((100000 + i % 899999)::text, 6, '0'),
            first_name || ' ' || last_name,
            regexp_replace(lower(unaccent_name), '[^a-z.]', '', 'g') || i || '@' || ($5::text[])[1 + i % cardinality($5::text[])],
@@ -188,7 +188,8 @@ export async function seedClaims(databaseUrl: string, target: number, log: (line
            md5('token' || i) || md5('salt' || i),
            '[{"type":"photos_of_damage","received":false},{"type":"repair_estimate","received":false},{"type":"police_report","received":true}]'::jsonb,
            ts, ts + interval '24 hours', ts + interval '1 minute', ts + interval '48 hours',
-           CASE WHEN i % 8 <> 7 THEN clock_timestamp() + interval '30 days' + (i % 1000) * interval '1 minute' END, ts, ts
+           CASE WHEN i % 8 <> 7 THEN clock_timestamp() + interval '30 days' + (i % 1000) * interval '1 minute' END, ts, ts,
+           ts + interval '1 minute', ts + interval '1 day'
          FROM (SELECT i, ts, first_name, last_name, translate(first_name || '.' || last_name, 'áéíóúñ', 'aeioun') AS unaccent_name
                FROM (SELECT i, timestamptz '2024-01-01' + i * interval '30 seconds' AS ts,
                        ($3::text[])[1 + i % cardinality($3::text[])] AS first_name,
@@ -208,7 +209,7 @@ export async function seedClaims(databaseUrl: string, target: number, log: (line
         range,
       );
       // Settled as a claim of 2024 would be: the acknowledgement was delivered and an adjuster made first
-      // contact. Without these every open seeded claim was two breaches to the deadline sweep, which then
+      // contact (the moments the claim row above already carries, as the triggers of migration 0014 would set them). Without these every open seeded claim was two breaches to the deadline sweep, which then
       // announced ~1.75 M claim.sla_breached events (and audited each in the evidence service) in the
       // background of every later scenario of a full run.
       await client.query(

@@ -6,7 +6,7 @@ import { attachmentScansMigration } from './features/attachments/migrations';
 import { claimantNamesMigration, searchIndexesMigration, searchKnnMigration } from './features/claims-list/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
 import { deliveriesMigration } from './features/delivery/migrations';
-import { deadlinesDeliveriesMigration, overdueMigration } from './features/deadlines/migrations';
+import { deadlinesDeliveriesMigration, deadlinesMetMigration, overdueMigration } from './features/deadlines/migrations';
 import { triageMigration } from './features/triage/migrations';
 import { claimsWitnessMigration } from './features/witness/migrations';
 
@@ -26,4 +26,5 @@ export const claimsMigrations: Migration[] = [
   searchIndexesMigration,
   searchKnnMigration,
   claimantNamesMigration,
+  deadlinesMetMigration,
 ];

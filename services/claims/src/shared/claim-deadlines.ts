@@ -18,17 +18,23 @@ export const DEADLINE_DUE_COLUMN = {
 /**
  * What still has to happen for each deadline to be met: the acknowledgement reaches the claimant (a
  * delivery of the claim handed over or served on the portal), an adjuster contacts the claimant (a status
- * update not written by the system), the promised update is posted (which moves `next_update_due`).
+ * update not written by the system), the promised update is posted (which moves `next_update_due`). The
+ * first two are marked on the claim by triggers when they happen (migration 0014), so that the sweep's
+ * partial indexes hold only the claims still unmet.
  */
 const UNMET = {
-  acknowledgement: `NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.claim_id = claims.id AND d.status IN ('sent', 'logged', 'delivered'))`,
-  first_contact: `NOT EXISTS (SELECT 1 FROM status_updates su WHERE su.claim_id = claims.id AND su.created_by NOT LIKE 'system:%')`,
+  acknowledgement: 'claims.acknowledgement_delivered_at IS NULL',
+  first_contact: 'claims.first_contact_made_at IS NULL',
   next_update: 'TRUE',
 } as const satisfies Record<Deadline, string>;
 
-/** SQL condition (on `claims`): the claim is open, the deadline has passed and it is still unmet. */
+/**
+ * SQL condition (on `claims`): the claim is open, the deadline has passed and it is still unmet. "Passed"
+ * is as of the statement's start: a volatile clock_timestamp() cannot bound an index scan, so each sweep
+ * read the whole index of open claims and compared every due moment.
+ */
 export function openBreachCondition(deadline: Deadline): string {
-  return `(claims.stage <> 'closed' AND claims.${DEADLINE_DUE_COLUMN[deadline]} <= clock_timestamp() AND ${UNMET[deadline]})`;
+  return `(claims.stage <> 'closed' AND claims.${DEADLINE_DUE_COLUMN[deadline]} <= statement_timestamp() AND ${UNMET[deadline]})`;
 }
 
 /** SQL condition: any of the claim's deadlines is breached. */

@@ -1,11 +1,30 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as, daysAhead, insertTestClaim, type TestClaimFields } from '../../testing/workflow-fixtures';
-import { startOfDayIn } from '../../shared/claim-deadlines';
+import { messagingMigrations } from '@platform/messaging';
+import { migrate } from '@platform/db';
+import { openTestDatabase } from '@platform/testing';
+import { claimsMigrations } from '../../migrations';
+import { DEADLINE_DUE_COLUMN, DEADLINES, openBreachCondition, startOfDayIn } from '../../shared/claim-deadlines';
 import { fnolBody } from '../../testing/claims-test-service';
 import { sweepDeadlines } from './deadline-sweep';
 
 const CADENCE_DAYS = 3;
+
+/** A status update row as the system writes one (the intake's acknowledgement). */
+function systemUpdate(claimId: string) {
+  return {
+    claim_id: claimId,
+    channel: 'email',
+    stage: 'intake',
+    what_happened: 'We received your claim',
+    what_happens_next: 'A claims specialist will contact you',
+    language: 'en',
+    adequacy_score: 0.9,
+    created_by: 'system:intake',
+  };
+}
 const past = (ms = 60_000) => new Date(Date.now() - ms);
 
 function update(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -181,6 +200,98 @@ describe('deadlines that hold', () => {
     expect((await post(uncontacted.claim_id, update({ stage: 'assigned' }))).status).toBe(201);
     expect(await listed('overdue=true&deadline=first_contact')).not.toContain(uncontacted.claim_id);
     expect(await gauge('first_contact')).toBe(before - 1);
+  });
+
+  it('marks on the claim when its acknowledgement reached the claimant and an adjuster first made contact, and only then', async () => {
+    const claim = await newClaim({ stage: 'assigned' });
+    const marks = async () =>
+      (await t.db('claims').where({ id: claim.claim_id }).first('acknowledgement_delivered_at', 'first_contact_made_at')) as Record<
+        string,
+        Date | null
+      >;
+    // an email update is queued, not delivered; written by the system, it is no contact
+    const queued = await t.db.transaction(async (trx) => {
+      const [row] = await trx('status_updates')
+        .insert({ ...systemUpdate(claim.claim_id), update_id: randomUUID() })
+        .returning('update_id');
+      await trx('deliveries').insert({
+        id: randomUUID(),
+        update_id: row.update_id,
+        claim_id: claim.claim_id,
+        channel: 'email',
+        status: 'pending',
+      });
+      return row.update_id as string;
+    });
+    expect(await marks()).toEqual({ acknowledgement_delivered_at: null, first_contact_made_at: null });
+    await t.db('deliveries').where({ update_id: queued }).update({ status: 'failed', completed_at: t.db.fn.now() });
+    expect((await marks()).acknowledgement_delivered_at).toBeNull();
+    // a portal update by an adjuster: served at once, and first contact
+    expect((await post(claim.claim_id, update())).status).toBe(201);
+    const first = await marks();
+    expect(first.acknowledgement_delivered_at).toBeInstanceOf(Date);
+    expect(first.first_contact_made_at).toBeInstanceOf(Date);
+    // the first time counts: a later update moves neither
+    expect((await post(claim.claim_id, update({ stage: 'estimate' }))).status).toBe(201);
+    expect(await marks()).toEqual(first);
+  });
+
+  it.each(DEADLINES)(
+    'bounds the %s sweep by an index of the claims still unmet (regression: every open claim was read each pass)',
+    async (deadline) => {
+      const due = DEADLINE_DUE_COLUMN[deadline];
+      const plan = await t.db.transaction(async (trx) => {
+        await trx.raw('SET LOCAL enable_seqscan = off');
+        const { rows } = await trx.raw(
+          `EXPLAIN (FORMAT JSON) SELECT id FROM claims WHERE ${openBreachCondition(deadline)} ORDER BY ${due} LIMIT 100`,
+        );
+        return JSON.stringify(rows[0]['QUERY PLAN']);
+      });
+      expect(plan).toMatch(new RegExp(`"Index Cond":"\\(${due} <= statement_timestamp\\(\\)\\)"`));
+      if (deadline !== 'next_update') expect(plan).toContain(`"Index Name":"claims_${deadline}_unmet_idx"`);
+    },
+  );
+
+  it('sets the marks of the claims a database already holds when it migrates (migration 0014)', async () => {
+    const before = claimsMigrations.findIndex((migration) => migration.name === '0014_claims_deadlines_met');
+    const { db, cleanup } = await openTestDatabase('claims', [...messagingMigrations, ...claimsMigrations.slice(0, before)]);
+    try {
+      const contacted = await insertTestClaim(db, { stage: 'assigned' });
+      const waiting = await insertTestClaim(db, { stage: 'intake' });
+      const anHourAgo = past(3_600_000);
+      const served = {
+        ...systemUpdate(contacted.claim_id),
+        update_id: randomUUID(),
+        created_by: 'adjuster-7',
+        created_at: anHourAgo,
+      };
+      const acknowledgement = { ...systemUpdate(waiting.claim_id), update_id: randomUUID() };
+      await db('status_updates').insert([served, acknowledgement]);
+      await db('deliveries').insert([
+        {
+          id: randomUUID(),
+          update_id: served.update_id,
+          claim_id: contacted.claim_id,
+          channel: 'portal',
+          status: 'delivered',
+          completed_at: anHourAgo,
+        },
+        { id: randomUUID(), update_id: acknowledgement.update_id, claim_id: waiting.claim_id, channel: 'email', status: 'pending' },
+      ]);
+      await migrate(db, [...messagingMigrations, ...claimsMigrations]);
+      const rows = await db('claims')
+        .whereIn('id', [contacted.claim_id, waiting.claim_id])
+        .select('id', 'acknowledgement_delivered_at', 'first_contact_made_at');
+      const byId = Object.fromEntries(rows.map((row: { id: string }) => [row.id, row]));
+      expect(byId[contacted.claim_id]).toEqual({
+        id: contacted.claim_id,
+        acknowledgement_delivered_at: served.created_at,
+        first_contact_made_at: served.created_at,
+      });
+      expect(byId[waiting.claim_id]).toEqual({ id: waiting.claim_id, acknowledgement_delivered_at: null, first_contact_made_at: null });
+    } finally {
+      await cleanup();
+    }
   });
 
   it('answers 422 for a deadline without overdue=true', async () => {
