@@ -12,6 +12,7 @@
  * Options: --quick; --only=gateway,status,intake,events,upload,mixed,audit,binder,search (a subset);
  * --profile (every platform process runs under the V8 CPU profiler, harness/cpu-profiler.js; summaries in
  * bench/.work/profiles);
+ * --mixed-sec=<seconds> (the mixed load's length instead of 600, or 30 with --quick: a longer soak, or a short look);
  * --out=<file> (default bench/results.json);
  * --work-dir=<dir> (default bench/.work, emptied at start: give concurrent runs each their own).
  */
@@ -86,6 +87,7 @@ async function main(): Promise<number> {
   const only = option('only')?.split(',');
   const out = path.resolve(option('out') ?? path.join(ROOT, 'bench/results.json'));
   const params = parameters(quick);
+  if (option('mixed-sec')) params.mixedSec = Number(option('mixed-sec'));
   const workDir = path.resolve(option('work-dir') ?? path.join(ROOT, 'bench/.work'));
   const profileDir = path.join(workDir, 'profiles');
   rmSync(workDir, { recursive: true, force: true });
@@ -111,9 +113,11 @@ async function main(): Promise<number> {
     }
   }
   const load = new LoadGenerator();
-  const processEnv: Record<string, string> = profile
-    ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'harness/cpu-profiler.js')}`, BENCH_CPU_PROFILE_DIR: profileDir }
-    : {};
+  const preloads = ['harness/collect-garbage-on-signal.js', ...(profile ? ['harness/cpu-profiler.js'] : [])];
+  const processEnv: Record<string, string> = {
+    NODE_OPTIONS: preloads.map((file) => `--require ${path.join(__dirname, file)}`).join(' '),
+    ...(profile ? { BENCH_CPU_PROFILE_DIR: profileDir } : {}),
+  };
   let stack: Stack | undefined;
   let postgres = 'unknown';
   const pids: Record<string, number[]> = {};

@@ -4,7 +4,7 @@ import type { LoadGenerator } from './load-client';
 /** How long and how big: `pnpm bench` (full) or `pnpm bench --quick` (CI smoke test, < 2 minutes). */
 export interface BenchParameters {
   mode: 'full' | 'quick';
-  /** Load before each measured series, never counted. */
+  /** Load before each measured series, never counted (seconds, fractions allowed). */
   warmupSec: number;
   /** Length of one measured round; every figure is the median of `rounds` rounds. */
   roundSec: number;
@@ -32,9 +32,9 @@ export function parameters(quick: boolean): BenchParameters {
   return quick
     ? {
         mode: 'quick',
-        warmupSec: 1,
+        warmupSec: 0.5,
         roundSec: 1,
-        rounds: 2,
+        rounds: 1,
         connections: 32,
         intakeConcurrency: 10,
         claimBase: 300,

@@ -1,13 +1,27 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { bearer } from '@platform/testing';
 import { INTAKE_PATH, intakeRequest, statusRequests, type CreatedClaim } from '../harness/claimant';
 import { claimToAudit, claimsClock, eventsDrained } from '../harness/claim-to-audit';
 import type { BenchContext, Scenario } from '../harness/context';
 import type { LatencyResult, MixOperation, MixResult } from '../harness/load-protocol';
-import { serviceRssMb } from '../harness/process-tree';
+import { processTree, serviceRssMb } from '../harness/process-tree';
 import { round } from '../harness/stats';
 
-const RSS_SAMPLE_MS = 10000;
-/** The first minute (a fifth of a short run) is left out of the slope: heaps grow to their working size there, a leak grows throughout. */
+/**
+ * Under load RSS is read every second and reported per 10 s window (floor and peak). It follows the V8
+ * heap's committed size, which the collector grows to about three times the live data between full
+ * collections and keeps when the load stops: the claims process swings by 100 MB within a minute with its
+ * live heap flat, so a line fitted through those readings reads ±20–150 MB per 10 minutes either way
+ * (kept in results.json as `rss_under_load_slope_by_process_mb_per_10min`). A leak is memory still held
+ * after a full collection, so the figure compares each process's RSS right after one (SIGUSR2, which
+ * bench/harness/collect-garbage-on-signal.js answers in every process the bench starts) once the first
+ * minute of the window has passed (heaps and compiled code grow to their working size there) and after
+ * the window, as MB per 10 minutes.
+ */
+const RSS_READ_MS = 1000;
+const RSS_WINDOW_MS = 10000;
+const AFTER_COLLECTION_MS = 2000;
+/** The first minute (a fifth of a short run) is left out of the lines under load: heaps grow to their working size there. */
 const settleSec = (durationSec: number) => Math.min(60, durationSec / 5);
 const PLATFORM = ['gateway', 'claims', 'evidence'] as const;
 
@@ -19,6 +33,19 @@ function slopePer10Min(samples: { t: number; mb: number }[]): number {
   const covariance = samples.reduce((sum, s) => sum + (s.t - meanT) * (s.mb - meanMb), 0);
   const variance = samples.reduce((sum, s) => sum + (s.t - meanT) ** 2, 0);
   return variance > 0 ? (covariance / variance) * 600 : 0;
+}
+
+/** Each process's RSS (MB) once a full collection has run in each process of its tree and its sweeping has ended. */
+async function rssAfterCollectionMb(pids: Record<string, number>): Promise<Record<string, number>> {
+  for (const member of Object.values(pids).flatMap(processTree)) {
+    try {
+      process.kill(member, 'SIGUSR2');
+    } catch {
+      // the process is gone: its reading shows it
+    }
+  }
+  await delay(AFTER_COLLECTION_MS);
+  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, round(serviceRssMb(pid), 1)]));
 }
 
 /** The requests of the mix, all through the gateway: claimant reads and writes with their tokens, internal ones with a JWT. */
@@ -78,8 +105,9 @@ function failed(result: MixResult): number {
  * claimant status reads, 10% intakes, 5% 1 MiB attachment uploads, 10% internal list/search, 5% status
  * updates, interleaved by weight. First the saturation of this same mix (closed loop, `connections`
  * callers), then `mixedSec` of open-loop arrivals at 70% of it. Reports the 2xx rate sustained, p99 per
- * operation, every failure, claim → audit latency of the claims created meanwhile, and the RSS of each
- * platform process every 10 s with its least-squares slope after the first minute (a leak shows as a slope).
+ * operation, every failure, claim → audit latency of the claims created meanwhile, each platform
+ * process's RSS under load (floor and peak per 10 s) and its RSS after a full collection before and after
+ * the window, whose difference per 10 minutes is the leak figure.
  */
 export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
   return {
@@ -107,14 +135,33 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
       const drained = await eventsDrained(stack);
 
       const pids = Object.fromEntries(PLATFORM.map((name) => [name, stack[name].pid()!]));
-      const rss: Record<string, { t: number; mb: number }[]> = Object.fromEntries(PLATFORM.map((name) => [name, []]));
+      const rss: Record<string, { t: number; mb: number; peak_mb: number }[]> = Object.fromEntries(PLATFORM.map((name) => [name, []]));
+      const reads: Record<string, { t: number; mb: number }[]> = Object.fromEntries(PLATFORM.map((name) => [name, []]));
       const started = Date.now();
+      let windowStart = 0;
+      const read = () => {
+        const t = (Date.now() - started) / 1000;
+        for (const name of PLATFORM) reads[name].push({ t, mb: serviceRssMb(pids[name]) });
+      };
+      const closeWindow = () => {
+        for (const name of PLATFORM) {
+          const window = reads[name].slice(windowStart);
+          if (window.length === 0) continue;
+          const mbs = window.map((r) => r.mb);
+          rss[name].push({ t: round(window[0].t, 1), mb: round(Math.min(...mbs), 1), peak_mb: round(Math.max(...mbs), 1) });
+        }
+        windowStart = reads[PLATFORM[0]].length;
+      };
       const sample = () => {
-        for (const name of PLATFORM) rss[name].push({ t: (Date.now() - started) / 1000, mb: round(serviceRssMb(pids[name]), 1) });
+        read();
+        if ((reads[PLATFORM[0]].length - windowStart) * RSS_READ_MS >= RSS_WINDOW_MS) closeWindow();
       };
       const t0 = await claimsClock(stack);
       sample();
-      const sampler = setInterval(sample, RSS_SAMPLE_MS);
+      const sampler = setInterval(sample, RSS_READ_MS);
+      // The leak figure's first reading once the heaps have grown to their working size (one full collection under load).
+      const settledAt = Date.now() + settleSec(params.mixedSec) * 1000;
+      const collectedBefore = delay(settleSec(params.mixedSec) * 1000).then(() => rssAfterCollectionMb(pids));
       let sustained: MixResult;
       try {
         sustained = await load.run({
@@ -128,10 +175,18 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
       } finally {
         clearInterval(sampler);
       }
-      sample();
+      read();
+      closeWindow();
       const audit = await claimToAudit(stack, t0);
-      const settled = (name: string) => rss[name].filter((sample) => sample.t >= settleSec(params.mixedSec));
-      const slopes = Object.fromEntries(PLATFORM.map((name) => [name, round(slopePer10Min(settled(name)), 2)]));
+      const collectedAfter = await rssAfterCollectionMb(pids);
+      const before = await collectedBefore;
+      const measuredSec = (Date.now() - settledAt) / 1000;
+      const leakSlopes = Object.fromEntries(
+        PLATFORM.map((name) => [name, round(((collectedAfter[name] - before[name]) / measuredSec) * 600, 2)]),
+      );
+      const settled = <T extends { t: number }>(samples: T[]) => samples.filter((sample) => sample.t >= settleSec(params.mixedSec));
+      const slopes = Object.fromEntries(PLATFORM.map((name) => [name, round(slopePer10Min(settled(rss[name])), 2)]));
+      const instantSlopes = Object.fromEntries(PLATFORM.map((name) => [name, round(slopePer10Min(settled(reads[name])), 2)]));
       const { operations: ops } = sustained;
       return {
         sustained_rps: round(sustained.achieved_rps, 1),
@@ -142,7 +197,7 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
         p99_ms_status_update: round(ops.status_update.p99_ms, 1),
         errors: failed(sustained),
         claim_to_audit_p99_ms: audit.p99_ms,
-        rss_slope_mb_per_10min: Math.max(...Object.values(slopes)),
+        rss_slope_mb_per_10min: Math.max(...Object.values(leakSlopes)),
         failures: sustained.failures,
         arrival_rate_rps: rate,
         saturation_rps: round(saturation.achieved_rps, 1),
@@ -153,7 +208,11 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
         seconds: round(sustained.seconds, 1),
         operations: Object.fromEntries(Object.entries(ops).map(([name, result]) => [name, latencies(result)])),
         claim_to_audit: audit,
-        rss_slope_by_process_mb_per_10min: slopes,
+        rss_slope_by_process_mb_per_10min: leakSlopes,
+        rss_after_full_collection_mb: { after_first_minute: before, after_window: collectedAfter, seconds_between: round(measuredSec, 1) },
+        // Least-squares lines through the readings under load (after the first minute): the heap's sizing, not the figure.
+        rss_under_load_slope_by_process_mb_per_10min: slopes,
+        rss_under_load_instant_slope_by_process_mb_per_10min: instantSlopes,
         rss_mb: rss,
       };
     },
