@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
-/** Headers a client could use to pose as the gateway, a proxy in front of it, or an authenticated user. */
-const SPOOFABLE = /^(x-forwarded-|x-user-|x-internal-)/;
+/** Prefixes of headers a client could use to pose as the gateway, a proxy in front of it, or an authenticated user. */
+const SPOOFABLE_PREFIXES = ['x-forwarded-', 'x-user-', 'x-internal-'];
 /**
  * Hop-by-hop headers (RFC 9110 §7.6.1) describe the client's connection to the gateway, not the
  * gateway's to the service: a forwarded `Connection: close` would make the service close the connection
@@ -18,16 +18,20 @@ const REMOVED = new Set(['forwarded', 'x-real-ip', 'x-client-ip', ...HOP_BY_HOP]
  * the request id; hop-by-hop headers are dropped.
  */
 export function forwardingHeaders(req: Request, res: Response, next: NextFunction): void {
-  const clientAddress = req.ip ?? req.socket.remoteAddress ?? '';
-  const protocol = req.protocol;
-  const host = req.get('host');
+  const { headers } = req;
+  // Without X-Forwarded-For / -Proto, express's req.ip and req.protocol are the socket's whatever `trust
+  // proxy` says; reading them straight skips proxy-addr's parsing, a visible cost on every request.
+  const clientAddress = (headers['x-forwarded-for'] === undefined ? req.socket.remoteAddress : req.ip) ?? '';
+  const protocol =
+    headers['x-forwarded-proto'] === undefined ? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http') : req.protocol;
+  const host = headers.host;
   res.locals.clientAddress = clientAddress;
-  for (const name of Object.keys(req.headers)) {
-    if (SPOOFABLE.test(name) || REMOVED.has(name)) delete req.headers[name];
+  for (const name of Object.keys(headers)) {
+    if (REMOVED.has(name) || (name.startsWith('x-') && SPOOFABLE_PREFIXES.some((prefix) => name.startsWith(prefix)))) delete headers[name];
   }
-  req.headers['x-forwarded-for'] = clientAddress;
-  req.headers['x-forwarded-proto'] = protocol;
-  if (host) req.headers['x-forwarded-host'] = host;
-  req.headers['x-request-id'] = req.id;
+  headers['x-forwarded-for'] = clientAddress;
+  headers['x-forwarded-proto'] = protocol;
+  if (host) headers['x-forwarded-host'] = host;
+  headers['x-request-id'] = req.id;
   next();
 }

@@ -81,6 +81,41 @@ export function createGateway(config: GatewayConfig): Gateway {
     evidence: createUpstreamProxy({ name: 'evidence', target: targets.evidence, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger, duration }),
   };
 
+  // Decide on the normalised path; from here on req.url IS the normalised path (query string kept as sent).
+  const decideRoute = (req: Request, res: Response, next: NextFunction) => {
+    const queryAt = req.url.indexOf('?');
+    const rawPath = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
+    const normalised = normalisePath(rawPath);
+    if (!normalised.ok) {
+      rejections.inc({ reason: 'bad_path' });
+      return sendProblem(req, res, problems.badRequest(normalised.reason));
+    }
+    res.locals.apiRoute = classifyPath(normalised.path);
+    req.url = normalised.path + (queryAt === -1 ? '' : req.url.slice(queryAt));
+    next();
+  };
+  const requireToken = authenticate(verifyToken);
+  const forward = (route: ApiRoute, req: Request, res: Response, next: NextFunction) => {
+    const queryAt = req.url.indexOf('?');
+    req.url = route.path + (queryAt === -1 ? '' : req.url.slice(queryAt));
+    void proxies[route.upstream].handler(req, res, next);
+  };
+  /** API paths go to their service (internal ones with a verified token); the gateway's own pages and documents go on to its routes. */
+  const forwardApiRequests = (req: Request, res: Response, next: NextFunction) => {
+    const route = res.locals.apiRoute as ApiRoute | undefined;
+    if (!route) return next();
+    if (route.group === 'public') return forward(route, req, res, next);
+    void requireToken(req, res, (error?: unknown) => {
+      if (error) {
+        rejections.inc({ reason: 'unauthenticated' });
+        return next(error);
+      }
+      forward(route, req, res, next);
+    });
+  };
+
+  // Every step of a proxied request runs in the skeleton's one first layer (inSequence): the router's
+  // per-layer work was a measurable part of the gateway's cost per request (docs/BENCHMARKS.md).
   const app = createServiceApp({
     logger,
     metrics,
@@ -92,53 +127,24 @@ export function createGateway(config: GatewayConfig): Gateway {
     // percent-encoding); queries are forwarded untouched to the services, which refuse unstorable text.
     refuseUnstorableUrl: false,
     readiness: { claims: () => upstreamReady('claims', targets.claims), evidence: () => upstreamReady('evidence', targets.evidence) },
+    firstSteps: [
+      securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }),
+      ...(config.CORS_ORIGINS.length > 0
+        ? [
+            cors({
+              origin: config.CORS_ORIGINS,
+              exposedHeaders: ['X-Request-Id', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
+              maxAge: 600,
+            }),
+          ]
+        : []),
+      decideRoute,
+      forwardingHeaders,
+      publicWriteRateLimit(config.PUBLIC_RATE_LIMIT, rejections),
+      forwardApiRequests,
+    ],
   });
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
-  app.use(securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
-  if (config.CORS_ORIGINS.length > 0) {
-    app.use(
-      cors({
-        origin: config.CORS_ORIGINS,
-        exposedHeaders: ['X-Request-Id', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
-        maxAge: 600,
-      }),
-    );
-  }
-
-  // Decide on the normalised path; from here on req.url IS the normalised path (query string kept as sent).
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const queryAt = req.url.indexOf('?');
-    const rawPath = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
-    const normalised = normalisePath(rawPath);
-    if (!normalised.ok) {
-      rejections.inc({ reason: 'bad_path' });
-      return sendProblem(req, res, problems.badRequest(normalised.reason));
-    }
-    res.locals.apiRoute = classifyPath(normalised.path);
-    req.url = normalised.path + (queryAt === -1 ? '' : req.url.slice(queryAt));
-    next();
-  });
-  app.use(forwardingHeaders);
-  app.use(publicWriteRateLimit(config.PUBLIC_RATE_LIMIT, rejections));
-
-  const requireToken = authenticate(verifyToken);
-  const forward = (route: ApiRoute, req: Request, res: Response, next: NextFunction) => {
-    const queryAt = req.url.indexOf('?');
-    req.url = route.path + (queryAt === -1 ? '' : req.url.slice(queryAt));
-    void proxies[route.upstream].handler(req, res, next);
-  };
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const route = res.locals.apiRoute as ApiRoute | undefined;
-    if (!route) return next();
-    if (route.group === 'public') return forward(route, req, res, next);
-    requireToken(req, res, (error?: unknown) => {
-      if (error) {
-        rejections.inc({ reason: 'unauthenticated' });
-        return next(error);
-      }
-      forward(route, req, res, next);
-    });
-  });
 
   mountApiDocuments(app, [
     { name: 'claims', title: 'Claims service', url: targets.claims },

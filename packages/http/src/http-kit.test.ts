@@ -456,4 +456,100 @@ describe('http kit', () => {
       await request(app).get('/healthz').expect(200);
     });
   });
+
+  describe('first steps (one layer before the routes)', () => {
+    function appWithSteps(steps: Parameters<typeof createServiceApp>[0]['firstSteps'], seen: string[]): Express {
+      const app = createServiceApp({
+        logger: createLogger('steps-test'),
+        metrics: createMetrics('steps-test'),
+        readiness: {},
+        firstSteps: steps,
+      });
+      app.get('/api/things', (req, res) => {
+        seen.push('route');
+        res.json({ id: req.id });
+      });
+      return finishApp(app, createLogger('steps-test'));
+    }
+
+    it('runs each step in order after the shared ones, then the routes', async () => {
+      const seen: string[] = [];
+      const app = appWithSteps(
+        [
+          (req, _res, next) => {
+            seen.push(`first ${req.id ? 'after request id' : 'without request id'}`);
+            next();
+          },
+          (_req, _res, next) => {
+            seen.push('second');
+            setImmediate(next);
+          },
+        ],
+        seen,
+      );
+      const response = await request(app).get('/api/things').expect(200);
+      expect(seen).toEqual(['first after request id', 'second', 'route']);
+      expect(response.body.id).toBe(response.headers['x-request-id']);
+    });
+
+    it.each([
+      ['passes an error to next', (_req: unknown, _res: unknown, next: (error?: unknown) => void) => next(problems.forbidden('no'))],
+      [
+        'throws',
+        () => {
+          throw problems.forbidden('no');
+        },
+      ],
+      [
+        'returns a rejected promise',
+        async () => {
+          throw problems.forbidden('no');
+        },
+      ],
+    ])('a step that %s skips the rest and answers with the error as a problem', async (_what, failing) => {
+      const seen: string[] = [];
+      const app = appWithSteps(
+        [
+          failing as never,
+          (_req, _res, next) => {
+            seen.push('after');
+            next();
+          },
+        ],
+        seen,
+      );
+      const response = await request(app).get('/api/things').expect(403);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body).toMatchObject({ status: 403, detail: 'no' });
+      expect(seen).toEqual([]);
+    });
+
+    it('a step that answers ends the request: no later step or route runs', async () => {
+      const seen: string[] = [];
+      const app = appWithSteps(
+        [
+          (_req, res) => void res.status(202).json({ answered: true }),
+          (_req, _res, next) => {
+            seen.push('after');
+            next();
+          },
+        ],
+        seen,
+      );
+      await request(app).get('/api/things').expect(202, { answered: true });
+      expect(seen).toEqual([]);
+    });
+
+    it.each([
+      ['/api/things', 'no-store'],
+      ['/API/things', 'no-store'],
+      ['/api?x=1', 'no-store'],
+      ['/api', 'no-store'],
+      ['/apix', undefined],
+      ['/healthz', undefined],
+    ])('%s is answered with Cache-Control %s', async (path, cacheControl) => {
+      const response = await request(appWithSteps([], [])).get(path);
+      expect(response.headers['cache-control']).toBe(cacheControl);
+    });
+  });
 });

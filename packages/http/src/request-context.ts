@@ -14,8 +14,8 @@ const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** Keeps a well-formed incoming X-Request-Id, otherwise issues a new one, and echoes it back. */
 export function requestId(req: Request, res: Response, next: NextFunction): void {
-  const incoming = req.get('x-request-id');
-  req.id = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  const incoming = req.headers['x-request-id'];
+  req.id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.setHeader('X-Request-Id', req.id);
   next();
 }

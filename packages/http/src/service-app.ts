@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { answerUnparseableRequests } from './client-errors';
@@ -34,6 +34,12 @@ export interface ServiceAppOptions {
    * services, which refuse them.
    */
   refuseUnstorableUrl?: boolean;
+  /**
+   * The process's own steps for every request, run after the shared ones (request id, access log, metrics,
+   * `no-store`) in the same single layer and before any route: the gateway's header hygiene, access
+   * decision and forwarding. A step that answers ends the request; one that calls next() hands it on.
+   */
+  firstSteps?: RequestHandler[];
 }
 
 const READINESS_TIMEOUT_MS = 2000;
@@ -55,6 +61,39 @@ export function metricsHandler(registry: Registry) {
   };
 }
 
+/** What express matches for a middleware mounted at `/api`: that segment, any case, then a path, a query or nothing. */
+const API_PATH = /^\/api(?:[/?]|$)/i;
+
+/** API answers carry personal data, a claimant's access token or state that changes under the reader: no cache may keep them. */
+function noStoreForApi(req: Request, res: Response, next: NextFunction): void {
+  if (API_PATH.test(req.url)) res.setHeader('Cache-Control', 'no-store');
+  next();
+}
+
+/**
+ * `steps` as one express layer, each run when the one before calls next(), as express would run them as
+ * layers of their own — without the router's matching, mount-path and parameter work per layer, which
+ * the gateway's profile showed on every request. An error (passed to next, thrown, or a rejected promise)
+ * skips the remaining steps and goes to express's error handling; the last step's next() goes on to the routes.
+ */
+export function inSequence(steps: RequestHandler[]): RequestHandler {
+  return (req, res, done) => {
+    let index = 0;
+    const next = (error?: unknown) => {
+      if (error !== undefined && error !== null) return done(error);
+      const step = steps[index++];
+      if (!step) return done();
+      try {
+        const result: unknown = step(req, res, next);
+        if (result instanceof Promise) result.catch((rejection: unknown) => done(rejection ?? new Error('Rejected promise')));
+      } catch (thrown) {
+        done(thrown);
+      }
+    };
+    next();
+  };
+}
+
 /** The skeleton every process shares: request ids, access log, metrics, health, readiness, OpenAPI. */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const lifecycle = options.lifecycle ?? new Lifecycle();
@@ -62,15 +101,16 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
-  app.use(requestId);
-  app.use(accessLog(options.logger));
-  app.use(measureRequests(options.metrics, options.routeLabel));
-  // API answers carry personal data, a claimant's access token or state that changes under the reader: no cache may keep them.
-  app.use('/api', (_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
-  if (options.refuseUnstorableUrl !== false) app.use(refuseUnstorableUrl);
+  app.use(
+    inSequence([
+      requestId,
+      accessLog(options.logger),
+      measureRequests(options.metrics, options.routeLabel),
+      noStoreForApi,
+      ...(options.refuseUnstorableUrl !== false ? [refuseUnstorableUrl] : []),
+      ...(options.firstSteps ?? []),
+    ]),
+  );
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'alive' });
