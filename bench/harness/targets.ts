@@ -24,6 +24,7 @@ export const TARGETS: Target[] = [
   { key: 'audit.cost_growth_100x', op: '<=', threshold: 1.25 },
   { key: 'audit.inclusion_proof_p99_ms', op: '<', threshold: 20 },
   { key: 'audit.appends_per_s', op: 'reported' },
+  { key: 'audit.verify_ratio_vs_sha256_one_shot', op: 'reported' },
   { key: 'upload.rss_growth_mb', op: '<', threshold: 16 },
   { key: 'upload.throughput_ratio_vs_disk', op: '>=', threshold: 0.5 },
   { key: 'binder.seconds_per_10k_evidence', op: 'reported' },

@@ -15,6 +15,8 @@ import {
   rootFromInclusionProof,
   rootFromLeafHashes,
   rootHash,
+  sha256HexOf,
+  sha256Of,
   verifyConsistency,
   verifyInclusion,
   type NodeId,
@@ -331,5 +333,54 @@ describe('RFC 9162 Merkle tree hashing', () => {
     expect(nodesFor(inclusionProofRanges(500_000, size)).length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(size)));
     expect(nodesFor(consistencyProofRanges(333_333, size)).length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(size)));
     expect(appendSiblings(2 ** 20 - 1)).toHaveLength(20);
+  });
+});
+
+describe('one-shot hashing (crypto.hash into a reused buffer)', () => {
+  const reference = (...parts: (Uint8Array | string)[]) => {
+    const hash = createHash('sha256');
+    for (const part of parts) hash.update(part);
+    return hash.digest();
+  };
+  const inputs: [string, Uint8Array | string, Uint8Array][] = [
+    ['an ASCII head', '0'.repeat(64), Buffer.from('{"seq":1}')],
+    ['a head outside ASCII', 'é€😀', Buffer.from([0, 1, 2])],
+    ['an empty tail', 'x', Buffer.alloc(0)],
+    ['a tail past the first buffer (it grows)', Buffer.from([0x00]), Buffer.alloc(100_000, 7)],
+    ['bytes after the large one (a shorter input in the grown buffer)', Buffer.from([0x01]), Buffer.from('short')],
+  ];
+
+  it.each(inputs)('hashes %s exactly as createHash over the concatenation', (_what, head, tail) => {
+    expect(sha256Of(head, tail).equals(reference(head, tail))).toBe(true);
+    expect(sha256HexOf(head, tail)).toBe(reference(head, tail).toString('hex'));
+  });
+
+  it('hands out digests that the next hash does not overwrite', () => {
+    const first = sha256Of('a', Buffer.from('b'));
+    const copy = Buffer.from(first);
+    sha256Of('c', Buffer.alloc(5000, 1));
+    expect(first.equals(copy)).toBe(true);
+  });
+
+  it('hashes leaves and nodes as RFC 9162 says, also for nodes that are not 32 bytes each', () => {
+    const left = reference('l');
+    const right = reference('r');
+    expect(hashLeaf(Buffer.from('leaf')).equals(reference(Buffer.from([0]), 'leaf'))).toBe(true);
+    expect(hashChildren(left, right).equals(reference(Buffer.from([1]), left, right))).toBe(true);
+    expect(hashChildren(Buffer.from('ab'), Buffer.from('c')).equals(reference(Buffer.from([1]), 'abc'))).toBe(true);
+  });
+
+  it('gives the same digests on a Node.js without crypto.hash (the offline verifier promises Node.js 20)', () => {
+    jest.isolateModules(() => {
+      jest.doMock('node:crypto', () => ({ ...jest.requireActual('node:crypto'), hash: undefined }));
+      expect((require('node:crypto') as typeof import('node:crypto')).hash).toBeUndefined();
+      const fallback = require('./tree') as typeof import('./tree');
+      for (const [, head, tail] of inputs) {
+        expect(fallback.sha256Of(head, tail).equals(reference(head, tail))).toBe(true);
+        expect(fallback.sha256HexOf(head, tail)).toBe(reference(head, tail).toString('hex'));
+      }
+      expect(fallback.hashLeaf(Buffer.from('leaf')).equals(hashLeaf(Buffer.from('leaf')))).toBe(true);
+    });
+    jest.dontMock('node:crypto');
   });
 });

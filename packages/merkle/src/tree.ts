@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /**
  * RFC 9162 (Certificate Transparency 2.0) Merkle trees over SHA-256, §2.1: the tree hash, inclusion
@@ -12,14 +12,63 @@ export const HASH_SIZE = 32;
 /** The hash of the empty tree: SHA-256 of nothing. */
 export const EMPTY_ROOT: Buffer = createHash('sha256').digest();
 
+/**
+ * Node.js 20.12+ has the one-shot crypto.hash: no Hash object per call, about twice the records per second
+ * of createHash/update/digest on ~1 KB inputs. The offline verifier promises Node.js 20, so older ones use
+ * createHash. Same digest either way.
+ */
+const oneShot = typeof hash === 'function' ? hash : undefined;
+
+function sha256(data: Uint8Array): Buffer {
+  // On Node.js 20, crypto.hash's 'buffer' output is slower than createHash; a 'binary' (latin1) string maps byte for byte.
+  return oneShot ? Buffer.from(oneShot('sha256', data, 'binary'), 'latin1') : createHash('sha256').update(data).digest();
+}
+
+function sha256Hex(data: Uint8Array): string {
+  return oneShot ? oneShot('sha256', data, 'hex') : createHash('sha256').update(data).digest('hex');
+}
+
+/** Reused for the concatenated input of each hash: safe because hashing here is synchronous. */
+let scratch = Buffer.allocUnsafe(4096);
+
+/** head ‖ tail (a string head as UTF-8) in the scratch buffer, valid until the next call. */
+function concatenated(head: Uint8Array | string, tail: Uint8Array): Buffer {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: room enough without measuring the string first.
+  const room = (typeof head === 'string' ? 3 * head.length : head.byteLength) + tail.byteLength;
+  if (scratch.length < room) scratch = Buffer.allocUnsafe(Math.max(room, 2 * scratch.length));
+  let at: number;
+  if (typeof head === 'string') at = scratch.write(head, 0, 'utf8');
+  else {
+    scratch.set(head, 0);
+    at = head.byteLength;
+  }
+  scratch.set(tail, at);
+  return scratch.subarray(0, at + tail.byteLength);
+}
+
+/** SHA-256(head ‖ tail), a string head as UTF-8. */
+export function sha256Of(head: Uint8Array | string, tail: Uint8Array): Buffer {
+  return sha256(concatenated(head, tail));
+}
+
+/** SHA-256(head ‖ tail) as lowercase hex, a string head as UTF-8. */
+export function sha256HexOf(head: Uint8Array | string, tail: Uint8Array): string {
+  return sha256Hex(concatenated(head, tail));
+}
+
 /** SHA-256(0x00 ‖ leaf bytes). */
 export function hashLeaf(bytes: Uint8Array): Buffer {
-  return createHash('sha256').update(LEAF_PREFIX).update(bytes).digest();
+  return sha256Of(LEAF_PREFIX, bytes);
 }
+
+const node = Buffer.alloc(1 + 2 * HASH_SIZE, 0x01);
 
 /** SHA-256(0x01 ‖ left ‖ right). */
 export function hashChildren(left: Uint8Array, right: Uint8Array): Buffer {
-  return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
+  if (left.byteLength !== HASH_SIZE || right.byteLength !== HASH_SIZE) return sha256Of(NODE_PREFIX, Buffer.concat([left, right]));
+  node.set(left, 1);
+  node.set(right, 1 + HASH_SIZE);
+  return sha256(node);
 }
 
 const LEAF_PREFIX = Buffer.from([0x00]);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256HexOf } from '@platform/merkle';
 import { canonicalJson } from '@platform/canonical-json';
 import type { FromSchema } from '@platform/http';
 
@@ -58,7 +58,7 @@ export function recordHash(record: Omit<AuditRecord, 'hash'>): string {
 
 /** The chain hash from the stored canonical bytes (the record's Merkle leaf), without canonicalising again. */
 export function chainHash(prevHash: string, leafBytes: Uint8Array): string {
-  return createHash('sha256').update(prevHash, 'utf8').update(leafBytes).digest('hex');
+  return sha256HexOf(prevHash, leafBytes);
 }
 
 /** A timestamp in the one form the chain stores: ISO 8601, UTC, milliseconds. Throws when invalid. */

@@ -354,6 +354,8 @@ __exportStar(require("./note"), exports);
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
 exports.EMPTY_ROOT = exports.HASH_SIZE = void 0;
+exports.sha256Of = sha256Of;
+exports.sha256HexOf = sha256HexOf;
 exports.hashLeaf = hashLeaf;
 exports.hashChildren = hashChildren;
 exports.splitPoint = splitPoint;
@@ -383,13 +385,57 @@ const node_crypto_1 = require("node:crypto");
 exports.HASH_SIZE = 32;
 /** The hash of the empty tree: SHA-256 of nothing. */
 exports.EMPTY_ROOT = (0, node_crypto_1.createHash)('sha256').digest();
+/**
+ * Node.js 20.12+ has the one-shot crypto.hash: no Hash object per call, about twice the records per second
+ * of createHash/update/digest on ~1 KB inputs. The offline verifier promises Node.js 20, so older ones use
+ * createHash. Same digest either way.
+ */
+const oneShot = typeof node_crypto_1.hash === 'function' ? node_crypto_1.hash : undefined;
+function sha256(data) {
+    // On Node.js 20, crypto.hash's 'buffer' output is slower than createHash; a 'binary' (latin1) string maps byte for byte.
+    return oneShot ? Buffer.from(oneShot('sha256', data, 'binary'), 'latin1') : (0, node_crypto_1.createHash)('sha256').update(data).digest();
+}
+function sha256Hex(data) {
+    return oneShot ? oneShot('sha256', data, 'hex') : (0, node_crypto_1.createHash)('sha256').update(data).digest('hex');
+}
+/** Reused for the concatenated input of each hash: safe because hashing here is synchronous. */
+let scratch = Buffer.allocUnsafe(4096);
+/** head ‖ tail (a string head as UTF-8) in the scratch buffer, valid until the next call. */
+function concatenated(head, tail) {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8: room enough without measuring the string first.
+    const room = (typeof head === 'string' ? 3 * head.length : head.byteLength) + tail.byteLength;
+    if (scratch.length < room)
+        scratch = Buffer.allocUnsafe(Math.max(room, 2 * scratch.length));
+    let at;
+    if (typeof head === 'string')
+        at = scratch.write(head, 0, 'utf8');
+    else {
+        scratch.set(head, 0);
+        at = head.byteLength;
+    }
+    scratch.set(tail, at);
+    return scratch.subarray(0, at + tail.byteLength);
+}
+/** SHA-256(head ‖ tail), a string head as UTF-8. */
+function sha256Of(head, tail) {
+    return sha256(concatenated(head, tail));
+}
+/** SHA-256(head ‖ tail) as lowercase hex, a string head as UTF-8. */
+function sha256HexOf(head, tail) {
+    return sha256Hex(concatenated(head, tail));
+}
 /** SHA-256(0x00 ‖ leaf bytes). */
 function hashLeaf(bytes) {
-    return (0, node_crypto_1.createHash)('sha256').update(LEAF_PREFIX).update(bytes).digest();
+    return sha256Of(LEAF_PREFIX, bytes);
 }
+const node = Buffer.alloc(1 + 2 * exports.HASH_SIZE, 0x01);
 /** SHA-256(0x01 ‖ left ‖ right). */
 function hashChildren(left, right) {
-    return (0, node_crypto_1.createHash)('sha256').update(NODE_PREFIX).update(left).update(right).digest();
+    if (left.byteLength !== exports.HASH_SIZE || right.byteLength !== exports.HASH_SIZE)
+        return sha256Of(NODE_PREFIX, Buffer.concat([left, right]));
+    node.set(left, 1);
+    node.set(right, 1 + exports.HASH_SIZE);
+    return sha256(node);
 }
 const LEAF_PREFIX = Buffer.from([0x00]);
 const NODE_PREFIX = Buffer.from([0x01]);
