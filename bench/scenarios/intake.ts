@@ -8,6 +8,54 @@ import { measureCpu } from '../harness/process-tree';
 import { alternate, medianOf } from '../harness/rounds';
 import { countRows, seedClaims } from '../harness/seed-claims';
 import { round } from '../harness/stats';
+import { pgClient } from '../harness/workspace-modules';
+
+interface WriteCounters {
+  wal_bytes: number;
+  wal_fpi: number;
+  checkpoints: number;
+  blocks_read: number;
+  blocks_hit: number;
+  /** Buffers (hit + read) of each table and index of the claims database. */
+  relations: Record<string, number>;
+}
+
+/**
+ * What PostgreSQL did while the growth series measured (cluster-wide WAL and checkpoints, the claims
+ * database's buffer reads and hits): per intake, they show whether the time that grows with the table is
+ * WAL (full-page images of index pages first touched after a checkpoint) or reads from outside shared buffers.
+ */
+async function writeCounters(databaseUrl: string): Promise<WriteCounters> {
+  const client = pgClient(databaseUrl);
+  await client.connect();
+  try {
+    const wal = (await client.query('SELECT wal_bytes::float8 AS bytes, wal_fpi::float8 AS fpi FROM pg_stat_wal')).rows[0];
+    // PostgreSQL 17 moved the checkpoint counters to pg_stat_checkpointer.
+    const checkpoints = await client
+      .query('SELECT (num_timed + num_requested)::float8 AS n FROM pg_stat_checkpointer')
+      .catch(() => client.query('SELECT (checkpoints_timed + checkpoints_req)::float8 AS n FROM pg_stat_bgwriter'));
+    const blocks = (
+      await client.query(
+        'SELECT blks_read::float8 AS read, blks_hit::float8 AS hit FROM pg_stat_database WHERE datname = current_database()',
+      )
+    ).rows[0];
+    const relations = await client.query(
+      `SELECT relname AS name, (coalesce(heap_blks_hit, 0) + coalesce(heap_blks_read, 0))::float8 AS blocks FROM pg_statio_user_tables
+       UNION ALL
+       SELECT indexrelname, (idx_blks_hit + idx_blks_read)::float8 FROM pg_statio_user_indexes`,
+    );
+    return {
+      wal_bytes: wal.bytes,
+      wal_fpi: wal.fpi,
+      checkpoints: checkpoints.rows[0].n,
+      blocks_read: blocks.read,
+      blocks_hit: blocks.hit,
+      relations: Object.fromEntries(relations.rows.map((row: { name: string; blocks: number }) => [row.name, row.blocks])),
+    };
+  } finally {
+    await client.end();
+  }
+}
 
 interface CapturedQuery extends SqlStatement {
   connection: number;
@@ -117,19 +165,46 @@ export const intakeScenario: Scenario = {
       const sqlTps = medianOf(sql, (r) => r.tps);
       context.shared.intakeRps = serviceRps;
 
-      const growth: { claims: number; rps: number; ms_per_intake: number; p99_ms: number }[] = [];
+      const growth: {
+        claims: number;
+        rps: number;
+        ms_per_intake: number;
+        p99_ms: number;
+        wal_kb_per_intake: number;
+        full_page_images_per_intake: number;
+        blocks_read_per_intake: number;
+        blocks_hit_per_intake: number;
+        checkpoints: number;
+        busiest_relations_blocks_per_intake: Record<string, number>;
+      }[] = [];
       const base = Math.max(params.claimBase, await countRows(stack.claimsDatabaseUrl, 'claims'));
       for (const claims of [base, base * 10, base * 100]) {
         await seedClaims(stack.claimsDatabaseUrl, claims, context.log);
         await intake(params.warmupSec);
         const results: CannonResult[] = [];
+        const before = await writeCounters(stack.claimsDatabaseUrl);
         for (let i = 0; i < params.growthRounds; i++) results.push(await intake(params.roundSec));
+        const after = await writeCounters(stack.claimsDatabaseUrl);
+        const intakes = results.reduce((sum, r) => sum + r.ok, 0);
+        const perIntake = (key: Exclude<keyof WriteCounters, 'relations'>, scale = 1) =>
+          round((after[key] - before[key]) / scale / Math.max(1, intakes), 2);
         const rps = medianOf(results, (r) => r.rps);
         growth.push({
           claims,
           rps: round(rps, 1),
           ms_per_intake: round((1000 * concurrency) / rps),
           p99_ms: medianOf(results, (r) => r.latency_p99_ms),
+          wal_kb_per_intake: perIntake('wal_bytes', 1024),
+          full_page_images_per_intake: perIntake('wal_fpi'),
+          blocks_read_per_intake: perIntake('blocks_read'),
+          blocks_hit_per_intake: perIntake('blocks_hit'),
+          checkpoints: after.checkpoints - before.checkpoints,
+          busiest_relations_blocks_per_intake: Object.fromEntries(
+            Object.entries(after.relations)
+              .map(([name, blocks]) => [name, round((blocks - (before.relations[name] ?? 0)) / Math.max(1, intakes), 1)] as const)
+              .sort((a, b) => b[1] - a[1])
+              .slice(0, 8),
+          ),
         });
         context.log(`  intake with ${claims} claims: ${rps.toFixed(0)}/s`);
       }

@@ -33,6 +33,14 @@ export const messagingMigrations: Migration[] = [
           PRIMARY KEY (consumer, event_id)
         );`,
   },
+  {
+    // The outbox is a queue kept for a week: every event is inserted pending and updated once published,
+    // leaving a dead entry in outbox_pending_idx that each relay batch walks until VACUUM removes it. At
+    // the default threshold (20% of the table) the dead entries grew with the week's volume, and so did
+    // every batch's cost; vacuumed after each 1,000 dead rows, they stay bounded by the event rate.
+    name: '0001_messaging_outbox_vacuum',
+    sql: `ALTER TABLE outbox SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);`,
+  },
 ];
 
 /**

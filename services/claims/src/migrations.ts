@@ -5,7 +5,7 @@ import { claimantSelfServiceMigration } from './features/access-links/migrations
 import { attachmentScansMigration } from './features/attachments/migrations';
 import { claimantNamesMigration, searchIndexesMigration, searchKnnMigration } from './features/claims-list/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
-import { deliveriesMigration } from './features/delivery/migrations';
+import { deliveriesMigration, deliveriesVacuumMigration } from './features/delivery/migrations';
 import { deadlinesDeliveriesMigration, deadlinesMetMigration, overdueMigration } from './features/deadlines/migrations';
 import { triageMigration } from './features/triage/migrations';
 import { claimsWitnessMigration } from './features/witness/migrations';
@@ -27,4 +27,5 @@ export const claimsMigrations: Migration[] = [
   searchKnnMigration,
   claimantNamesMigration,
   deadlinesMetMigration,
+  deliveriesVacuumMigration,
 ];

@@ -32,6 +32,13 @@ describe('GET /api/claims/claims/{id}/deliveries, email through a real SMTP serv
   const failedDeliveryGauge = async () =>
     Number(/^claims_with_failed_delivery\{[^}]*\} (\d+)$/m.exec((await request(t.url).get('/metrics').expect(200)).text)?.[1]);
 
+  it('keeps the delivery queue vacuumed after each 1,000 dead rows, not at 20% of the table (0015)', async () => {
+    const { rows } = await t.db.raw<{ rows: { reloptions: string[] | null }[] }>(
+      "SELECT reloptions FROM pg_class WHERE relname = 'deliveries'",
+    );
+    expect(rows[0].reloptions).toEqual(expect.arrayContaining(['autovacuum_vacuum_scale_factor=0', 'autovacuum_vacuum_threshold=1000']));
+  });
+
   it('answers 401 without credentials, 403 without claims:read and 404 for an unknown claim', async () => {
     const claim = await fileClaim(t.url, { policy_number: 'POL-DLV-AUTH', claimant: { name: 'Ana Ruiz', email: 'ana.auth@example.com' } });
     await request(t.url).get(`/api/claims/claims/${claim.claim_id}/deliveries`).expect(401);
