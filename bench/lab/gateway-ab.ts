@@ -15,9 +15,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { signDevToken } from '@platform/auth';
-import { TEST_JWT_SECRET } from '@platform/testing';
 import { cpuSeconds } from '../harness/process-tree';
+import { PUBLIC_GET, gatewayToUpstreamEnv, jwtGet } from '../harness/proxied-requests';
 import { median } from '../harness/stats';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -76,26 +75,13 @@ async function main(): Promise<void> {
   ];
   checkouts.forEach((dir, i) => {
     const port = FIRST_GATEWAY_PORT + i;
-    const env = {
-      NODE_ENV: 'test',
-      AUTH_JWT_SECRET: TEST_JWT_SECRET,
-      CLAIMS_URL: upstream,
-      EVIDENCE_URL: upstream,
-      PUBLIC_RATE_LIMIT: '0',
-    };
+    const env = gatewayToUpstreamEnv(upstream);
     sides.push({ name: dir, url: `http://127.0.0.1:${port}`, pid: start(dir, 'gateway/src/main.ts', port, 1, env).pid! });
   });
   await answering(upstream);
   await answering(sides[0].url);
   for (const side of sides.slice(1)) await answering(`${side.url}/healthz`);
-  const token = await signDevToken({ sub: 'bench', scope: 'evidence:read', secret: TEST_JWT_SECRET });
-  const requests = {
-    'public GET': {
-      path: '/api/claims/public/claims/7c9e6679-7425-40de-944b-e07fc1f90ae7/status',
-      headers: { authorization: 'Bearer claimant-token' },
-    },
-    'GET with a JWT': { path: '/api/evidence/controls', headers: { authorization: `Bearer ${token}` } },
-  };
+  const requests = { 'public GET': PUBLIC_GET, 'GET with a JWT': await jwtGet() };
   for (const [kind, request] of Object.entries(requests)) {
     const cpuMs: Record<string, number[]> = {};
     const rps: Record<string, number[]> = {};

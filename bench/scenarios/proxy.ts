@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { signDevToken } from '@platform/auth';
-import { TEST_JWT_SECRET, freePort, managedProcess } from '@platform/testing';
+import { freePort, managedProcess } from '@platform/testing';
 import type { BenchContext, Scenario } from '../harness/context';
 import { nginxVersion, startNginx } from '../harness/nginx';
 import { measureCpu, processTree } from '../harness/process-tree';
 import type { CannonResult, RequestSpec } from '../harness/load-protocol';
+import { PUBLIC_GET, gatewayToUpstreamEnv, jwtGet } from '../harness/proxied-requests';
 import { alternate, medianOf } from '../harness/rounds';
 import { round } from '../harness/stats';
 
@@ -32,15 +32,7 @@ export const proxyScenario: Scenario = {
     const gateway = managedProcess(
       'gateway-to-hello',
       'gateway/src/main.ts',
-      {
-        NODE_ENV: 'test',
-        AUTH_JWT_SECRET: TEST_JWT_SECRET,
-        CLAIMS_URL: upstream.url,
-        EVIDENCE_URL: upstream.url,
-        PUBLIC_RATE_LIMIT: '0',
-        SHUTDOWN_GRACE_MS: '0',
-        ...context.processEnv,
-      },
+      { ...gatewayToUpstreamEnv(upstream.url), ...context.processEnv },
       await freePort(),
     );
     const bareHop = managedProcess(
@@ -54,7 +46,6 @@ export const proxyScenario: Scenario = {
       await Promise.all([gateway.start(), bareHop.start()]);
       context.processes['gateway-to-hello'] = processTree(gateway.pid()!);
       context.processes['bare-hop'] = processTree(bareHop.pid()!);
-      const token = await signDevToken({ sub: 'bench', scope: 'evidence:read', secret: TEST_JWT_SECRET });
       const saturate = (url: string, requests: RequestSpec[], durationSec: number) =>
         load.run({ kind: 'cannon', url, connections: params.connections, durationSec, requests });
 
@@ -101,19 +92,12 @@ export const proxyScenario: Scenario = {
         };
       };
 
-      // A claimant status read: public group, no platform credentials, answered by the upstream.
       const publicGet = await compare(
-        [
-          {
-            method: 'GET',
-            path: '/api/claims/public/claims/7c9e6679-7425-40de-944b-e07fc1f90ae7/status',
-            headers: { authorization: 'Bearer claimant-token' },
-          },
-        ],
+        [PUBLIC_GET],
         // The upstream alone (its ceiling) only in full runs.
         { nginx: nginx.url, ...(params.mode === 'full' ? { upstream_direct: upstream.url } : {}) },
       );
-      const jwtGet = await compare([{ method: 'GET', path: '/api/evidence/controls', headers: { authorization: `Bearer ${token}` } }]);
+      const jwtGetComparison = await compare([await jwtGet()]);
       const body = await compare([
         {
           method: 'POST',
@@ -124,14 +108,14 @@ export const proxyScenario: Scenario = {
       ]);
       return {
         throughput_ratio_vs_bare_hop: publicGet.ratio,
-        jwt_ratio_vs_bare_hop: jwtGet.ratio,
+        jwt_ratio_vs_bare_hop: jwtGetComparison.ratio,
         body_1mib_ratio_vs_bare_hop: body.ratio,
         throughput_ratio_vs_nginx: round(publicGet.rps('gateway') / publicGet.rps('nginx')),
         proxy_comparison: {
           nginx: nginxVersion(),
           connections: params.connections,
           public_get: publicGet.details,
-          jwt_get: jwtGet.details,
+          jwt_get: jwtGetComparison.details,
           body_1mib_post: body.details,
         },
       };
