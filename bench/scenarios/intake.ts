@@ -10,7 +10,7 @@ import { countRows, seedClaims } from '../harness/seed-claims';
 import { round } from '../harness/stats';
 import { pgClient } from '../harness/workspace-modules';
 
-interface WriteCounters {
+interface PostgresCounters {
   wal_bytes: number;
   wal_fpi: number;
   checkpoints: number;
@@ -25,7 +25,7 @@ interface WriteCounters {
  * database's buffer reads and hits): per intake, they show whether the time that grows with the table is
  * WAL (full-page images of index pages first touched after a checkpoint) or reads from outside shared buffers.
  */
-async function writeCounters(databaseUrl: string): Promise<WriteCounters> {
+async function postgresCounters(databaseUrl: string): Promise<PostgresCounters> {
   const client = pgClient(databaseUrl);
   await client.connect();
   try {
@@ -182,11 +182,11 @@ export const intakeScenario: Scenario = {
         await seedClaims(stack.claimsDatabaseUrl, claims, context.log);
         await intake(params.warmupSec);
         const results: CannonResult[] = [];
-        const before = await writeCounters(stack.claimsDatabaseUrl);
+        const before = await postgresCounters(stack.claimsDatabaseUrl);
         for (let i = 0; i < params.growthRounds; i++) results.push(await intake(params.roundSec));
-        const after = await writeCounters(stack.claimsDatabaseUrl);
+        const after = await postgresCounters(stack.claimsDatabaseUrl);
         const intakes = results.reduce((sum, r) => sum + r.ok, 0);
-        const perIntake = (key: Exclude<keyof WriteCounters, 'relations'>, scale = 1) =>
+        const perIntake = (key: Exclude<keyof PostgresCounters, 'relations'>, scale = 1) =>
           round((after[key] - before[key]) / scale / Math.max(1, intakes), 2);
         const rps = medianOf(results, (r) => r.rps);
         growth.push({
