@@ -31,6 +31,25 @@ interface OutboxRow {
 }
 
 /**
+ * The next batch of outbox rows due for publishing, oldest due first, locked (rows another relay holds are
+ * skipped). The bound and the order are the ones the pending index serves: PostgreSQL walks it from the
+ * first due entry and stops at the first row not yet due, marking the entries of published rows dead as it
+ * passes them. A filter on the volatile clock_timestamp() instead made it read every entry of the index,
+ * and the heap page of every published row not yet vacuumed, on each batch. now() is the start of the
+ * caller's transaction, a moment ago.
+ */
+export function dueBatch(trx: Knex, limit: number): Knex.QueryBuilder {
+  return trx('outbox')
+    .select('id', 'exchange', 'routing_key', 'payload', 'attempts')
+    .whereNull('published_at')
+    .where('next_attempt_at', '<=', trx.raw('now()'))
+    .orderBy(['next_attempt_at', 'created_at'])
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+}
+
+/**
  * Moves committed outbox rows to the broker. Rows are claimed with FOR UPDATE SKIP LOCKED, so any number
  * of relays can run; each row is marked sent only after the broker confirmed it, and a failure backs
  * off that row. A crash between confirm and mark re-sends the row: consumers de-duplicate by event id.
@@ -46,8 +65,10 @@ export class OutboxRelay {
   private readonly published?: Counter;
   private readonly failures?: Counter;
   private readonly onCommitted = () => this.nudge();
+  private readonly batchSize: number;
 
   constructor(private readonly options: RelayOptions) {
+    this.batchSize = options.batchSize ?? 100;
     if (options.metrics) {
       this.published = new Counter({
         name: 'outbox_published_total',
@@ -150,7 +171,9 @@ export class OutboxRelay {
       try {
         const { published, failed } = await this.relayOnce();
         idleFailures = 0;
-        if (published > 0 && !failed) waitMs = 0;
+        // A full batch may have left more behind. After a smaller one, whatever commits next wakes the
+        // relay itself (NOTIFY, or the in-process signal), so it waits instead of asking again at once.
+        if (published === this.batchSize && !failed) waitMs = 0;
         await this.cleanup();
       } catch (error) {
         idleFailures += 1;
@@ -183,14 +206,7 @@ export class OutboxRelay {
   async relayOnce(): Promise<{ published: number; failed: boolean }> {
     const { db, transport, logger } = this.options;
     return db.transaction(async (trx) => {
-      const rows: OutboxRow[] = await trx('outbox')
-        .select('id', 'exchange', 'routing_key', 'payload', 'attempts')
-        .whereNull('published_at')
-        .where('next_attempt_at', '<=', trx.raw('clock_timestamp()'))
-        .orderBy('created_at')
-        .limit(this.options.batchSize ?? 100)
-        .forUpdate()
-        .skipLocked();
+      const rows: OutboxRow[] = await dueBatch(trx, this.batchSize);
       if (rows.length === 0) return { published: 0, failed: false };
       const results = await Promise.allSettled(
         rows.map((row) => {
