@@ -51,11 +51,16 @@ function log(line: string): void {
   process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 }
 
-async function postgresVersion(url: string): Promise<string> {
+/** The server's version and the settings a reader needs to weigh its figures. */
+async function postgresDescription(url: string): Promise<string> {
   const client = pgClient(url);
   await client.connect();
   try {
-    return (await client.query('SHOW server_version')).rows[0].server_version;
+    const { rows } = await client.query(
+      "SELECT current_setting('server_version') AS version, current_setting('autovacuum') AS autovacuum, current_setting('shared_buffers') AS shared_buffers",
+    );
+    const { version, autovacuum, shared_buffers } = rows[0];
+    return `${version}, autovacuum ${autovacuum}, shared_buffers ${shared_buffers}`;
   } finally {
     await client.end();
   }
@@ -136,7 +141,7 @@ async function main(): Promise<number> {
       ...processEnv,
     });
     for (const name of ['gateway', 'claims', 'evidence'] as const) pids[name] = processTree(stack[name].pid()!);
-    postgres = await postgresVersion(stack.claimsDatabaseUrl);
+    postgres = await postgresDescription(stack.claimsDatabaseUrl);
     log(`stack up: gateway ${stack.gateway.url}, claims ${stack.claims.url}, evidence ${stack.evidence.url}`);
   } catch (error) {
     fail('stack', error);
