@@ -171,9 +171,7 @@ export class OutboxRelay {
       try {
         const { published, failed } = await this.relayOnce();
         idleFailures = 0;
-        // A full batch may have left more behind. After a smaller one, whatever commits next wakes the
-        // relay itself (NOTIFY, or the in-process signal), so it waits instead of asking again at once.
-        if (published === this.batchSize && !failed) waitMs = 0;
+        if (published > 0 && !failed) waitMs = 0;
         await this.cleanup();
       } catch (error) {
         idleFailures += 1;
