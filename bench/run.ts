@@ -13,6 +13,7 @@
  * --profile (every platform process runs under the V8 CPU profiler, harness/cpu-profiler.js; summaries in
  * bench/.work/profiles);
  * --mixed-sec=<seconds> (the mixed load's length instead of 600, or 30 with --quick: a longer soak, or a short look);
+ * --mixed-rate=<requests/s> (the mixed load's arrival rate instead of 70% of its saturation: two versions at one load);
  * --out=<file> (default bench/results.json);
  * --work-dir=<dir> (default bench/.work, emptied at start: give concurrent runs each their own).
  */
@@ -93,6 +94,7 @@ async function main(): Promise<number> {
   const out = path.resolve(option('out') ?? path.join(ROOT, 'bench/results.json'));
   const params = parameters(quick);
   if (option('mixed-sec')) params.mixedSec = Number(option('mixed-sec'));
+  if (option('mixed-rate')) params.mixedRate = Number(option('mixed-rate'));
   const workDir = path.resolve(option('work-dir') ?? path.join(ROOT, 'bench/.work'));
   const profileDir = path.join(workDir, 'profiles');
   rmSync(workDir, { recursive: true, force: true });

@@ -26,6 +26,8 @@ export interface BenchParameters {
   /** The mixed load: its saturation measurement, then this long at 70% of it. */
   mixedSaturationSec: number;
   mixedSec: number;
+  /** An arrival rate (requests/s) in place of 70% of the saturation: the same load for two versions. */
+  mixedRate?: number;
 }
 
 export function parameters(quick: boolean): BenchParameters {

@@ -131,7 +131,7 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
         load.run({ kind: 'mix', url, connections: params.connections, durationSec, operations: mix });
       await closedLoop(params.warmupSec);
       const saturation = await closedLoop(params.mixedSaturationSec);
-      const rate = Math.max(10, Math.round(0.7 * saturation.achieved_rps));
+      const rate = params.mixedRate ?? Math.max(10, Math.round(0.7 * saturation.achieved_rps));
       const drained = await eventsDrained(stack);
 
       const pids = Object.fromEntries(PLATFORM.map((name) => [name, stack[name].pid()!]));
