@@ -445,9 +445,10 @@ describe("the relay's batch query on PostgreSQL", () => {
     await db('outbox')
       .where({ id: published })
       .update({ published_at: db.raw('clock_timestamp()') });
-    const due = await db.transaction((trx) => dueBatch(trx, 100));
-    expect(due.map((row: { id: string }) => row.id)).toEqual([fiveSecondsAgo, twoSecondsAgo]);
-    expect(due.map((row: { id: string }) => row.id)).not.toContain(inAnHour);
+    const due: { id: string }[] = await db.transaction((trx) => dueBatch(trx, 100));
+    const dueIds = due.map((row) => row.id);
+    expect(dueIds).toEqual([fiveSecondsAgo, twoSecondsAgo]);
+    expect(dueIds).not.toContain(inAnHour);
   });
 
   it('reads a handful of pages per batch, not the heap page of every published row not yet vacuumed', async () => {

@@ -65,10 +65,8 @@ export class OutboxRelay {
   private readonly published?: Counter;
   private readonly failures?: Counter;
   private readonly onCommitted = () => this.nudge();
-  private readonly batchSize: number;
 
   constructor(private readonly options: RelayOptions) {
-    this.batchSize = options.batchSize ?? 100;
     if (options.metrics) {
       this.published = new Counter({
         name: 'outbox_published_total',
@@ -204,7 +202,7 @@ export class OutboxRelay {
   async relayOnce(): Promise<{ published: number; failed: boolean }> {
     const { db, transport, logger } = this.options;
     return db.transaction(async (trx) => {
-      const rows: OutboxRow[] = await dueBatch(trx, this.batchSize);
+      const rows: OutboxRow[] = await dueBatch(trx, this.options.batchSize ?? 100);
       if (rows.length === 0) return { published: 0, failed: false };
       const results = await Promise.allSettled(
         rows.map((row) => {
