@@ -118,3 +118,11 @@ export async function openTestDatabase(
     },
   };
 }
+
+/** A table's storage parameters (`ALTER TABLE … SET (…)`) as PostgreSQL lists them, e.g. `autovacuum_vacuum_threshold=1000`. */
+export async function tableStorageOptions(db: Knex, table: string): Promise<string[]> {
+  const { rows } = await db.raw<{ rows: { reloptions: string[] | null }[] }>('SELECT reloptions FROM pg_class WHERE oid = ?::regclass', [
+    table,
+  ]);
+  return rows[0].reloptions ?? [];
+}

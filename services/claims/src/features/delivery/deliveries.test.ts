@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { compile } from '@platform/http';
-import { bearer, eventually } from '@platform/testing';
+import { bearer, eventually, tableStorageOptions } from '@platform/testing';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { headerOf, startSmtpTestServer } from '../../testing/smtp-test-server';
 import { claimDeliveriesResponseSchema, type ClaimDelivery } from './delivery-schemas';
@@ -33,10 +33,9 @@ describe('GET /api/claims/claims/{id}/deliveries, email through a real SMTP serv
     Number(/^claims_with_failed_delivery\{[^}]*\} (\d+)$/m.exec((await request(t.url).get('/metrics').expect(200)).text)?.[1]);
 
   it('keeps the delivery queue vacuumed after each 1,000 dead rows, not at 20% of the table (0015)', async () => {
-    const { rows } = await t.db.raw<{ rows: { reloptions: string[] | null }[] }>(
-      "SELECT reloptions FROM pg_class WHERE relname = 'deliveries'",
+    expect(await tableStorageOptions(t.db, 'deliveries')).toEqual(
+      expect.arrayContaining(['autovacuum_vacuum_scale_factor=0', 'autovacuum_vacuum_threshold=1000']),
     );
-    expect(rows[0].reloptions).toEqual(expect.arrayContaining(['autovacuum_vacuum_scale_factor=0', 'autovacuum_vacuum_threshold=1000']));
   });
 
   it('answers 401 without credentials, 403 without claims:read and 404 for an unknown claim', async () => {
