@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** pid and every descendant (tsx runs the service as a child of its own CLI process). */
 export function processTree(pid: number): number[] {
@@ -44,19 +44,21 @@ export function rssSampler(pid: number, intervalMs = 25) {
   };
 }
 
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, and cutime, cstime: the children it has reaped (fields 14–17 of proc(5)), so a
+    // PostgreSQL backend that exits between two readings moves into its postmaster's figure, not out of the sum
+    return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  } catch {
+    return 0; // the process is gone
+  }
+}
+
 /** CPU seconds (user + system) the process tree has used so far: robust to other work on the machine. */
 export function cpuSeconds(pid: number): number {
-  let ticks = 0;
-  for (const member of processTree(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
-    } catch {
-      // the process is gone
-    }
-  }
-  return ticks / 100; // USER_HZ
+  return processTree(pid).reduce((ticks, member) => ticks + cpuTicks(member), 0) / 100; // USER_HZ
 }
 
 /** CPU the process used while `work` ran. */
@@ -64,4 +66,61 @@ export async function measureCpu<T>(pid: number, work: () => Promise<T>): Promis
   const before = cpuSeconds(pid);
   const result = await work();
   return { result, cpu_s: cpuSeconds(pid) - before };
+}
+
+function commandName(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The roots of the processes on this machine named `name` (`postgres`: each server's postmaster, whose tree
+ * holds its backends; `beam.smp`: a RabbitMQ node). Empty when the server runs on another machine.
+ */
+export function serverRoots(name: 'postgres' | 'beam.smp'): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      if (commandName(pid) !== name) return false;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return commandName(parent) !== name;
+    });
+}
+
+/**
+ * CPU per operation of every process an operation involves, summed over the measured rounds: where an
+ * operation's cost goes on the shared cores (the service, PostgreSQL, RabbitMQ, the load generator), so a
+ * ratio can be read against what each side costs in CPU and not only in time.
+ */
+export function cpuLedger(processes: Record<string, () => (number | undefined)[]>) {
+  const seconds: Record<string, number> = Object.fromEntries(Object.keys(processes).map((name) => [name, 0]));
+  const read = () =>
+    Object.fromEntries(
+      Object.entries(processes).map(([name, roots]) => [
+        name,
+        roots().reduce<number>((sum, pid) => sum + (pid === undefined ? 0 : cpuSeconds(pid)), 0),
+      ]),
+    );
+  return {
+    async measure<T>(work: () => Promise<T>): Promise<T> {
+      const before = read();
+      const result = await work();
+      const after = read();
+      for (const name of Object.keys(seconds)) seconds[name] += after[name] - before[name];
+      return result;
+    },
+    /** Milliseconds of CPU per operation by process, and their total. */
+    msPerOperation(operations: number): Record<string, number> {
+      const perOperation = Object.fromEntries(
+        Object.entries(seconds).map(([name, s]) => [name, Math.round((1e6 * s) / Math.max(1, operations)) / 1000]),
+      );
+      const total = Object.values(perOperation).reduce((sum, ms) => sum + ms, 0);
+      return { ...perOperation, total: Math.round(total * 1000) / 1000 };
+    },
+  };
 }

@@ -2,7 +2,7 @@ import { freePort, managedProcess } from '@platform/testing';
 import { statusRequests, type CreatedClaim } from '../harness/claimant';
 import type { BenchContext, Scenario } from '../harness/context';
 import type { CannonResult } from '../harness/load-protocol';
-import { measureCpu } from '../harness/process-tree';
+import { cpuLedger, serverRoots } from '../harness/process-tree';
 import { alternate, medianOf } from '../harness/rounds';
 import { round } from '../harness/stats';
 
@@ -26,21 +26,20 @@ export function statusScenario(claims: () => CreatedClaim[]): Scenario {
           load.run({ kind: 'cannon', url, connections: params.connections, durationSec, requests });
         await saturate(stack.claims.url, statusReads, params.warmupSec);
         await saturate(hello.url, helloReads, params.warmupSec);
-        const claimsPid = stack.claims.pid()!;
-        let claimsCpu = 0;
+        const postgres = serverRoots('postgres');
+        const readCpu = cpuLedger({ claims: () => [stack.claims.pid()], postgres: () => postgres, load: () => [load.pid] });
+        const helloCpu = cpuLedger({ hello: () => [hello.pid()], load: () => [load.pid] });
         const rounds = await alternate<CannonResult>(params.rounds, {
-          status: async () => {
-            const { result, cpu_s } = await measureCpu(claimsPid, () => saturate(stack.claims.url, statusReads, params.roundSec));
-            claimsCpu += cpu_s;
-            return result;
-          },
-          hello: () => saturate(hello.url, helloReads, params.roundSec),
+          status: () => readCpu.measure(() => saturate(stack.claims.url, statusReads, params.roundSec)),
+          hello: () => helloCpu.measure(() => saturate(hello.url, helloReads, params.roundSec)),
         });
         const failed = rounds.status.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
         if (failed > 0) throw new Error(`status read: ${failed} requests failed (non-2xx or errors)`);
         const statusRps = medianOf(rounds.status, (r) => r.rps);
         const helloRps = medianOf(rounds.hello, (r) => r.rps);
         context.shared.statusRps = statusRps;
+        const readCpuMs = readCpu.msPerOperation(rounds.status.reduce((sum, r) => sum + r.ok, 0));
+        const helloCpuMs = helloCpu.msPerOperation(rounds.hello.reduce((sum, r) => sum + r.ok, 0));
         return {
           throughput_ratio_vs_hello: round(statusRps / helloRps),
           status_rps: round(statusRps, 0),
@@ -50,7 +49,11 @@ export function statusScenario(claims: () => CreatedClaim[]): Scenario {
           status_rounds_rps: rounds.status.map((r) => round(r.rps, 0)),
           hello_rounds_rps: rounds.hello.map((r) => round(r.rps, 0)),
           status_latency_p99_ms: medianOf(rounds.status, (r) => r.latency_p99_ms),
-          claims_cpu_ms_per_read: round((1000 * claimsCpu) / rounds.status.reduce((sum, r) => sum + r.ok, 0)),
+          claims_cpu_ms_per_read: readCpuMs.claims,
+          // What each side costs the shared cores; their quotient is the ratio if both were bound by CPU alone.
+          cpu_ms_per_read: readCpuMs,
+          cpu_ms_per_hello: helloCpuMs,
+          cpu_ratio_vs_hello: round(helloCpuMs.total / readCpuMs.total),
         };
       } finally {
         await hello.stop();
