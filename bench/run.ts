@@ -123,8 +123,10 @@ async function main(): Promise<number> {
   const preloads = ['harness/collect-garbage-on-signal.js', ...(profile ? ['harness/cpu-profiler.js'] : [])];
   const processEnv: Record<string, string> = {
     NODE_OPTIONS: preloads.map((file) => `--require ${path.join(__dirname, file)}`).join(' '),
+    BENCH_MEMORY_DIR: path.join(workDir, 'memory'),
     ...(profile ? { BENCH_CPU_PROFILE_DIR: profileDir } : {}),
   };
+  mkdirSync(processEnv.BENCH_MEMORY_DIR, { recursive: true });
   let stack: Stack | undefined;
   let postgres = 'unknown';
   const pids: Record<string, number[]> = {};

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { bearer } from '@platform/testing';
 import { INTAKE_PATH, intakeRequest, statusRequests, type CreatedClaim } from '../harness/claimant';
@@ -13,14 +15,17 @@ import { round } from '../harness/stats';
  * collections and keeps when the load stops: the claims process swings by 100 MB within a minute with its
  * live heap flat, so a line fitted through those readings reads ±20–150 MB per 10 minutes either way
  * (kept in results.json as `rss_under_load_slope_by_process_mb_per_10min`). A leak is memory still held
- * after a full collection, so the figure compares each process's RSS right after one (SIGUSR2, which
- * bench/harness/collect-garbage-on-signal.js answers in every process the bench starts) once the first
- * minute of the window has passed (heaps and compiled code grow to their working size there) and after
- * the window, as MB per 10 minutes.
+ * after a full collection, so the figure is a line through each process's RSS right after one (SIGUSR2,
+ * which bench/harness/collect-garbage-on-signal.js answers in every process the bench starts), taken
+ * `LEAK_READINGS` times under the load from the end of the first minute (heaps and compiled code grow to
+ * their working size there) to the end of the window, as MB per 10 minutes; the live heap after each
+ * collection is reported beside it. Every reading is under the same load, so none is lighter for being
+ * taken after it.
  */
 const RSS_READ_MS = 1000;
 const RSS_WINDOW_MS = 10000;
 const AFTER_COLLECTION_MS = 2000;
+const LEAK_READINGS = 5;
 /** The first minute (a fifth of a short run) is left out of the lines under load: heaps grow to their working size there. */
 const settleSec = (durationSec: number) => Math.min(60, durationSec / 5);
 const PLATFORM = ['gateway', 'claims', 'evidence'] as const;
@@ -35,8 +40,32 @@ function slopePer10Min(samples: { t: number; mb: number }[]): number {
   return variance > 0 ? (covariance / variance) * 600 : 0;
 }
 
-/** Each process's RSS (MB) once a full collection has run in each process of its tree and its sweeping has ended. */
-async function rssAfterCollectionMb(pids: Record<string, number>): Promise<Record<string, number>> {
+interface AfterCollection {
+  rss_mb: number;
+  /** The V8 heap's live data after the collection (`heapUsed`), as the process reported it. */
+  heap_used_mb: number | null;
+  /** What V8 kept committed for its heap (`heapTotal`), and memory outside it held by JavaScript objects (`external`). */
+  heap_total_mb: number | null;
+  external_mb: number | null;
+}
+
+type ReportedMemory = Pick<AfterCollection, 'heap_used_mb' | 'heap_total_mb' | 'external_mb'>;
+
+function reportedMemory(memoryDir: string | undefined, pid: number): ReportedMemory {
+  const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
+  for (const member of processTree(pid)) {
+    try {
+      const usage = JSON.parse(readFileSync(path.join(memoryDir ?? '', `${member}.json`), 'utf8')) as NodeJS.MemoryUsage;
+      return { heap_used_mb: mb(usage.heapUsed), heap_total_mb: mb(usage.heapTotal), external_mb: mb(usage.external) };
+    } catch {
+      // not this member (or no directory): the next one
+    }
+  }
+  return { heap_used_mb: null, heap_total_mb: null, external_mb: null };
+}
+
+/** Each process's RSS and live heap (MB) once a full collection has run in each process of its tree and its sweeping has ended. */
+async function afterCollection(pids: Record<string, number>, memoryDir: string | undefined): Promise<Record<string, AfterCollection>> {
   for (const member of Object.values(pids).flatMap(processTree)) {
     try {
       process.kill(member, 'SIGUSR2');
@@ -45,7 +74,9 @@ async function rssAfterCollectionMb(pids: Record<string, number>): Promise<Recor
     }
   }
   await delay(AFTER_COLLECTION_MS);
-  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, round(serviceRssMb(pid), 1)]));
+  return Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => [name, { rss_mb: round(serviceRssMb(pid), 1), ...reportedMemory(memoryDir, pid) }]),
+  );
 }
 
 /** The requests of the mix, all through the gateway: claimant reads and writes with their tokens, internal ones with a JWT. */
@@ -159,9 +190,19 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
       const t0 = await claimsClock(stack);
       sample();
       const sampler = setInterval(sample, RSS_READ_MS);
-      // The leak figure's first reading once the heaps have grown to their working size (one full collection under load).
-      const settledAt = Date.now() + settleSec(params.mixedSec) * 1000;
-      const collectedBefore = delay(settleSec(params.mixedSec) * 1000).then(() => rssAfterCollectionMb(pids));
+      // The leak figure's readings: one full collection per process at the end of the first minute, then evenly
+      // to the end of the window, each under the load.
+      const memoryDir = context.processEnv.BENCH_MEMORY_DIR;
+      const settledSec = settleSec(params.mixedSec);
+      const leakReadings: ({ t: number } & Record<string, AfterCollection>)[] = [];
+      const leakReadingsDone = (async () => {
+        for (let i = 0; i < LEAK_READINGS; i++) {
+          const at = settledSec + (i * (params.mixedSec - settledSec - AFTER_COLLECTION_MS / 1000 - 1)) / (LEAK_READINGS - 1);
+          await delay(Math.max(0, started + at * 1000 - Date.now()));
+          const t = (Date.now() - started) / 1000;
+          leakReadings.push({ t: round(t, 1), ...(await afterCollection(pids, memoryDir)) } as (typeof leakReadings)[number]);
+        }
+      })();
       let sustained: MixResult;
       try {
         sustained = await load.run({
@@ -177,13 +218,18 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
       }
       read();
       closeWindow();
+      await leakReadingsDone;
       const audit = await claimToAudit(stack, t0);
-      const collectedAfter = await rssAfterCollectionMb(pids);
-      const before = await collectedBefore;
-      const measuredSec = (Date.now() - settledAt) / 1000;
-      const leakSlopes = Object.fromEntries(
-        PLATFORM.map((name) => [name, round(((collectedAfter[name] - before[name]) / measuredSec) * 600, 2)]),
-      );
+      const afterLoad = await afterCollection(pids, memoryDir);
+      const lineThrough = (name: (typeof PLATFORM)[number], pick: (reading: AfterCollection) => number | null) => {
+        const points = leakReadings.flatMap((reading) => {
+          const mb = pick(reading[name]);
+          return mb === null ? [] : [{ t: reading.t, mb }];
+        });
+        return points.length >= 2 ? round(slopePer10Min(points), 2) : null;
+      };
+      const leakSlopes = Object.fromEntries(PLATFORM.map((name) => [name, lineThrough(name, (r) => r.rss_mb)!]));
+      const heapSlopes = Object.fromEntries(PLATFORM.map((name) => [name, lineThrough(name, (r) => r.heap_used_mb)]));
       const settled = <T extends { t: number }>(samples: T[]) => samples.filter((sample) => sample.t >= settleSec(params.mixedSec));
       const slopes = Object.fromEntries(PLATFORM.map((name) => [name, round(slopePer10Min(settled(rss[name])), 2)]));
       const instantSlopes = Object.fromEntries(PLATFORM.map((name) => [name, round(slopePer10Min(settled(reads[name])), 2)]));
@@ -209,7 +255,9 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
         operations: Object.fromEntries(Object.entries(ops).map(([name, result]) => [name, latencies(result)])),
         claim_to_audit: audit,
         rss_slope_by_process_mb_per_10min: leakSlopes,
-        rss_after_full_collection_mb: { after_first_minute: before, after_window: collectedAfter, seconds_between: round(measuredSec, 1) },
+        heap_used_slope_by_process_mb_per_10min: heapSlopes,
+        // The readings the slopes are fitted through (seconds into the window), and one more once the load has stopped.
+        after_full_collection: { under_load: leakReadings, after_load: afterLoad },
         // Least-squares lines through the readings under load (after the first minute): the heap's sizing, not the figure.
         rss_under_load_slope_by_process_mb_per_10min: slopes,
         rss_under_load_instant_slope_by_process_mb_per_10min: instantSlopes,

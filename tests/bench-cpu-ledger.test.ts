@@ -1,0 +1,45 @@
+import { spawnSync } from 'node:child_process';
+import { adminUrl } from '@platform/testing';
+import { pgClient } from '../bench/harness/workspace-modules';
+import { cpuLedger, processTree, serverRoots } from '../bench/harness/process-tree';
+
+/** Busy for `ms` of wall time on this thread. */
+function spin(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}
+
+describe("the benchmark's CPU ledger", () => {
+  it('counts the CPU of each named process per operation, and their total', async () => {
+    const ledger = cpuLedger({ bench: () => [process.pid], none: () => [undefined] });
+    await ledger.measure(async () => spin(400));
+    const perOperation = ledger.msPerOperation(4);
+    expect(perOperation.bench).toBeGreaterThanOrEqual(60); // ~100 ms of CPU per operation, ticks of 10 ms
+    expect(perOperation.bench).toBeLessThan(200);
+    expect(perOperation.none).toBe(0);
+    expect(perOperation.total).toBeCloseTo(perOperation.bench, 3);
+  });
+
+  it('keeps the CPU of a child that exited during the measurement (its parent reaped it)', async () => {
+    const ledger = cpuLedger({ bench: () => [process.pid] });
+    const child = await ledger.measure(async () =>
+      spawnSync(process.execPath, ['-e', 'const until = Date.now() + 500; while (Date.now() < until);']),
+    );
+    expect(child.status).toBe(0);
+    // the child's ~500 ms of CPU, which /proc shows only in this process's reaped-children time once it exited
+    expect(ledger.msPerOperation(1).bench).toBeGreaterThanOrEqual(400);
+  });
+
+  it("finds the local PostgreSQL server's postmaster, whose tree holds a connection's backend", async () => {
+    const client = pgClient(adminUrl());
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+      const backend = Number(rows[0].pid);
+      const roots = serverRoots('postgres');
+      expect(roots.some((root) => processTree(root).includes(backend))).toBe(true);
+    } finally {
+      await client.end();
+    }
+  });
+});
