@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { round } from './stats';
 
 /** pid and every descendant (tsx runs the service as a child of its own CLI process). */
 export function processTree(pid: number): number[] {
@@ -44,28 +45,27 @@ export function rssSampler(pid: number, intervalMs = 25) {
   };
 }
 
-function cpuTicks(pid: number): number {
+/** The fields of `/proc/<pid>/stat` after the command name (field 3, the state, first); undefined when the process is gone. */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime, stime, and cutime, cstime: the children it has reaped (fields 14–17 of proc(5)), so a
-    // PostgreSQL backend that exits between two readings moves into its postmaster's figure, not out of the sum
-    return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return 0; // the process is gone
+    return undefined;
   }
+}
+
+function cpuTicks(pid: number): number {
+  const fields = statFields(pid);
+  if (!fields) return 0;
+  // utime, stime, and cutime, cstime: the children it has reaped (fields 14–17 of proc(5)), so a
+  // PostgreSQL backend that exits between two readings moves into its postmaster's figure, not out of the sum
+  return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
 }
 
 /** CPU seconds (user + system) the process tree has used so far: robust to other work on the machine. */
 export function cpuSeconds(pid: number): number {
   return processTree(pid).reduce((ticks, member) => ticks + cpuTicks(member), 0) / 100; // USER_HZ
-}
-
-/** CPU the process used while `work` ran. */
-export async function measureCpu<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu_s: number }> {
-  const before = cpuSeconds(pid);
-  const result = await work();
-  return { result, cpu_s: cpuSeconds(pid) - before };
 }
 
 function commandName(pid: number): string | undefined {
@@ -85,10 +85,8 @@ export function serverRoots(name: 'postgres' | 'beam.smp'): number[] {
     .filter((entry) => /^\d+$/.test(entry))
     .map(Number)
     .filter((pid) => {
-      if (commandName(pid) !== name) return false;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return commandName(parent) !== name;
+      const parent = statFields(pid)?.[1]; // ppid
+      return commandName(pid) === name && parent !== undefined && commandName(Number(parent)) !== name;
     });
 }
 
@@ -117,10 +115,9 @@ export function cpuLedger(processes: Record<string, () => (number | undefined)[]
     /** Milliseconds of CPU per operation by process, and their total. */
     msPerOperation(operations: number): Record<string, number> {
       const perOperation = Object.fromEntries(
-        Object.entries(seconds).map(([name, s]) => [name, Math.round((1e6 * s) / Math.max(1, operations)) / 1000]),
+        Object.entries(seconds).map(([name, s]) => [name, round((1000 * s) / Math.max(1, operations))]),
       );
-      const total = Object.values(perOperation).reduce((sum, ms) => sum + ms, 0);
-      return { ...perOperation, total: Math.round(total * 1000) / 1000 };
+      return { ...perOperation, total: round(Object.values(perOperation).reduce((sum, ms) => sum + ms, 0)) };
     },
   };
 }

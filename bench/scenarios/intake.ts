@@ -145,11 +145,12 @@ export const intakeScenario: Scenario = {
       const warm = await bareSql(params.warmupSec);
       if (warm.errors > 0) throw new Error(`bare-SQL replay failed: ${warm.first_error}`);
       const postgres = serverRoots('postgres');
+      const rabbitmq = serverRoots('beam.smp');
       const serviceCpu = cpuLedger({
         claims: () => [stack.claims.pid()],
         evidence: () => [stack.evidence.pid()],
         postgres: () => postgres,
-        rabbitmq: () => serverRoots('beam.smp'),
+        rabbitmq: () => rabbitmq,
         load: () => [load.pid],
       });
       const bareSqlCpu = cpuLedger({ postgres: () => postgres, load: () => [load.pid] });

@@ -53,12 +53,12 @@ type ReportedMemory = Pick<AfterCollection, 'heap_used_mb' | 'heap_total_mb' | '
 
 function reportedMemory(memoryDir: string | undefined, pid: number): ReportedMemory {
   const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
-  for (const member of processTree(pid)) {
+  for (const member of memoryDir ? processTree(pid) : []) {
     try {
-      const usage = JSON.parse(readFileSync(path.join(memoryDir ?? '', `${member}.json`), 'utf8')) as NodeJS.MemoryUsage;
+      const usage = JSON.parse(readFileSync(path.join(memoryDir!, `${member}.json`), 'utf8')) as NodeJS.MemoryUsage;
       return { heap_used_mb: mb(usage.heapUsed), heap_total_mb: mb(usage.heapTotal), external_mb: mb(usage.external) };
     } catch {
-      // not this member (or no directory): the next one
+      // not the member that ran the service: the next one
     }
   }
   return { heap_used_mb: null, heap_total_mb: null, external_mb: null };
@@ -195,10 +195,12 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
       const memoryDir = context.processEnv.BENCH_MEMORY_DIR;
       const settledSec = settleSec(params.mixedSec);
       const leakReadings: ({ t: number } & Record<string, AfterCollection>)[] = [];
+      let windowOver = false;
       const leakReadingsDone = (async () => {
         for (let i = 0; i < LEAK_READINGS; i++) {
           const at = settledSec + (i * (params.mixedSec - settledSec - AFTER_COLLECTION_MS / 1000 - 1)) / (LEAK_READINGS - 1);
           await delay(Math.max(0, started + at * 1000 - Date.now()));
+          if (windowOver) return; // the load failed: no collections in whatever runs next
           const t = (Date.now() - started) / 1000;
           leakReadings.push({ t: round(t, 1), ...(await afterCollection(pids, memoryDir)) } as (typeof leakReadings)[number]);
         }
@@ -215,6 +217,7 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
         });
       } finally {
         clearInterval(sampler);
+        windowOver = true;
       }
       read();
       closeWindow();

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { freePort, managedProcess } from '@platform/testing';
 import type { BenchContext, Scenario } from '../harness/context';
 import { nginxVersion, startNginx } from '../harness/nginx';
-import { measureCpu, processTree } from '../harness/process-tree';
+import { cpuLedger, processTree } from '../harness/process-tree';
 import type { CannonResult, RequestSpec } from '../harness/load-protocol';
 import { PUBLIC_GET, gatewayToUpstreamEnv, jwtGet } from '../harness/proxied-requests';
 import { alternate, medianOf } from '../harness/rounds';
@@ -57,19 +57,11 @@ export const proxyScenario: Scenario = {
           ...Object.fromEntries(Object.entries(extra).map(([name, url]) => [name, { url }])),
         };
         for (const { url } of Object.values(sides)) await saturate(url, requests, params.warmupSec);
-        const cpu: Record<string, number> = {};
+        const cpu = Object.fromEntries(Object.entries(sides).map(([name, { pid }]) => [name, cpuLedger({ proxy: () => [pid] })]));
         const rounds = await alternate<CannonResult>(
           params.rounds,
           Object.fromEntries(
-            Object.entries(sides).map(([name, { url, pid }]) => [
-              name,
-              async () => {
-                if (pid === undefined) return saturate(url, requests, params.roundSec);
-                const { result, cpu_s } = await measureCpu(pid, () => saturate(url, requests, params.roundSec));
-                cpu[name] = (cpu[name] ?? 0) + cpu_s;
-                return result;
-              },
-            ]),
+            Object.keys(sides).map((name) => [name, () => cpu[name].measure(() => saturate(sides[name].url, requests, params.roundSec))]),
           ),
         );
         for (const [side, results] of Object.entries(rounds)) {
@@ -77,7 +69,7 @@ export const proxyScenario: Scenario = {
           if (failed > 0) throw new Error(`${side}: ${failed} requests failed (non-2xx or errors) during the proxy comparison`);
         }
         const rps = (side: string) => medianOf(rounds[side], (r) => r.rps);
-        const cpuMsPerRequest = (side: string) => round((1000 * cpu[side]) / rounds[side].reduce((sum, r) => sum + r.ok, 0));
+        const cpuMsPerRequest = (side: string) => cpu[side].msPerOperation(rounds[side].reduce((sum, r) => sum + r.ok, 0)).proxy;
         return {
           ratio: round(rps('gateway') / rps('bare_hop')),
           rps,
