@@ -1,6 +1,6 @@
 import type { Migration } from '@platform/db';
 import { adjusterKitsMigration } from './features/adjuster-kits/migrations';
-import { assignmentSearchMigration } from './features/assignment/migrations';
+import { assignmentSearchMigration, claimVersionVisibleChangesMigration } from './features/assignment/migrations';
 import { claimantSelfServiceMigration } from './features/access-links/migrations';
 import { attachmentScansMigration } from './features/attachments/migrations';
 import { claimantNamesMigration, searchIndexesMigration, searchKnnMigration } from './features/claims-list/migrations';
@@ -28,4 +28,5 @@ export const claimsMigrations: Migration[] = [
   claimantNamesMigration,
   deadlinesMetMigration,
   deliveriesVacuumMigration,
+  claimVersionVisibleChangesMigration,
 ];

@@ -107,6 +107,26 @@ describe('PUT /api/claims/claims/{id}/assignee', () => {
     expect(Number(count)).toBe(1);
   });
 
+  it("keeps the ETag through the service's bookkeeping (acknowledgement delivered, first contact, a new access link), not through a visible change", async () => {
+    const claim = await fileClaim(t.url);
+    const etag = await etagOf(claim.claim_id);
+    const bookkeeping = await t
+      .db('claims')
+      .where({ id: claim.claim_id })
+      .update({
+        acknowledgement_delivered_at: t.db.raw('clock_timestamp()'),
+        first_contact_made_at: t.db.raw('clock_timestamp()'),
+        access_token_hash: t.db.raw("md5(access_token_hash || 'new link')"),
+      })
+      .returning('version');
+    expect(bookkeeping).toEqual([{ version: Number(JSON.parse(etag)) }]);
+    expect(await etagOf(claim.claim_id)).toBe(etag);
+    await put(claim.claim_id, 'alice', await as.alice(), etag).expect(200);
+    expect(await etagOf(claim.claim_id)).not.toBe(etag);
+    await t.db('claims').where({ id: claim.claim_id }).update({ loss_description: 'Water came through the kitchen ceiling' });
+    expect(await etagOf(claim.claim_id)).toBe(`"${Number(JSON.parse(etag)) + 2}"`);
+  });
+
   it('answers 409 when an adjuster takes, without If-Match, a claim someone else holds', async () => {
     const claim = await fileClaim(t.url);
     await put(claim.claim_id, 'alice', await as.alice()).expect(200);
