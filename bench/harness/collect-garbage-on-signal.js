@@ -1,10 +1,12 @@
 /*
  * Preloaded into every platform process the benchmark starts (NODE_OPTIONS=--require …): SIGUSR2 runs a
- * full garbage collection. The mixed scenario reads each process's RSS right after one, through its window,
- * so that memory still held (a leak) is told apart from where V8's heap sizing happens to stand (under load
- * the committed heap swings by 100 MB with the live data flat). With BENCH_MEMORY_DIR set, the process also
- * writes its memory after the collection (`process.memoryUsage()`) to `<dir>/<pid>.json`: the live heap
- * beside the RSS.
+ * full garbage collection. The mixed scenario takes its leak readings this way, so that memory still held
+ * (a leak) is told apart from where V8's heap sizing happens to stand (under load the committed heap swings
+ * by 30–100 MB with the live data flat). With BENCH_MEMORY_DIR set, the process writes `<dir>/<pid>.json`:
+ * `live_heap` — the V8 heap's live data right after the collection (`heapUsed`) — and, `SETTLE_MS` later
+ * (V8 hands the pages it freed back to the system on a background task, so RSS right after a collection
+ * still holds them), `process.memoryUsage()` and the anonymous and file-backed parts of the resident
+ * memory from /proc/self/status, all read at that one moment.
  */
 'use strict';
 const fs = require('node:fs');
@@ -12,10 +14,29 @@ const path = require('node:path');
 const v8 = require('node:v8');
 const vm = require('node:vm');
 
+const SETTLE_MS = 1500;
+
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc');
+
+function residentKb(field, status) {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return match ? Number(match[1]) : null;
+}
+
 process.on('SIGUSR2', () => {
   collectGarbage();
   const dir = process.env.BENCH_MEMORY_DIR;
-  if (dir) fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(process.memoryUsage()));
+  if (!dir) return;
+  const liveHeap = process.memoryUsage().heapUsed;
+  setTimeout(() => {
+    const status = fs.readFileSync('/proc/self/status', 'utf8');
+    const reading = {
+      live_heap: liveHeap,
+      ...process.memoryUsage(),
+      rss_anon: residentKb('RssAnon', status) * 1024,
+      rss_file: residentKb('RssFile', status) * 1024,
+    };
+    fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(reading));
+  }, SETTLE_MS).unref();
 });

@@ -62,6 +62,8 @@ export interface MixResult {
   /** What failed, as "<operation> <status>" (status 0: no response) → count. */
   failures: Record<string, number>;
   operations: Record<string, LatencyResult>;
+  /** The slowest request (any operation, answered or not) sent in each 10 s of the run, ms: when a tail happened. */
+  slowest_ms_by_10s: number[];
 }
 
 export interface TransferResult {

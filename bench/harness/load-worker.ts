@@ -183,10 +183,15 @@ async function mix(task: Extract<LoadTask, { kind: 'mix' }>): Promise<MixResult>
   const operations = task.operations.map((operation) => ({ ...operation, next: cycle(operation.requests), recorder: new Recorder() }));
   const nextOperation = weightedCycle(operations);
   const failures: Record<string, number> = {};
+  const started = process.hrtime.bigint();
+  const slowestBy10s: number[] = [];
   const fire = async () => {
     const operation = nextOperation();
+    const sentAt = process.hrtime.bigint();
     const status = await operation.recorder.time(agent, base, operation.next());
     if (status < 200 || status >= 300) failures[`${operation.name} ${status}`] = (failures[`${operation.name} ${status}`] ?? 0) + 1;
+    const window = Math.floor(Number(sentAt - started) / 1e10);
+    slowestBy10s[window] = Math.max(slowestBy10s[window] ?? 0, Number(process.hrtime.bigint() - sentAt) / 1e6);
   };
   const seconds =
     task.rate === undefined
@@ -202,6 +207,7 @@ async function mix(task: Extract<LoadTask, { kind: 'mix' }>): Promise<MixResult>
     non2xx: all.reduce((sum, r) => sum + r.non2xx, 0),
     failures,
     operations: results,
+    slowest_ms_by_10s: Array.from(slowestBy10s, (ms) => Math.round(ms ?? 0)),
   };
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { bearer } from '@platform/testing';
@@ -14,20 +14,28 @@ import { round } from '../harness/stats';
  * heap's committed size, which the collector grows to about three times the live data between full
  * collections and keeps when the load stops: the claims process swings by 100 MB within a minute with its
  * live heap flat, so a line fitted through those readings reads ±20–150 MB per 10 minutes either way
- * (kept in results.json as `rss_under_load_slope_by_process_mb_per_10min`). A leak is memory still held
- * after a full collection, so the figure is a line through each process's RSS right after one (SIGUSR2,
- * which bench/harness/collect-garbage-on-signal.js answers in every process the bench starts), taken
- * `LEAK_READINGS` times under the load from the end of the first minute (heaps and compiled code grow to
- * their working size there) to the end of the window, as MB per 10 minutes; the live heap after each
- * collection is reported beside it. Every reading is under the same load, so none is lighter for being
- * taken after it.
+ * (kept in results.json as `rss_under_load_slope_by_process_mb_per_10min`).
+ *
+ * A leak is memory still held after a full collection, in one of two places: the live heap, or the
+ * anonymous memory outside V8's heap (the allocator's, the libraries', buffers). The figure is a line through
+ * that retained memory (`retained_mb`: the live heap right after the collection, plus the anonymous RSS less
+ * the heap V8 holds, read together a moment later), taken every minute or so under the load from the end of
+ * the third minute to the end of the window, as MB per 10 minutes. The RSS itself after each collection
+ * still carries the heap pages V8 holds free — 60 to 134 MB in the claims process at one live heap of 43 MB,
+ * by V8's own sizing — and its line, reported beside (`rss_slope_by_process_mb_per_10min`), read −17.5 to
+ * +11.5 MB per 10 minutes in three runs whose live heaps and native memory were flat (docs/BENCHMARKS.md).
+ * The first three minutes are where native memory reaches its working size (the claims process's grew by
+ * 5 MB between the readings at 60 and 194 s in two runs, then held within 0.6 MB). Every reading is under
+ * the same load, so none is lighter for being taken after it.
  */
 const RSS_READ_MS = 1000;
 const RSS_WINDOW_MS = 10000;
 const AFTER_COLLECTION_MS = 2000;
-const LEAK_READINGS = 5;
+const LEAK_READING_EVERY_SEC = 60;
 /** The first minute (a fifth of a short run) is left out of the lines under load: heaps grow to their working size there. */
 const settleSec = (durationSec: number) => Math.min(60, durationSec / 5);
+/** The first three minutes (a fifth of a short run) are left out of the leak figure: native memory grows to its working size there. */
+const leakSettleSec = (durationSec: number) => Math.min(180, durationSec / 5);
 const PLATFORM = ['gateway', 'claims', 'evidence'] as const;
 
 /** Least-squares slope of (seconds, MB) samples, in MB per 10 minutes. */
@@ -41,32 +49,61 @@ function slopePer10Min(samples: { t: number; mb: number }[]): number {
 }
 
 interface AfterCollection {
+  /** The service's resident memory, and its anonymous and file-backed parts (the pages of node and its libraries). */
   rss_mb: number;
-  /** The V8 heap's live data after the collection (`heapUsed`), as the process reported it. */
-  heap_used_mb: number | null;
-  /** What V8 kept committed for its heap (`heapTotal`), and memory outside it held by JavaScript objects (`external`). */
-  heap_total_mb: number | null;
-  external_mb: number | null;
+  anon_mb: number;
+  file_mb: number;
+  /** The V8 heap's live data right after the collection (`heapUsed`). */
+  heap_used_mb: number;
+  /** What V8 holds for its heap (`heapTotal`), and memory outside it held by JavaScript objects (`external`). */
+  heap_total_mb: number;
+  external_mb: number;
+  /**
+   * What a leak would be in: the live heap, and the anonymous memory outside V8's heap (the allocator's, the
+   * libraries', buffers) — the RSS less its file-backed pages and less the heap pages V8 holds free.
+   */
+  retained_mb: number;
 }
 
-type ReportedMemory = Pick<AfterCollection, 'heap_used_mb' | 'heap_total_mb' | 'external_mb'>;
+interface MemoryReading extends NodeJS.MemoryUsage {
+  live_heap: number;
+  rss_anon: number;
+  rss_file: number;
+}
 
-function reportedMemory(memoryDir: string | undefined, pid: number): ReportedMemory {
+function readingOf(memoryDir: string, pid: number): AfterCollection | null {
   const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
-  for (const member of memoryDir ? processTree(pid) : []) {
+  for (const member of processTree(pid)) {
     try {
-      const usage = JSON.parse(readFileSync(path.join(memoryDir!, `${member}.json`), 'utf8')) as NodeJS.MemoryUsage;
-      return { heap_used_mb: mb(usage.heapUsed), heap_total_mb: mb(usage.heapTotal), external_mb: mb(usage.external) };
+      const reading = JSON.parse(readFileSync(path.join(memoryDir, `${member}.json`), 'utf8')) as MemoryReading;
+      return {
+        rss_mb: mb(reading.rss),
+        anon_mb: mb(reading.rss_anon),
+        file_mb: mb(reading.rss_file),
+        heap_used_mb: mb(reading.live_heap),
+        heap_total_mb: mb(reading.heapTotal),
+        external_mb: mb(reading.external),
+        retained_mb: mb(reading.live_heap + reading.rss_anon - reading.heapTotal),
+      };
     } catch {
       // not the member that ran the service: the next one
     }
   }
-  return { heap_used_mb: null, heap_total_mb: null, external_mb: null };
+  return null;
 }
 
-/** Each process's RSS and live heap (MB) once a full collection has run in each process of its tree and its sweeping has ended. */
-async function afterCollection(pids: Record<string, number>, memoryDir: string | undefined): Promise<Record<string, AfterCollection>> {
+/**
+ * Each process's memory once a full collection has run in it (bench/harness/collect-garbage-on-signal.js
+ * writes the reading; an earlier one is removed first so that it is never read again). Null for a process
+ * that wrote none, and for every process without BENCH_MEMORY_DIR.
+ */
+async function afterCollection(
+  pids: Record<string, number>,
+  memoryDir: string | undefined,
+): Promise<Record<string, AfterCollection | null>> {
+  if (!memoryDir) return Object.fromEntries(Object.keys(pids).map((name) => [name, null]));
   for (const member of Object.values(pids).flatMap(processTree)) {
+    rmSync(path.join(memoryDir, `${member}.json`), { force: true });
     try {
       process.kill(member, 'SIGUSR2');
     } catch {
@@ -74,9 +111,7 @@ async function afterCollection(pids: Record<string, number>, memoryDir: string |
     }
   }
   await delay(AFTER_COLLECTION_MS);
-  return Object.fromEntries(
-    Object.entries(pids).map(([name, pid]) => [name, { rss_mb: round(serviceRssMb(pid), 1), ...reportedMemory(memoryDir, pid) }]),
-  );
+  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, readingOf(memoryDir, pid)]));
 }
 
 /** The requests of the mix, all through the gateway: claimant reads and writes with their tokens, internal ones with a JWT. */
@@ -190,15 +225,17 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
       const t0 = await claimsClock(stack);
       sample();
       const sampler = setInterval(sample, RSS_READ_MS);
-      // The leak figure's readings: one full collection per process at the end of the first minute, then evenly
-      // to the end of the window, each under the load.
+      // The leak figure's readings: one full collection per process at the end of the third minute, then about
+      // every minute to the end of the window, each under the load.
       const memoryDir = context.processEnv.BENCH_MEMORY_DIR;
-      const settledSec = settleSec(params.mixedSec);
-      const leakReadings: ({ t: number } & Record<string, AfterCollection>)[] = [];
+      const firstReadingSec = leakSettleSec(params.mixedSec);
+      const readingSpanSec = params.mixedSec - firstReadingSec - AFTER_COLLECTION_MS / 1000 - 1;
+      const readingCount = Math.max(2, 1 + Math.floor(readingSpanSec / LEAK_READING_EVERY_SEC));
+      const leakReadings: ({ t: number } & Record<string, AfterCollection | null>)[] = [];
       let windowOver = false;
       const leakReadingsDone = (async () => {
-        for (let i = 0; i < LEAK_READINGS; i++) {
-          const at = settledSec + (i * (params.mixedSec - settledSec - AFTER_COLLECTION_MS / 1000 - 1)) / (LEAK_READINGS - 1);
+        for (let i = 0; i < readingCount; i++) {
+          const at = firstReadingSec + (i * readingSpanSec) / (readingCount - 1);
           await delay(Math.max(0, started + at * 1000 - Date.now()));
           if (windowOver) return; // the load failed: no collections in whatever runs next
           const t = (Date.now() - started) / 1000;
@@ -224,15 +261,17 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
       await leakReadingsDone;
       const audit = await claimToAudit(stack, t0);
       const afterLoad = await afterCollection(pids, memoryDir);
-      const lineThrough = (name: (typeof PLATFORM)[number], pick: (reading: AfterCollection) => number | null) => {
+      const lineThrough = (name: (typeof PLATFORM)[number], pick: (reading: AfterCollection) => number) => {
         const points = leakReadings.flatMap((reading) => {
-          const mb = pick(reading[name]);
-          return mb === null ? [] : [{ t: reading.t, mb }];
+          const memory = reading[name];
+          return memory ? [{ t: reading.t, mb: pick(memory) }] : [];
         });
         return points.length >= 2 ? round(slopePer10Min(points), 2) : null;
       };
-      const leakSlopes = Object.fromEntries(PLATFORM.map((name) => [name, lineThrough(name, (r) => r.rss_mb)!]));
-      const heapSlopes = Object.fromEntries(PLATFORM.map((name) => [name, lineThrough(name, (r) => r.heap_used_mb)]));
+      const linesOf = (pick: (reading: AfterCollection) => number) =>
+        Object.fromEntries(PLATFORM.map((name) => [name, lineThrough(name, pick)]));
+      const retainedSlopes = linesOf((r) => r.retained_mb);
+      const fittedRetained = Object.values(retainedSlopes).filter((slope): slope is number => slope !== null);
       const settled = <T extends { t: number }>(samples: T[]) => samples.filter((sample) => sample.t >= settleSec(params.mixedSec));
       const slopes = Object.fromEntries(PLATFORM.map((name) => [name, round(slopePer10Min(settled(rss[name])), 2)]));
       const instantSlopes = Object.fromEntries(PLATFORM.map((name) => [name, round(slopePer10Min(settled(reads[name])), 2)]));
@@ -246,7 +285,7 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
         p99_ms_status_update: round(ops.status_update.p99_ms, 1),
         errors: failed(sustained),
         claim_to_audit_p99_ms: audit.p99_ms,
-        rss_slope_mb_per_10min: Math.max(...Object.values(leakSlopes)),
+        rss_slope_mb_per_10min: fittedRetained.length === PLATFORM.length ? Math.max(...fittedRetained) : null,
         failures: sustained.failures,
         arrival_rate_rps: rate,
         saturation_rps: round(saturation.achieved_rps, 1),
@@ -256,9 +295,11 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
         backlog_drained_first: drained,
         seconds: round(sustained.seconds, 1),
         operations: Object.fromEntries(Object.entries(ops).map(([name, result]) => [name, latencies(result)])),
+        slowest_ms_by_10s: sustained.slowest_ms_by_10s,
         claim_to_audit: audit,
-        rss_slope_by_process_mb_per_10min: leakSlopes,
-        heap_used_slope_by_process_mb_per_10min: heapSlopes,
+        retained_slope_by_process_mb_per_10min: retainedSlopes,
+        heap_used_slope_by_process_mb_per_10min: linesOf((r) => r.heap_used_mb),
+        rss_slope_by_process_mb_per_10min: linesOf((r) => r.rss_mb),
         // The readings the slopes are fitted through (seconds into the window), and one more once the load has stopped.
         after_full_collection: { under_load: leakReadings, after_load: afterLoad },
         // Least-squares lines through the readings under load (after the first minute): the heap's sizing, not the figure.
