@@ -34,8 +34,8 @@ const AFTER_COLLECTION_MS = 2000;
 const LEAK_READING_EVERY_SEC = 60;
 /** The first minute (a fifth of a short run) is left out of the lines under load: heaps grow to their working size there. */
 const settleSec = (durationSec: number) => Math.min(60, durationSec / 5);
-/** The first three minutes (a fifth of a short run) are left out of the leak figure: native memory grows to its working size there. */
-const leakSettleSec = (durationSec: number) => Math.min(180, durationSec / 5);
+/** The first three minutes (under a third of a shorter run) are left out of the leak figure: native memory grows to its working size there. */
+const leakSettleSec = (durationSec: number) => Math.min(180, durationSec * 0.3);
 const PLATFORM = ['gateway', 'claims', 'evidence'] as const;
 
 /** Least-squares slope of (seconds, MB) samples, in MB per 10 minutes. */
