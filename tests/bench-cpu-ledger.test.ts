@@ -3,11 +3,21 @@ import { adminUrl } from '@platform/testing';
 import { pgClient } from '../bench/harness/workspace-modules';
 import { cpuLedger, processTree, serverRoots } from '../bench/harness/process-tree';
 
-/** Busy for `ms` of wall time on this thread. */
+/**
+ * Busy until this process has used `ms` more of CPU — CPU, not wall time, so that a loaded machine (CI runs
+ * test files side by side on two cores) cannot make the work smaller than the test expects.
+ */
 function spin(ms: number): void {
-  const until = Date.now() + ms;
-  while (Date.now() < until);
+  const start = process.cpuUsage();
+  for (;;) {
+    const used = process.cpuUsage(start);
+    if ((used.user + used.system) / 1000 >= ms) return;
+  }
 }
+
+/** The same in a child process, for 500 ms of CPU. */
+const CHILD_SPINS_500_MS =
+  'const s = process.cpuUsage(); for (;;) { const u = process.cpuUsage(s); if ((u.user + u.system) / 1000 >= 500) break; }';
 
 describe("the benchmark's CPU ledger", () => {
   it('counts the CPU of each named process per operation, and their total', async () => {
@@ -22,9 +32,7 @@ describe("the benchmark's CPU ledger", () => {
 
   it('keeps the CPU of a child that exited during the measurement (its parent reaped it)', async () => {
     const ledger = cpuLedger({ bench: () => [process.pid] });
-    const child = await ledger.measure(async () =>
-      spawnSync(process.execPath, ['-e', 'const until = Date.now() + 500; while (Date.now() < until);']),
-    );
+    const child = await ledger.measure(async () => spawnSync(process.execPath, ['-e', CHILD_SPINS_500_MS]));
     expect(child.status).toBe(0);
     // the child's ~500 ms of CPU, which /proc shows only in this process's reaped-children time once it exited
     expect(ledger.msPerOperation(1).bench).toBeGreaterThanOrEqual(400);
