@@ -5,7 +5,8 @@ import { cpuLedger, processTree, serverRoots } from '../bench/harness/process-tr
 
 /**
  * Busy until this process has used `ms` more of CPU — CPU, not wall time, so that a loaded machine (CI runs
- * test files side by side on two cores) cannot make the work smaller than the test expects.
+ * test files side by side on two cores) cannot make the work smaller than the test expects. It uses nothing
+ * but `process`, so its source also runs as a child process of its own.
  */
 function spin(ms: number): void {
   const start = process.cpuUsage();
@@ -14,10 +15,6 @@ function spin(ms: number): void {
     if ((used.user + used.system) / 1000 >= ms) return;
   }
 }
-
-/** The same in a child process, for 500 ms of CPU. */
-const CHILD_SPINS_500_MS =
-  'const s = process.cpuUsage(); for (;;) { const u = process.cpuUsage(s); if ((u.user + u.system) / 1000 >= 500) break; }';
 
 describe("the benchmark's CPU ledger", () => {
   it('counts the CPU of each named process per operation, and their total', async () => {
@@ -32,7 +29,7 @@ describe("the benchmark's CPU ledger", () => {
 
   it('keeps the CPU of a child that exited during the measurement (its parent reaped it)', async () => {
     const ledger = cpuLedger({ bench: () => [process.pid] });
-    const child = await ledger.measure(async () => spawnSync(process.execPath, ['-e', CHILD_SPINS_500_MS]));
+    const child = await ledger.measure(async () => spawnSync(process.execPath, ['-e', `${spin}; spin(500);`]));
     expect(child.status).toBe(0);
     // the child's ~500 ms of CPU, which /proc shows only in this process's reaped-children time once it exited
     expect(ledger.msPerOperation(1).bench).toBeGreaterThanOrEqual(400);
