@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -297,13 +297,11 @@ async function uploads(task: Extract<LoadTask, { kind: 'upload' }>): Promise<Tra
   return { seconds, bytes: task.count * task.sizeBytes, mib_per_s: (task.count * task.sizeBytes) / 1048576 / seconds, statuses };
 }
 
-/** The baseline of an upload: the same bytes written with `fs` streams, as many at once. */
+/** The baseline of an upload: the same bytes written with `fs` streams, as many at once; the files stay, as the service's do. */
 async function diskWrites(task: Extract<LoadTask, { kind: 'disk' }>): Promise<TransferResult> {
   randomPayload(task.sizeBytes);
-  const files: string[] = [];
   const seconds = await runConcurrently(task.count, task.concurrency, async (index) => {
     const file = path.join(task.dir, `bench-${index}-${randomUUID()}.bin`);
-    files.push(file);
     const stream = createWriteStream(file);
     const drained = () => new Promise<void>((done) => stream.once('drain', () => done()));
     await writeChunks((chunk) => stream.write(chunk), drained, fileHeader(), randomPayload(task.sizeBytes), task.sizeBytes);
@@ -314,7 +312,6 @@ async function diskWrites(task: Extract<LoadTask, { kind: 'disk' }>): Promise<Tr
       await handle.close();
     }
   });
-  await Promise.all(files.map((file) => rm(file, { force: true })));
   return { seconds, bytes: task.count * task.sizeBytes, mib_per_s: (task.count * task.sizeBytes) / 1048576 / seconds, statuses: {} };
 }
 

@@ -1,9 +1,12 @@
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { reportLosses } from '../harness/claimant';
 import type { BenchContext, Scenario } from '../harness/context';
 import type { TransferResult } from '../harness/load-protocol';
 import { rssSampler } from '../harness/process-tree';
 import { alternate, medianOf } from '../harness/rounds';
 import { round } from '../harness/stats';
+import { settleStorage } from '../harness/storage';
 
 /**
  * upload.throughput_ratio_vs_disk and upload.rss_growth_mb: 25 MiB attachments (PDF by their bytes,
@@ -11,7 +14,9 @@ import { round } from '../harness/stats';
  * against the same bytes written with `fs` write streams, as many at once, into the service's data
  * directory (same file system). Memory: the claims process's RSS sampled every 25 ms during the
  * measured rounds, growth over its level after the warm-up. The service fsyncs each attachment before it
- * answers, so the baseline fsyncs each file too (same durability).
+ * answers, so the baseline fsyncs each file too (same durability), and it keeps its files until the
+ * scenario ends, as the service keeps its attachments. Before every round of either side the storage
+ * is settled (settleStorage), so no round starts while the previous one's writes are still draining.
  */
 export const uploadScenario: Scenario = {
   name: 'upload',
@@ -29,10 +34,12 @@ export const uploadScenario: Scenario = {
         concurrency: params.uploadConcurrency,
         sizeBytes: params.uploadBytes,
       });
+    const baselineDir = path.join(stack.env.DATA_DIR, 'bench-disk-baseline');
+    await mkdir(baselineDir, { recursive: true });
     const disk = (count: number) =>
       load.run({
         kind: 'disk',
-        dir: stack.env.DATA_DIR,
+        dir: baselineDir,
         count,
         concurrency: params.uploadConcurrency,
         sizeBytes: params.uploadBytes,
@@ -43,12 +50,21 @@ export const uploadScenario: Scenario = {
     await disk(params.uploadConcurrency);
     const pid = stack.claims.pid();
     if (!pid) throw new Error('claims process has no pid');
+    const drainMs: number[] = [];
+    let notQuiet = 0;
+    const settled = async <T>(side: () => Promise<T>) => {
+      const settling = await settleStorage(baselineDir);
+      drainMs.push(settling.drain_ms);
+      if (!settling.quiet) notQuiet++;
+      return side();
+    };
     const memory = rssSampler(pid);
     const rounds = await alternate<TransferResult>(params.rounds, {
-      service: () => upload(params.uploadCount),
-      disk: () => disk(params.uploadCount),
+      service: () => settled(() => upload(params.uploadCount)),
+      disk: () => settled(() => disk(params.uploadCount)),
     });
     const rss = memory.stop();
+    await rm(baselineDir, { recursive: true, force: true });
     const statuses: Record<string, number> = {};
     for (const r of rounds.service) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
     const failed = Object.entries(statuses).filter(([status]) => status !== '201');
@@ -67,6 +83,8 @@ export const uploadScenario: Scenario = {
       rss_peak_mb: round(rss.peak_mb, 1),
       service_rounds_mib_per_s: rounds.service.map((r) => round(r.mib_per_s, 1)),
       disk_rounds_mib_per_s: rounds.disk.map((r) => round(r.mib_per_s, 1)),
+      storage_drain_ms_before_rounds: drainMs,
+      storage_not_quiet_before_rounds: notQuiet,
     };
   },
 };
