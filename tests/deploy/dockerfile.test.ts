@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@platform/runtime';
 import { productionProcesses } from '../../scripts/build-production';
 
 const root = path.join(__dirname, '../..');
@@ -71,20 +72,24 @@ describe('deploy/Dockerfile', () => {
     expect(gid).toBeGreaterThan(0);
   });
 
-  it.each(processNames)('has a %s target that adds only its built directory to the runtime and runs main.js', (name) => {
-    const target = stage(name);
-    expect(target.from).toBe('runtime');
-    expect(target.instructions.filter((line) => /^(RUN|USER)\b/.test(line))).toEqual([]);
-    expect(target.instructions.filter((line) => line.startsWith('COPY'))).toEqual([`COPY --from=build /dist/${name} /app`]);
-    const cmd = JSON.parse(
-      target.instructions
-        .find((line) => line.startsWith('CMD'))!
-        .slice(3)
-        .trim(),
-    );
-    expect(cmd[0]).toBe('node');
-    expect(cmd.at(-1)).toBe('main.js');
-  });
+  it.each(processNames)(
+    'has a %s target that adds only its built directory to the runtime and runs main.js with the service flags',
+    (name) => {
+      const target = stage(name);
+      expect(target.from).toBe('runtime');
+      expect(target.instructions.filter((line) => /^(RUN|USER)\b/.test(line))).toEqual([]);
+      expect(target.instructions.filter((line) => line.startsWith('COPY'))).toEqual([`COPY --from=build /dist/${name} /app`]);
+      const cmd = JSON.parse(
+        target.instructions
+          .find((line) => line.startsWith('CMD'))!
+          .slice(3)
+          .trim(),
+      );
+      expect(cmd[0]).toBe('node');
+      expect(cmd.at(-1)).toBe('main.js');
+      expect(cmd).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
+    },
+  );
 
   it('has exactly the targets the build script builds', () => {
     expect(

@@ -4,3 +4,4 @@ export * from './virus-scanner';
 export * from './service-database';
 export * from './service-document';
 export * from './service-main';
+export * from './node-flags';

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { SERVICE_NODE_FLAGS } from '@platform/runtime';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -66,8 +67,9 @@ export function managedProcess(name: string, entry: string, env: Record<string, 
     pid: () => child?.pid,
     output: () => log,
     async start() {
-      // node itself, with tsx as a loader: one process, so a signal reaches the service and not a launcher.
-      child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      // node itself, with tsx as a loader: one process, so a signal reaches the service and not a launcher;
+      // with the flags production runs it with (deploy/Dockerfile).
+      child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', entry], {
         cwd: ROOT,
         env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
         stdio: ['ignore', 'pipe', 'pipe'],
