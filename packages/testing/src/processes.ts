@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { SERVICE_NODE_FLAGS } from '@platform/runtime';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -152,8 +153,20 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
     { ...common, CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url },
     gatewayPort,
   );
-  await Promise.all([claims.start(), evidence.start()]);
-  await gateway.start();
+  // Attachments and binders land in the data directory: a stack leaves none behind (a full benchmark
+  // run writes tens of GB there), nor its databases.
+  const stop = async () => {
+    await gateway.stop();
+    await Promise.all([claims.stop(), evidence.stop()]);
+    await Promise.all([claimsDb.drop(), evidenceDb.drop(), rm(dataDir, { recursive: true, force: true })]);
+  };
+  try {
+    await Promise.all([claims.start(), evidence.start()]);
+    await gateway.start();
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
   return {
     gateway,
     claims,
@@ -161,10 +174,6 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
     claimsDatabaseUrl: claimsDb.url,
     evidenceDatabaseUrl: evidenceDb.url,
     env: common,
-    async stop() {
-      await gateway.stop();
-      await Promise.all([claims.stop(), evidence.stop()]);
-      await Promise.all([claimsDb.drop(), evidenceDb.drop()]);
-    },
+    stop,
   };
 }
