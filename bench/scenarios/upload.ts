@@ -53,7 +53,8 @@ export const uploadScenario: Scenario = {
     const drainMs: number[] = [];
     let notQuiet = 0;
     const settled = async <T>(side: () => Promise<T>) => {
-      const settling = await settleStorage(baselineDir);
+      // The quick run is a smoke test under two minutes: a shorter pause there.
+      const settling = await settleStorage(baselineDir, params.mode === 'quick' ? { pauseMs: 500 } : {});
       drainMs.push(settling.drain_ms);
       if (!settling.quiet) notQuiet++;
       return side();
