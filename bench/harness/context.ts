@@ -22,6 +22,8 @@ export interface BenchParameters {
   uploadCount: number;
   uploadConcurrency: number;
   uploadBytes: number;
+  /** The pause after the storage has settled, before each upload round of either side (settleStorage). */
+  storagePauseMs: number;
   binderItems: number;
   /** The mixed load: its saturation measurement, then this long at 70% of it. */
   mixedSaturationSec: number;
@@ -46,6 +48,7 @@ export function parameters(quick: boolean): BenchParameters {
         uploadCount: 8,
         uploadConcurrency: 8,
         uploadBytes: 25 * 1024 * 1024,
+        storagePauseMs: 500,
         binderItems: 100,
         mixedSaturationSec: 2,
         mixedSec: 30,
@@ -64,6 +67,7 @@ export function parameters(quick: boolean): BenchParameters {
         uploadCount: 32,
         uploadConcurrency: 8,
         uploadBytes: 25 * 1024 * 1024,
+        storagePauseMs: 2000,
         binderItems: 10000,
         mixedSaturationSec: 10,
         mixedSec: 600,

@@ -44,7 +44,10 @@ export interface SettleResult {
  * device, which this machine cannot see. A round's rate then depends on its own writes, not on whether
  * the round before it left the storage busy.
  */
-export async function settleStorage(dir: string, { quietMs = 500, pauseMs = 2000, timeoutMs = 10000 } = {}): Promise<SettleResult> {
+export async function settleStorage(
+  dir: string,
+  { pauseMs, quietMs = 500, timeoutMs = 10000 }: { pauseMs: number; quietMs?: number; timeoutMs?: number },
+): Promise<SettleResult> {
   const started = Date.now();
   await run('sync', ['-f', dir]);
   let last = await deviceActivity(dir);

@@ -53,8 +53,7 @@ export const uploadScenario: Scenario = {
     const drainMs: number[] = [];
     let notQuiet = 0;
     const settled = async <T>(side: () => Promise<T>) => {
-      // The quick run is a smoke test under two minutes: a shorter pause there.
-      const settling = await settleStorage(baselineDir, params.mode === 'quick' ? { pauseMs: 500 } : {});
+      const settling = await settleStorage(baselineDir, { pauseMs: params.storagePauseMs });
       drainMs.push(settling.drain_ms);
       if (!settling.quiet) notQuiet++;
       return side();

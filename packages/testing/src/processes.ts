@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { SERVICE_NODE_FLAGS } from '@platform/runtime';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@platform/runtime';
 import { Client } from 'pg';
 import { testAmqpUrl } from './broker';
 import { adminUrl } from './databases';
