@@ -1,5 +1,5 @@
 import { pendingOutbox, settleAuditLog } from './support/audit';
-import { queryRows } from './support/database';
+import { countRows, queryRows } from './support/database';
 import { filesUnder } from './support/files';
 import { describeRecords, startLoad } from './support/load-runner';
 import type { LoadRecord } from './support/load';
@@ -68,6 +68,8 @@ describe('crash in the middle of writes', () => {
     const orphans = newFiles.filter(([file, sha]) => !referenced.has(sha) && !/(^|\/)db\//.test(file));
     const storedHashes = new Set(newFiles.map(([, sha]) => sha));
     const missingFiles = attachments.filter((a) => !storedHashes.has(a.sha256));
+    // the restart recovered every placement the killed process announced (file-placements.ts)
+    const placementsLeft = await countRows(stack!.claimsDatabaseUrl, 'file_placements');
 
     await until('outbox drained', async () => (await pendingOutbox(stack!.claimsDatabaseUrl)) === 0, 60000).catch(() => undefined);
     const pending = await pendingOutbox(stack!.claimsDatabaseUrl);
@@ -90,11 +92,12 @@ describe('crash in the middle of writes', () => {
       // orphaned files are neither a lost record nor a status: they fail the scenario on their own
       passed:
         bad.length === 0 &&
-        lostClaims.length + lostUploads.length + halfWritten.length + missingFiles.length + orphans.length + pending === 0 &&
+        lostClaims.length + lostUploads.length + halfWritten.length + missingFiles.length + orphans.length + placementsLeft + pending ===
+          0 &&
         audit.lost.length + audit.duplicated.length === 0,
       notes: [
         ...orphans.slice(0, 5).map(([file]) => `finding: orphaned file left in DATA_DIR after the crash and restart: ${file}`),
-        `claim rows ${claims.length} (half-written: ${halfWritten.length}); attachment rows ${attachments.length}; new files in DATA_DIR ${newFiles.length}, orphaned ${orphans.length}, rows without a file ${missingFiles.length}`,
+        `claim rows ${claims.length} (half-written: ${halfWritten.length}); attachment rows ${attachments.length}; new files in DATA_DIR ${newFiles.length}, orphaned ${orphans.length}, rows without a file ${missingFiles.length}; placement announcements left ${placementsLeft}`,
         `requests that failed inside the crash window (expected): ${records.filter((r) => crashWindow(r) && r.status !== 201).length}`,
       ],
     });
@@ -105,6 +108,7 @@ describe('crash in the middle of writes', () => {
     expect(lostUploads.map((r) => r.claim_id)).toEqual([]);
     expect(orphans.map(([file]) => file)).toEqual([]);
     expect(missingFiles).toEqual([]);
+    expect(placementsLeft).toBe(0);
     expect(pending).toBe(0);
     expect(audit.lost).toEqual([]);
     expect(audit.duplicated).toEqual([]);

@@ -4,3 +4,4 @@ export * from './s3-file-storage';
 export * from './storage-config';
 export * from './byte-inspector';
 export * from './upload-pipeline';
+export * from './file-placements';

@@ -1,6 +1,7 @@
 export * from './service-config';
 export * from './run-service';
 export * from './virus-scanner';
+export * from './repeating-task';
 export * from './service-database';
 export * from './service-document';
 export * from './service-main';

@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { variable } from '@platform/config';
 import { HttpProblem } from '@platform/http';
 import type { Logger } from 'pino';
+import { startRepeatingTask } from './repeating-task';
 
 /**
  * Where an uploaded file stands with the virus scanner. `not_scanned`: no scanner is configured (the
@@ -142,34 +143,15 @@ export function assertServable(status: ScanStatus): void {
   }
 }
 
-/**
- * Runs `rescan` (which decides pending files and resolves with how many) at start and every
- * `intervalMs`, never two passes at once; a failed pass is logged and retried at the next interval.
- */
+/** Runs `rescan` (which decides pending files and resolves with how many) at start and every `intervalMs`. */
 export function startPendingScans(
   rescan: () => Promise<number>,
   intervalMs: number,
   logger: Logger,
   what: string,
 ): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const pass = () => {
-    running ??= rescan()
-      .then((decided) => {
-        if (decided > 0) logger.info({ decided }, `rescanned ${what} left pending`);
-      })
-      .catch((error) => logger.warn({ err: error }, `rescan of pending ${what} failed; retrying at the next interval`))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(pass, intervalMs);
-  timer.unref();
-  pass();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startRepeatingTask(rescan, intervalMs, logger, {
+    done: `rescanned ${what} left pending`,
+    failed: `rescan of pending ${what} failed; retrying at the next interval`,
+  });
 }

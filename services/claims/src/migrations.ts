@@ -2,7 +2,7 @@ import type { Migration } from '@platform/db';
 import { adjusterKitsMigration } from './features/adjuster-kits/migrations';
 import { assignmentSearchMigration, claimVersionVisibleChangesMigration } from './features/assignment/migrations';
 import { claimantSelfServiceMigration } from './features/access-links/migrations';
-import { attachmentScansMigration } from './features/attachments/migrations';
+import { attachmentPlacementsMigration, attachmentScansMigration } from './features/attachments/migrations';
 import { claimantNamesMigration, searchIndexesMigration, searchKnnMigration } from './features/claims-list/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
 import { deliveriesMigration, deliveriesVacuumMigration } from './features/delivery/migrations';
@@ -29,4 +29,5 @@ export const claimsMigrations: Migration[] = [
   deadlinesMetMigration,
   deliveriesVacuumMigration,
   claimVersionVisibleChangesMigration,
+  attachmentPlacementsMigration,
 ];

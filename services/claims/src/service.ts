@@ -1,8 +1,8 @@
-import { startPendingScans, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
+import { startPendingScans, startPlacementRecovery, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { ClaimsConfig } from './config';
 import { rescanPendingAttachments } from './features/attachments/attachment-rescan';
 import { attachmentsRoutes } from './features/attachments/attachments-routes';
-import { attachmentStorage } from './features/attachments/attachment-storage';
+import { attachmentPlacements, attachmentStorage } from './features/attachments/attachment-storage';
 import { accessLinksRoutes } from './features/access-links/access-links-routes';
 import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
 import { withdrawalRoutes } from './features/withdrawal/withdrawal-routes';
@@ -53,6 +53,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       const attachments = attachmentStorage(config, deps.dataDir);
       const abandoned = await attachments.removeAbandoned();
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
+      const placementRecovery = await startPlacementRecovery(attachmentPlacements(deps.db, attachments), deps.logger, 'attachment');
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
       const attachmentRescan =
         scanner &&
@@ -75,6 +76,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
           await attachmentRescan?.stop();
           await deliveryWorker.stop();
           idempotencyPurge.stop();
+          await placementRecovery.stop();
         },
       };
     },

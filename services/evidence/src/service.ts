@@ -1,4 +1,4 @@
-import { startPendingScans, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
+import { startPendingScans, startPlacementRecovery, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { EvidenceConfig } from './config';
 import { startCheckpointer } from './features/audit/audit-checkpoints';
 import { startAuditWatcher } from './features/audit/audit-watch';
@@ -11,7 +11,7 @@ import { startClaimEventConsumer } from './features/claim-events/claim-events-co
 import { controlsRoutes } from './features/controls/controls-routes';
 import { evidenceRoutes } from './features/evidence/evidence-routes';
 import { rescanPendingFiles } from './features/evidence/file-rescan';
-import { evidenceStorage } from './features/evidence/file-store';
+import { evidencePlacements, evidenceStorage } from './features/evidence/file-store';
 import { startRunScheduler } from './features/runs/run-scheduler';
 import { runsRoutes } from './features/runs/runs-routes';
 import { evidenceMigrations } from './migrations';
@@ -41,6 +41,7 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
       const files = evidenceStorage(config, deps.dataDir);
       const abandoned = await files.removeAbandoned();
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
+      const placementRecovery = await startPlacementRecovery(evidencePlacements(deps.db, files), deps.logger, 'evidence file');
       // Consumers stop first on shutdown, then the checkpointer signs what they appended.
       const claimEvents = await startClaimEventConsumer(deps, config);
       const checkpointer = await startCheckpointer({
@@ -78,6 +79,7 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
         async stop() {
           await runScheduler?.stop();
           await fileRescan?.stop();
+          await placementRecovery.stop();
           await claimEvents.stop();
           await checkpointer.stop();
           if (auditWatcher) await auditWatcher.stop();

@@ -86,7 +86,7 @@ export async function fileClaim(url: string, overrides: Record<string, unknown> 
 
 /** Rows in each claims-core table, to show a rejected request left nothing behind. */
 export async function countRows(db: Knex): Promise<Record<string, number>> {
-  const tables = ['claims', 'status_updates', 'deliveries', 'attachments', 'claim_audit', 'idempotency_keys', 'outbox'];
+  const tables = ['claims', 'status_updates', 'deliveries', 'attachments', 'claim_audit', 'idempotency_keys', 'outbox', 'file_placements'];
   const counts: Record<string, number> = {};
   for (const table of tables) {
     const [{ count }] = await db(table).count({ count: '*' });

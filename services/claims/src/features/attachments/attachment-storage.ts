@@ -1,4 +1,6 @@
-import { fileStorageFor, type FileStorage, type ObjectStoreConfig } from '@platform/files';
+import type { Knex } from '@platform/db';
+import { filePlacements, fileStorageFor, type FileStorage, type ObjectStoreConfig } from '@platform/files';
+import { attachmentsStore } from './attachments-store';
 
 /**
  * Attachment files, content-addressed: under `<DATA_DIR>/claims/attachments/<sha[0..2]>/<sha>`, or the
@@ -8,4 +10,13 @@ export const ATTACHMENTS_AREA = 'claims/attachments';
 
 export function attachmentStorage(config: ObjectStoreConfig, dataDir: string): FileStorage {
   return fileStorageFor(config, dataDir, { path: ATTACHMENTS_AREA });
+}
+
+/** Placements of attachment files in flight, under the same per-content lock as the upload transaction. */
+export function attachmentPlacements(db: Knex, storage: FileStorage) {
+  return filePlacements(db, {
+    storage,
+    lockContent: (trx, sha256) => attachmentsStore(trx).lockContent(sha256),
+    isReferenced: (trx, sha256) => attachmentsStore(trx).contentIsReferenced(sha256),
+  });
 }

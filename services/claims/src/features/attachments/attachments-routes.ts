@@ -5,15 +5,16 @@ import { scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runti
 import type { ClaimsConfig } from '../../config';
 import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
 import { attachmentExample } from '../claims/claim-examples';
-import { attachmentService, removeUnreferencedFiles, type ScannedUpload } from './attachments-service';
-import { attachmentStorage } from './attachment-storage';
+import { attachmentService, type ScannedUpload } from './attachments-service';
+import { attachmentPlacements, attachmentStorage } from './attachment-storage';
 import { attachmentsResponseSchema, uploadSchema } from './attachments-schemas';
 import { MAX_FILES, receiveUpload } from './multipart-upload';
 
 /** POST /api/claims/public/claims/{id}/attachments — claimant uploads, streamed to file storage. */
 export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scanner: VirusScanner | undefined): Router {
   const storage = attachmentStorage(config, deps.dataDir);
-  const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE, storage }), deps.db);
+  const placements = attachmentPlacements(deps.db, storage);
+  const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE, storage, placements }), deps.db);
   const router = Router();
 
   router.post('/api/claims/public/claims/:id/attachments', async (req, res) => {
@@ -32,20 +33,24 @@ export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scann
     if (claim.stage === 'closed') return reject(problems.conflict('The claim is closed; it takes no more attachments'));
 
     const upload = await receiveUpload(req, res, storage, config.ATTACHMENT_MAX_BYTES);
-    const placed: string[] = [];
+    let announcements: string[] = [];
     try {
       const files: ScannedUpload['files'] = [];
       for (const file of upload.files)
         files.push({ ...file, scan: await scanUpload(scanner, () => storage.openTemporary(file.temporaryId)) });
+      announcements = await placements.announce(files.map((file) => file.sha256));
       const attachments = await service.transactional((attachmentsOfClaim) =>
-        attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload, files }, placed),
+        attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload, files }, announcements),
       );
       res.status(201).json({ attachments });
     } catch (error) {
       await Promise.all(upload.files.map((file) => storage.discard(file.temporaryId)));
-      await removeUnreferencedFiles(deps.db, storage, placed).catch((cleanupError) =>
-        deps.logger.warn({ err: cleanupError, request_id: req.id }, 'could not remove the files of a failed upload'),
-      );
+      // Left to the periodic recovery when the database is down now.
+      await placements
+        .recover(announcements)
+        .catch((cleanupError) =>
+          deps.logger.warn({ err: cleanupError, request_id: req.id }, 'could not remove the files of a failed upload'),
+        );
       throw error;
     }
   });

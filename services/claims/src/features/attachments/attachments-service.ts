@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
-import type { FileStorage } from '@platform/files';
+import type { FilePlacements, FileStorage } from '@platform/files';
 import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import type { Claim } from '../../shared/claim-schemas';
@@ -51,18 +51,20 @@ export async function refreshChecklistItem(
 export interface AttachmentSettings {
   exchange: string;
   storage: FileStorage;
+  placements: FilePlacements;
 }
 
 /**
  * Files a claimant's upload on their claim, on one transaction (use `transactional`): each file is put
  * at its content address under a per-content lock, its row inserted once per claim with its scan
  * status, the checklist item marked received unless the file is quarantined, and an audit entry plus
- * `claim.attachment_added` written for each new attachment.
- * `placed` collects the stored files this call created, so a failed transaction can remove them.
+ * `claim.attachment_added` written for each new attachment. `announcements` are the upload's placement
+ * announcements (file-placements.ts), settled first so that they end with this transaction's commit.
  */
 export function attachmentService(settings: AttachmentSettings) {
   return (db: Knex) => ({
-    async addAttachments(claimId: string, upload: ScannedUpload, placed: string[]): Promise<AttachmentResult[]> {
+    async addAttachments(claimId: string, upload: ScannedUpload, announcements: string[]): Promise<AttachmentResult[]> {
+      await settings.placements.settle(db, announcements);
       const claim = await claimStore(db).find(claimId, { forUpdate: true });
       if (!claim) throw problems.notFound('No such claim');
       if (claim.stage === 'closed') throw problems.conflict('The claim is closed; it takes no more attachments');
@@ -79,7 +81,7 @@ export function attachmentService(settings: AttachmentSettings) {
       for (const sha256 of [...new Set(upload.files.map((file) => file.sha256))].sort()) await attachmentsStore(db).lockContent(sha256);
       const results: AttachmentResult[] = [];
       for (const file of upload.files) {
-        if ((await settings.storage.place(file.temporaryId, file.sha256)).created) placed.push(file.sha256);
+        await settings.storage.place(file.temporaryId, file.sha256);
         const { attachment, duplicate } = await attachmentsStore(db).insertOnce({
           id: randomUUID(),
           claim_id: claimId,
@@ -129,17 +131,4 @@ export function attachmentService(settings: AttachmentSettings) {
       return results;
     },
   });
-}
-
-/**
- * After a failed upload transaction: removes the stored files it created unless, meanwhile, another
- * committed row refers to the same content (checked under the same per-content lock).
- */
-export async function removeUnreferencedFiles(db: Knex, storage: FileStorage, sha256s: string[]): Promise<void> {
-  for (const sha256 of sha256s) {
-    await db.transaction(async (trx) => {
-      await attachmentsStore(trx).lockContent(sha256);
-      if (!(await attachmentsStore(trx).contentIsReferenced(sha256))) await storage.remove(sha256);
-    });
-  }
 }

@@ -1,4 +1,5 @@
 import type { Migration } from '@platform/db';
+import { filePlacementsMigration } from '@platform/files';
 
 /**
  * Virus scan status of each attachment. Rows stored before scanning existed were never scanned, hence
@@ -13,3 +14,6 @@ export const attachmentScansMigration: Migration = {
         ADD COLUMN scanned_at timestamptz;
       CREATE INDEX attachments_scan_pending_idx ON attachments (received_at, id) WHERE scan_status = 'pending';`,
 };
+
+/** Attachment files placed by transactions that may not commit, so a restart removes what they left (file-placements.ts). */
+export const attachmentPlacementsMigration: Migration = filePlacementsMigration('0017_claims_file_placements');

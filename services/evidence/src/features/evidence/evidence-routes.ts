@@ -5,7 +5,7 @@ import { scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runti
 import type { EvidenceConfig } from '../../config';
 import { assertUuidPath } from '../../shared/access';
 import { ACCEPTED_TYPES_TEXT, contentTypeOf } from './content-type';
-import { evidenceStorage } from './file-store';
+import { evidencePlacements, evidenceStorage } from './file-store';
 import { receiveEvidenceForm } from './multipart';
 import {
   evidenceResponseSchema,
@@ -41,7 +41,10 @@ function assertKindFields(body: JsonEvidenceRequest): void {
 
 export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanner: VirusScanner | undefined): Router {
   const files = evidenceStorage(config, deps.dataDir);
-  const service = createEvidenceService({ exchange: config.EVIDENCE_EXCHANGE, files }, deps.db);
+  const service = createEvidenceService(
+    { exchange: config.EVIDENCE_EXCHANGE, files, placements: evidencePlacements(deps.db, files) },
+    deps.db,
+  );
   const router = Router();
 
   async function addJson(req: Request<{ id: string }>, res: Response) {

@@ -8,7 +8,7 @@ import { evidenceAdded } from './evidence-events';
 import type { RunState } from '../runs/runs-schemas';
 import { runsStore } from '../runs/runs-store';
 import { fileScansStore } from './file-scans';
-import type { FileStorage } from '@platform/files';
+import type { FilePlacements, FileStorage } from '@platform/files';
 import type { ReceivedFile } from './multipart';
 import type { Evidence, FileEvidenceFields, JsonEvidenceRequest } from './evidence-schemas';
 import { evidenceReceipt, evidenceStore, type NewEvidence } from './evidence-store';
@@ -16,6 +16,7 @@ import { evidenceReceipt, evidenceStore, type NewEvidence } from './evidence-sto
 export interface EvidenceDeps {
   exchange: string;
   files: FileStorage;
+  placements: FilePlacements;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -121,13 +122,18 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
       );
     },
 
-    /** Stores the item and places its bytes as the last step of the transaction. */
+    /**
+     * Stores the item and places its bytes, under their content lock, as the last step of the
+     * transaction; `announcements` (file-placements.ts) end with its commit.
+     */
     async addFile(
       runId: string,
       fields: FileEvidenceFields,
       file: ScannedFile,
       actor: string,
-    ): Promise<{ evidence: Evidence & { scan_status: ScanStatus }; created: boolean }> {
+      announcements: string[],
+    ): Promise<Evidence & { scan_status: ScanStatus }> {
+      await deps.placements.settle(db, announcements);
       const evidence = await add(
         await openRun(runId, { lock: true }),
         {
@@ -147,8 +153,9 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
         actor,
         file.scan,
       );
-      const { created } = await deps.files.place(file.temporaryId, file.sha256);
-      return { evidence: { ...evidence, scan_status: file.scan.status }, created };
+      await evidenceStore(db).lockBytes(file.sha256);
+      await deps.files.place(file.temporaryId, file.sha256);
+      return { ...evidence, scan_status: file.scan.status };
     },
   };
 };
@@ -160,7 +167,8 @@ export function createEvidenceService(deps: EvidenceDeps, db: Knex) {
     addJson: (runId: string, request: JsonEvidenceRequest, actor: string) => service.transactional((s) => s.addJson(runId, request, actor)),
     /**
      * A file is placed only when its row is written; if the transaction fails after placing new bytes
-     * that nothing else refers to, they are removed again. The temporary file never outlives the call.
+     * that nothing else refers to, they are removed again (or, with the database down, by the periodic
+     * recovery). The temporary file never outlives the call.
      */
     async addFile(
       runId: string,
@@ -168,15 +176,12 @@ export function createEvidenceService(deps: EvidenceDeps, db: Knex) {
       file: ScannedFile,
       actor: string,
     ): Promise<Evidence & { scan_status: ScanStatus }> {
-      let created = false;
+      let announcements: string[] = [];
       try {
-        return await service.transactional(async (s) => {
-          const result = await s.addFile(runId, fields, file, actor);
-          created = result.created;
-          return result.evidence;
-        });
+        announcements = await deps.placements.announce([file.sha256]);
+        return await service.transactional((s) => s.addFile(runId, fields, file, actor, announcements));
       } catch (error) {
-        if (created && !(await evidenceStore(db).bytesReferenced(file.sha256))) await deps.files.remove(file.sha256);
+        await deps.placements.recover(announcements).catch(() => undefined);
         throw error;
       } finally {
         await deps.files.discard(file.temporaryId);

@@ -1,4 +1,6 @@
-import { fileStorageFor, type FileStorage, type ObjectStoreConfig } from '@platform/files';
+import type { Knex } from '@platform/db';
+import { filePlacements, fileStorageFor, type FileStorage, type ObjectStoreConfig } from '@platform/files';
+import { evidenceStore } from './evidence-store';
 
 /**
  * Evidence bytes, content-addressed: `<DATA_DIR>/evidence/files/<sha[0..2]>/<sha>` (temporary files in
@@ -6,4 +8,13 @@ import { fileStorageFor, type FileStorage, type ObjectStoreConfig } from '@platf
  */
 export function evidenceStorage(config: ObjectStoreConfig, dataDir: string): FileStorage {
   return fileStorageFor(config, dataDir, { path: 'evidence/files', tempPath: 'evidence/tmp' });
+}
+
+/** Placements of evidence files in flight, under the same per-content lock as the transaction that places them. */
+export function evidencePlacements(db: Knex, files: FileStorage) {
+  return filePlacements(db, {
+    storage: files,
+    lockContent: (trx, sha256) => evidenceStore(trx).lockBytes(sha256),
+    isReferenced: (trx, sha256) => evidenceStore(trx).bytesReferenced(sha256),
+  });
 }

@@ -1,4 +1,5 @@
 import type { Migration } from '@platform/db';
+import { filePlacementsMigration } from '@platform/files';
 
 /**
  * Evidence is immutable once stored (append-only). A correction is a new item that `supersedes` an
@@ -59,3 +60,6 @@ export const evidenceFileScansMigration: Migration = {
       CREATE INDEX evidence_file_scans_pending_idx ON evidence_file_scans (created_at, evidence_id) WHERE scan_status = 'pending';
       INSERT INTO evidence_file_scans (evidence_id, scan_status) SELECT evidence_id, 'not_scanned' FROM evidence_items WHERE kind = 'file';`,
 };
+
+/** Evidence files placed by transactions that may not commit, so a restart removes what they left (file-placements.ts). */
+export const evidencePlacementsMigration: Migration = filePlacementsMigration('0012_evidence_file_placements');

@@ -1,4 +1,5 @@
 import { withTransactional, type Knex } from '@platform/db';
+import { startRepeatingTask } from '@platform/runtime';
 import type { Logger } from 'pino';
 import { currentPeriods } from '../controls/control-periods';
 import { controlsStore } from '../controls/controls-store';
@@ -43,25 +44,8 @@ export function runScheduler(deps: RunSchedulerDeps) {
 /** Runs a pass now and every `intervalMs`; stop() waits for a pass under way. */
 export function startRunScheduler(deps: RunSchedulerDeps, intervalMs: number): { stop(): Promise<void> } {
   const scheduler = runScheduler(deps);
-  let running: Promise<void> | undefined;
-  const pass = () => {
-    running ??= scheduler
-      .openDueRuns()
-      .then((opened) => {
-        if (opened > 0) deps.logger.info({ opened }, 'opened runs of due controls');
-      })
-      .catch((error) => deps.logger.warn({ err: error }, 'opening runs of due controls failed; retrying at the next interval'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(pass, intervalMs);
-  timer.unref();
-  pass();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startRepeatingTask(() => scheduler.openDueRuns(), intervalMs, deps.logger, {
+    done: 'opened runs of due controls',
+    failed: 'opening runs of due controls failed; retrying at the next interval',
+  });
 }
