@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICE_NODE_FLAGS } from '@platform/runtime';
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '@platform/runtime';
 import { productionProcesses } from '../../scripts/build-production';
 
 const root = path.join(__dirname, '../..');
@@ -70,6 +70,13 @@ describe('deploy/Dockerfile', () => {
     const [uid, gid] = user[0].split(/\s+/)[1].split(':').map(Number);
     expect(uid).toBeGreaterThan(0);
     expect(gid).toBeGreaterThan(0);
+  });
+
+  it('sets the service environment in the runtime stage, which every target inherits', () => {
+    const env = stage('runtime')
+      .instructions.filter((line) => line.startsWith('ENV'))
+      .join(' ');
+    for (const [name, value] of Object.entries(SERVICE_ENVIRONMENT)) expect(env).toMatch(new RegExp(`(^|\\s)${name}=${value}(\\s|$)`));
   });
 
   it.each(processNames)(

@@ -10,3 +10,17 @@
  * RSS (the buffers are freed by young-generation collections, as before). docs/BENCHMARKS.md, 2026-11-27.
  */
 export const SERVICE_NODE_FLAGS = ['--initial-old-space-size=128'] as const;
+
+/**
+ * Environment every service process runs with (deploy/Dockerfile's runtime stage, and the stack tests and
+ * the benchmark start).
+ *
+ * `MALLOC_ARENA_MAX=2`: glibc gives each thread that allocates (V8's compiler and collector threads,
+ * libuv's pool) an arena of its own, up to eight per core, and a freed chunk stays resident in its arena.
+ * In the ten-minute mixed load the claims process's thread arenas grew from 17.6 to 25.1 MB with its live
+ * heap flat (the leak figure's 12.49 MB per 10 minutes); with two arenas they held 2.5–4.4 MB, the
+ * process's memory outside V8's heap was 26–28 MB instead of 45–53 and its line 0.49 MB per 10 minutes,
+ * and the upload rounds ran as fast (docs/BENCHMARKS.md, 2026-11-27, third session). glibc only: the
+ * Alpine image's musl allocator ignores it.
+ */
+export const SERVICE_ENVIRONMENT = { MALLOC_ARENA_MAX: '2' } as const;

@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SERVICE_NODE_FLAGS } from '@platform/runtime';
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '@platform/runtime';
 import { Client } from 'pg';
 import { testAmqpUrl } from './broker';
 import { adminUrl } from './databases';
@@ -69,10 +69,18 @@ export function managedProcess(name: string, entry: string, env: Record<string, 
     output: () => log,
     async start() {
       // node itself, with tsx as a loader: one process, so a signal reaches the service and not a launcher;
-      // with the flags production runs it with (deploy/Dockerfile).
+      // with the flags and environment production runs it with (deploy/Dockerfile).
       child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', entry], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          LOG_LEVEL: 'warn',
+          ...SERVICE_ENVIRONMENT,
+          ...env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const current = child;
