@@ -6,7 +6,7 @@ import path from 'node:path';
 import {
   createEmptyDatabase,
   deleteTopology,
-  freePort,
+  freePorts,
   managedProcess,
   testAmqpUrl,
   TEST_JWT_SECRET,
@@ -96,14 +96,17 @@ export async function startReplicatedStack(
     ...overrides.evidence,
   });
 
-  const ports = { front: await freePort(), claims: await freePort(), evidence: await freePort() };
+  // Nine different ports: two calls of freePort may return the same one when neither is bound yet (a likely
+  // reading of a CI run where gateway-b's /readyz timed out on its upstream for a minute).
+  const [front, claimsPort, evidencePort, ...replicaPorts] = await freePorts(9);
+  const ports = { front, claims: claimsPort, evidence: evidencePort };
   const claims = [
-    managedProcess('claims-a', 'services/claims/src/main.ts', claimsEnv('claims-a'), await freePort()),
-    managedProcess('claims-b', 'services/claims/src/main.ts', claimsEnv('claims-b'), await freePort()),
+    managedProcess('claims-a', 'services/claims/src/main.ts', claimsEnv('claims-a'), replicaPorts[0]),
+    managedProcess('claims-b', 'services/claims/src/main.ts', claimsEnv('claims-b'), replicaPorts[1]),
   ] as [ManagedProcess, ManagedProcess];
   const evidence = [
-    managedProcess('evidence-a', 'services/evidence/src/main.ts', evidenceEnv('evidence-a'), await freePort()),
-    managedProcess('evidence-b', 'services/evidence/src/main.ts', evidenceEnv('evidence-b'), await freePort()),
+    managedProcess('evidence-a', 'services/evidence/src/main.ts', evidenceEnv('evidence-a'), replicaPorts[2]),
+    managedProcess('evidence-b', 'services/evidence/src/main.ts', evidenceEnv('evidence-b'), replicaPorts[3]),
   ] as [ManagedProcess, ManagedProcess];
   const gatewayEnv = (name: string) => ({
     ...common,
@@ -114,8 +117,8 @@ export async function startReplicatedStack(
     TRUST_PROXY: 'loopback',
   });
   const gateways = [
-    managedProcess('gateway-a', 'gateway/src/main.ts', gatewayEnv('gateway-a'), await freePort()),
-    managedProcess('gateway-b', 'gateway/src/main.ts', gatewayEnv('gateway-b'), await freePort()),
+    managedProcess('gateway-a', 'gateway/src/main.ts', gatewayEnv('gateway-a'), replicaPorts[4]),
+    managedProcess('gateway-b', 'gateway/src/main.ts', gatewayEnv('gateway-b'), replicaPorts[5]),
   ] as [ManagedProcess, ManagedProcess];
 
   const balancer = await startBalancer(path.join(root, 'nginx'), {
@@ -124,9 +127,16 @@ export async function startReplicatedStack(
     evidence: { port: ports.evidence, replicas: evidence.map((e) => e.port) },
   });
   // The first replica migrates the empty database (in Kubernetes, the migration Job), then the second joins.
-  await Promise.all([claims[0].start(), evidence[0].start()]);
-  await Promise.all([claims[1].start(), evidence[1].start()]);
-  await Promise.all(gateways.map((gateway) => gateway.start()));
+  try {
+    await Promise.all([claims[0].start(), evidence[0].start()]);
+    await Promise.all([claims[1].start(), evidence[1].start()]);
+    await Promise.all(gateways.map((gateway) => gateway.start()));
+  } catch (error) {
+    // A stack that did not start leaves no process behind (jest would wait for them after the run).
+    await Promise.all([...gateways, ...claims, ...evidence].map((process) => process.stop().catch(() => undefined)));
+    await balancer.stop().catch(() => undefined);
+    throw error;
+  }
 
   const all = [...gateways, ...claims, ...evidence];
   return {
