@@ -11,11 +11,9 @@ import { localFileStorage } from './local-file-storage';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** A placing service in miniature: rows in `items` refer to content, placed under an advisory lock. */
+/** A placing service in miniature: rows in `items` refer to content, placed under the content lock. */
 const itemsMigration = { name: '0002_items', sql: 'CREATE TABLE items (id serial PRIMARY KEY, sha256 text NOT NULL);' };
-const lockContent = async (trx: Knex, content: string) => {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`test.item:${content}`]);
-};
+const lockNamespace = 'test.item';
 
 describe('file placements', () => {
   let db: Knex;
@@ -31,7 +29,7 @@ describe('file placements', () => {
     storage = localFileStorage({ root: dir });
     placements = filePlacements(db, {
       storage,
-      lockContent,
+      lockNamespace,
       isReferenced: async (trx, content) => (await trx('items').where({ sha256: content }).first('id')) !== undefined,
     });
   });
@@ -49,7 +47,7 @@ describe('file placements', () => {
   /** What an upload's transaction does: settle, lock, place, insert the row. */
   async function place(trx: Knex, file: { temporaryId: string; sha256: string }, announcements: string[]) {
     await placements.settle(trx, announcements);
-    await lockContent(trx, file.sha256);
+    await placements.lockContent(trx, file.sha256);
     await storage.place(file.temporaryId, file.sha256);
     await trx('items').insert({ sha256: file.sha256 });
   }
@@ -85,7 +83,7 @@ describe('file placements', () => {
     const file = await received();
     // Its own pool, whose connection dies with the transaction open, as the killed process's did.
     const doomed = createDatabase({ url });
-    const announcements = await filePlacements(doomed, { storage, lockContent, isReferenced: async () => false }).announce([file.sha256]);
+    const announcements = await filePlacements(doomed, { storage, lockNamespace, isReferenced: async () => false }).announce([file.sha256]);
     const trx = await doomed.transaction();
     await place(trx, file, announcements);
     const { rows } = await trx.raw('SELECT pg_backend_pid() AS pid');

@@ -21,8 +21,8 @@ export function filePlacementsMigration(name: string): Migration {
 
 export interface FilePlacementsOptions {
   storage: FileStorage;
-  /** The per-content lock a placing transaction holds from before it places a file until it ends. */
-  lockContent(trx: Knex, sha256: string): Promise<void>;
+  /** Names the service's content locks (`<lockNamespace>:<sha256>`), which `lockContent` takes. */
+  lockNamespace: string;
   /** True when a committed row refers to the content. */
   isReferenced(trx: Knex, sha256: string): Promise<boolean>;
 }
@@ -37,12 +37,15 @@ export interface FilePlacementsOptions {
  * Recovery takes the announcement's row lock before the content lock, as the placing transaction does.
  */
 export function filePlacements(db: Knex, options: FilePlacementsOptions) {
+  const lockContent = async (trx: Knex, sha256: string) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`${options.lockNamespace}:${sha256}`]);
+  };
   const recoverOne = (id: string) =>
     db.transaction(async (trx) => {
       // SKIP LOCKED: a placing transaction still running holds its announcement and is not abandoned.
       const announced = (await trx(TABLE).where({ id }).forUpdate().skipLocked().first('sha256')) as { sha256: string } | undefined;
       if (!announced) return false;
-      await options.lockContent(trx, announced.sha256);
+      await lockContent(trx, announced.sha256);
       if (!(await options.isReferenced(trx, announced.sha256))) await options.storage.remove(announced.sha256);
       await trx(TABLE).where({ id }).delete();
       return true;
@@ -55,6 +58,12 @@ export function filePlacements(db: Knex, options: FilePlacementsOptions) {
   };
 
   return {
+    /**
+     * Serialises placing and removing the file of this content for the rest of the transaction: a
+     * placing transaction takes it before it places (several in sorted order, so two never deadlock).
+     */
+    lockContent,
+
     /** Commits one announcement per content before a transaction places them; returns their ids. */
     async announce(sha256s: string[]): Promise<string[]> {
       const rows = [...new Set(sha256s)].map((sha256) => ({ id: randomUUID(), sha256 }));

@@ -14,14 +14,8 @@ import { TEST_JWT_SECRET } from './tokens';
 const ROOT = path.resolve(__dirname, '../../..');
 
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+  const [port] = await freePorts(1);
+  return port;
 }
 
 /** `count` different free ports: each is held until all are chosen, so no two are the same. */

@@ -16,7 +16,7 @@ export function attachmentStorage(config: ObjectStoreConfig, dataDir: string): F
 export function attachmentPlacements(db: Knex, storage: FileStorage) {
   return filePlacements(db, {
     storage,
-    lockContent: (trx, sha256) => attachmentsStore(trx).lockContent(sha256),
+    lockNamespace: 'claims.attachment',
     isReferenced: (trx, sha256) => attachmentsStore(trx).contentIsReferenced(sha256),
   });
 }

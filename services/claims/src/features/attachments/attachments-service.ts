@@ -78,7 +78,7 @@ export function attachmentService(settings: AttachmentSettings) {
       }
 
       // Content locks in one global order, so concurrent uploads sharing files never deadlock.
-      for (const sha256 of [...new Set(upload.files.map((file) => file.sha256))].sort()) await attachmentsStore(db).lockContent(sha256);
+      for (const sha256 of [...new Set(upload.files.map((file) => file.sha256))].sort()) await settings.placements.lockContent(db, sha256);
       const results: AttachmentResult[] = [];
       for (const file of upload.files) {
         await settings.storage.place(file.temporaryId, file.sha256);

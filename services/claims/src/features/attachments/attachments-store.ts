@@ -74,11 +74,6 @@ export function attachmentsStore(db: Knex) {
       return (await db('attachments').where({ sha256 }).first('id')) !== undefined;
     },
 
-    /** Serialises work on one content address for the rest of the transaction (placing or removing its file). */
-    async lockContent(sha256: string): Promise<void> {
-      await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`claims.attachment:${sha256}`]);
-    },
-
     /** An attachment waiting for its virus scan, claimed for this transaction (other replicas skip it). */
     async claimPending(): Promise<{ id: string; claim_id: string; sha256: string } | undefined> {
       return db('attachments')

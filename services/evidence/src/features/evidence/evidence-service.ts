@@ -153,7 +153,7 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
         actor,
         file.scan,
       );
-      await evidenceStore(db).lockBytes(file.sha256);
+      await deps.placements.lockContent(db, file.sha256);
       await deps.files.place(file.temporaryId, file.sha256);
       return { ...evidence, scan_status: file.scan.status };
     },

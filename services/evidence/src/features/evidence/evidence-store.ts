@@ -130,11 +130,6 @@ export function evidenceStore(db: Knex) {
       return rows.map((row) => row.submitted_by);
     },
 
-    /** Serialises placing and removing the file of these bytes for the rest of the transaction. */
-    async lockBytes(sha256: string): Promise<void> {
-      await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`evidence.file:${sha256}`]);
-    },
-
     /** True when some stored item (of any run) still refers to these bytes. */
     async bytesReferenced(sha256: string): Promise<boolean> {
       return Boolean(await db('evidence_items').where({ sha256, kind: 'file' }).first('evidence_id'));

@@ -14,7 +14,7 @@ export function evidenceStorage(config: ObjectStoreConfig, dataDir: string): Fil
 export function evidencePlacements(db: Knex, files: FileStorage) {
   return filePlacements(db, {
     storage: files,
-    lockContent: (trx, sha256) => evidenceStore(trx).lockBytes(sha256),
+    lockNamespace: 'evidence.file',
     isReferenced: (trx, sha256) => evidenceStore(trx).bytesReferenced(sha256),
   });
 }
