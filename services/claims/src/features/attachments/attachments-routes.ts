@@ -82,7 +82,10 @@ export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scann
       409: { description: 'The claim is closed' },
       413: { description: 'A file exceeds ATTACHMENT_MAX_BYTES' },
       415: { description: 'Not multipart/form-data, or a file whose bytes are not an accepted type' },
-      503: { description: 'The database is unavailable' },
+      503: {
+        description:
+          'The database is unavailable, or a replica starting at that moment recovered the upload as abandoned; send it again after Retry-After',
+      },
     },
   });
   return router;
