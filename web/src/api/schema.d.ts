@@ -3213,7 +3213,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             502: components["responses"]["BadGateway"];
-            /** @description The database is unavailable */
+            /** @description The database is unavailable, or a replica starting at that moment recovered the upload as abandoned; send it again after Retry-After */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
