@@ -6,7 +6,8 @@
  * `live_heap` — the V8 heap's live data right after the collection (`heapUsed`) — and, `SETTLE_MS` later
  * (V8 hands the pages it freed back to the system on a background task, so RSS right after a collection
  * still holds them), `process.memoryUsage()` and the anonymous and file-backed parts of the resident
- * memory from /proc/self/status, all read at that one moment.
+ * memory from /proc/self/status, all read at that one moment, and the size of V8's young generation
+ * (`new_space`: request buffers that die young are freed when it is collected).
  */
 'use strict';
 const fs = require('node:fs');
@@ -36,6 +37,7 @@ process.on('SIGUSR2', () => {
       ...process.memoryUsage(),
       rss_anon: residentKb('RssAnon', status) * 1024,
       rss_file: residentKb('RssFile', status) * 1024,
+      new_space: v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? null,
     };
     fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(reading));
   }, SETTLE_MS).unref();

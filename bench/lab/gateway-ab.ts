@@ -1,10 +1,12 @@
 /**
  * A/B of gateway versions against the bare hop, with each proxy pinned to a core of its own:
  *
- *   taskset -c 0 npx tsx bench/lab/gateway-ab.ts <checkout> [<checkout> …]
+ *   taskset -c 0 npx tsx bench/lab/gateway-ab.ts <checkout>[:NAME=VALUE,…] [<checkout>[:NAME=VALUE,…] …]
  *
  * Each <checkout> is a copy of the repository with its node_modules (e.g. `cp -a` of the work tree before
- * a change). The bare Node upstream and the load (autocannon, in this process) run on CPU 0; the bare hop
+ * a change), optionally with environment variables of its own for its gateway (e.g. `.:MALLOC_ARENA_MAX=8`
+ * beside `.` compares two settings of one tree). Every process gets the services' environment
+ * (SERVICE_ENVIRONMENT) first. The bare Node upstream and the load (autocannon, in this process) run on CPU 0; the bare hop
  * and every gateway run on CPU 1, one at a time, in alternating rounds (ROUNDS, default 5, of DURATION
  * seconds, default 4, 32 connections) of a claimant's public GET and an internal GET with a JWT. Printed
  * per side: the proxy's CPU per request (user + system from /proc, so the load's share of the machine does
@@ -15,6 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { SERVICE_ENVIRONMENT } from '@platform/runtime';
 import { cpuSeconds } from '../harness/process-tree';
 import { PUBLIC_GET, gatewayToUpstreamEnv, jwtGet } from '../harness/proxied-requests';
 import { median } from '../harness/stats';
@@ -38,6 +41,7 @@ function start(cwd: string, entry: string, port: number, cpu: number, env: Recor
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       LOG_LEVEL: 'warn',
+      ...SERVICE_ENVIRONMENT,
       ...(cpu === 1 ? profiled : {}),
       ...env,
       PORT: String(port),
@@ -62,7 +66,16 @@ async function answering(url: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const checkouts = process.argv.slice(2).map((dir) => path.resolve(dir));
+  const checkouts = process.argv.slice(2).map((arg) => {
+    const [dir, settings = ''] = arg.split(':');
+    const env = Object.fromEntries(
+      settings
+        .split(',')
+        .filter(Boolean)
+        .map((setting) => setting.split('=') as [string, string]),
+    );
+    return { name: arg, dir: path.resolve(dir), env };
+  });
   if (checkouts.length === 0) throw new Error('usage: taskset -c 0 npx tsx bench/lab/gateway-ab.ts <checkout> [<checkout> …]');
   const upstream = `http://127.0.0.1:${UPSTREAM_PORT}`;
   start(ROOT, 'bench/harness/hello-upstream.ts', UPSTREAM_PORT, 0);
@@ -73,10 +86,10 @@ async function main(): Promise<void> {
       pid: start(ROOT, 'bench/harness/bare-hop.ts', BARE_HOP_PORT, 1, { UPSTREAM_URL: upstream }).pid!,
     },
   ];
-  checkouts.forEach((dir, i) => {
+  checkouts.forEach(({ name, dir, env }, i) => {
     const port = FIRST_GATEWAY_PORT + i;
-    const env = gatewayToUpstreamEnv(upstream);
-    sides.push({ name: dir, url: `http://127.0.0.1:${port}`, pid: start(dir, 'gateway/src/main.ts', port, 1, env).pid! });
+    const gatewayEnv = { ...gatewayToUpstreamEnv(upstream), ...env };
+    sides.push({ name, url: `http://127.0.0.1:${port}`, pid: start(dir, 'gateway/src/main.ts', port, 1, gatewayEnv).pid! });
   });
   await answering(upstream);
   await answering(sides[0].url);

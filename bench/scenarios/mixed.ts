@@ -59,6 +59,11 @@ interface AfterCollection {
   heap_total_mb: number;
   external_mb: number;
   /**
+   * V8's young generation (one semi-space): request buffers that die young are freed only when it is
+   * collected, so its size sets how many pile up in the allocator between two collections.
+   */
+  new_space_mb: number | null;
+  /**
    * What a leak would be in: the live heap, and the anonymous memory outside V8's heap (the allocator's, the
    * libraries', buffers) — the RSS less its file-backed pages and less the heap pages V8 holds free.
    */
@@ -69,6 +74,7 @@ interface MemoryReading extends NodeJS.MemoryUsage {
   live_heap: number;
   rss_anon: number;
   rss_file: number;
+  new_space: number | null;
 }
 
 function readingOf(memoryDir: string, pid: number): AfterCollection | null {
@@ -83,6 +89,7 @@ function readingOf(memoryDir: string, pid: number): AfterCollection | null {
         heap_used_mb: mb(reading.live_heap),
         heap_total_mb: mb(reading.heapTotal),
         external_mb: mb(reading.external),
+        new_space_mb: reading.new_space === null ? null : mb(reading.new_space),
         retained_mb: mb(reading.live_heap + reading.rss_anon - reading.heapTotal),
       };
     } catch {

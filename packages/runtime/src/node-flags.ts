@@ -8,8 +8,18 @@
  * 3.2 GB uploaded in a lab of the upload pipeline, and the claims service's upload rounds ran at ~260 MiB/s
  * with a third of a core in GC threads. With the floor: 3 full collections, ~470 MiB/s, and no higher peak
  * RSS (the buffers are freed by young-generation collections, as before). docs/BENCHMARKS.md, 2026-11-27.
+ *
+ * `--min-semi-space-size=16`: the young generation starts at its largest size (16 MB a semi-space on
+ * 64-bit) instead of 1 MB that V8 doubles under load. A request's buffers live outside V8's heap and are
+ * freed when the young generation is collected; while it grew, more of them piled up between two
+ * collections, the allocator's high-water mark rose with them and glibc keeps those pages. heaptrack on the
+ * gateway in the ten-minute mix: memory malloc'd and live fell back to 5.8 MB after every collection, yet
+ * the peak between collections rose 19.4 → 25.9 MB and the main arena 20 → 29 MB with it. With the young
+ * generation at its size from the start that ramp is over in the first minute (the mix's memory line
+ * 3.11 MB per 10 minutes, against 6.01 without). An idle process holds up to ~30 MB more; a loaded one
+ * reached the same size anyway. docs/BENCHMARKS.md, 2026-11-27, fourth session.
  */
-export const SERVICE_NODE_FLAGS = ['--initial-old-space-size=128'] as const;
+export const SERVICE_NODE_FLAGS = ['--initial-old-space-size=128', '--min-semi-space-size=16'] as const;
 
 /**
  * Environment every service process runs with (deploy/Dockerfile's runtime stage, and the stack tests and
@@ -20,7 +30,17 @@ export const SERVICE_NODE_FLAGS = ['--initial-old-space-size=128'] as const;
  * In the ten-minute mixed load the claims process's thread arenas grew from 17.6 to 25.1 MB with its live
  * heap flat (the leak figure's 12.49 MB per 10 minutes); with two arenas they held 2.5–4.4 MB, the
  * process's memory outside V8's heap was 26–28 MB instead of 45–53 and its line 0.49 MB per 10 minutes,
- * and the upload rounds ran as fast (docs/BENCHMARKS.md, 2026-11-27, third session). glibc only: the
- * Alpine image's musl allocator ignores it.
+ * and the upload rounds ran as fast (docs/BENCHMARKS.md, 2026-11-27, third session).
+ *
+ * `MALLOC_MMAP_THRESHOLD_=65536`: a block of 64 KiB or more — a streamed body's chunks, which Node copies
+ * out of each socket read into a buffer of their own — is mapped on its own and unmapped when freed.
+ * glibc's default starts at 128 KiB and rises to the size of every larger block freed (up to 32 MB), after
+ * which those chunks come from the arena and, freed between live ones, stay resident. In the ten-minute
+ * mix the services' memory outside V8's heap was 13–16 MB lower (claims 25 MB instead of 38, evidence 17
+ * instead of 33) and claims' line 2.31 instead of 7.28 MB per 10 minutes; 25 MiB upload rounds ran as
+ * fast (419.6 and 445.8 against 433.3 and 436.4 MiB/s) and small requests map nothing more
+ * (docs/BENCHMARKS.md, 2026-11-27, fourth session).
+ *
+ * glibc only: the Alpine image's musl allocator ignores both.
  */
-export const SERVICE_ENVIRONMENT = { MALLOC_ARENA_MAX: '2' } as const;
+export const SERVICE_ENVIRONMENT = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536' } as const;
