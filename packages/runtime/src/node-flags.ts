@@ -8,18 +8,8 @@
  * 3.2 GB uploaded in a lab of the upload pipeline, and the claims service's upload rounds ran at ~260 MiB/s
  * with a third of a core in GC threads. With the floor: 3 full collections, ~470 MiB/s, and no higher peak
  * RSS (the buffers are freed by young-generation collections, as before). docs/BENCHMARKS.md, 2026-11-27.
- *
- * `--min-semi-space-size=16`: the young generation starts at its largest size (16 MB a semi-space on
- * 64-bit) instead of 1 MB that V8 doubles under load. A request's buffers live outside V8's heap and are
- * freed when the young generation is collected; while it grew, more of them piled up between two
- * collections, the allocator's high-water mark rose with them and glibc keeps those pages. heaptrack on the
- * gateway in the ten-minute mix: memory malloc'd and live fell back to 5.8 MB after every collection, yet
- * the peak between collections rose 19.4 → 25.9 MB and the main arena 20 → 29 MB with it. With the young
- * generation at its size from the start that ramp is over in the first minute (the mix's memory line
- * 3.11 MB per 10 minutes, against 6.01 without). An idle process holds up to ~30 MB more; a loaded one
- * reached the same size anyway. docs/BENCHMARKS.md, 2026-11-27, fourth session.
  */
-export const SERVICE_NODE_FLAGS = ['--initial-old-space-size=128', '--min-semi-space-size=16'] as const;
+export const SERVICE_NODE_FLAGS = ['--initial-old-space-size=128'] as const;
 
 /**
  * Environment every service process runs with (deploy/Dockerfile's runtime stage, and the stack tests and
