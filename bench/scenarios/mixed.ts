@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { bearer } from '@platform/testing';
-import { INTAKE_PATH, intakeRequest, statusRequests, type CreatedClaim } from '../harness/claimant';
+import { INTAKE_PATH, intakeRequest, reportLosses, statusRequests, type CreatedClaim } from '../harness/claimant';
 import { claimToAudit, claimsClock, eventsDrained } from '../harness/claim-to-audit';
 import type { BenchContext, Scenario } from '../harness/context';
 import type { LatencyResult, MixOperation, MixResult } from '../harness/load-protocol';
@@ -121,8 +121,15 @@ async function afterCollection(
   return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, readingOf(memoryDir, pid)]));
 }
 
-/** The requests of the mix, all through the gateway: claimant reads and writes with their tokens, internal ones with a JWT. */
-function operations(claims: CreatedClaim[], authorization: string): MixOperation[] {
+/**
+ * The requests of the mix, all through the gateway: claimant reads and writes with their tokens, internal
+ * ones with a JWT. The claimants read `read` claims; uploads and status updates go to `written` claims of
+ * their own. A status read answers with every file of the claim and a page of up to 25 updates: when the
+ * writes went to the claims being read, ~50 files a claim arrived in the ten minutes, every read's answer
+ * grew with them and so did the bytes each process carried between two collections — a load that grows
+ * through the window, which the memory line read as a leak (docs/BENCHMARKS.md, 2026-11-27, fourth session).
+ */
+function operations(read: CreatedClaim[], written: CreatedClaim[], authorization: string): MixOperation[] {
   const nextWeek = new Date(Date.now() + 7 * 86400000).toISOString().slice(0, 10);
   const update = JSON.stringify({
     channel: 'portal',
@@ -133,14 +140,14 @@ function operations(claims: CreatedClaim[], authorization: string): MixOperation
     language: 'en',
   });
   const internal = { authorization };
-  const searches = ['', 'q=Ana%20Ruiz&', `q=${claims[0].claim_number}&`, 'q=POL-100001&'];
+  const searches = ['', 'q=Ana%20Ruiz&', `q=${read[0].claim_number}&`, 'q=POL-100001&'];
   return [
-    { name: 'status', weight: 70, requests: statusRequests(claims) },
+    { name: 'status', weight: 70, requests: statusRequests(read) },
     { name: 'intake', weight: 10, requests: [intakeRequest()] },
     {
       name: 'upload',
       weight: 5,
-      requests: claims.map((claim) => ({
+      requests: written.map((claim) => ({
         method: 'POST',
         path: `${INTAKE_PATH}/${claim.claim_id}/attachments`,
         headers: { authorization: `Bearer ${claim.access_token}` },
@@ -155,7 +162,7 @@ function operations(claims: CreatedClaim[], authorization: string): MixOperation
     {
       name: 'status_update',
       weight: 5,
-      requests: claims.map((claim) => ({
+      requests: written.map((claim) => ({
         method: 'POST',
         path: `/api/claims/claims/${claim.claim_id}/status-updates`,
         headers: { ...internal, 'content-type': 'application/json' },
@@ -198,7 +205,9 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
     ],
     async run(context: BenchContext) {
       const { params, load, stack } = context;
-      const mix = operations(claims(), await bearer('claims:read claims:write', 'bench-mixed'));
+      const readClaims = claims();
+      const writtenClaims = await reportLosses(stack.claims.url, readClaims.length);
+      const mix = operations(readClaims, writtenClaims, await bearer('claims:read claims:write', 'bench-mixed'));
       const url = stack.gateway.url;
       const closedLoop = (durationSec: number) =>
         load.run({ kind: 'mix', url, connections: params.connections, durationSec, operations: mix });
