@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     );
     return { name: arg, dir: path.resolve(dir), env };
   });
-  if (checkouts.length === 0) throw new Error('usage: taskset -c 0 npx tsx bench/lab/gateway-ab.ts <checkout> [<checkout> …]');
+  if (checkouts.length === 0) throw new Error('usage: taskset -c 0 npx tsx bench/lab/gateway-ab.ts <checkout>[:NAME=VALUE,…] …');
   const upstream = `http://127.0.0.1:${UPSTREAM_PORT}`;
   start(ROOT, 'bench/harness/hello-upstream.ts', UPSTREAM_PORT, 0);
   const sides = [

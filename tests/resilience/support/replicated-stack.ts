@@ -126,6 +126,13 @@ export async function startReplicatedStack(
     claims: { port: ports.claims, replicas: claims.map((c) => c.port) },
     evidence: { port: ports.evidence, replicas: evidence.map((e) => e.port) },
   });
+  const all = [...gateways, ...claims, ...evidence];
+  /** Gateways first, so no request reaches a stopped service through them; then the load balancer. */
+  const stopProcesses = async () => {
+    await Promise.all(gateways.map((gateway) => gateway.stop().catch(() => undefined)));
+    await Promise.all([...claims, ...evidence].map((service) => service.stop().catch(() => undefined)));
+    await balancer.stop().catch(() => undefined);
+  };
   // The first replica migrates the empty database (in Kubernetes, the migration Job), then the second joins.
   try {
     await Promise.all([claims[0].start(), evidence[0].start()]);
@@ -133,12 +140,10 @@ export async function startReplicatedStack(
     await Promise.all(gateways.map((gateway) => gateway.start()));
   } catch (error) {
     // A stack that did not start leaves no process behind (jest would wait for them after the run).
-    await Promise.all([...gateways, ...claims, ...evidence].map((process) => process.stop().catch(() => undefined)));
-    await balancer.stop().catch(() => undefined);
+    await stopProcesses();
     throw error;
   }
 
-  const all = [...gateways, ...claims, ...evidence];
   return {
     url: balancer.urls.front,
     gateways,
@@ -147,9 +152,7 @@ export async function startReplicatedStack(
     claimsDatabaseUrl: claimsDb.url,
     evidenceDatabaseUrl: evidenceDb.url,
     async cleanup(scenario: string) {
-      await Promise.all(gateways.map((gateway) => gateway.stop().catch(() => undefined)));
-      await Promise.all([...claims, ...evidence].map((service) => service.stop().catch(() => undefined)));
-      await balancer.stop().catch(() => undefined);
+      await stopProcesses();
       const logs = path.resolve(__dirname, '../.results/logs');
       mkdirSync(logs, { recursive: true });
       for (const process of all) writeFileSync(path.join(logs, `${scenario}.${process.name}.log`), process.output());
