@@ -90,20 +90,17 @@ export function serverRoots(name: 'postgres' | 'beam.smp'): number[] {
     });
 }
 
-/**
- * CPU per operation of every process an operation involves, summed over the measured rounds: where an
- * operation's cost goes on the shared cores (the service, PostgreSQL, RabbitMQ, the load generator), so a
- * ratio can be read against what each side costs in CPU and not only in time.
- */
-export function cpuLedger(processes: Record<string, () => (number | undefined)[]>) {
-  const seconds: Record<string, number> = Object.fromEntries(Object.keys(processes).map((name) => [name, 0]));
-  const read = () =>
-    Object.fromEntries(
-      Object.entries(processes).map(([name, roots]) => [
-        name,
-        roots().reduce<number>((sum, pid) => sum + (pid === undefined ? 0 : cpuSeconds(pid)), 0),
-      ]),
-    );
+/** CPU seconds (user, nice, system, irq, softirq, steal) all cores of this machine have spent so far, kernel threads included. */
+export function machineCpuSeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = fields;
+  return (user + nice + system + irq + softirq + steal) / 100; // USER_HZ
+}
+
+/** CPU seconds per named source, summed over the measured work, and per operation. */
+function secondsLedger(sources: Record<string, () => number>) {
+  const seconds: Record<string, number> = Object.fromEntries(Object.keys(sources).map((name) => [name, 0]));
+  const read = () => Object.fromEntries(Object.entries(sources).map(([name, source]) => [name, source()]));
   return {
     async measure<T>(work: () => Promise<T>): Promise<T> {
       const before = read();
@@ -112,7 +109,7 @@ export function cpuLedger(processes: Record<string, () => (number | undefined)[]
       for (const name of Object.keys(seconds)) seconds[name] += after[name] - before[name];
       return result;
     },
-    /** Milliseconds of CPU per operation by process, and their total. */
+    /** Milliseconds of CPU per operation by source, and their total. */
     msPerOperation(operations: number): Record<string, number> {
       const perOperation = Object.fromEntries(
         Object.entries(seconds).map(([name, s]) => [name, round((1000 * s) / Math.max(1, operations))]),
@@ -120,4 +117,25 @@ export function cpuLedger(processes: Record<string, () => (number | undefined)[]
       return { ...perOperation, total: round(Object.values(perOperation).reduce((sum, ms) => sum + ms, 0)) };
     },
   };
+}
+
+/**
+ * CPU per operation of every process an operation involves, summed over the measured rounds: where an
+ * operation's cost goes on the shared cores (the service, PostgreSQL, RabbitMQ, the load generator), so a
+ * ratio can be read against what each side costs in CPU and not only in time.
+ */
+export function cpuLedger(processes: Record<string, () => (number | undefined)[]>) {
+  return secondsLedger(
+    Object.fromEntries(
+      Object.entries(processes).map(([name, roots]) => [
+        name,
+        () => roots().reduce<number>((sum, pid) => sum + (pid === undefined ? 0 : cpuSeconds(pid)), 0),
+      ]),
+    ),
+  );
+}
+
+/** The same for the whole machine: what no process's figure holds (the kernel's writeback threads, interrupts) included. */
+export function machineCpuLedger() {
+  return secondsLedger({ machine: machineCpuSeconds });
 }

@@ -1,9 +1,10 @@
 import { mkdir, rm } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { reportLosses } from '../harness/claimant';
 import type { BenchContext, Scenario } from '../harness/context';
 import type { TransferResult } from '../harness/load-protocol';
-import { rssSampler } from '../harness/process-tree';
+import { cpuLedger, machineCpuLedger, rssSampler, serverRoots } from '../harness/process-tree';
 import { alternate, medianOf } from '../harness/rounds';
 import { round } from '../harness/stats';
 import { settleStorage } from '../harness/storage';
@@ -58,10 +59,18 @@ export const uploadScenario: Scenario = {
       if (!settling.quiet) notQuiet++;
       return side();
     };
+    const serviceCpu = cpuLedger({ claims: () => [pid], postgres: () => serverRoots('postgres'), load: () => [load.pid] });
+    const diskCpu = cpuLedger({ load: () => [load.pid] });
+    const [serviceMachine, diskMachine] = [machineCpuLedger(), machineCpuLedger()];
+    const measured = (
+      ledger: ReturnType<typeof cpuLedger>,
+      machine: ReturnType<typeof machineCpuLedger>,
+      side: () => Promise<TransferResult>,
+    ) => settled(() => machine.measure(() => ledger.measure(side)));
     const memory = rssSampler(pid);
     const rounds = await alternate<TransferResult>(params.rounds, {
-      service: () => settled(() => upload(params.uploadCount)),
-      disk: () => settled(() => disk(params.uploadCount)),
+      service: () => measured(serviceCpu, serviceMachine, () => upload(params.uploadCount)),
+      disk: () => measured(diskCpu, diskMachine, () => disk(params.uploadCount)),
     });
     const rss = memory.stop();
     await rm(baselineDir, { recursive: true, force: true });
@@ -71,6 +80,10 @@ export const uploadScenario: Scenario = {
     if (failed.length > 0) throw new Error(`uploads answered ${JSON.stringify(statuses)}`);
     const serviceMiBs = medianOf(rounds.service, (r) => r.mib_per_s);
     const diskMiBs = medianOf(rounds.disk, (r) => r.mib_per_s);
+    const mib = (side: TransferResult[]) => side.reduce((sum, r) => sum + r.bytes, 0) / 1048576;
+    const seconds = (side: TransferResult[]) => side.reduce((sum, r) => sum + r.seconds, 0);
+    const serviceMachineMs = serviceMachine.msPerOperation(mib(rounds.service)).machine;
+    const diskMachineMs = diskMachine.msPerOperation(mib(rounds.disk)).machine;
     return {
       rss_growth_mb: round(rss.growth_mb, 1),
       throughput_ratio_vs_disk: round(serviceMiBs / diskMiBs),
@@ -85,6 +98,16 @@ export const uploadScenario: Scenario = {
       disk_rounds_mib_per_s: rounds.disk.map((r) => round(r.mib_per_s, 1)),
       storage_drain_ms_before_rounds: drainMs,
       storage_not_quiet_before_rounds: notQuiet,
+      // What a MiB costs the shared cores on each side, by process and for the whole machine (the kernel's
+      // writeback included); the machine figures' quotient is the ratio if both sides were bound by CPU alone.
+      cpu_ms_per_mib_uploaded: serviceCpu.msPerOperation(mib(rounds.service)),
+      cpu_ms_per_mib_written: diskCpu.msPerOperation(mib(rounds.disk)),
+      machine_cpu_ms_per_mib_uploaded: serviceMachineMs,
+      machine_cpu_ms_per_mib_written: diskMachineMs,
+      cpu_ratio_vs_disk: round(diskMachineMs / serviceMachineMs),
+      // Of the cores' time while a side ran: how busy the machine was (1 = both cores all the time).
+      machine_busy_uploading: round((serviceMachineMs * mib(rounds.service)) / 1000 / seconds(rounds.service) / cpus().length),
+      machine_busy_writing: round((diskMachineMs * mib(rounds.disk)) / 1000 / seconds(rounds.disk) / cpus().length),
     };
   },
 };
