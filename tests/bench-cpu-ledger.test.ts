@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { adminUrl } from '@platform/testing';
 import { pgClient } from '../bench/harness/workspace-modules';
-import { cpuLedger, processTree, serverRoots } from '../bench/harness/process-tree';
+import { cpuLedger, machineCpuLedger, processTree, serverRoots } from '../bench/harness/process-tree';
 
 /**
  * Busy until this process has used `ms` more of CPU — CPU, not wall time, so that a loaded machine (CI runs
@@ -33,6 +33,14 @@ describe("the benchmark's CPU ledger", () => {
     expect(child.status).toBe(0);
     // the child's ~500 ms of CPU, which /proc shows only in this process's reaped-children time once it exited
     expect(ledger.msPerOperation(1).bench).toBeGreaterThanOrEqual(400);
+  });
+
+  it("counts the whole machine's CPU, at least what this process used meanwhile", async () => {
+    const machine = machineCpuLedger();
+    const ledger = cpuLedger({ bench: () => [process.pid] });
+    await machine.measure(() => ledger.measure(async () => spin(300)));
+    expect(machine.msPerOperation(1).machine).toBeGreaterThanOrEqual(ledger.msPerOperation(1).bench - 20); // ticks of 10 ms, read at two moments
+    expect(machine.msPerOperation(1).machine).toBeGreaterThanOrEqual(200);
   });
 
   it("finds the local PostgreSQL server's postmaster, whose tree holds a connection's backend", async () => {
