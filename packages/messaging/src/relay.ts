@@ -50,6 +50,17 @@ export function dueBatch(trx: Knex, limit: number): Knex.QueryBuilder {
 }
 
 /**
+ * Holds the caller's transaction to that walk of the pending index, whatever PostgreSQL knows of the table.
+ * Without statistics on the outbox (never analysed: a server with autovacuum off, as on the CI machine, or a
+ * table between two analyses) the planner expected a few rows and chose a bitmap scan and a sort: that plan
+ * reads the heap page of every published row not yet vacuumed on every batch and never marks an entry dead
+ * (300–560 heap pages per intake on a slow host; docs/BENCHMARKS.md). Local to the transaction.
+ */
+export async function holdDueBatchToIndexOrder(trx: Knex): Promise<void> {
+  await trx.raw(`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
+}
+
+/**
  * Moves committed outbox rows to the broker. Rows are claimed with FOR UPDATE SKIP LOCKED, so any number
  * of relays can run; each row is marked sent only after the broker confirmed it, and a failure backs
  * off that row. A crash between confirm and mark re-sends the row: consumers de-duplicate by event id.
@@ -202,6 +213,7 @@ export class OutboxRelay {
   async relayOnce(): Promise<{ published: number; failed: boolean }> {
     const { db, transport, logger } = this.options;
     return db.transaction(async (trx) => {
+      await holdDueBatchToIndexOrder(trx);
       const rows: OutboxRow[] = await dueBatch(trx, this.options.batchSize ?? 100);
       if (rows.length === 0) return { published: 0, failed: false };
       const results = await Promise.allSettled(
