@@ -82,8 +82,9 @@ export const uploadScenario: Scenario = {
     const diskMiBs = medianOf(rounds.disk, (r) => r.mib_per_s);
     const mib = (side: TransferResult[]) => side.reduce((sum, r) => sum + r.bytes, 0) / 1048576;
     const seconds = (side: TransferResult[]) => side.reduce((sum, r) => sum + r.seconds, 0);
-    const serviceMachineMs = serviceMachine.msPerOperation(mib(rounds.service)).machine;
-    const diskMachineMs = diskMachine.msPerOperation(mib(rounds.disk)).machine;
+    const [uploadedMib, writtenMib] = [mib(rounds.service), mib(rounds.disk)];
+    const serviceMachineMs = serviceMachine.msPerOperation(uploadedMib).machine;
+    const diskMachineMs = diskMachine.msPerOperation(writtenMib).machine;
     return {
       rss_growth_mb: round(rss.growth_mb, 1),
       throughput_ratio_vs_disk: round(serviceMiBs / diskMiBs),
@@ -100,14 +101,14 @@ export const uploadScenario: Scenario = {
       storage_not_quiet_before_rounds: notQuiet,
       // What a MiB costs the shared cores on each side, by process and for the whole machine (the kernel's
       // writeback included); the machine figures' quotient is the ratio if both sides were bound by CPU alone.
-      cpu_ms_per_mib_uploaded: serviceCpu.msPerOperation(mib(rounds.service)),
-      cpu_ms_per_mib_written: diskCpu.msPerOperation(mib(rounds.disk)),
+      cpu_ms_per_mib_uploaded: serviceCpu.msPerOperation(uploadedMib),
+      cpu_ms_per_mib_written: diskCpu.msPerOperation(writtenMib),
       machine_cpu_ms_per_mib_uploaded: serviceMachineMs,
       machine_cpu_ms_per_mib_written: diskMachineMs,
       cpu_ratio_vs_disk: round(diskMachineMs / serviceMachineMs),
       // Of the cores' time while a side ran: how busy the machine was (1 = both cores all the time).
-      machine_busy_uploading: round((serviceMachineMs * mib(rounds.service)) / 1000 / seconds(rounds.service) / cpus().length),
-      machine_busy_writing: round((diskMachineMs * mib(rounds.disk)) / 1000 / seconds(rounds.disk) / cpus().length),
+      machine_busy_uploading: round((serviceMachineMs * uploadedMib) / 1000 / seconds(rounds.service) / cpus().length),
+      machine_busy_writing: round((diskMachineMs * writtenMib) / 1000 / seconds(rounds.disk) / cpus().length),
     };
   },
 };
