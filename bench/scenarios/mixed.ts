@@ -68,13 +68,18 @@ interface AfterCollection {
    * libraries', buffers) — the RSS less its file-backed pages and less the heap pages V8 holds free.
    */
   retained_mb: number;
+  /** The anonymous resident memory by where it is mapped (the preload says how it tells them apart). */
+  anon_by_region_mb: Record<AnonymousRegion, number> | null;
 }
+
+type AnonymousRegion = 'v8' | 'main_arena' | 'mapped' | 'file_private';
 
 interface MemoryReading extends NodeJS.MemoryUsage {
   live_heap: number;
   rss_anon: number;
   rss_file: number;
   new_space: number | null;
+  anon_by_region?: Record<AnonymousRegion, number>;
 }
 
 function readingOf(memoryDir: string, pid: number): AfterCollection | null {
@@ -91,6 +96,12 @@ function readingOf(memoryDir: string, pid: number): AfterCollection | null {
         external_mb: mb(reading.external),
         new_space_mb: reading.new_space === null ? null : mb(reading.new_space),
         retained_mb: mb(reading.live_heap + reading.rss_anon - reading.heapTotal),
+        anon_by_region_mb: reading.anon_by_region
+          ? (Object.fromEntries(Object.entries(reading.anon_by_region).map(([region, bytes]) => [region, mb(bytes)])) as Record<
+              AnonymousRegion,
+              number
+            >)
+          : null,
       };
     } catch {
       // not the member that ran the service: the next one
