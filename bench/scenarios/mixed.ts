@@ -16,17 +16,19 @@ import { round } from '../harness/stats';
  * live heap flat, so a line fitted through those readings reads ±20–150 MB per 10 minutes either way
  * (kept in results.json as `rss_under_load_slope_by_process_mb_per_10min`).
  *
- * A leak is memory still held after a full collection, in one of two places: the live heap, or the
- * anonymous memory outside V8's heap (the allocator's, the libraries', buffers). The figure is a line through
- * that retained memory (`retained_mb`: the live heap right after the collection, plus the anonymous RSS less
- * the heap V8 holds, read together a moment later), taken every minute or so under the load from the end of
- * the third minute to the end of the window, as MB per 10 minutes. The RSS itself after each collection
- * still carries the heap pages V8 holds free — 60 to 134 MB in the claims process at one live heap of 43 MB,
- * by V8's own sizing — and its line, reported beside (`rss_slope_by_process_mb_per_10min`), read −17.5 to
- * +11.5 MB per 10 minutes in three runs whose live heaps and native memory were flat (docs/BENCHMARKS.md).
- * The first three minutes are where native memory reaches its working size (the claims process's grew by
- * 5 MB between the readings at 60 and 194 s in two runs, then held within 0.6 MB). Every reading is under
- * the same load, so none is lighter for being taken after it.
+ * A leak is memory still held after a full collection, in one of two places: the live heap, or native
+ * memory (the allocator's, the libraries', buffers' backing stores). The figure is a line through that
+ * retained memory (`retained_mb`: the live heap right after the collection, plus the anonymous resident
+ * memory outside V8's own mappings — glibc's arenas, blocks mapped on their own, a library's written pages —
+ * read together a moment later, from /proc/self/smaps), taken every minute or so under the load from the
+ * end of the third minute to the end of the window, as MB per 10 minutes. V8's mappings are left out
+ * whole: beyond the live heap they hold free heap pages (60 to 134 MB in the claims process at one live
+ * heap of 43 MB, by V8's own sizing) and 3–8 MB more than `heapTotal` counts (pages it pools for reuse),
+ * which moved the figure when it was the anonymous RSS less `heapTotal` (until 2026-11-27, sixth session;
+ * still reported as `anon_less_heap_total_slope_by_process_mb_per_10min`). The RSS after each collection
+ * has its line beside (`rss_slope_by_process_mb_per_10min`): it read −17.5 to +11.5 MB per 10 minutes in
+ * three runs whose live heaps and native memory were flat (docs/BENCHMARKS.md). Every reading is under the
+ * same load, so none is lighter for being taken after it.
  */
 const RSS_READ_MS = 1000;
 const RSS_WINDOW_MS = 10000;
@@ -34,7 +36,7 @@ const AFTER_COLLECTION_MS = 2000;
 const LEAK_READING_EVERY_SEC = 60;
 /** The first minute (a fifth of a short run) is left out of the lines under load: heaps grow to their working size there. */
 const settleSec = (durationSec: number) => Math.min(60, durationSec / 5);
-/** The first three minutes (under a third of a shorter run) are left out of the leak figure: native memory grows to its working size there. */
+/** The first three minutes (under a third of a shorter run) are left out of the leak figure: the processes warm up there. */
 const leakSettleSec = (durationSec: number) => Math.min(180, durationSec * 0.3);
 const PLATFORM = ['gateway', 'claims', 'evidence'] as const;
 
@@ -64,10 +66,14 @@ interface AfterCollection {
    */
   new_space_mb: number | null;
   /**
-   * What a leak would be in: the live heap, and the anonymous memory outside V8's heap (the allocator's, the
-   * libraries', buffers) — the RSS less its file-backed pages and less the heap pages V8 holds free.
+   * What a leak would be in: the live heap, and the anonymous memory outside V8's mappings (`native_mb`:
+   * the allocator's, the libraries', buffers' backing stores); null when the process could not split its
+   * memory by region.
    */
-  retained_mb: number;
+  retained_mb: number | null;
+  native_mb: number | null;
+  /** The anonymous RSS less the heap V8 holds: the retained memory's first definition, with V8's pooled pages in it. */
+  anon_less_heap_total_mb: number;
   /** The anonymous resident memory by where it is mapped (the preload says how it tells them apart). */
   anon_by_region_mb: Record<AnonymousRegion, number> | null;
 }
@@ -87,6 +93,8 @@ function readingOf(memoryDir: string, pid: number): AfterCollection | null {
   for (const member of processTree(pid)) {
     try {
       const reading = JSON.parse(readFileSync(path.join(memoryDir, `${member}.json`), 'utf8')) as MemoryReading;
+      const regions = reading.anon_by_region;
+      const native = regions ? regions.main_arena + regions.mapped + regions.file_private : null;
       return {
         rss_mb: mb(reading.rss),
         anon_mb: mb(reading.rss_anon),
@@ -95,7 +103,9 @@ function readingOf(memoryDir: string, pid: number): AfterCollection | null {
         heap_total_mb: mb(reading.heapTotal),
         external_mb: mb(reading.external),
         new_space_mb: reading.new_space === null ? null : mb(reading.new_space),
-        retained_mb: mb(reading.live_heap + reading.rss_anon - reading.heapTotal),
+        retained_mb: native === null ? null : mb(reading.live_heap + native),
+        native_mb: native === null ? null : mb(native),
+        anon_less_heap_total_mb: mb(reading.live_heap + reading.rss_anon - reading.heapTotal),
         anon_by_region_mb: reading.anon_by_region
           ? (Object.fromEntries(Object.entries(reading.anon_by_region).map(([region, bytes]) => [region, mb(bytes)])) as Record<
               AnonymousRegion,
@@ -288,14 +298,15 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
       await leakReadingsDone;
       const audit = await claimToAudit(stack, t0);
       const afterLoad = await afterCollection(pids, memoryDir);
-      const lineThrough = (name: (typeof PLATFORM)[number], pick: (reading: AfterCollection) => number) => {
+      const lineThrough = (name: (typeof PLATFORM)[number], pick: (reading: AfterCollection) => number | null) => {
         const points = leakReadings.flatMap((reading) => {
           const memory = reading[name];
-          return memory ? [{ t: reading.t, mb: pick(memory) }] : [];
+          const mb = memory ? pick(memory) : null;
+          return mb === null ? [] : [{ t: reading.t, mb }];
         });
         return points.length >= 2 ? round(slopePer10Min(points), 2) : null;
       };
-      const linesOf = (pick: (reading: AfterCollection) => number) =>
+      const linesOf = (pick: (reading: AfterCollection) => number | null) =>
         Object.fromEntries(PLATFORM.map((name) => [name, lineThrough(name, pick)]));
       const retainedSlopes = linesOf((r) => r.retained_mb);
       const fittedRetained = Object.values(retainedSlopes).filter((slope): slope is number => slope !== null);
@@ -326,6 +337,8 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
         claim_to_audit: audit,
         retained_slope_by_process_mb_per_10min: retainedSlopes,
         heap_used_slope_by_process_mb_per_10min: linesOf((r) => r.heap_used_mb),
+        native_slope_by_process_mb_per_10min: linesOf((r) => r.native_mb),
+        anon_less_heap_total_slope_by_process_mb_per_10min: linesOf((r) => r.anon_less_heap_total_mb),
         rss_slope_by_process_mb_per_10min: linesOf((r) => r.rss_mb),
         // The readings the slopes are fitted through (seconds into the window), and one more once the load has stopped.
         after_full_collection: { under_load: leakReadings, after_load: afterLoad },
