@@ -15,15 +15,18 @@ interface Reading {
 
 /**
  * A node process with the preload that holds `v8Mb` in JavaScript strings and `nativeMb` in one buffer
- * (`Buffer.alloc` of more than 64 KiB: a block of its own outside V8's heap), answers SIGUSR2, and
- * prints nothing until its reading is written.
+ * (`Buffer.alloc` of more than 64 KiB: a block of its own outside V8's heap), has compiled and run
+ * `compiledFunctions` distinct functions (machine code in V8's code pages), and answers SIGUSR2.
  */
-async function readingOf(v8Mb: number, nativeMb: number): Promise<Reading> {
+async function readingOf(v8Mb: number, nativeMb: number, compiledFunctions = 0): Promise<Reading> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-memory-'));
   try {
     const program = `
       globalThis.kept = Array.from({ length: ${v8Mb * 16} }, (_, i) => ('x' + i).repeat(16384).split('').join(''));
       globalThis.native = Buffer.alloc(${nativeMb * MB}, 1);
+      globalThis.compiled = Array.from({ length: ${compiledFunctions} }, (_, i) =>
+        new Function('a', 'b', 'let s = ' + i + '; for (let j = 0; j < a; j++) s += (j * b + ' + i + ') % 7; return s;'));
+      for (let round = 0; round < 3; round++) for (const f of globalThis.compiled) f(3000, round);
       process.send('ready');
       setTimeout(() => {}, 60000);`;
     const child = spawn(process.execPath, ['--require', PRELOAD, '-e', program], {
@@ -65,5 +68,12 @@ describe("the benchmark's memory reading after a full collection", () => {
     expect(large.anon_by_region.mapped - small.anon_by_region.mapped).toBeLessThan(8 * MB);
     expect(native.anon_by_region.mapped - small.anon_by_region.mapped).toBeGreaterThan(50 * MB);
     expect(native.anon_by_region.v8 - small.anon_by_region.v8).toBeLessThan(8 * MB);
+  }, 60_000);
+
+  it("counts V8's code pages (machine code from the compiler, mapped near the libraries) as V8's", async () => {
+    const plain = await readingOf(8, 8);
+    const compiled = await readingOf(8, 8, 3000);
+    expect(compiled.anon_by_region.v8 - plain.anon_by_region.v8).toBeGreaterThan(2 * MB);
+    expect(Math.abs(compiled.anon_by_region.mapped - plain.anon_by_region.mapped)).toBeLessThan(MB);
   }, 60_000);
 });

@@ -27,12 +27,13 @@ function residentKb(field, status) {
 }
 
 /*
- * On x64 Linux V8 places its heap and code pages at random hints below 2^46 (kAllocationRandomAddressMax);
- * mappings made without a hint — glibc's thread arenas, the blocks it maps on their own, thread stacks —
- * land just below the libraries, above 2^46. So the anonymous resident memory splits into `v8` (the
- * heap's pages, resident, against `heapTotal` committed), `main_arena` (glibc's `[heap]`), `mapped`
- * (everything else without a file: other arenas, large blocks, stacks) and `file_private` (the written
- * pages of a file's mapping: a library's data).
+ * On x64 Linux V8 places its heap pages at random hints below 2^46 (kAllocationRandomAddressMax), and its
+ * code pages — the only anonymous executable memory in a Node process — in a code range near the
+ * libraries; mappings made without a hint — glibc's thread arenas, the blocks it maps on their own, thread
+ * stacks — land just below the libraries, above 2^46. So the anonymous resident memory splits into `v8`
+ * (the heap's and the code's pages, resident, against `heapTotal` committed), `main_arena` (glibc's
+ * `[heap]`), `mapped` (everything else without a file: other arenas, large blocks, stacks) and
+ * `file_private` (the written pages of a file's mapping: a library's data).
  */
 const V8_ADDRESS_LIMIT = 2n ** 46n;
 
@@ -41,10 +42,10 @@ function anonymousByRegion(smaps) {
   for (const mapping of smaps.split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/)) {
     const anonymousKb = Number(/\nAnonymous:\s+(\d+) kB/.exec(mapping)?.[1] ?? 0);
     if (anonymousKb === 0) continue;
-    const [range, , , , , name] = mapping.slice(0, mapping.indexOf('\n')).split(/\s+/);
+    const [range, permissions, , , , name] = mapping.slice(0, mapping.indexOf('\n')).split(/\s+/);
     const start = BigInt(`0x${range.slice(0, range.indexOf('-'))}`);
-    const region =
-      name === '[heap]' ? 'main_arena' : name && !name.startsWith('[') ? 'file_private' : start < V8_ADDRESS_LIMIT ? 'v8' : 'mapped';
+    const isV8 = start < V8_ADDRESS_LIMIT || permissions.includes('x');
+    const region = name === '[heap]' ? 'main_arena' : name && !name.startsWith('[') ? 'file_private' : isV8 ? 'v8' : 'mapped';
     regions[region] += anonymousKb * 1024;
   }
   return regions;
