@@ -67,15 +67,14 @@ interface AfterCollection {
   new_space_mb: number | null;
   /**
    * What a leak would be in: the live heap, and the anonymous memory outside V8's mappings (`native_mb`:
-   * the allocator's, the libraries', buffers' backing stores); null when the process could not split its
-   * memory by region.
+   * the allocator's, the libraries', buffers' backing stores).
    */
-  retained_mb: number | null;
-  native_mb: number | null;
+  retained_mb: number;
+  native_mb: number;
   /** The anonymous RSS less the heap V8 holds: the retained memory's first definition, with V8's pooled pages in it. */
   anon_less_heap_total_mb: number;
   /** The anonymous resident memory by where it is mapped (the preload says how it tells them apart). */
-  anon_by_region_mb: Record<AnonymousRegion, number> | null;
+  anon_by_region_mb: Record<AnonymousRegion, number>;
 }
 
 type AnonymousRegion = 'v8' | 'main_arena' | 'mapped' | 'file_private';
@@ -85,7 +84,7 @@ interface MemoryReading extends NodeJS.MemoryUsage {
   rss_anon: number;
   rss_file: number;
   new_space: number | null;
-  anon_by_region?: Record<AnonymousRegion, number>;
+  anon_by_region: Record<AnonymousRegion, number>;
 }
 
 function readingOf(memoryDir: string, pid: number): AfterCollection | null {
@@ -93,8 +92,8 @@ function readingOf(memoryDir: string, pid: number): AfterCollection | null {
   for (const member of processTree(pid)) {
     try {
       const reading = JSON.parse(readFileSync(path.join(memoryDir, `${member}.json`), 'utf8')) as MemoryReading;
-      const regions = reading.anon_by_region;
-      const native = regions ? regions.main_arena + regions.mapped + regions.file_private : null;
+      const { main_arena, mapped, file_private } = reading.anon_by_region;
+      const native = main_arena + mapped + file_private;
       return {
         rss_mb: mb(reading.rss),
         anon_mb: mb(reading.rss_anon),
@@ -103,15 +102,15 @@ function readingOf(memoryDir: string, pid: number): AfterCollection | null {
         heap_total_mb: mb(reading.heapTotal),
         external_mb: mb(reading.external),
         new_space_mb: reading.new_space === null ? null : mb(reading.new_space),
-        retained_mb: native === null ? null : mb(reading.live_heap + native),
-        native_mb: native === null ? null : mb(native),
+        retained_mb: mb(reading.live_heap + native),
+        native_mb: mb(native),
         anon_less_heap_total_mb: mb(reading.live_heap + reading.rss_anon - reading.heapTotal),
-        anon_by_region_mb: reading.anon_by_region
-          ? (Object.fromEntries(Object.entries(reading.anon_by_region).map(([region, bytes]) => [region, mb(bytes)])) as Record<
-              AnonymousRegion,
-              number
-            >)
-          : null,
+        anon_by_region_mb: {
+          main_arena: mb(main_arena),
+          mapped: mb(mapped),
+          file_private: mb(file_private),
+          v8: mb(reading.anon_by_region.v8),
+        },
       };
     } catch {
       // not the member that ran the service: the next one
@@ -298,15 +297,14 @@ export function mixedScenario(claims: () => CreatedClaim[]): Scenario {
       await leakReadingsDone;
       const audit = await claimToAudit(stack, t0);
       const afterLoad = await afterCollection(pids, memoryDir);
-      const lineThrough = (name: (typeof PLATFORM)[number], pick: (reading: AfterCollection) => number | null) => {
+      const lineThrough = (name: (typeof PLATFORM)[number], pick: (reading: AfterCollection) => number) => {
         const points = leakReadings.flatMap((reading) => {
           const memory = reading[name];
-          const mb = memory ? pick(memory) : null;
-          return mb === null ? [] : [{ t: reading.t, mb }];
+          return memory ? [{ t: reading.t, mb: pick(memory) }] : [];
         });
         return points.length >= 2 ? round(slopePer10Min(points), 2) : null;
       };
-      const linesOf = (pick: (reading: AfterCollection) => number | null) =>
+      const linesOf = (pick: (reading: AfterCollection) => number) =>
         Object.fromEntries(PLATFORM.map((name) => [name, lineThrough(name, pick)]));
       const retainedSlopes = linesOf((r) => r.retained_mb);
       const fittedRetained = Object.values(retainedSlopes).filter((slope): slope is number => slope !== null);
