@@ -105,7 +105,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     const route = res.locals.apiRoute as ApiRoute | undefined;
     if (!route) return next();
     if (route.group === 'public') return forward(route, req, res, next);
-    void requireToken(req, res, (error?: unknown) => {
+    return requireToken(req, res, (error?: unknown) => {
       if (error) {
         rejections.inc({ reason: 'unauthenticated' });
         return next(error);

@@ -222,6 +222,35 @@ describe('verified tokens kept (cacheSize)', () => {
     expect(await verify(tokens[0])).not.toBe(principals[0]);
   });
 
+  it('tells a kept token at once (known), and none it has not verified, nor one at or past exp', async () => {
+    const verify = createJwtVerifier({ AUTH_JWT_SECRET: SECRET }, 'test', { cacheSize: 10 });
+    const issued = now();
+    const token = await signedFor('alice', issued, issued + 600);
+    expect(verify.known?.(token)).toBeUndefined();
+    const first = await verify(token);
+    expect(verify.known?.(token)).toBe(first);
+    at(issued + 600);
+    expect(verify.known?.(token)).toBeUndefined();
+  });
+
+  it('lets a request with a kept token on without waiting for a promise', async () => {
+    const verify = createJwtVerifier({ AUTH_JWT_SECRET: SECRET }, 'test', { cacheSize: 10 });
+    const token = await signedFor('alice', now(), now() + 600);
+    const middleware = authenticate(verify);
+    const req = { get: (name: string) => (name === 'authorization' ? `Bearer ${token}` : undefined) } as unknown as Parameters<
+      typeof middleware
+    >[0];
+    const res = {} as Parameters<typeof middleware>[1];
+    const nextCalls: unknown[][] = [];
+    await middleware(req, res, (...args: unknown[]) => void nextCalls.push(args));
+    expect(nextCalls).toEqual([[]]);
+    expect(req.principal?.sub).toBe('alice');
+    nextCalls.length = 0;
+    const returned = middleware(req, res, (...args: unknown[]) => void nextCalls.push(args));
+    expect(returned).toBeUndefined();
+    expect(nextCalls).toEqual([[]]);
+  });
+
   it('keeps no refusal: a bad token is refused every time', async () => {
     const verify = createJwtVerifier({ AUTH_JWT_SECRET: SECRET }, 'test', { cacheSize: 10 });
     const token = await signDevToken({ sub: 'alice', scope: 'claims:read', secret: 'another-secret-0123456789-0123456789' });

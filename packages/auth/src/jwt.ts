@@ -40,7 +40,14 @@ function checkLifetime(payload: JWTPayload, maxLifetime: number): void {
   if (exp - iat > maxLifetime) throw problems.unauthorized(`The token lives longer than the ${maxLifetime} s allowed`);
 }
 
-export type VerifyToken = (token: string) => Promise<Principal>;
+export interface VerifyToken {
+  (token: string): Promise<Principal>;
+  /**
+   * The principal of a token verified before and still kept (see VerifierOptions.cacheSize), at once, without a
+   * promise; undefined when the token must be verified (then call the verifier itself).
+   */
+  known?(token: string): Principal | undefined;
+}
 
 export interface VerifierOptions {
   /**
@@ -107,7 +114,7 @@ export function createJwtVerifier(
     verify = (token) => jwtVerify(token, key, { ...options, algorithms: ['HS256'] });
   }
   const verified = verifierOptions.cacheSize ? new VerifiedTokens(verifierOptions.cacheSize) : undefined;
-  return async (token) => {
+  const verifyToken: VerifyToken = async (token) => {
     const known = verified?.get(token);
     if (known) return known;
     try {
@@ -127,6 +134,8 @@ export function createJwtVerifier(
       throw error;
     }
   };
+  if (verified) verifyToken.known = (token) => verified.get(token);
+  return verifyToken;
 }
 
 /** The JWKS endpoint timed out, answered other than 200, or sent something that is not a key set. */

@@ -19,9 +19,12 @@ export function bearerToken(req: Request): string | undefined {
   return match ? match[1] : '';
 }
 
-/** Verifies the internal caller's JWT; the verified principal is `req.principal`. */
+/**
+ * Verifies the internal caller's JWT; the verified principal is `req.principal`. A token the verifier already
+ * knows goes on at once: no promise and no turn of the event loop for a client's every request with the same token.
+ */
 export function authenticate(verify: VerifyToken): RequestHandler {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+  return (req: Request, _res: Response, next: NextFunction) => {
     const token = bearerToken(req);
     if (!token)
       return next(
@@ -29,12 +32,16 @@ export function authenticate(verify: VerifyToken): RequestHandler {
           token === undefined ? 'Authorization: Bearer <token> is required' : 'The Authorization header is not a Bearer token',
         ),
       );
-    try {
-      req.principal = await verify(token);
-      next();
-    } catch (error) {
-      next(error);
+    const known = verify.known?.(token);
+    if (known) {
+      req.principal = known;
+      return next();
     }
+    // Returned, so that an error thrown by a later step reaches express's error handling as a rejection.
+    return verify(token).then((principal) => {
+      req.principal = principal;
+      next();
+    }, next);
   };
 }
 

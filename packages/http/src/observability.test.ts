@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -65,6 +68,45 @@ describe('access log', () => {
     await request(app).get('/healthz').expect(200);
     await request(app).get('/busy').expect(503);
     expect(accessLines(lines)).toEqual([expect.objectContaining({ level: 50, res: { status: 503 }, msg: 'request errored' })]);
+  });
+});
+
+describe('request metrics and the access log together', () => {
+  it('count each finished response once, and log but do not count a request whose client went away', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const logger = pino({ level: 'info' }, sink);
+    const metrics = createMetrics('observe-test');
+    const app = createServiceApp({ logger, metrics, readiness: {} });
+    app.get('/never', () => undefined);
+    const server = finishApp(app, logger).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const port = (server.address() as AddressInfo).port;
+      await request(server).get('/healthz').expect(200);
+      await request(server).get('/healthz').expect(200);
+      const abandoned = http.get({ port, host: '127.0.0.1', path: '/never' });
+      abandoned.on('error', () => undefined);
+      while (!lines.some((line) => (line.req as { path?: string } | undefined)?.path === '/never')) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (abandoned.writableFinished && !abandoned.destroyed) abandoned.destroy();
+      }
+      const text = await metrics.metrics();
+      expect(text).toMatch(/^http_requests_total\{method="GET",route="\/healthz",status="200",service="observe-test"\} 2$/m);
+      expect(text).toMatch(
+        /^http_request_duration_seconds_count\{service="observe-test",method="GET",route="\/healthz",status="200"\} 2$/m,
+      );
+      expect(text).not.toContain('/never');
+      expect(accessLines(lines).map((line) => (line.req as { path: string }).path)).toEqual(['/healthz', '/healthz', '/never']);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -38,39 +38,20 @@ export function createMetrics(service: string): Registry {
   return registry;
 }
 
-/**
- * One access-log line per request carrying the request id, method, path (never the query, which may hold
- * personal data), status and milliseconds: "request completed" at info, "request errored" at error for a
- * 5xx (the error handler logs the error itself), so a 5xx is still logged when only warnings are. Written
- * by hand rather than with pino-http, which makes two child loggers per request even when the line's level
- * is off; here a request costs nothing when neither level is enabled.
- */
-export function accessLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const completedLogged = logger.isLevelEnabled('info');
-    if (!completedLogged && !logger.isLevelEnabled('error')) return next();
-    const started = Date.now();
-    const done = () => {
-      res.removeListener('finish', done);
-      res.removeListener('close', done);
-      const errored = res.statusCode >= 500;
-      if (!errored && !completedLogged) return;
-      const line = { request_id: req.id, req: { method: req.method, path: req.url.split('?')[0] }, res: { status: res.statusCode } };
-      const withTime = { ...line, ms: Date.now() - started };
-      if (errored) logger.error(withTime, 'request errored');
-      else logger.info(withTime, 'request completed');
-    };
-    res.on('finish', done);
-    res.on('close', done);
-    next();
-  };
-}
-
 /** The `route` label of a request express did not route itself (a proxied one); undefined for `unmatched`. */
 export type RouteLabel = (req: Request, res: Response) => string | undefined;
 
-/** One histogram observation and counter increment per request, labelled by route, not raw path. */
-export function measureRequests(registry: Registry, routeLabel?: RouteLabel) {
+/**
+ * What every request leaves behind, with one listener per request (on the response's `close`, which Node emits
+ * once the response has finished and also when the connection goes first):
+ * - a histogram observation and a counter increment per finished response, labelled by route template, not
+ *   raw path (a response cut off by its connection is not counted);
+ * - one access-log line carrying the request id, method, path (never the query, which may hold personal
+ *   data), status and milliseconds: "request completed" at info, "request errored" at error for a 5xx (the
+ *   error handler logs the error itself), so a 5xx is still logged when only warnings are. Written by hand
+ *   rather than with pino-http, which makes two child loggers per request even when the line's level is off.
+ */
+export function observeRequests(logger: Logger, registry: Registry, routeLabel?: RouteLabel): RequestHandler {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
@@ -96,14 +77,26 @@ export function measureRequests(registry: Registry, routeLabel?: RouteLabel) {
     }
     return found;
   };
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req, res, next) => {
     const started = performance.now();
-    res.once('finish', () => {
-      const seconds = (performance.now() - started) / 1000;
-      const route = (req.route?.path as string | undefined) ? `${req.baseUrl}${req.route.path}` : (routeLabel?.(req, res) ?? 'unmatched');
-      const { duration: observed, requests: counted } = seriesOf(req.method, route, res.statusCode);
-      observed.observe(seconds);
-      counted.inc();
+    res.once('close', () => {
+      const ms = performance.now() - started;
+      if (res.writableFinished) {
+        const route = (req.route?.path as string | undefined) ? `${req.baseUrl}${req.route.path}` : (routeLabel?.(req, res) ?? 'unmatched');
+        const { duration: observed, requests: counted } = seriesOf(req.method, route, res.statusCode);
+        observed.observe(ms / 1000);
+        counted.inc();
+      }
+      const errored = res.statusCode >= 500;
+      if (!logger.isLevelEnabled(errored ? 'error' : 'info')) return;
+      const line = {
+        request_id: req.id,
+        req: { method: req.method, path: req.url.split('?')[0] },
+        res: { status: res.statusCode },
+        ms: Math.round(ms),
+      };
+      if (errored) logger.error(line, 'request errored');
+      else logger.info(line, 'request completed');
     });
     next();
   };

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { answerUnparseableRequests } from './client-errors';
 import { errorHandler, notFoundHandler, sendProblem } from './errors';
-import { accessLog, measureRequests, type RouteLabel } from './observability';
+import { observeRequests, type RouteLabel } from './observability';
 import type { OpenApiDocument } from './openapi';
 import { problems } from './problem';
 import { requestId } from './request-context';
@@ -104,8 +104,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use(
     inSequence([
       requestId,
-      accessLog(options.logger),
-      measureRequests(options.metrics, options.routeLabel),
+      observeRequests(options.logger, options.metrics, options.routeLabel),
       noStoreForApi,
       ...(options.refuseUnstorableUrl !== false ? [refuseUnstorableUrl] : []),
       ...(options.firstSteps ?? []),
