@@ -3,8 +3,8 @@ import https from 'node:https';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
-import { Histogram, type Registry } from 'prom-client';
-import { closeAfterAnswer, problems, sendProblem } from '@platform/http';
+import type { Registry } from 'prom-client';
+import { BoundHistogram, closeAfterAnswer, problems, sendProblem, type HistogramSeries } from '@platform/http';
 import type { Upstream } from './request-path';
 
 const TIMEOUT_CODE = 'GATEWAY_UPSTREAM_TIMEOUT';
@@ -20,11 +20,11 @@ export interface UpstreamProxyOptions {
   target: string;
   timeoutMs: number;
   logger: Logger;
-  duration: Histogram<'upstream' | 'status'>;
+  duration: BoundHistogram<'upstream' | 'status'>;
 }
 
-export function upstreamDurationHistogram(registry: Registry): Histogram<'upstream' | 'status'> {
-  return new Histogram({
+export function upstreamDurationHistogram(registry: Registry): BoundHistogram<'upstream' | 'status'> {
+  return new BoundHistogram({
     name: 'gateway_upstream_request_duration_seconds',
     help: 'Requests forwarded by the gateway, by upstream service and final status (502/504: the gateway answered)',
     labelNames: ['upstream', 'status'],
@@ -110,12 +110,11 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
       },
     },
   });
-  // One histogram child per status, looked up once: observe({labels}) would hash the label set on every request.
-  const byStatus = new Map<number, Histogram.Internal<'upstream' | 'status'>>();
+  const byStatus = new Map<number, HistogramSeries>();
   const observe = (status: number, seconds: number) => {
-    let child = byStatus.get(status);
-    if (!child) byStatus.set(status, (child = duration.labels({ upstream: name, status: String(status) })));
-    child.observe(seconds);
+    let series = byStatus.get(status);
+    if (!series) byStatus.set(status, (series = duration.series({ upstream: name, status: String(status) })));
+    series.observe(seconds);
   };
   return {
     handler: (req, res, next) => {

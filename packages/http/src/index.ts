@@ -3,6 +3,7 @@ export * from './validation';
 export * from './request-context';
 export * from './errors';
 export * from './body';
+export * from './bound-metrics';
 export * from './observability';
 export * from './openapi';
 export * from './service-app';

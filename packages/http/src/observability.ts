@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { BoundCounter, BoundHistogram, type CounterSeries, type HistogramSeries } from './bound-metrics';
 
 let prettyStdout: DestinationStream | undefined;
 
@@ -52,28 +53,28 @@ export type RouteLabel = (req: Request, res: Response) => string | undefined;
  *   rather than with pino-http, which makes two child loggers per request even when the line's level is off.
  */
 export function observeRequests(logger: Logger, registry: Registry, routeLabel?: RouteLabel): RequestHandler {
-  const duration = new Histogram({
+  const duration = new BoundHistogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
     labelNames: ['method', 'route', 'status'],
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const requests = new Counter({
+  const requests = new BoundCounter({
     name: 'http_requests_total',
     help: 'HTTP requests by method, route and status',
     labelNames: ['method', 'route', 'status'],
     registers: [registry],
   });
-  // The two series of each label set, looked up once: observe(labels)/inc(labels) hash the label set on every
-  // request. Holds no more entries than the metrics themselves (the labels are bounded: route templates, not paths).
-  const series = new Map<string, { duration: Histogram.Internal<'method' | 'route' | 'status'>; requests: Counter.Internal }>();
+  // The two series of each label set, looked up by one string. Holds no more entries than the metrics themselves
+  // (the labels are bounded: route templates, not paths).
+  const series = new Map<string, { duration: HistogramSeries; requests: CounterSeries }>();
   const seriesOf = (method: string, route: string, status: number) => {
     const key = `${method} ${status} ${route}`;
     let found = series.get(key);
     if (!found) {
       const labels = { method, route, status: String(status) };
-      series.set(key, (found = { duration: duration.labels(labels), requests: requests.labels(labels) }));
+      series.set(key, (found = { duration: duration.series(labels), requests: requests.series(labels) }));
     }
     return found;
   };
