@@ -119,7 +119,8 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
   return {
     handler: (req, res, next) => {
       const started = performance.now();
-      res.once('finish', () => observe(res.statusCode, (performance.now() - started) / 1000));
+      // `on`, not `once`: a response emits `finish` at most once, and once() would bind a wrapper per request.
+      res.on('finish', () => observe(res.statusCode, (performance.now() - started) / 1000));
       return proxy(req, res, next);
     },
     close: () => agent.destroy(),

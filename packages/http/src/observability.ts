@@ -80,7 +80,8 @@ export function observeRequests(logger: Logger, registry: Registry, routeLabel?:
   };
   return (req, res, next) => {
     const started = performance.now();
-    res.once('close', () => {
+    // `on`, not `once`: a response emits `close` once, and once() would bind a wrapper per request.
+    res.on('close', () => {
       const ms = performance.now() - started;
       if (res.writableFinished) {
         const route = (req.route?.path as string | undefined) ? `${req.baseUrl}${req.route.path}` : (routeLabel?.(req, res) ?? 'unmatched');
