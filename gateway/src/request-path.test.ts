@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import fc from 'fast-check';
-import { classifyPath, normalisePath } from './request-path';
+import { classifyPath, normalisePath, resolveSegments } from './request-path';
 
 /**
  * An independent, deliberately paranoid reading of a raw path: decoded up to three times, backslashes
@@ -104,6 +104,19 @@ describe('request path normalisation', () => {
         expect(route.path.startsWith(route.group === 'public' ? '/api/claims/public/' : `/api/${route.upstream}`)).toBe(true);
       }),
       { numRuns: 5000, seed: 20261123 },
+    );
+  });
+
+  it('answers a path with nothing to resolve as resolving it segment by segment would', () => {
+    const plain = fc
+      .array(fc.constantFrom('api', 'claims', 'public', 'x', '.well-known', 'a.b', '..x', ';', '~', ''), { maxLength: 8 })
+      .map((segments) => `/${segments.join('/')}`);
+    fc.assert(
+      fc.property(fc.oneof(plain, rawPath, prefixed), (raw) => {
+        const resolvable = raw.startsWith('/') && !raw.includes('\\') && /^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/.test(raw);
+        if (resolvable) expect(normalisePath(raw)).toEqual(resolveSegments(raw));
+      }),
+      { numRuns: 5000, seed: 20261127 },
     );
   });
 

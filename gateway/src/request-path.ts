@@ -22,10 +22,20 @@ function encodeSegment(segment: string): string {
   return segment.replace(NEEDS_ENCODING, (char) => encodeURIComponent(char));
 }
 
+/** Something to decode (`%`), an empty segment (`//`) or a possible dot-segment (`/.`): without any, a path is already normal. */
+const NEEDS_RESOLVING = /%|\/\/|\/\./;
+
 export function normalisePath(rawPath: string): NormalisedPath {
   if (!rawPath.startsWith('/')) return refuse('The request target must be an absolute path');
   if (rawPath.includes('\\')) return refuse('The path must not contain a backslash');
   if (!RAW_PATH.test(rawPath)) return refuse('The path contains characters that must be percent-encoded');
+  // Most paths: resolving their segments would give them back as they are (a test holds the two to that).
+  if (!NEEDS_RESOLVING.test(rawPath)) return { ok: true, path: rawPath };
+  return resolveSegments(rawPath);
+}
+
+/** Decodes, checks, resolves and re-encodes a path (absolute, no backslash, only RAW_PATH's characters) segment by segment. */
+export function resolveSegments(rawPath: string): NormalisedPath {
   const rawSegments = rawPath.slice(1).split('/');
   /** The resolved segments, already re-encoded. */
   const segments: string[] = [];
