@@ -21,7 +21,7 @@ export function bearerToken(req: Request): string | undefined {
 
 /**
  * Verifies the internal caller's JWT; the verified principal is `req.principal`. A token the verifier already
- * knows goes on at once: no promise and no turn of the event loop for a client's every request with the same token.
+ * knows goes on at once: no promise and no wait for the microtask queue on a client's every request with the same token.
  */
 export function authenticate(verify: VerifyToken): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
