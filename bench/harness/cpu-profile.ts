@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 
-interface ProfileNode {
+/** A node of a V8 CPU profile (the `--cpu-prof` format): one frame of a call tree, with its callees. */
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
+  children?: number[];
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   startTime: number;
   endTime: number;

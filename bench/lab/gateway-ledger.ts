@@ -12,12 +12,7 @@
  * functions where one step's samples fell.
  */
 import { readFileSync } from 'node:fs';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
+import type { CpuProfile, ProfileNode } from '../harness/cpu-profile';
 
 /** The gateway step a frame belongs to, by its file (and name where one file holds several steps). */
 function stepOf({ functionName, url }: ProfileNode['callFrame']): string | undefined {
@@ -46,7 +41,7 @@ function main(): void {
   const usPerRequest = Number(usArg);
   if (!file || !Number.isFinite(usPerRequest))
     throw new Error('usage: gateway-ledger.ts <cpuprofile> <CPU µs per request> [--leaves=<step>]');
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[] };
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parents = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
