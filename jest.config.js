@@ -4,7 +4,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   testMatch: ['<rootDir>/{packages,services,gateway}/**/*.test.ts', '<rootDir>/tests/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/tests/resilience/'],
-  globalSetup: '<rootDir>/packages/testing/src/global-setup.ts',
+  globalSetup: '<rootDir>/tests/global-setup.ts',
   testTimeout: 30000,
   maxWorkers: 2,
 };

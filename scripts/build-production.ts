@@ -7,19 +7,46 @@
  * Third-party packages stay external: several find their own files at run time (swagger-ui-dist's assets,
  * PGlite's WebAssembly, pino's worker transports, knex's dialect drivers), so they are installed, not bundled.
  * Only the `@platform/*` workspace packages (whose `main` is TypeScript) are bundled in.
+ *
+ * The files a process reads at run time from beside its code (`__dirname`) are copied beside main.js, where
+ * the bundle's `__dirname` points: the binders' offline verifier (evidence) and the web pages (gateway).
+ * Without them the image built no binder and answered every page with a 503.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
+import { ensureWebBuilt } from './web-build';
 
-/** Every process the image can run: its workspace package and its entry point. */
+const ROOT = resolve(__dirname, '..');
+
+/**
+ * Every process the image can run: its workspace package, its entry point, and the files it reads at run
+ * time (`from` in the repository, `to` relative to main.js, where the code looks; `prepare` makes `from`
+ * first when it is built). tests/deploy/production-build.test.ts runs the result: a binder and a page.
+ */
 export const productionProcesses = {
-  gateway: { workspacePackage: '@platform/gateway', entry: 'gateway/src/main.ts' },
-  claims: { workspacePackage: '@platform/claims', entry: 'services/claims/src/main.ts' },
-  evidence: { workspacePackage: '@platform/evidence', entry: 'services/evidence/src/main.ts' },
-} as const;
+  gateway: {
+    workspacePackage: '@platform/gateway',
+    entry: 'gateway/src/main.ts',
+    // gateway/src/web-pages.ts: WEB_DIST_DIR
+    runtimeFiles: [{ from: 'web/dist', to: 'web', prepare: () => ensureWebBuilt() }],
+  },
+  claims: { workspacePackage: '@platform/claims', entry: 'services/claims/src/main.ts', runtimeFiles: [] },
+  evidence: {
+    workspacePackage: '@platform/evidence',
+    entry: 'services/evidence/src/main.ts',
+    // services/evidence/src/features/binders/binder-zip.ts: the verifier every binder carries
+    runtimeFiles: [{ from: 'services/evidence/src/features/binders/verifier/verify.mjs', to: 'verifier/verify.mjs' }],
+  },
+} as const satisfies Record<string, ProductionProcessSpec>;
+
+interface ProductionProcessSpec {
+  workspacePackage: string;
+  entry: string;
+  runtimeFiles: readonly { from: string; to: string; prepare?: () => unknown }[];
+}
 
 export type ProductionProcess = keyof typeof productionProcesses;
 
@@ -39,6 +66,7 @@ const thirdPartyExternal: Plugin = {
 export async function bundleProcess(name: ProductionProcess, outDir: string): Promise<string> {
   const outfile = join(outDir, name, 'main.js');
   await build({
+    absWorkingDir: ROOT,
     entryPoints: [productionProcesses[name].entry],
     outfile,
     bundle: true,
@@ -49,6 +77,13 @@ export async function bundleProcess(name: ProductionProcess, outDir: string): Pr
     plugins: [thirdPartyExternal],
     logLevel: 'warning',
   });
+  const spec: ProductionProcessSpec = productionProcesses[name];
+  for (const file of spec.runtimeFiles) {
+    file.prepare?.();
+    const target = join(dirname(outfile), file.to);
+    rmSync(target, { recursive: true, force: true });
+    cpSync(resolve(ROOT, file.from), target, { recursive: true });
+  }
   return outfile;
 }
 
@@ -56,12 +91,12 @@ export async function bundleProcess(name: ProductionProcess, outDir: string): Pr
  * Production dependencies of one process, from the lockfile. The hoisted (flat) layout puts the workspace
  * packages' own dependencies where the bundle's require() finds them, next to main.js.
  */
-export function installProductionDependencies(name: ProductionProcess, outDir: string, options: { pnpm: string; storeDir?: string }): void {
+export async function installProductionDependencies(name: ProductionProcess, outDir: string, options: BuildOptions): Promise<void> {
   const target = join(outDir, name, 'deployment');
   rmSync(target, { recursive: true, force: true });
   // In the image the store was filled by `pnpm fetch`, so nothing is downloaded here.
   const store = options.storeDir ? ['--store-dir', options.storeDir, '--offline'] : [];
-  execFileSync(
+  const deploy = promisify(execFile)(
     options.pnpm,
     [
       '--filter',
@@ -74,8 +109,13 @@ export function installProductionDependencies(name: ProductionProcess, outDir: s
       ...store,
       target,
     ],
-    { stdio: 'inherit' },
+    { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
   );
+  if (!options.quiet) {
+    deploy.child.stdout?.pipe(process.stdout);
+    deploy.child.stderr?.pipe(process.stderr);
+  }
+  await deploy;
   const nodeModules = join(outDir, name, 'node_modules');
   rmSync(nodeModules, { recursive: true, force: true });
   renameSync(join(target, 'node_modules'), nodeModules);
@@ -83,6 +123,38 @@ export function installProductionDependencies(name: ProductionProcess, outDir: s
   rmSync(join(nodeModules, '@platform'), { recursive: true, force: true });
   rmSync(target, { recursive: true, force: true });
 }
+
+export interface BuildOptions {
+  /** The pnpm executable (`pnpm deploy`). */
+  pnpm: string;
+  /** A filled store to install from offline (the image's build stage). */
+  storeDir?: string;
+  /** pnpm's output only when it fails (in the error), for tests and the benchmark. */
+  quiet?: boolean;
+}
+
+/** Builds each process into `<outDir>/<process>`; returns the path of each process's main.js. */
+export async function buildProduction(
+  outDir: string,
+  names: readonly ProductionProcess[],
+  options: BuildOptions,
+): Promise<Record<ProductionProcess, string>> {
+  const unknown = names.filter((name) => !(name in productionProcesses));
+  if (unknown.length > 0) throw new Error(`unknown process ${unknown.join(', ')}; one of ${Object.keys(productionProcesses).join(', ')}`);
+  // one pnpm per process at once (each deploys into its own directory from the shared store)
+  const entries = await Promise.all(
+    names.map(async (name) => {
+      mkdirSync(join(outDir, name), { recursive: true });
+      const entry = await bundleProcess(name, outDir);
+      await installProductionDependencies(name, outDir, options);
+      return [name, entry] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<ProductionProcess, string>;
+}
+
+/** The workspace's own pnpm (a root devDependency, the version packageManager names). */
+export const WORKSPACE_PNPM = join(ROOT, 'node_modules', '.bin', 'pnpm');
 
 async function main() {
   const { values } = parseArgs({
@@ -95,13 +167,8 @@ async function main() {
   });
   const outDir = resolve(values.out!);
   const names = (values.only ?? Object.keys(productionProcesses)) as ProductionProcess[];
-  for (const name of names) {
-    if (!(name in productionProcesses)) throw new Error(`unknown process ${name}; one of ${Object.keys(productionProcesses).join(', ')}`);
-    mkdirSync(join(outDir, name), { recursive: true });
-    await bundleProcess(name, outDir);
-    installProductionDependencies(name, outDir, { pnpm: values.pnpm!, storeDir: values['store-dir'] });
-    console.log(`built ${name}: ${join(outDir, name)}`);
-  }
+  const built = await buildProduction(outDir, names, { pnpm: values.pnpm!, storeDir: values['store-dir'] });
+  for (const name of names) console.log(`built ${name}: ${dirname(built[name])}`);
 }
 
 if (require.main === module) {

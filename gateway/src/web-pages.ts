@@ -3,8 +3,13 @@ import path from 'node:path';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { problems, sendProblem } from '@platform/http';
 
-/** Where `vite build` puts the web app (web/dist): index.html and the hashed bundles under assets/. */
-export const WEB_DIST_DIR = path.resolve(__dirname, '../../web/dist');
+/**
+ * The web app `vite build` made: index.html and the hashed bundles under assets/. In the workspace, web/dist;
+ * in the production build, `web/` beside the gateway's main.js (scripts/build-production.ts copies it there).
+ */
+export const WEB_DIST_DIR =
+  [path.join(__dirname, 'web'), path.resolve(__dirname, '../../web/dist')].find((dir) => existsSync(path.join(dir, 'index.html'))) ??
+  path.resolve(__dirname, '../../web/dist');
 
 /**
  * The pages' policy, stricter than the one helmet gives the rest (Swagger UI at /docs keeps that one):

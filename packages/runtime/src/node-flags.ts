@@ -12,6 +12,12 @@
 export const SERVICE_NODE_FLAGS = ['--initial-old-space-size=128'] as const;
 
 /**
+ * The production build's command line before `main.js` (deploy/Dockerfile's CMDs): stack traces of the
+ * bundle mapped back to the TypeScript sources (tsx does that itself in the workspace), then SERVICE_NODE_FLAGS.
+ */
+export const BUNDLE_NODE_FLAGS = ['--enable-source-maps', ...SERVICE_NODE_FLAGS] as const;
+
+/**
  * Environment every service process runs with (deploy/Dockerfile's runtime stage, and the stack tests and
  * the benchmark start).
  *

@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '@platform/runtime';
+import { BUNDLE_NODE_FLAGS, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '@platform/runtime';
 import { Client } from 'pg';
 import { testAmqpUrl } from './broker';
 import { adminUrl } from './databases';
@@ -67,7 +67,11 @@ export interface ManagedProcess {
   stop(): Promise<void>;
 }
 
-/** A platform process (a service or the gateway) run as deployed: its own Node.js process. */
+/**
+ * A platform process (a service or the gateway) run as deployed: its own Node.js process. `entry` is a
+ * TypeScript entry point in the workspace (run with tsx), or the `main.js` of a production build
+ * (scripts/build-production.ts), run from its own directory as the image runs it.
+ */
 export function managedProcess(name: string, entry: string, env: Record<string, string>, port: number): ManagedProcess {
   let child: ChildProcess | undefined;
   let exited: Promise<number | null> = Promise.resolve(null);
@@ -80,10 +84,12 @@ export function managedProcess(name: string, entry: string, env: Record<string, 
     pid: () => child?.pid,
     output: () => log,
     async start() {
-      // node itself, with tsx as a loader: one process, so a signal reaches the service and not a launcher;
-      // with the flags and environment production runs it with (deploy/Dockerfile).
-      child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', entry], {
-        cwd: ROOT,
+      // node itself (with tsx as a loader for TypeScript): one process, so a signal reaches the service and
+      // not a launcher; with the flags and environment production runs it with (deploy/Dockerfile).
+      const bundle = entry.endsWith('.js');
+      const args = bundle ? [...BUNDLE_NODE_FLAGS, path.basename(entry)] : [...SERVICE_NODE_FLAGS, '--import', 'tsx', entry];
+      child = spawn(process.execPath, args, {
+        cwd: bundle ? path.dirname(entry) : ROOT,
         env: {
           PATH: process.env.PATH,
           HOME: process.env.HOME,
@@ -133,12 +139,21 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** Where each process's code is: the workspace's TypeScript entry points, or a production build's main.js files. */
+export type StackEntries = Record<'gateway' | 'claims' | 'evidence', string>;
+
+export const WORKSPACE_ENTRIES: StackEntries = {
+  gateway: 'gateway/src/main.ts',
+  claims: 'services/claims/src/main.ts',
+  evidence: 'services/evidence/src/main.ts',
+};
+
 /**
  * Gateway, claims and evidence as three processes on fresh PostgreSQL databases and the real broker,
  * with exchange and queue names of their own. `overrides` can point a service elsewhere (e.g. at a
  * TCP proxy in front of PostgreSQL) — keys: CLAIMS_DATABASE_URL, EVIDENCE_DATABASE_URL, AMQP_URL, …
  */
-export async function startStack(overrides: Record<string, string> = {}): Promise<Stack> {
+export async function startStack(overrides: Record<string, string> = {}, entries: StackEntries = WORKSPACE_ENTRIES): Promise<Stack> {
   const suffix = randomBytes(4).toString('hex');
   const claimsDb = await createEmptyDatabase('stack_claims');
   const evidenceDb = await createEmptyDatabase('stack_evidence');
@@ -157,19 +172,19 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
   const [gatewayPort, claimsPort, evidencePort] = [await freePort(), await freePort(), await freePort()];
   const claims = managedProcess(
     'claims',
-    'services/claims/src/main.ts',
+    entries.claims,
     { ...common, DATABASE_URL: overrides.CLAIMS_DATABASE_URL ?? claimsDb.url },
     claimsPort,
   );
   const evidence = managedProcess(
     'evidence',
-    'services/evidence/src/main.ts',
+    entries.evidence,
     { ...common, DATABASE_URL: overrides.EVIDENCE_DATABASE_URL ?? evidenceDb.url },
     evidencePort,
   );
   const gateway = managedProcess(
     'gateway',
-    'gateway/src/main.ts',
+    entries.gateway,
     { ...common, CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url },
     gatewayPort,
   );

@@ -1,0 +1,99 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { BUNDLE_NODE_FLAGS } from '@platform/runtime';
+import { bearer, eventually, startStack, type Stack } from '@platform/testing';
+import { readZip } from '../../services/evidence/src/features/binders/verifier/zip-reader';
+import { buildProduction, productionProcesses, WORKSPACE_PNPM, type ProductionProcess } from '../../scripts/build-production';
+import { auditRecordsOfClaim, reportLoss } from '../e2e/fnol';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** The request's response body as bytes, whatever its content type. */
+function asBytes(test: request.Test): request.Test {
+  return test.buffer(true).parse((res, done) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('end', () => done(null, Buffer.concat(chunks)));
+  });
+}
+
+describe('the production build (scripts/build-production.ts, what deploy/Dockerfile copies into each image), run as the image runs it', () => {
+  let outDir: string;
+  let built: Record<ProductionProcess, string>;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    outDir = mkdtempSync(path.join(tmpdir(), 'production-build-'));
+    built = await buildProduction(outDir, Object.keys(productionProcesses) as ProductionProcess[], { pnpm: WORKSPACE_PNPM, quiet: true });
+    stack = await startStack({}, built);
+  }, 240000);
+  afterAll(async () => {
+    await stack?.stop();
+    if (outDir) rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('runs each process from its main.js with the image’s command line, with no workspace TypeScript beside it', () => {
+    for (const [name, service] of [
+      ['gateway', stack.gateway],
+      ['claims', stack.claims],
+      ['evidence', stack.evidence],
+    ] as const) {
+      const args = readFileSync(`/proc/${service.pid()}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      expect(args.slice(1)).toEqual([...BUNDLE_NODE_FLAGS, 'main.js']);
+      expect(readFileSync(`/proc/${service.pid()}/cwd/main.js`).equals(readFileSync(built[name]))).toBe(true);
+      expect(existsSync(path.join(path.dirname(built[name]), 'node_modules', '@platform'))).toBe(false);
+    }
+  });
+
+  it('serves the claimant portal and its assets (the web build beside the gateway’s bundle)', async () => {
+    const page = await request(stack.gateway.url)
+      .get('/portal/claims/new')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
+    const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(page.text)?.[1];
+    expect(script).toBeDefined();
+    const asset = await asBytes(request(stack.gateway.url).get(script!)).expect(200);
+    expect(asset.body).toEqual(readFileSync(path.join(ROOT, 'web', 'dist', script!)));
+  });
+
+  it('records a claim reported through the gateway in the audit log', async () => {
+    const claim = await reportLoss(stack.gateway.url);
+    const auditor = await bearer('audit:read', 'examiner');
+    const records = await eventually(async () => {
+      const found = await auditRecordsOfClaim(stack.gateway.url, auditor, claim.claim_id);
+      return found.length > 0 && found;
+    }, 15000);
+    expect(records.map((record) => record.action)).toContain('claim.created');
+  });
+
+  it('builds a binder that carries the offline verifier, byte for byte the committed verify.mjs', async () => {
+    const gateway = stack.gateway.url;
+    const writer = await bearer('evidence:write', 'preparer-pat');
+    const control = await request(gateway)
+      .post('/api/evidence/controls')
+      .set('Authorization', writer)
+      .send({ key: `PB-${Date.now().toString(36).toUpperCase()}`, title: 'Backups' })
+      .expect(201);
+    const run = await request(gateway)
+      .post('/api/evidence/runs')
+      .set('Authorization', writer)
+      .send({ control_version_id: control.body.current_version.control_version_id, period_start: '2026-10-01', period_end: '2026-10-31' })
+      .expect(201);
+    await request(gateway)
+      .post(`/api/evidence/runs/${run.body.run_id}/evidence`)
+      .set('Authorization', writer)
+      .send({ kind: 'note', title: 'Restore log' })
+      .expect(201);
+    const binder = await request(gateway).post(`/api/evidence/binders/run/${run.body.run_id}`).set('Authorization', writer).expect(201);
+    const zip = await asBytes(
+      request(gateway)
+        .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
+        .set('Authorization', await bearer('audit:read', 'examiner')),
+    ).expect(200);
+    const entries = readZip(zip.body as Buffer);
+    expect(entries.get('verify.mjs')).toEqual(readFileSync(path.join(ROOT, 'services/evidence/src/features/binders/verifier/verify.mjs')));
+    expect([...entries.keys()]).toEqual(expect.arrayContaining(['manifest.json', 'audit.jsonl']));
+  });
+});
