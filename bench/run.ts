@@ -1,8 +1,9 @@
 /**
  * `pnpm bench` (full, ~10–15 minutes) and `pnpm bench --quick` (CI smoke test, < 2 minutes).
  *
- * Starts gateway, claims and evidence as separate processes on fresh PostgreSQL databases and the real
- * RabbitMQ (@platform/testing startStack), a load generator process, baselines (nginx, hello-worlds,
+ * Builds the platform as production runs it (scripts/build-production.ts: the esbuild bundles and their
+ * production dependencies, in <work-dir>/dist), starts gateway, claims and evidence from that build as separate
+ * processes on fresh PostgreSQL databases and the real RabbitMQ (@platform/testing startStack), a load generator process, baselines (nginx, hello-worlds,
  * bare SQL, fs writes, raw SHA-256), runs every scenario and writes bench/results.json with each figure,
  * its baseline from the same run and `targets: { key: { value, target, met } }`.
  *
@@ -21,7 +22,8 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { deleteTopology, startStack, type Stack } from '@platform/testing';
+import { deleteTopology, startStack, type Stack, type StackEntries } from '@platform/testing';
+import { buildProduction, productionProcesses, WORKSPACE_PNPM, type ProductionProcess } from '../scripts/build-production';
 import { reportLosses, type CreatedClaim } from './harness/claimant';
 import { parameters, type BenchContext, type Scenario } from './harness/context';
 import { summariseCpuProfile } from './harness/cpu-profile';
@@ -128,22 +130,32 @@ async function main(): Promise<number> {
   };
   mkdirSync(processEnv.BENCH_MEMORY_DIR, { recursive: true });
   let stack: Stack | undefined;
+  let build: StackEntries | undefined;
   let postgres = 'unknown';
   const pids: Record<string, number[]> = {};
   try {
     if (profile) mkdirSync(profileDir, { recursive: true });
+    const buildStarted = Date.now();
+    build = await buildProduction(path.join(workDir, 'dist'), Object.keys(productionProcesses) as ProductionProcess[], {
+      pnpm: WORKSPACE_PNPM,
+      quiet: true,
+    });
+    log(`production build in ${Date.now() - buildStarted} ms`);
     // The audit scenario waits for the background verifier's pass over each seeded batch before it
     // measures. The verifier checks up to the newest checkpoint, and a batch seeded straight into the
     // table gets one only from the checkpoint timer: at the defaults (60 s verifier, 30 s checkpoint)
     // those waits were most of the audit scenario.
     // No readiness grace at the end: nothing balances load here, and 3 s per process is time the quick run lacks.
-    stack = await startStack({
-      PUBLIC_RATE_LIMIT: '0',
-      AUDIT_WATCH_INTERVAL_MS: '1000',
-      AUDIT_CHECKPOINT_INTERVAL_MS: '1000',
-      SHUTDOWN_GRACE_MS: '0',
-      ...processEnv,
-    });
+    stack = await startStack(
+      {
+        PUBLIC_RATE_LIMIT: '0',
+        AUDIT_WATCH_INTERVAL_MS: '1000',
+        AUDIT_CHECKPOINT_INTERVAL_MS: '1000',
+        SHUTDOWN_GRACE_MS: '0',
+        ...processEnv,
+      },
+      build,
+    );
     for (const name of ['gateway', 'claims', 'evidence'] as const) pids[name] = processTree(stack[name].pid()!);
     postgres = await postgresDescription(stack.claimsDatabaseUrl);
     log(`stack up: gateway ${stack.gateway.url}, claims ${stack.claims.url}, evidence ${stack.evidence.url}`);
@@ -167,7 +179,7 @@ async function main(): Promise<number> {
     // Last: it grows the claims table to 100,000 rows, which would change the intake series' sizes.
     { group: 'search', scenario: searchScenario, needsStack: true },
   ];
-  const context: BenchContext = { params, load, stack: stack!, workDir, processEnv, processes: pids, shared: {}, log };
+  const context: BenchContext = { params, load, stack: stack!, build: build!, workDir, processEnv, processes: pids, shared: {}, log };
   for (const { scenario } of scenarios) {
     results[scenario.name] ??= {};
     for (const key of scenario.keys) results[scenario.name][key] ??= null;

@@ -1,4 +1,4 @@
-import type { Stack } from '@platform/testing';
+import type { Stack, StackEntries } from '@platform/testing';
 import type { LoadGenerator } from './load-client';
 
 /** How long and how big: `pnpm bench` (full) or `pnpm bench --quick` (CI smoke test, < 2 minutes). */
@@ -78,6 +78,8 @@ export interface BenchContext {
   params: BenchParameters;
   load: LoadGenerator;
   stack: Stack;
+  /** The production build every platform process runs from: its main.js per process (scripts/build-production.ts). */
+  build: StackEntries;
   workDir: string;
   /** Extra environment of the platform processes a scenario starts itself (NODE_OPTIONS=--cpu-prof with --profile). */
   processEnv: Record<string, string>;

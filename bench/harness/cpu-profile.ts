@@ -15,10 +15,13 @@ export interface CpuProfile {
   samples: number[];
 }
 
-/** Where a frame comes from: a package in node_modules, the workspace path, or node itself. */
+/** Where a frame comes from: a package in node_modules, the workspace path, a production bundle, or node itself. */
 function origin(url: string): string {
   const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
+  // the benchmark's production build (scripts/build-production.ts): all of a process's workspace code in one file
+  const bundle = /\/dist\/([^/]+)\/main\.js$/.exec(url);
+  if (bundle) return `${bundle[1]} bundle (workspace code)`;
   const workspace = /\/work\/main\/([^/]+\/[^/]+)/.exec(url);
   if (workspace) return workspace[1];
   return url.startsWith('node:') ? 'node' : url ? url : '(native/gc/idle)';

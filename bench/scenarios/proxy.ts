@@ -31,7 +31,7 @@ export const proxyScenario: Scenario = {
     await upstream.start();
     const gateway = managedProcess(
       'gateway-to-hello',
-      'gateway/src/main.ts',
+      context.build.gateway,
       { ...gatewayToUpstreamEnv(upstream.url), ...context.processEnv },
       await freePort(),
     );
