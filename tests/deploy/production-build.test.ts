@@ -1,14 +1,31 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import request from 'supertest';
+import { createDatabase, pendingMigrations, type Migration } from '@platform/db';
+import { messagingMigrations } from '@platform/messaging';
 import { BUNDLE_NODE_FLAGS } from '@platform/runtime';
-import { bearer, eventually, startStack, type Stack } from '@platform/testing';
+import {
+  asRuntimeRole,
+  bearer,
+  createEmptyDatabase,
+  ensureRuntimeRole,
+  eventually,
+  startStack,
+  testAmqpUrl,
+  TEST_JWT_SECRET,
+  type Stack,
+} from '@platform/testing';
+import { claimsMigrations } from '../../services/claims/src/migrations';
+import { evidenceMigrations } from '../../services/evidence/src/migrations';
 import { readZip } from '../../services/evidence/src/features/binders/verifier/zip-reader';
 import { buildProduction, productionProcesses, WORKSPACE_PNPM, type ProductionProcess } from '../../scripts/build-production';
 import { auditRecordsOfClaim, reportLoss } from '../e2e/fnol';
 
 const ROOT = path.resolve(__dirname, '../..');
+const run = promisify(execFile);
 
 /** The request's response body as bytes, whatever its content type. */
 function asBytes(test: request.Test): request.Test {
@@ -96,4 +113,39 @@ describe('the production build (scripts/build-production.ts, what deploy/Dockerf
     expect(entries.get('verify.mjs')).toEqual(readFileSync(path.join(ROOT, 'services/evidence/src/features/binders/verifier/verify.mjs')));
     expect([...entries.keys()]).toEqual(expect.arrayContaining(['manifest.json', 'audit.jsonl']));
   });
+
+  it.each([
+    ['claims', claimsMigrations, 'claims'],
+    ['evidence', evidenceMigrations, 'audit_log'],
+  ] as const)(
+    'migrates an empty %s database with the Kubernetes job’s command (main.js migrate) and grants the runtime role',
+    async (name, migrations: Migration[], table) => {
+      const database = await createEmptyDatabase(`production_migrate_${name}`);
+      await ensureRuntimeRole();
+      const owner = createDatabase({ url: database.url, poolMax: 1 });
+      const runtime = createDatabase({ url: asRuntimeRole(database.url), poolMax: 1 });
+      try {
+        // deploy/k8s/base/migrations.yaml: node --enable-source-maps main.js migrate, in the image's directory
+        await run(process.execPath, ['--enable-source-maps', 'main.js', 'migrate'], {
+          cwd: path.dirname(built[name]),
+          env: {
+            PATH: process.env.PATH,
+            NODE_ENV: 'test',
+            LOG_LEVEL: 'warn',
+            MIGRATION_DATABASE_URL: database.url,
+            DATABASE_URL: asRuntimeRole(database.url),
+            AMQP_URL: testAmqpUrl(),
+            AUTH_JWT_SECRET: TEST_JWT_SECRET,
+            DATA_DIR: path.join(outDir, `${name}-data`),
+          },
+        });
+        expect(await pendingMigrations(owner, [...messagingMigrations, ...migrations])).toEqual([]);
+        await runtime.raw(`SELECT 1 FROM ${table} LIMIT 1`);
+      } finally {
+        await Promise.all([owner.destroy(), runtime.destroy()]);
+        await database.drop();
+      }
+    },
+    60000,
+  );
 });

@@ -29,7 +29,7 @@ export const TEST_RUNTIME_ROLE = 'platform_test_runtime';
 let runtimeRoleReady: Promise<void> | undefined;
 
 /** Creates the runtime role once per cluster; roles are cluster-global and jest workers race to create it. */
-function ensureRuntimeRole(): Promise<void> {
+export function ensureRuntimeRole(): Promise<void> {
   runtimeRoleReady ??= admin(async (client) => {
     try {
       await client.query(`CREATE ROLE ${TEST_RUNTIME_ROLE} LOGIN PASSWORD '${TEST_RUNTIME_ROLE}'`);
