@@ -73,7 +73,10 @@ describe("the benchmark's memory reading after a full collection", () => {
   it("counts V8's code pages (machine code from the compiler, mapped near the libraries) as V8's", async () => {
     const plain = await readingOf(8, 8);
     const compiled = await readingOf(8, 8, 3000);
-    expect(compiled.anon_by_region.v8 - plain.anon_by_region.v8).toBeGreaterThan(2 * MB);
-    expect(Math.abs(compiled.anon_by_region.mapped - plain.anon_by_region.mapped)).toBeLessThan(MB);
+    const v8Growth = compiled.anon_by_region.v8 - plain.anon_by_region.v8;
+    expect(v8Growth).toBeGreaterThan(2 * MB);
+    // The compiler's own native bookkeeping for 3,000 functions grows the mapped blocks too: 0.6-1.0 MB on
+    // an Intel host (2026-11-28; a fixed 1 MB bound failed CI at 1.1), against ~10 MB of code pages in V8's.
+    expect(Math.abs(compiled.anon_by_region.mapped - plain.anon_by_region.mapped)).toBeLessThan(v8Growth / 4);
   }, 60_000);
 });
