@@ -1,11 +1,12 @@
 /**
- * `pnpm bench` (full, ~10–15 minutes) and `pnpm bench --quick` (CI smoke test, < 2 minutes).
+ * `pnpm bench` (full, ~27–37 minutes on the hosts here) and `pnpm bench --quick` (CI smoke test, < 2 minutes).
  *
  * Builds the platform as production runs it (scripts/build-production.ts: the esbuild bundles and their
- * production dependencies, in <work-dir>/dist), starts gateway, claims and evidence from that build as separate
- * processes on fresh PostgreSQL databases and the real RabbitMQ (@platform/testing startStack), a load generator process, baselines (nginx, hello-worlds,
- * bare SQL, fs writes, raw SHA-256), runs every scenario and writes bench/results.json with each figure,
- * its baseline from the same run and `targets: { key: { value, target, met } }`.
+ * production dependencies, in <work-dir>/dist); starts gateway, claims and evidence from that build as
+ * separate processes on fresh PostgreSQL databases and the real RabbitMQ (@platform/testing startStack), a
+ * load generator process, baselines (nginx, hello-worlds, bare SQL, fs writes, raw SHA-256); runs every
+ * scenario and writes bench/results.json with each figure, its baseline from the same run and
+ * `targets: { key: { value, target, met } }`.
  *
  * Exit code: 0 whenever the benchmark ran (missed targets are data, not failures); 1 when something
  * broke (a scenario could not run: an endpoint failing, a process not starting).
