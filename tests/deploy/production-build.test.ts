@@ -10,6 +10,7 @@ import { BUNDLE_NODE_FLAGS } from '@platform/runtime';
 import {
   asRuntimeRole,
   bearer,
+  binaryBody,
   createEmptyDatabase,
   ensureRuntimeRole,
   eventually,
@@ -26,15 +27,6 @@ import { auditRecordsOfClaim, reportLoss } from '../e2e/fnol';
 
 const ROOT = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
-
-/** The request's response body as bytes, whatever its content type. */
-function asBytes(test: request.Test): request.Test {
-  return test.buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
-}
 
 describe('the production build (scripts/build-production.ts, what deploy/Dockerfile copies into each image), run as the image runs it', () => {
   let outDir: string;
@@ -71,7 +63,7 @@ describe('the production build (scripts/build-production.ts, what deploy/Dockerf
       .expect('Content-Type', /text\/html/);
     const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(page.text)?.[1];
     expect(script).toBeDefined();
-    const asset = await asBytes(request(stack.gateway.url).get(script!)).expect(200);
+    const asset = await request(stack.gateway.url).get(script!).buffer(true).parse(binaryBody).expect(200);
     expect(asset.body).toEqual(readFileSync(path.join(ROOT, 'web', 'dist', script!)));
   });
 
@@ -104,11 +96,12 @@ describe('the production build (scripts/build-production.ts, what deploy/Dockerf
       .send({ kind: 'note', title: 'Restore log' })
       .expect(201);
     const binder = await request(gateway).post(`/api/evidence/binders/run/${run.body.run_id}`).set('Authorization', writer).expect(201);
-    const zip = await asBytes(
-      request(gateway)
-        .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
-        .set('Authorization', await bearer('audit:read', 'examiner')),
-    ).expect(200);
+    const zip = await request(gateway)
+      .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
+      .set('Authorization', await bearer('audit:read', 'examiner'))
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
     const entries = readZip(zip.body as Buffer);
     expect(entries.get('verify.mjs')).toEqual(readFileSync(path.join(ROOT, 'services/evidence/src/features/binders/verifier/verify.mjs')));
     expect([...entries.keys()]).toEqual(expect.arrayContaining(['manifest.json', 'audit.jsonl']));

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import request from 'supertest';
-import { bearer, eventually } from '@platform/testing';
+import { bearer, binaryBody, eventually } from '@platform/testing';
 import { auditRecordsOfClaim, fnolBody, reportLoss } from './fnol';
 import { startPlatform, type PlatformProcess } from './platform-process';
 
@@ -180,11 +180,7 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
       .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
       .set('Authorization', examiner)
       .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      })
+      .parse(binaryBody)
       .expect(200);
     const bytes = zip.body as Buffer;
     expect(bytes.subarray(0, 2).toString()).toBe('PK');

@@ -9,3 +9,4 @@ export * from './endless-upload';
 export * from './clamd';
 export * from './migration-checks';
 export * from './browser';
+export * from './http-bodies';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { canonicalSha256 } from '@platform/canonical-json';
 import { compile } from '@platform/http';
+import { binaryBody } from '@platform/testing';
 import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as, fileTestClaim, insertTestClaim } from '../../testing/workflow-fixtures';
 import { adjusterKitSchema } from './adjuster-kits-schemas';
@@ -88,11 +89,7 @@ describe('adjuster kits', () => {
       .get(attachment.download_url)
       .set('Authorization', await as.reader())
       .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+      .parse(binaryBody);
     expect(download.status).toBe(200);
     expect(download.headers['content-type']).toBe('image/png');
     expect(download.headers['content-disposition']).toContain("filename*=UTF-8''bumper%20%C3%BC.png");

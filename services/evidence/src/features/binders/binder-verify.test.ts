@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Archiver } from 'archiver';
-import type { Response } from 'supertest';
+import { binaryBody } from '@platform/testing';
 import { generateKeyPairSync } from 'node:crypto';
 import { cosign, formatWitnessVerifierKey } from '@platform/witness';
 import { parseNote } from '@platform/merkle';
@@ -16,13 +16,6 @@ import { readZip } from './verifier/zip-reader';
 // archiver 7 at runtime (a factory function), as the binder zip itself uses it.
 const archiver = require('archiver') as (format: 'zip') => Archiver;
 const REPO_ROOT = path.join(__dirname, '../../../../..');
-
-function binaryParser(res: Response, callback: (error: Error | null, body: Buffer) => void) {
-  const chunks: Buffer[] = [];
-  const stream = res as unknown as NodeJS.ReadableStream;
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  stream.on('end', () => callback(null, Buffer.concat(chunks)));
-}
 
 /** A zip of the given entries, in order. */
 async function zipOf(entries: Map<string, Buffer>): Promise<Buffer> {
@@ -89,7 +82,7 @@ describe('binders verify themselves offline', () => {
         .get(new URL(binder.download_url).pathname)
         .set('Authorization', kit.auth.examiner)
         .buffer(true)
-        .parse(binaryParser)
+        .parse(binaryBody)
         .expect(200)
     ).body as Buffer;
     return { zip, manifest: binder.manifest };
@@ -152,7 +145,7 @@ describe('binders verify themselves offline', () => {
         .get(new URL(binder.download_url).pathname)
         .set('Authorization', kit.auth.examiner)
         .buffer(true)
-        .parse(binaryParser)
+        .parse(binaryBody)
         .expect(200)
     ).body as Buffer;
     const { status, output } = runCarriedVerifier(zip, ['--service-key', serviceKey, '--witness-key', witnessKey]);

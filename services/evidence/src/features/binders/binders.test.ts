@@ -4,7 +4,7 @@ import http from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Response } from 'supertest';
+import { binaryBody } from '@platform/testing';
 import yauzl from 'yauzl';
 import { canonicalJson } from '@platform/canonical-json';
 import { takeCheckpoint } from '../audit/audit-checkpoints';
@@ -46,14 +46,6 @@ function unzip(zip: Buffer): Promise<{ dir: string; names: string[] }> {
   });
 }
 
-/** Collects a response body as bytes (supertest's parser contract). */
-function binaryParser(res: Response, callback: (error: Error | null, body: Buffer) => void) {
-  const chunks: Buffer[] = [];
-  const stream = res as unknown as NodeJS.ReadableStream;
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  stream.on('end', () => callback(null, Buffer.concat(chunks)));
-}
-
 describe('binders', () => {
   let kit: WorkflowService;
   let versionId: string;
@@ -73,7 +65,7 @@ describe('binders', () => {
   const checkpoint = () =>
     takeCheckpoint(kit.db, createCheckpointSigner(parseSigningKey(kit.config.AUDIT_SIGNING_KEY as string)), kit.config.EVIDENCE_EXCHANGE);
   const download = (binder: { download_url: string }, auth = kit.auth.examiner) =>
-    kit.http().get(new URL(binder.download_url).pathname).set('Authorization', auth).buffer(true).parse(binaryParser);
+    kit.http().get(new URL(binder.download_url).pathname).set('Authorization', auth).buffer(true).parse(binaryBody);
 
   /** A run with a note, a file, a correction and an out-of-period link. */
   async function runWithEvidence() {
