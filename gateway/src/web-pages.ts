@@ -7,9 +7,8 @@ import { problems, sendProblem } from '@platform/http';
  * The web app `vite build` made: index.html and the hashed bundles under assets/. In the workspace, web/dist;
  * in the production build, `web/` beside the gateway's main.js (scripts/build-production.ts copies it there).
  */
-export const WEB_DIST_DIR =
-  [path.join(__dirname, 'web'), path.resolve(__dirname, '../../web/dist')].find((dir) => existsSync(path.join(dir, 'index.html'))) ??
-  path.resolve(__dirname, '../../web/dist');
+const BESIDE_BUNDLE = path.join(__dirname, 'web');
+export const WEB_DIST_DIR = existsSync(path.join(BESIDE_BUNDLE, 'index.html')) ? BESIDE_BUNDLE : path.resolve(__dirname, '../../web/dist');
 
 /**
  * The pages' policy, stricter than the one helmet gives the rest (Swagger UI at /docs keeps that one):

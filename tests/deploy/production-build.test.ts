@@ -26,7 +26,7 @@ import { buildProduction, productionProcesses, WORKSPACE_PNPM, type ProductionPr
 import { auditRecordsOfClaim, reportLoss } from '../e2e/fnol';
 
 const ROOT = path.resolve(__dirname, '../..');
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
 
 describe('the production build (scripts/build-production.ts, what deploy/Dockerfile copies into each image), run as the image runs it', () => {
   let outDir: string;
@@ -119,7 +119,7 @@ describe('the production build (scripts/build-production.ts, what deploy/Dockerf
       const runtime = createDatabase({ url: asRuntimeRole(database.url), poolMax: 1 });
       try {
         // deploy/k8s/base/migrations.yaml: node --enable-source-maps main.js migrate, in the image's directory
-        await run(process.execPath, ['--enable-source-maps', 'main.js', 'migrate'], {
+        await execFileAsync(process.execPath, ['--enable-source-maps', 'main.js', 'migrate'], {
           cwd: path.dirname(built[name]),
           env: {
             PATH: process.env.PATH,
