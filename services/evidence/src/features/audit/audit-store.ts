@@ -49,20 +49,27 @@ export interface TreeRecord {
   written_with_leaf: boolean;
 }
 
-/** One row of treeRecordsPage's statement. */
+/** One row of treeRecordsPage's statement (bytea columns as base64, see BYTES). */
 interface TreeRecordRow {
   seq: string | number;
   prev_hash: string;
   hash: string;
   xmin: string;
-  leaf_bytes: Uint8Array | null;
+  leaf_bytes: string | null;
   leaf_xmin: string | null;
-  leaf_hash: Uint8Array | null;
+  leaf_hash: string | null;
 }
 
-/** Embedded PGlite gives bytea as Uint8Array: viewed as a Buffer, not copied. */
-function asBuffer(value: Uint8Array | null): Buffer | null {
-  return value === null || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+/**
+ * Verification reads the stored bytes as base64 text, not as bytea: node-postgres receives bytea as hex
+ * text (twice the bytes) and decoding ~1.9 KB of hex was the largest single cost of a verify (2.5 µs a
+ * record against 0.85 for the same bytes in base64). PostgreSQL's base64 (with its line breaks) decodes to
+ * exactly the stored bytes.
+ */
+const BYTES = (column: string, name: string) => `encode(${column}, 'base64') AS ${name}`;
+
+function fromBase64(value: string | null): Buffer | null {
+  return value === null ? null : Buffer.from(value, 'base64');
 }
 
 export interface AuditRecordFilter {
@@ -105,14 +112,14 @@ export function auditStore(db: Knex) {
     if (rows.length === 0) return [];
     const first = Number(rows[0].seq);
     const last = Number(rows[rows.length - 1].seq);
-    const leaves = new Map<number, { leaf_bytes: Uint8Array; xmin: string }>();
+    const leaves = new Map<number, { leaf_bytes: string; xmin: string }>();
     for (const leaf of await db('audit_leaves')
-      .select('seq', 'leaf_bytes', db.raw('xmin::text AS xmin'))
+      .select('seq', db.raw(BYTES('leaf_bytes', 'leaf_bytes')), db.raw('xmin::text AS xmin'))
       .whereBetween('seq', [first, last]))
       leaves.set(Number(leaf.seq), leaf);
-    const leafHashes = new Map<number, Uint8Array>();
+    const leafHashes = new Map<number, string>();
     for (const node of await db('audit_tree_nodes')
-      .select('idx', 'hash')
+      .select('idx', db.raw(BYTES('hash', 'hash')))
       .where('level', 0)
       .whereBetween('idx', [first - 1, last - 1]))
       leafHashes.set(Number(node.idx) + 1, node.hash);
@@ -123,8 +130,8 @@ export function auditStore(db: Knex) {
         seq,
         prev_hash: row.prev_hash,
         hash: row.hash,
-        leaf_bytes: asBuffer(leaf?.leaf_bytes ?? null),
-        leaf_hash: asBuffer(leafHashes.get(seq) ?? null),
+        leaf_bytes: fromBase64(leaf?.leaf_bytes ?? null),
+        leaf_hash: fromBase64(leafHashes.get(seq) ?? null),
         written_with_leaf: leaf?.xmin === row.xmin,
       };
     });
@@ -165,7 +172,8 @@ export function auditStore(db: Knex) {
     async treeRecordsPage(fromSeq: number, toSeq: number | undefined, limit: number): Promise<TreeRecord[]> {
       const lastSeq = Math.min(toSeq ?? Number.MAX_SAFE_INTEGER, fromSeq + limit - 1);
       const { rows } = await db.raw(
-        `SELECT l.seq, l.prev_hash, l.hash, l.xmin::text AS xmin, f.leaf_bytes, f.xmin::text AS leaf_xmin, n.hash AS leaf_hash
+        `SELECT l.seq, l.prev_hash, l.hash, l.xmin::text AS xmin, ${BYTES('f.leaf_bytes', 'leaf_bytes')}, f.xmin::text AS leaf_xmin,
+                ${BYTES('n.hash', 'leaf_hash')}
          FROM audit_log l
          LEFT JOIN audit_leaves f ON f.seq = l.seq AND f.seq BETWEEN ? AND ?
          LEFT JOIN audit_tree_nodes n ON n.level = 0 AND n.idx = l.seq - 1 AND n.idx BETWEEN ? AND ?
@@ -178,8 +186,8 @@ export function auditStore(db: Knex) {
           seq: Number(row.seq),
           prev_hash: row.prev_hash,
           hash: row.hash,
-          leaf_bytes: asBuffer(row.leaf_bytes),
-          leaf_hash: asBuffer(row.leaf_hash),
+          leaf_bytes: fromBase64(row.leaf_bytes),
+          leaf_hash: fromBase64(row.leaf_hash),
           written_with_leaf: row.leaf_xmin === row.xmin,
         }));
       return treeRecordsPageAroundGaps(fromSeq, toSeq, limit);
