@@ -12,6 +12,7 @@ import {
   bearer,
   binaryBody,
   createEmptyDatabase,
+  createEvidenceRun,
   ensureRuntimeRole,
   eventually,
   startStack,
@@ -80,22 +81,12 @@ describe('the production build (scripts/build-production.ts, what deploy/Dockerf
   it('builds a binder that carries the offline verifier, byte for byte the committed verify.mjs', async () => {
     const gateway = stack.gateway.url;
     const writer = await bearer('evidence:write', 'preparer-pat');
-    const control = await request(gateway)
-      .post('/api/evidence/controls')
-      .set('Authorization', writer)
-      .send({ key: `PB-${Date.now().toString(36).toUpperCase()}`, title: 'Backups' })
-      .expect(201);
-    const run = await request(gateway)
-      .post('/api/evidence/runs')
-      .set('Authorization', writer)
-      .send({ control_version_id: control.body.current_version.control_version_id, period_start: '2026-10-01', period_end: '2026-10-31' })
-      .expect(201);
-    await request(gateway)
-      .post(`/api/evidence/runs/${run.body.run_id}/evidence`)
-      .set('Authorization', writer)
-      .send({ kind: 'note', title: 'Restore log' })
-      .expect(201);
-    const binder = await request(gateway).post(`/api/evidence/binders/run/${run.body.run_id}`).set('Authorization', writer).expect(201);
+    const runId = await createEvidenceRun(gateway, writer, {
+      control: { key: `PB-${Date.now().toString(36).toUpperCase()}`, title: 'Backups' },
+      period: { start: '2026-10-01', end: '2026-10-31' },
+      notes: [{ title: 'Restore log' }],
+    });
+    const binder = await request(gateway).post(`/api/evidence/binders/run/${runId}`).set('Authorization', writer).expect(201);
     const zip = await request(gateway)
       .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
       .set('Authorization', await bearer('audit:read', 'examiner'))

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import request from 'supertest';
-import { bearer, binaryBody, eventually } from '@platform/testing';
+import { bearer, binaryBody, createEvidenceRun, eventually } from '@platform/testing';
 import { auditRecordsOfClaim, fnolBody, reportLoss } from './fnol';
 import { startPlatform, type PlatformProcess } from './platform-process';
 
@@ -154,24 +154,12 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     const writer = await bearer('evidence:write', 'writer', { secret: SECRET });
     const examiner = await bearer('audit:read', 'examiner', { secret: SECRET });
     const api = () => request(platform.gatewayUrl);
-    const control = await api()
-      .post('/api/evidence/controls')
-      .set('Authorization', writer)
-      .send({ key: 'EMB-1', title: 'Backups' })
-      .expect(201);
-    const run = await api()
-      .post('/api/evidence/runs')
-      .set('Authorization', writer)
-      .send({ control_version_id: control.body.current_version.control_version_id, period_start: '2026-10-01', period_end: '2026-10-31' })
-      .expect(201);
-    for (const title of ['Restore log', 'Second restore']) {
-      await api()
-        .post(`/api/evidence/runs/${run.body.run_id}/evidence`)
-        .set('Authorization', writer)
-        .send({ kind: 'note', title })
-        .expect(201);
-    }
-    const binder = await api().post(`/api/evidence/binders/run/${run.body.run_id}`).set('Authorization', writer).expect(201);
+    const runId = await createEvidenceRun(platform.gatewayUrl, writer, {
+      control: { key: 'EMB-1', title: 'Backups' },
+      period: { start: '2026-10-01', end: '2026-10-31' },
+      notes: [{ title: 'Restore log' }, { title: 'Second restore' }],
+    });
+    const binder = await api().post(`/api/evidence/binders/run/${runId}`).set('Authorization', writer).expect(201);
     expect(binder.body.manifest.evidence.map((item: { title: string }) => item.title)).toEqual(['Restore log', 'Second restore']);
     expect(binder.body.download_url).toBe(
       `${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/api/evidence/binders/${binder.body.binder_id}/download`,

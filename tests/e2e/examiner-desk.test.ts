@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import request from 'supertest';
-import { bearer, expectNoSeriousAccessibilityViolations, launchChromium, startStack, type Stack } from '@platform/testing';
+import {
+  bearer,
+  createEvidenceRun,
+  expectNoSeriousAccessibilityViolations,
+  launchChromium,
+  startStack,
+  type Stack,
+} from '@platform/testing';
 import { ensureWebBuilt } from '../../scripts/web-build';
 
 const SCREENSHOT = path.resolve(__dirname, '../../docs/screenshots/examiner-desk.png');
@@ -24,27 +30,13 @@ describe('examiner desk in Chromium, on the platform as deployed (three processe
   });
 
   /** A run of a new control over Q3 2026, with evidence, submitted for review — all by `sub` through the API. */
-  async function preparedRun(sub: string, key: string, evidence: { title: string; collected_at: string }[]) {
-    const gateway = stack.gateway.url;
-    const auth = await bearer('evidence:write', sub);
-    const control = await request(gateway)
-      .post('/api/evidence/controls')
-      .set('Authorization', auth)
-      .send({ key, title: `${key} access reviews`, frequency: 'quarterly' })
-      .expect(201);
-    const run = await request(gateway)
-      .post('/api/evidence/runs')
-      .set('Authorization', auth)
-      .send({ control_version_id: control.body.current_version.control_version_id, period_start: '2026-07-01', period_end: '2026-09-30' })
-      .expect(201);
-    for (const item of evidence)
-      await request(gateway)
-        .post(`/api/evidence/runs/${run.body.run_id}/evidence`)
-        .set('Authorization', auth)
-        .send({ kind: 'note', ...item })
-        .expect(201);
-    await request(gateway).post(`/api/evidence/runs/${run.body.run_id}/submit`).set('Authorization', auth).expect(200);
-    return run.body.run_id as string;
+  async function preparedRun(sub: string, key: string, notes: { title: string; collected_at: string }[]) {
+    return createEvidenceRun(stack.gateway.url, await bearer('evidence:write', sub), {
+      control: { key, title: `${key} access reviews`, frequency: 'quarterly' },
+      period: { start: '2026-07-01', end: '2026-09-30' },
+      notes,
+      submit: true,
+    });
   }
 
   it('an examiner approves someone else’s run, builds and downloads its binder, and verifies the audit log — axe on every page', async () => {

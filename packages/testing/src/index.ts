@@ -10,3 +10,4 @@ export * from './clamd';
 export * from './migration-checks';
 export * from './browser';
 export * from './http-bodies';
+export * from './evidence-runs';
