@@ -62,9 +62,9 @@ interface TreeRecordRow {
 
 /**
  * Verification reads the stored bytes as base64 text, not as bytea: node-postgres receives bytea as hex
- * text (twice the bytes) and decoding ~1.9 KB of hex was the largest single cost of a verify (2.5 µs a
- * record against 0.85 for the same bytes in base64). PostgreSQL's base64 (with its line breaks) decodes to
- * exactly the stored bytes.
+ * text (twice the bytes), and decoding ~1.9 KB of hex was the largest single cost of reading a page (2.5 µs
+ * a record against 0.85 for the same bytes in base64; docs/BENCHMARKS.md). PostgreSQL's base64 (with its
+ * line breaks) decodes to exactly the stored bytes.
  */
 const BYTES = (column: string, name: string) => `encode(${column}, 'base64') AS ${name}`;
 
