@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** A node of a V8 CPU profile (the `--cpu-prof` format): one frame of a call tree, with its callees. */
 export interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
   hitCount?: number;
   children?: number[];
 }
@@ -13,6 +16,36 @@ export interface CpuProfile {
   startTime: number;
   endTime: number;
   samples: number[];
+}
+
+/**
+ * A profile whose frames in a bundle (a file with its source map beside it, as scripts/build-production.ts
+ * writes main.js and main.js.map) name the source file and line the function was bundled from, so a
+ * profile of the production build reads like one of the TypeScript (the bundle keeps function names).
+ */
+export function readCpuProfile(file: string): CpuProfile {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const maps = new Map<string, SourceMap | undefined>();
+  const mapOf = (url: string): SourceMap | undefined => {
+    if (!maps.has(url)) {
+      const script = url.startsWith('file://') ? fileURLToPath(url) : url;
+      const mapFile = `${script}.map`;
+      maps.set(url, path.isAbsolute(script) && existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) : undefined);
+    }
+    return maps.get(url);
+  };
+  for (const node of profile.nodes) {
+    const { url, lineNumber, columnNumber } = node.callFrame;
+    const map = url && lineNumber >= 0 ? mapOf(url) : undefined;
+    const entry = map?.findEntry(lineNumber, columnNumber ?? 0) as { originalSource?: string; originalLine?: number } | undefined;
+    if (!entry?.originalSource) continue;
+    const script = url.startsWith('file://') ? fileURLToPath(url) : url;
+    const original = entry.originalSource.startsWith('file://')
+      ? fileURLToPath(entry.originalSource)
+      : path.resolve(path.dirname(script), entry.originalSource);
+    node.callFrame = { ...node.callFrame, url: original, lineNumber: entry.originalLine ?? lineNumber };
+  }
+  return profile;
 }
 
 /** Where a frame comes from: a package in node_modules, the workspace path, a production bundle, or node itself. */
@@ -29,7 +62,7 @@ function origin(url: string): string {
 
 /** Self time by function and by origin (package or workspace folder), as text, top `limit`. */
 export function summariseCpuProfile(file: string, limit = 25): string {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const profile = readCpuProfile(file);
   const totalSamples = profile.samples.length || 1;
   const totalMs = (profile.endTime - profile.startTime) / 1000;
   const byFunction = new Map<string, number>();

@@ -12,12 +12,16 @@
  * per side: the proxy's CPU per request (user + system from /proc, so the load's share of the machine does
  * not enter it) and requests per second, as medians, and both as ratios to the bare hop. A pinned proxy
  * saturates its core, so the two ratios agree; `pnpm bench` measures unpinned, as the platform runs.
- * PROFILE_DIR=<dir> runs the proxies under the V8 profiler (bench/harness/cpu-profiler.js).
+ * Each gateway runs as the image runs it: its checkout's production build (scripts/build-production.ts,
+ * into <checkout>/bench/.work/lab-dist) with BUNDLE_NODE_FLAGS; TSX=1 runs gateway/src/main.ts under tsx
+ * instead (for a checkout from before the production build). The baselines run under tsx, as in the benchmark.
+ * PROFILE_DIR=<dir> runs the proxies under the V8 profiler (bench/harness/cpu-profiler.js); gateway-ledger.ts
+ * reads a bundle's frames through its source map.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { SERVICE_ENVIRONMENT } from '@platform/runtime';
+import { BUNDLE_NODE_FLAGS, SERVICE_ENVIRONMENT } from '@platform/runtime';
 import { cpuSeconds } from '../harness/process-tree';
 import { PUBLIC_GET, gatewayToUpstreamEnv, jwtGet } from '../harness/proxied-requests';
 import { median } from '../harness/stats';
@@ -31,11 +35,13 @@ const FIRST_GATEWAY_PORT = 47110;
 
 const children: ChildProcess[] = [];
 
+/** `entry` from `cwd`: a bundle (`.js`) with the image's flags, TypeScript under tsx. */
 function start(cwd: string, entry: string, port: number, cpu: number, env: Record<string, string> = {}): ChildProcess {
   const profiled = process.env.PROFILE_DIR
     ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench/harness/cpu-profiler.js')}`, BENCH_CPU_PROFILE_DIR: process.env.PROFILE_DIR }
     : {};
-  const child = spawn('taskset', ['-c', String(cpu), process.execPath, '--import', 'tsx', entry], {
+  const node = entry.endsWith('.js') ? [...BUNDLE_NODE_FLAGS, entry] : ['--import', 'tsx', entry];
+  const child = spawn('taskset', ['-c', String(cpu), process.execPath, ...node], {
     cwd,
     env: {
       PATH: process.env.PATH,
@@ -65,6 +71,17 @@ async function answering(url: string): Promise<void> {
   throw new Error(`${url} never answered`);
 }
 
+/** Builds `checkout`'s gateway as its image would (its own build script and pnpm); returns its main.js. */
+function productionGateway(checkout: string): string {
+  const outDir = path.join(checkout, 'bench/.work/lab-dist');
+  const pnpm = path.join(checkout, 'node_modules/.bin/pnpm');
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-production.ts', '--out', outDir, '--only', 'gateway', '--pnpm', pnpm], {
+    cwd: checkout,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return path.join(outDir, 'gateway/main.js');
+}
+
 async function main(): Promise<void> {
   const checkouts = process.argv.slice(2).map((arg) => {
     const [dir, settings = ''] = arg.split(':');
@@ -89,7 +106,8 @@ async function main(): Promise<void> {
   checkouts.forEach(({ name, dir, env }, i) => {
     const port = FIRST_GATEWAY_PORT + i;
     const gatewayEnv = { ...gatewayToUpstreamEnv(upstream), ...env };
-    sides.push({ name, url: `http://127.0.0.1:${port}`, pid: start(dir, 'gateway/src/main.ts', port, 1, gatewayEnv).pid! });
+    const [cwd, entry] = process.env.TSX === '1' ? [dir, 'gateway/src/main.ts'] : [path.dirname(productionGateway(dir)), 'main.js'];
+    sides.push({ name, url: `http://127.0.0.1:${port}`, pid: start(cwd, entry, port, 1, gatewayEnv).pid! });
   });
   await answering(upstream);
   await answering(sides[0].url);

@@ -11,8 +11,7 @@
  * the bare hop's profile, read the same way, gives the floor the gateway is held to. `--leaves` lists the
  * functions where one step's samples fell.
  */
-import { readFileSync } from 'node:fs';
-import type { CpuProfile, ProfileNode } from '../harness/cpu-profile';
+import { readCpuProfile, type ProfileNode } from '../harness/cpu-profile';
 
 /** The gateway step a frame belongs to, by its file (and name where one file holds several steps). */
 function stepOf({ functionName, url }: ProfileNode['callFrame']): string | undefined {
@@ -32,7 +31,9 @@ function stepOf({ functionName, url }: ProfileNode['callFrame']): string | undef
   return undefined;
 }
 
-const FRAMEWORK = /http-proxy|\/router@|\/express@|parseurl|eventemitter3|requires-port|bench\/harness\/bare-hop/;
+// The framework's packages wherever they are installed: pnpm's store (the workspace) or a flat node_modules (the production build).
+const FRAMEWORK =
+  /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:express|router|http-proxy|http-proxy-middleware|parseurl|eventemitter3|requires-port)\/|bench\/harness\/bare-hop/;
 const MODULE_LOADING = /node:internal\/modules\/(cjs|esm)\/loader|run_main/;
 
 function main(): void {
@@ -41,7 +42,7 @@ function main(): void {
   const usPerRequest = Number(usArg);
   if (!file || !Number.isFinite(usPerRequest))
     throw new Error('usage: gateway-ledger.ts <cpuprofile> <CPU µs per request> [--leaves=<step>]');
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const profile = readCpuProfile(file);
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parents = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
