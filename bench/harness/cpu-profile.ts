@@ -25,10 +25,11 @@ export interface CpuProfile {
  */
 export function readCpuProfile(file: string): CpuProfile {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const pathOf = (url: string) => (url.startsWith('file://') ? fileURLToPath(url) : url);
   const maps = new Map<string, SourceMap | undefined>();
   const mapOf = (url: string): SourceMap | undefined => {
     if (!maps.has(url)) {
-      const script = url.startsWith('file://') ? fileURLToPath(url) : url;
+      const script = pathOf(url);
       const mapFile = `${script}.map`;
       maps.set(url, path.isAbsolute(script) && existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) : undefined);
     }
@@ -39,10 +40,7 @@ export function readCpuProfile(file: string): CpuProfile {
     const map = url && lineNumber >= 0 ? mapOf(url) : undefined;
     const entry = map?.findEntry(lineNumber, columnNumber ?? 0) as { originalSource?: string; originalLine?: number } | undefined;
     if (!entry?.originalSource) continue;
-    const script = url.startsWith('file://') ? fileURLToPath(url) : url;
-    const original = entry.originalSource.startsWith('file://')
-      ? fileURLToPath(entry.originalSource)
-      : path.resolve(path.dirname(script), entry.originalSource);
+    const original = path.resolve(path.dirname(pathOf(url)), pathOf(entry.originalSource));
     node.callFrame = { ...node.callFrame, url: original, lineNumber: entry.originalLine ?? lineNumber };
   }
   return profile;
