@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDatabase, type Knex } from '@platform/db';
-import { bearer, testServiceEnv, TEST_JWT_SECRET } from '@platform/testing';
+import { bearer, callApi, testServiceEnv, TEST_JWT_SECRET } from '@platform/testing';
 import { formatWitnessVerifierKey, runStandaloneWitness, type WitnessOutcome } from '../../packages/witness/src';
 import { takeCheckpoint } from '../../services/evidence/src/features/audit/audit-checkpoints';
 import { createCheckpointSigner, parseSigningKey } from '../../services/evidence/src/features/audit/checkpoint-signer';
@@ -111,16 +111,8 @@ describe('audit log forgery by the database owner with the stolen service key', 
     controlVersionId = control.current_version.control_version_id;
   });
 
-  async function api(method: string, pathname: string, authorization: string, body?: unknown): Promise<any> {
-    const response = await fetch(`${stack!.gateway.url}${pathname}`, {
-      method,
-      headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${pathname} answered ${response.status}: ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  }
+  const api = (method: string, pathname: string, authorization: string, body?: unknown) =>
+    callApi(stack!.gateway.url, method, pathname, authorization, body);
 
   /** Runs SQL through psql as the database owner, in one transaction with the audit tables' triggers off. */
   function psql(sql: string): string {

@@ -10,4 +10,5 @@ export * from './clamd';
 export * from './migration-checks';
 export * from './browser';
 export * from './http-bodies';
+export * from './api-call';
 export * from './evidence-runs';
