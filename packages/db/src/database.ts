@@ -31,6 +31,19 @@ interface PGliteConnection {
  * the result is the last statement's, as node-postgres reports it.
  */
 class EmbeddedClient extends ClientPgLite {
+  /**
+   * knex-pglite names a result by knex's method (`DEL`), not by PostgreSQL's command tag (`DELETE`), so knex
+   * handed back the whole result object where node-postgres gives a count of affected rows.
+   */
+  processResponse(obj: EmbeddedQuery & { method?: string }, runner: unknown): unknown {
+    const method = obj.method === 'del' ? 'delete' : obj.method;
+    return (ClientPgLite.prototype as unknown as { processResponse(o: unknown, r: unknown): unknown }).processResponse.call(
+      this,
+      { ...obj, method },
+      runner,
+    );
+  }
+
   async _query(connection: PGliteConnection, obj: EmbeddedQuery): Promise<EmbeddedQuery> {
     if ((!obj.bindings || obj.bindings.length === 0) && /;\s*\S/.test(obj.sql)) {
       const results = await connection.exec(obj.sql);
