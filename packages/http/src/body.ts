@@ -114,27 +114,34 @@ function refuseUnsafeJson(_req: unknown, _res: unknown, raw: Buffer): void {
 const parseJson = express.json({ limit: JSON_LIMIT_BYTES, strict: false, type: () => true, verify: refuseUnsafeJson });
 
 /**
- * The JSON Pointer of the first string (value or key) that PostgreSQL cannot store — a NUL character, or a
- * lone surrogate that JSON allows as an escape but UTF-8 cannot encode — or undefined when there is none.
- * Iterative, so a hostile, deeply nested body cannot overflow the stack.
+ * The JSON Pointer of the first string (value or key) for which `isRefused` holds, or undefined when there
+ * is none. Iterative, so a hostile, deeply nested body cannot overflow the stack.
  */
-export function findUnstorableText(value: unknown): string | undefined {
+export function findRefusedText(value: unknown, isRefused: (text: string) => boolean): string | undefined {
   const pending: { value: unknown; pointer: string }[] = [{ value, pointer: '' }];
   while (pending.length > 0) {
     const { value: current, pointer } = pending.pop()!;
     if (typeof current === 'string') {
-      if (!storable(current)) return pointer;
+      if (isRefused(current)) return pointer;
     } else if (current && typeof current === 'object') {
       const entries = Array.isArray(current) ? current.map((item, index) => [String(index), item] as const) : Object.entries(current);
       for (let index = entries.length - 1; index >= 0; index -= 1) {
         const [key, item] = entries[index];
         const at = `${pointer}/${escapePointer(key)}`;
-        if (!storable(key)) return at;
+        if (isRefused(key)) return at;
         pending.push({ value: item, pointer: at });
       }
     }
   }
   return undefined;
+}
+
+/**
+ * The JSON Pointer of the first string (value or key) that PostgreSQL cannot store — a NUL character, or a
+ * lone surrogate that JSON allows as an escape but UTF-8 cannot encode — or undefined when there is none.
+ */
+export function findUnstorableText(value: unknown): string | undefined {
+  return findRefusedText(value, (text) => !storable(text));
 }
 
 /**

@@ -316,6 +316,22 @@ describe('http kit', () => {
       expect(response.body.errors).toEqual([{ pointer: '/a~1b~0c', message: 'is not an accepted field' }]);
     });
 
+    it.each([
+      ['an override', 'invoice \u202Egnp.exe'],
+      ['an embedding', 'a\u202Ab'],
+      ['an isolate', 'a\u2066b\u2069'],
+    ])('refuse free text holding a bidirectional control (%s), naming its pointer', async (_what, name) => {
+      const response = await request(app).post('/items').send({ name, email: 'a@b.co' }).expect(400);
+      expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+      expect(response.body.errors).toEqual([{ pointer: '/name', message: expect.stringContaining('bidirectional control') }]);
+    });
+
+    it('keep direction marks and joiners, which right-to-left names and emoji need', async () => {
+      const name = '\u200Fשרה\u200E 👩\u200D💻';
+      const response = await request(app).post('/items').send({ name, email: 'a@b.co' }).expect(201);
+      expect(response.body.name).toBe(name);
+    });
+
     it('refuses a body that is not an object', async () => {
       const response = await request(app).post('/items').set('Content-Type', 'application/json').send('[1,2]').expect(400);
       expect(response.body.errors).toEqual([{ pointer: '/', message: 'must be object' }]);

@@ -9,6 +9,7 @@ export * from './openapi';
 export * from './service-app';
 export * from './client-errors';
 export * from './file-names';
+export * from './display-text';
 /** The TypeScript type of what a JSON Schema (declared `as const`) accepts: types are derived, never restated. */
 export type { FromSchema } from 'json-schema-to-ts';
 export * from './newest-first-cursor';

@@ -2,6 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import type { NextFunction, Request, Response } from 'express';
 import { findUnstorableText } from './body';
+import { findDisguisingText } from './display-text';
 import { problems, type FieldError } from './problem';
 
 /** A UUID in its textual form, any version, either case: what a uuid column takes without a cast error. */
@@ -91,6 +92,16 @@ export function assertValid<T>(schema: object, data: unknown, what = 'Request bo
     const fieldErrors = (validate.errors ?? []).map(toFieldError);
     const problem = problems.badRequest(`${what}: ${describe(fieldErrors)}`, fieldErrors);
     throw problem;
+  }
+  const disguised = findDisguisingText(data);
+  if (disguised !== undefined) {
+    const fieldError = {
+      pointer: disguised || '/',
+      message: 'must not hold bidirectional control characters (U+202A–U+202E, U+2066–U+2069)',
+    };
+    throw problems.badRequest(`${what}: ${describe([fieldError])}, which would show the text in another order than it was written`, [
+      fieldError,
+    ]);
   }
   return data as T;
 }

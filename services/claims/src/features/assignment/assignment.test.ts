@@ -44,6 +44,7 @@ describe('PUT /api/claims/claims/{id}/assignee', () => {
     ['no assignee', {}],
     ['an empty assignee', { assignee: '' }],
     ['an assignee with a control character', { assignee: 'a\u0000b' }],
+    ['an assignee with a bidirectional override', { assignee: 'alice\u202Eecila' }],
     ['an unknown field', { assignee: 'alice', note: 'x' }],
   ])('answers 400 for %s and changes nothing', async (_what, body) => {
     const claim = await fileClaim(t.url);

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import type { Archiver, ArchiverOptions } from 'archiver';
 import { canonicalJson } from '@platform/canonical-json';
+import { displayText } from '@platform/http';
 import type { AuditRecord } from '../../shared/audit-chain';
 import type { Manifest, ManifestCheckpoint, ManifestEvidence } from './manifest';
 import type { BinderRecord } from './binders-store';
@@ -38,8 +39,9 @@ export interface BinderContents {
   openFile(sha256: string): Promise<Readable>;
 }
 
+/** Text for index.html: as a person may read it (displayText), then HTML-escaped. */
 function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(
+  return displayText(String(value ?? '')).replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   );

@@ -118,6 +118,8 @@ describe.each(STORAGE_KINDS)('evidence (%s storage)', (storageKind) => {
       ],
       ['collected_at on February 30', { kind: 'note', title: 'x', collected_at: '2026-02-30T10:00:00Z' }, '/collected_at'],
       ['a NUL in the title', { kind: 'note', title: 'x\u0000' }, '/title'],
+      ['a right-to-left override in the title', { kind: 'note', title: 'approved \u202Edesolc' }, '/title'],
+      ['an isolate in a record value', { kind: 'record', title: 'x', data: { owner: '\u2067ecila\u2069' } }, '/data/owner'],
       ['supersedes that is not a UUID', { kind: 'note', title: 'x', supersedes: 'e-1' }, '/supersedes'],
     ])('400 for %s', async (_case, body, pointer) => {
       const response = await expectNothingLeft(() => addJson(runId, body).expect(400));
@@ -154,6 +156,7 @@ describe.each(STORAGE_KINDS)('evidence (%s storage)', (storageKind) => {
           .expect(400);
         await upload(runId, PNG, 'a.png', 'image/png', { colour: 'red' }).expect(400);
         await upload(runId, PNG, 'a.png', 'image/png', { kind: 'note' }).expect(400);
+        await upload(runId, PNG, 'a.png', 'image/png', { title: 'invoice \u202Egnp.exe' }).expect(400);
         await upload(runId, Buffer.alloc(0), 'empty.txt', 'text/plain').expect(400);
         await kit
           .http()
