@@ -36,6 +36,8 @@ async function main() {
     PORT: undefined,
     DATABASE_URL: undefined,
     PUBLIC_BASE_URL: platform.PUBLIC_BASE_URL ?? `http://localhost:${gatewayPort}`,
+    // A newcomer signs in to the pages by picking a user, on the documented development secret only.
+    WORKBENCH_DEV_SIGN_IN: env.WORKBENCH_DEV_SIGN_IN ?? String(!env.AUTH_JWT_SECRET && !env.AUTH_JWKS_URL && env.NODE_ENV !== 'production'),
   };
   // Only the gateway faces clients: a service reachable directly would bypass its rate limit and access checks.
   const serviceBase = { ...base, HOST: platform.SERVICES_HOST };

@@ -1,5 +1,11 @@
 import { authVariables } from '@platform/auth';
-import { readConfig, variable } from '@platform/config';
+import { ConfigError, readConfig, variable } from '@platform/config';
+
+/**
+ * The scopes a person works with in the pages, each checked by some operation: the workbench's `claims:*`,
+ * the examiner desk's `evidence:*` and `audit:read` (verifying the log). `audit:witness` belongs to witnesses.
+ */
+export const WORKBENCH_SCOPES = ['claims:read', 'claims:write', 'claims:decide', 'evidence:write', 'evidence:approve', 'audit:read'];
 
 export const gatewayVariables = {
   PORT: variable.int('Port of the gateway', 8080, 0, 65535),
@@ -35,7 +41,11 @@ export const gatewayVariables = {
   ),
   WORKBENCH_OIDC_SCOPES: variable.string(
     'Scopes the workbench page asks the OpenID provider for (its access token must carry the `claims:*`/`evidence:*` scopes the services check)',
-    'openid claims:read claims:write claims:decide evidence:read evidence:write evidence:approve',
+    `openid ${WORKBENCH_SCOPES.join(' ')}`,
+  ),
+  WORKBENCH_DEV_SIGN_IN: variable.bool(
+    'Development sign-in at POST /workbench/dev-token (pick any user and scopes, signed with the documented development secret). `pnpm start` turns it on when no secret or JWKS is configured; refused in production and beside an operator-configured AUTH_JWT_SECRET or AUTH_JWKS_URL',
+    false,
   ),
   NODE_ENV: variable.string('`production` refuses the development secret', 'development'),
   SHUTDOWN_GRACE_MS: variable.int(
@@ -49,5 +59,17 @@ export const gatewayVariables = {
 export type GatewayConfig = ReturnType<typeof readGatewayConfig>;
 
 export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
-  return readConfig(gatewayVariables, env);
+  const config = readConfig(gatewayVariables, env);
+  if (config.WORKBENCH_DEV_SIGN_IN) {
+    const refusedBecause = [
+      config.NODE_ENV === 'production' && 'NODE_ENV is production',
+      config.AUTH_JWT_SECRET && 'AUTH_JWT_SECRET is configured',
+      config.AUTH_JWKS_URL && 'AUTH_JWKS_URL is configured',
+    ].filter(Boolean);
+    if (refusedBecause.length > 0)
+      throw new ConfigError(
+        `WORKBENCH_DEV_SIGN_IN=true mints tokens for anyone, so it runs only on the documented development secret; refused because ${refusedBecause.join(' and ')}`,
+      );
+  }
+  return config;
 }

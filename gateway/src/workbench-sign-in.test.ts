@@ -21,24 +21,24 @@ describe('workbench sign-in at the gateway', () => {
       issuer: 'https://id.insurer.example',
       client_id: 'wb',
       scopes: 'openid claims:read',
-      development_sign_in: true,
+      development_sign_in: false,
     });
   });
 
-  it('mints a development token the platform verifies, with the asked subject and scopes', async () => {
-    const app = gatewayApp({ AUTH_JWT_SECRET: TEST_JWT_SECRET, NODE_ENV: 'test' });
+  it('mints, where WORKBENCH_DEV_SIGN_IN asks for it, a development token the platform verifies on the development secret, with the asked subject and scopes', async () => {
+    const app = gatewayApp({ WORKBENCH_DEV_SIGN_IN: 'true', NODE_ENV: 'development' });
     const response = await request(app)
       .post('/workbench/dev-token')
       .send({ sub: 'adjuster-ana', scope: 'claims:read claims:write' })
       .expect(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    const principal = await createJwtVerifier({ AUTH_JWT_SECRET: TEST_JWT_SECRET }, 'test')(response.body.access_token);
+    const principal = await createJwtVerifier({}, 'development')(response.body.access_token);
     expect(principal.sub).toBe('adjuster-ana');
     expect([...principal.scopes]).toEqual(['claims:read', 'claims:write']);
   });
 
   it('answers a 400 problem for a bad development sign-in request', async () => {
-    const app = gatewayApp({ AUTH_JWT_SECRET: TEST_JWT_SECRET, NODE_ENV: 'test' });
+    const app = gatewayApp({ WORKBENCH_DEV_SIGN_IN: 'true', NODE_ENV: 'development' });
     for (const body of [
       { sub: '', scope: 'claims:read' },
       { sub: 'a b', scope: 'claims:read' },
@@ -51,9 +51,11 @@ describe('workbench sign-in at the gateway', () => {
     }
   });
 
-  it('refuses development sign-in in production and where an OpenID provider signs the tokens: 404, and the page is told so', async () => {
+  it('has no development sign-in unless it is asked for — outside production too, with or without a secret: 404, and the page is told so', async () => {
     for (const env of [
-      { NODE_ENV: 'production', AUTH_JWT_SECRET: TEST_JWT_SECRET } as Record<string, string>,
+      { NODE_ENV: 'development' } as Record<string, string>,
+      { NODE_ENV: 'staging', AUTH_JWT_SECRET: TEST_JWT_SECRET },
+      { NODE_ENV: 'production', AUTH_JWT_SECRET: TEST_JWT_SECRET },
       { NODE_ENV: 'test', AUTH_JWKS_URL: 'http://127.0.0.1:9/jwks', AUTH_ISSUER: 'http://127.0.0.1:9' },
     ]) {
       const app = gatewayApp(env);
@@ -62,6 +64,14 @@ describe('workbench sign-in at the gateway', () => {
       expect(response.type).toBe('application/problem+json');
       expect((await request(app).get('/workbench/config.json').expect(200)).body.development_sign_in).toBe(false);
     }
+  });
+
+  it.each([
+    ['in production', { NODE_ENV: 'production', AUTH_JWT_SECRET: TEST_JWT_SECRET }, /NODE_ENV is production/],
+    ['beside an operator’s secret', { NODE_ENV: 'staging', AUTH_JWT_SECRET: TEST_JWT_SECRET }, /AUTH_JWT_SECRET is configured/],
+    ['beside an OpenID provider’s keys', { AUTH_JWKS_URL: 'http://127.0.0.1:9/jwks' }, /AUTH_JWKS_URL is configured/],
+  ])('refuses to start with WORKBENCH_DEV_SIGN_IN=true %s, naming why', (_where, env, reason) => {
+    expect(() => readGatewayConfig({ ...env, WORKBENCH_DEV_SIGN_IN: 'true' })).toThrow(reason);
   });
 });
 

@@ -27,11 +27,12 @@ const devTokenRequestSchema = {
 } as const;
 
 /**
- * Development sign-in is only for a platform that verifies the development secret: never in production,
- * and not when an OpenID provider's keys are configured (its tokens are the only ones that would verify).
+ * Development sign-in exists only where it was asked for (WORKBENCH_DEV_SIGN_IN, which `pnpm start` sets when
+ * nothing else is configured); readGatewayConfig refuses it in production and beside an operator's secret or
+ * JWKS, so it never signs tokens with a secret a real deployment trusts.
  */
 export function developmentSignInEnabled(config: GatewayConfig): boolean {
-  return config.NODE_ENV !== 'production' && !config.AUTH_JWKS_URL;
+  return config.WORKBENCH_DEV_SIGN_IN;
 }
 
 export function workbenchSignInConfig(config: GatewayConfig): WorkbenchSignInConfig {

@@ -35,6 +35,16 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     expect(link).toBe(`${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/portal/claims/${claimId}`);
   });
 
+  it('offers no development sign-in once an operator configured AUTH_JWT_SECRET: no token is minted with a secret a deployment trusts', async () => {
+    expect((await (await fetch(`${platform.gatewayUrl}/workbench/config.json`)).json()).development_sign_in).toBe(false);
+    const minted = await fetch(`${platform.gatewayUrl}/workbench/dev-token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sub: 'mallory', scope: 'claims:decide' }),
+    });
+    expect(minted.status).toBe(404);
+  });
+
   it('binds the services to loopback only, so clients cannot go around the gateway', async () => {
     const outside = Object.values(networkInterfaces())
       .flat()
@@ -195,6 +205,15 @@ describe('links handed out under pnpm start', () => {
     expect(gatewayUrl).not.toBe('http://localhost:0');
     const { claimId, link } = await statusLinkOfNewClaim(gatewayUrl);
     expect(link).toBe(`${gatewayUrl}/portal/claims/${claimId}`);
+    // With nothing configured, a newcomer signs in to the pages by picking a user (on the documented development secret).
+    const signIn = await (await fetch(`${gatewayUrl}/workbench/config.json`)).json();
+    expect(signIn.development_sign_in).toBe(true);
+    const minted = await fetch(`${gatewayUrl}/workbench/dev-token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sub: 'examiner-dev', scope: 'audit:read' }),
+    });
+    expect(minted.status).toBe(200);
   }, 120000);
 
   it('follow PUBLIC_BASE_URL when it is set', async () => {

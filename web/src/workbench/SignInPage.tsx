@@ -5,8 +5,6 @@ import { beginSignIn, completeSignIn, developmentSignIn, fetchSignInConfig } fro
 import { saveSession } from './session';
 import { usePageTitle } from './WorkbenchSession';
 
-const DEVELOPMENT_SCOPES = ['claims:read', 'claims:write', 'claims:decide', 'evidence:read', 'evidence:write', 'evidence:approve'];
-
 /** Only paths inside the workbench: a crafted return_to must not send the person elsewhere. */
 function safeReturnTo(value: string | null): string {
   return value && /^\/workbench(\/|$|\?)/.test(value) ? value : '/workbench';
@@ -45,12 +43,14 @@ export function SignInPage() {
           {error}
         </p>
       )}
-      {config.data?.development_sign_in && <DevelopmentSignIn returnTo={returnTo} />}
+      {config.data?.development_sign_in && <DevelopmentSignIn returnTo={returnTo} scopes={config.data.scopes} />}
     </main>
   );
 }
 
-function DevelopmentSignIn({ returnTo }: { returnTo: string }) {
+/** Offers the scopes a real sign-in asks for (config.json's, without `openid`), so development works with what production gives. */
+export function DevelopmentSignIn({ returnTo, scopes }: { returnTo: string; scopes: string }) {
+  const offered = scopes.split(' ').filter((scope) => scope !== '' && scope !== 'openid');
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -72,7 +72,7 @@ function DevelopmentSignIn({ returnTo }: { returnTo: string }) {
         <input id="dev-sub" name="sub" defaultValue="adjuster-dev" required pattern="[A-Za-z0-9._@\-]+" />
         <fieldset>
           <legend>Scopes</legend>
-          {DEVELOPMENT_SCOPES.map((scope) => (
+          {offered.map((scope) => (
             <label key={scope} className="checkbox">
               <input type="checkbox" name="scope" value={scope} defaultChecked={scope.startsWith('claims:')} /> {scope}
             </label>
