@@ -57,6 +57,7 @@ describe('audit log forgery by the database owner with the stolen service key', 
       // The checkpointer stays out of the way: checkpoints are taken by the test, honest ones and forged ones alike.
       AUDIT_CHECKPOINT_EVERY: '1000000',
       AUDIT_CHECKPOINT_INTERVAL_MS: '3600000',
+      AUDIT_CHECKPOINT_DELAY_MS: '3600000',
     });
     db = createDatabase({ url: stack.evidenceDatabaseUrl, poolMax: 2 });
     writer = await bearer('evidence:write', 'resilience-writer');

@@ -23,6 +23,7 @@ describe('audit log tampering, end to end', () => {
     stack = await startScenarioStack('audit-tampering', {
       AUDIT_CHECKPOINT_EVERY: String(CHECKPOINT_EVERY),
       AUDIT_CHECKPOINT_INTERVAL_MS: '3600000',
+      AUDIT_CHECKPOINT_DELAY_MS: '3600000',
     });
     reader = await bearer('audit:read', 'resilience-examiner');
   });

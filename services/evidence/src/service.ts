@@ -35,7 +35,7 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
       app.use(controlsRoutes(deps, config));
       app.use(runsRoutes(deps, config));
       app.use(evidenceRoutes(deps, config, scanner));
-      app.use(bindersRoutes(deps, config, () => signer));
+      app.use(bindersRoutes(deps, config, signer));
     },
     async startBackground(deps) {
       const files = evidenceStorage(config, deps.dataDir);
@@ -51,6 +51,7 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
         logger: deps.logger,
         metrics: deps.metrics,
         every: config.AUDIT_CHECKPOINT_EVERY,
+        delayMs: config.AUDIT_CHECKPOINT_DELAY_MS,
         intervalMs: config.AUDIT_CHECKPOINT_INTERVAL_MS,
       });
       const auditWatcher =

@@ -7129,7 +7129,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No checkpoint has been taken yet */
+            /** @description The log holds no record yet (once it holds one, a checkpoint is always answered) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -23,7 +23,14 @@ export async function startAuditTestService(env: Record<string, string> = {}) {
     CLAIMS_EXCHANGE: uniqueName('claims'),
     CLAIM_EVENTS_QUEUE: uniqueName('claim-events'),
   };
-  let baseEnv = { ...testEnv.env, ...names, AUDIT_CHECKPOINT_EVERY: '1000000', AUDIT_CHECKPOINT_INTERVAL_MS: '3600000', ...env };
+  let baseEnv = {
+    ...testEnv.env,
+    ...names,
+    AUDIT_CHECKPOINT_EVERY: '1000000',
+    AUDIT_CHECKPOINT_INTERVAL_MS: '3600000',
+    AUDIT_CHECKPOINT_DELAY_MS: '3600000',
+    ...env,
+  };
   const start = async (extra: Record<string, string> = {}) => {
     baseEnv = { ...baseEnv, ...extra };
     const config = readEvidenceConfig(baseEnv);

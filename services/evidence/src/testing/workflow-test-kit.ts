@@ -36,6 +36,7 @@ export async function startWorkflowService(env: Record<string, string> = {}) {
     AUDIT_SIGNING_KEY: signingKey,
     AUDIT_CHECKPOINT_EVERY: '1000000',
     AUDIT_CHECKPOINT_INTERVAL_MS: '3600000',
+    AUDIT_CHECKPOINT_DELAY_MS: '3600000',
     PUBLIC_BASE_URL: 'http://binders.example',
     ...env,
   });

@@ -51,6 +51,12 @@ export async function takeCheckpoint(db: Knex, signer: CheckpointSigner, exchang
   });
 }
 
+/** Signs the head unless a checkpoint covers record `seq` already (a binder's records, say). */
+export async function checkpointCovering(db: Knex, signer: CheckpointSigner, exchange: string, seq: number): Promise<void> {
+  const latest = await auditStore(db).latestCheckpoint();
+  if (!latest || latest.seq < seq) await takeCheckpoint(db, signer, exchange);
+}
+
 export interface CheckpointerOptions {
   db: Knex;
   signer: CheckpointSigner;
@@ -59,17 +65,20 @@ export interface CheckpointerOptions {
   metrics: Registry;
   /** Checkpoint once this many records follow the last checkpoint. */
   every: number;
-  /** …and on this period whenever there are unsigned records. */
+  /** …and this long after a record is appended, covering every record appended meanwhile (one signature per batch). */
+  delayMs: number;
+  /** …and on this period whenever there are unsigned records (those appended by other replicas too). */
   intervalMs: number;
 }
 
 /**
- * Background checkpointing: after every `every` committed records (counted from same-process appends)
+ * Background checkpointing: `delayMs` after a same-process append (so a quiet log is signed within about a
+ * second, and a busy one once per delay, not once per record), at once after `every` committed records,
  * and every `intervalMs` when the head is unsigned. Runs are serialised; a failed run (database down)
  * is retried by the next trigger. stop() takes a last checkpoint of what is unsigned.
  */
 export async function startCheckpointer(options: CheckpointerOptions): Promise<{ stop(): Promise<void> }> {
-  const { db, signer, exchange, logger, every, intervalMs } = options;
+  const { db, signer, exchange, logger, every, delayMs, intervalMs } = options;
   const taken = new Counter({
     name: 'evidence_audit_checkpoints_total',
     help: 'Signed audit checkpoints taken',
@@ -109,8 +118,17 @@ export async function startCheckpointer(options: CheckpointerOptions): Promise<{
     return running;
   };
 
+  let delayed: NodeJS.Timeout | undefined;
   const onAppended = (seq: number) => {
-    if (!stopped && seq - signedSeq >= every) void run();
+    if (stopped) return;
+    if (seq - signedSeq >= every) void run();
+    else if (!delayed) {
+      delayed = setTimeout(() => {
+        delayed = undefined;
+        void run();
+      }, delayMs);
+      delayed.unref();
+    }
   };
   auditSignals.on('appended', onAppended);
   const timer = setInterval(() => void run(), intervalMs);
@@ -121,6 +139,7 @@ export async function startCheckpointer(options: CheckpointerOptions): Promise<{
       stopped = true;
       auditSignals.off('appended', onAppended);
       clearInterval(timer);
+      clearTimeout(delayed);
       await running;
       await run();
     },

@@ -4,6 +4,7 @@ import { parseQuery, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { auditStore } from './audit-store';
+import { takeCheckpoint } from './audit-checkpoints';
 import { verifyAuditChain } from './audit-verify';
 import { cosignedCheckpointNote } from './audit-witnesses';
 import { auditConsistencyProof, auditInclusionProof } from './audit-proofs';
@@ -182,13 +183,16 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       200: { description: 'The signed checkpoint note', contentType: 'text/plain', schema: { type: 'string' } },
       401: errors[401],
       403: errors[403],
-      404: { description: 'No checkpoint has been taken yet' },
+      404: { description: 'The log holds no record yet (once it holds one, a checkpoint is always answered)' },
       503: errors[503],
     },
   });
   router.get('/api/evidence/audit/checkpoint', ...guard, async (_req: Request, res: Response) => {
-    const note = await cosignedCheckpointNote(deps.db);
-    if (note === undefined) throw problems.notFound('No checkpoint has been taken yet');
+    let note = await cosignedCheckpointNote(deps.db);
+    // The background checkpointer signs a new record within a moment; a reader who comes first gets one now.
+    if (note === undefined && (await takeCheckpoint(deps.db, signer, config.EVIDENCE_EXCHANGE)))
+      note = await cosignedCheckpointNote(deps.db);
+    if (note === undefined) throw problems.notFound('The log holds no record yet, so nothing is signed');
     res.type('text/plain; charset=utf-8').send(note);
   });
 

@@ -549,6 +549,38 @@ describe('audit checkpoints in the background', () => {
     expect((await verifyChain(kit)).valid).toBe(true);
   });
 
+  it('signs a record on a quiet log within about a second, and a burst with a checkpoint per AUDIT_CHECKPOINT_DELAY_MS, not one per record', async () => {
+    kit = await startAuditTestService({ AUDIT_CHECKPOINT_DELAY_MS: '300' });
+    const db = kit.service.deps.db;
+    const signedUpTo = async () => Number((await db('audit_checkpoints').max('seq as max').first())?.max ?? 0);
+    const appendedAt = Date.now();
+    await append(kit, 1);
+    await eventually(async () => (await signedUpTo()) === 1, 2000);
+    expect(Date.now() - appendedAt).toBeLessThan(2000);
+    const response = await request(kit.service.url)
+      .get('/api/evidence/audit/checkpoint')
+      .set('Authorization', await bearer('audit:read', 'examiner'));
+    expect(response.status).toBe(200);
+
+    await append(kit, 60);
+    await eventually(async () => (await signedUpTo()) === 61, 5000);
+    const [{ count }] = await db('audit_checkpoints').count({ count: '*' });
+    expect(Number(count)).toBeLessThanOrEqual(15);
+  });
+
+  it('answers GET /audit/checkpoint once the log holds a record, signing it there if the checkpointer has not yet; 404 only on an empty log', async () => {
+    kit = await startAuditTestService(); // background checkpoints far off
+    const read = async () =>
+      request(kit.service.url)
+        .get('/api/evidence/audit/checkpoint')
+        .set('Authorization', await bearer(READ, 'examiner'));
+    expect((await read()).status).toBe(404);
+    await append(kit, 2);
+    const response = await read();
+    expect(response.status).toBe(200);
+    expect(response.text.split('\n')[1]).toBe('2');
+  });
+
   it('signs unsigned records every AUDIT_CHECKPOINT_INTERVAL_MS, and once more on shutdown', async () => {
     kit = await startAuditTestService({ AUDIT_CHECKPOINT_INTERVAL_MS: '200' });
     await append(kit, 2);

@@ -115,6 +115,36 @@ describe('binders verify themselves offline', () => {
     expect(status).toBe(0);
   });
 
+  it('verifies when built the moment its run is approved, with no checkpoint taken before: building signs one', async () => {
+    const run = await createRun(kit, controlVersionId);
+    const http = kit.http();
+    await http
+      .post(`/api/evidence/runs/${run.run_id}/evidence`)
+      .set('Authorization', kit.auth.writer)
+      .send({ kind: 'note', title: 'Restore tested' })
+      .expect(201);
+    await http.post(`/api/evidence/runs/${run.run_id}/submit`).set('Authorization', kit.auth.writer).expect(200);
+    await http
+      .post(`/api/evidence/runs/${run.run_id}/decision`)
+      .set('Authorization', kit.auth.approver)
+      .send({ decision: 'approved', rationale: 'Restore evidence is complete' })
+      .expect(201);
+    const binder = (await http.post(`/api/evidence/binders/run/${run.run_id}`).set('Authorization', kit.auth.writer).expect(201)).body;
+    expect(binder.final).toBe(true);
+    expect(binder.manifest.audit.checkpoint.seq).toBeGreaterThanOrEqual(binder.manifest.audit.records.at(-1).seq);
+    const zip = (
+      await http
+        .get(new URL(binder.download_url).pathname)
+        .set('Authorization', kit.auth.examiner)
+        .buffer(true)
+        .parse(binaryBody)
+        .expect(200)
+    ).body as Buffer;
+    const { status, output } = runCarriedVerifier(zip, ['--service-key', serviceKey]);
+    expect(output).toContain('Binder verified.');
+    expect(status).toBe(0);
+  });
+
   it('VERIFY.md checks the checkpoint note’s signature with OpenSSL, as it shows', async () => {
     const { zip } = await binderZip();
     const dir = mkdtempSync(path.join(tmpdir(), 'examiner-'));

@@ -9,7 +9,7 @@ import type { EvidenceConfig } from '../../config';
 import { evidenceStorage } from '../evidence/file-store';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { coalesce, streamZip } from './binder-zip';
-import type { AuditKey } from './manifest';
+import type { CheckpointSigner } from '../audit/checkpoint-signer';
 import { bindersService } from './binders-service';
 import { binderListResponseSchema, listBindersQuerySchema, type ListBindersQuery } from './binders-schemas';
 import { evidenceExample, runIds } from '../runs/examples';
@@ -64,10 +64,10 @@ async function sendJsonText(res: Response, pieces: AsyncIterable<string>): Promi
   }
 }
 
-export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, auditKey: () => AuditKey | undefined): Router {
+export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: CheckpointSigner): Router {
   const files = evidenceStorage(config, deps.dataDir);
   const service = withTransactional(
-    bindersService({ exchange: config.EVIDENCE_EXCHANGE, publicBaseUrl: config.PUBLIC_BASE_URL, auditKey, files }),
+    bindersService({ exchange: config.EVIDENCE_EXCHANGE, publicBaseUrl: config.PUBLIC_BASE_URL, signer, files }),
     deps.db,
   );
   const auth = authenticate(deps.verifyToken);

@@ -7,7 +7,11 @@ import type { FileStorage } from '@platform/files';
 import { recordChange } from '../../shared/record-change';
 import { binderBuilt } from './binders-events';
 import type { BinderContents, BinderHead, EvidenceEntry } from './binder-zip';
-import { writeManifest, type AuditKey, type ManifestEvidence } from './manifest';
+import { writeManifest, type ManifestEvidence } from './manifest';
+import { checkpointCovering } from '../audit/audit-checkpoints';
+import { auditStore } from '../audit/audit-store';
+import type { CheckpointSigner } from '../audit/checkpoint-signer';
+import { runsStore } from '../runs/runs-store';
 import type { BinderSummary, ListBindersQuery } from './binders-schemas';
 import { bindersStore, type BinderPart, type BinderRecord, type BinderSection } from './binders-store';
 
@@ -15,7 +19,8 @@ export interface BindersDeps {
   exchange: string;
   files: FileStorage;
   publicBaseUrl: string;
-  auditKey: () => AuditKey | undefined;
+  /** Signs the checkpoint a binder needs when none covers its records yet. */
+  signer: CheckpointSigner;
 }
 
 // Pages of 100 rather than 500 for the same reason as the manifest's (manifest.ts).
@@ -70,9 +75,15 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
           { files: heldBack },
         );
       }
+      // The run row first, then the chain, as a decision takes them (no deadlock between the two).
+      if (!(await runsStore(db).find(runId, { lock: true }))) throw problems.notFound(`No run ${runId}`);
+      // An examiner-ready binder verifies the moment it is built: the head is signed now unless a checkpoint
+      // covers the run's records already (in this transaction, so a refused build leaves no checkpoint or event behind).
+      const [lastRecord] = await auditStore(db).listRecords({ entity_id: runId, limit: 1, newest_first: true });
+      if (lastRecord) await checkpointCovering(db, deps.signer, deps.exchange, lastRecord.seq);
       const binderId = randomUUID();
       const writer = binders.manifestWriter(binderId);
-      const manifest = await writeManifest(db, runId, deps.auditKey(), writer.write);
+      const manifest = await writeManifest(db, runId, deps.signer, writer.write);
       if (!manifest) throw problems.notFound(`No run ${runId}`);
       const sha256 = await writer.finish();
       const record = await binders.insert({ binder_id: binderId, run_id: runId, final: manifest.final, sha256, created_by: actor });

@@ -127,6 +127,7 @@ describe('binders', () => {
 
   it('builds a draft binder of an open run: manifest with control version, run, every evidence item and the run’s audit records; audited and announced once', async () => {
     const { run, note, file, correction, link } = await runWithEvidence();
+    await checkpoint(); // signed already, so building adds only its own record and event
     const response = await kit.expectOneChange(
       'evidence.binder_built',
       () => build(run.run_id).expect(201),
@@ -172,7 +173,7 @@ describe('binders', () => {
       'evidence.evidence_added',
       'evidence.evidence_added',
     ]);
-    expect(manifest.audit.checkpoint).toBeNull();
+    expect(manifest.audit.checkpoint.seq).toBeGreaterThanOrEqual(manifest.audit.records.at(-1).seq);
     const read = await kit.http().get(`/api/evidence/binders/${binder.binder_id}`).set('Authorization', kit.auth.examiner).expect(200);
     expect(read.body).toEqual(binder);
     await expect(kit.db('evidence_binders').where({ binder_id: binder.binder_id }).update({ final: true })).rejects.toThrow(/append-only/);
@@ -390,7 +391,7 @@ describe('binders', () => {
     expect(() => execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: dir, stdio: 'pipe' })).toThrow();
   });
 
-  it('downloads a draft binder without a checkpoint, its VERIFY.md saying so', async () => {
+  it('signs a checkpoint covering a run that none covered yet when its binder is built, in the same transaction', async () => {
     const run = await createRun(kit, versionId);
     await kit
       .http()
@@ -398,13 +399,20 @@ describe('binders', () => {
       .set('Authorization', kit.auth.writer)
       .send({ kind: 'record', title: 'Export', data: { rows: 2 } })
       .expect(201);
+    const [{ count: checkpointsBefore }] = await kit.db('audit_checkpoints').count({ count: '*' });
     const binder = (await build(run.run_id).expect(201)).body;
-    expect(binder.manifest.audit.checkpoint).toBeNull();
+    const [{ count: checkpointsAfter }] = await kit.db('audit_checkpoints').count({ count: '*' });
+    expect(Number(checkpointsAfter) - Number(checkpointsBefore)).toBe(1);
+    expect(binder.manifest.audit.checkpoint.seq).toBeGreaterThanOrEqual(binder.manifest.audit.records.at(-1).seq);
     const { dir, names } = await unzip((await download(binder).expect(200)).body as Buffer);
     dirs.push(dir);
-    expect(names).not.toContain('checkpoint.sig');
+    expect(names).toContain('checkpoint.sig');
     execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: dir, stdio: 'pipe' });
-    expect(readFileSync(path.join(dir, 'VERIFY.md'), 'utf8')).toMatch(/No signed checkpoint covered/);
+    expect(readFileSync(path.join(dir, 'VERIFY.md'), 'utf8')).not.toMatch(/No signed checkpoint covered/);
+    // A second binder of the same run needs no new signature.
+    await build(run.run_id).expect(201);
+    const [{ count: checkpointsAtLast }] = await kit.db('audit_checkpoints').count({ count: '*' });
+    expect(Number(checkpointsAtLast)).toBe(Number(checkpointsAfter));
   });
 
   it('streams a run larger than one page of every part: every item, record and index row once, in order', async () => {
