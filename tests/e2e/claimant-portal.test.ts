@@ -1,33 +1,24 @@
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
-import {
-  bearer,
-  eventually,
-  expectNoSeriousAccessibilityViolations,
-  launchChromium,
-  PHONE_VIEWPORT,
-  startStack,
-  type Stack,
-} from '@platform/testing';
+import { bearer, eventually, expectNoSeriousAccessibilityViolations, launchChromium, PHONE_VIEWPORT } from '@platform/testing';
 import { startSmtpTestServer } from '../../services/claims/src/testing/smtp-test-server';
 import { ensureWebBuilt } from '../../scripts/web-build';
 import { fnolBody } from './fnol';
+import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
 
-const SCREENSHOT = path.resolve(__dirname, '../../docs/screenshots/portal-phone.png');
 // The smallest files the claims service accepts by their bytes: a PNG signature with its header chunk, and a PDF.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
-describe('claimant portal in Chromium, on the platform as deployed (three processes, PostgreSQL, RabbitMQ, through the gateway)', () => {
-  let stack: Stack;
+describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, %s', (_shape: string, mode: JourneyMode) => {
+  let stack: JourneyPlatform;
   let smtp: Awaited<ReturnType<typeof startSmtpTestServer>>;
   let browser: Browser;
 
   beforeAll(async () => {
     ensureWebBuilt();
     smtp = await startSmtpTestServer();
-    stack = await startStack({ SMTP_URL: smtp.url });
+    stack = await startJourneyPlatform(mode, { SMTP_URL: smtp.url });
     browser = await launchChromium();
   }, 180000);
   afterAll(async () => {
@@ -37,7 +28,7 @@ describe('claimant portal in Chromium, on the platform as deployed (three proces
   });
 
   it('a claimant opens the acknowledgement link, sends two documents, reads an update, loses the link and gets a new one — at 375 px, keyboard-only for a form', async () => {
-    const gateway = stack.gateway.url;
+    const gateway = stack.gatewayUrl;
     const email = `ana.${Date.now()}@example.com`;
     const created = await request(gateway)
       .post('/api/claims/public/claims')
@@ -97,7 +88,7 @@ describe('claimant portal in Chromium, on the platform as deployed (three proces
     await latest.getByText('Your photos and estimate are with our reviewer.').waitFor();
     await latest.getByText('Sam Lee').waitFor();
     expect(await page.locator('.timeline-step--current').textContent()).toContain('Review');
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.screenshot({ path: screenshotPath(mode, 'portal-phone.png'), fullPage: true });
     await expectNoSeriousAccessibilityViolations(page);
 
     // The link is lost: a new tab has no token. The claimant asks for a new link with the keyboard only.

@@ -1,27 +1,19 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import {
-  bearer,
-  createEvidenceRun,
-  expectNoSeriousAccessibilityViolations,
-  launchChromium,
-  startStack,
-  type Stack,
-} from '@platform/testing';
+import { bearer, createEvidenceRun, expectNoSeriousAccessibilityViolations, launchChromium } from '@platform/testing';
 import { ensureWebBuilt } from '../../scripts/web-build';
+import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
 
-const SCREENSHOT = path.resolve(__dirname, '../../docs/screenshots/examiner-desk.png');
 /** Where the workbench keeps the signed-in person's token (web/src/examiner/session.ts). */
 const WORKBENCH_TOKEN_KEY = 'workbench-token';
 
-describe('examiner desk in Chromium, on the platform as deployed (three processes, PostgreSQL, RabbitMQ, through the gateway)', () => {
-  let stack: Stack;
+describe.each(JOURNEY_MODES)('examiner desk in Chromium, through the gateway, %s', (_shape: string, mode: JourneyMode) => {
+  let stack: JourneyPlatform;
   let browser: Browser;
 
   beforeAll(async () => {
     ensureWebBuilt();
-    stack = await startStack();
+    stack = await startJourneyPlatform(mode);
     browser = await launchChromium();
   }, 180000);
   afterAll(async () => {
@@ -31,7 +23,7 @@ describe('examiner desk in Chromium, on the platform as deployed (three processe
 
   /** A run of a new control over Q3 2026, with evidence, submitted for review — all by `sub` through the API. */
   async function preparedRun(sub: string, key: string, notes: { title: string; collected_at: string }[]) {
-    return createEvidenceRun(stack.gateway.url, await bearer('evidence:write', sub), {
+    return createEvidenceRun(stack.gatewayUrl, await bearer('evidence:write', sub), {
       control: { key, title: `${key} access reviews`, frequency: 'quarterly' },
       period: { start: '2026-07-01', end: '2026-09-30' },
       notes,
@@ -40,7 +32,7 @@ describe('examiner desk in Chromium, on the platform as deployed (three processe
   }
 
   it('an examiner approves someone else’s run, builds and downloads its binder, and verifies the audit log — axe on every page', async () => {
-    const gateway = stack.gateway.url;
+    const gateway = stack.gatewayUrl;
     const suffix = Date.now().toString(36).toUpperCase();
     const theirs = await preparedRun('preparer-pat', `AC-${suffix}`, [
       { title: 'Q3 access review sign-off', collected_at: '2026-09-30T17:00:00Z' },
@@ -59,7 +51,7 @@ describe('examiner desk in Chromium, on the platform as deployed (three processe
     const row = (key: string) => queue.getByRole('row').filter({ hasText: key });
     await row(`BK-${suffix}`).getByText('You submitted this, someone else must decide.').waitFor();
     await expectNoSeriousAccessibilityViolations(page);
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.screenshot({ path: screenshotPath(mode, 'examiner-desk.png'), fullPage: true });
 
     await row(`AC-${suffix}`)
       .getByRole('link', { name: `Review and decide AC-${suffix}` })

@@ -26,6 +26,8 @@ function traceOf(spans: ReadableSpan[], traceId: string) {
   return { spans: inTrace, parentOf, descends };
 }
 
+// Deployed shape only: the trace must cross RabbitMQ's message headers between processes, which the embedded
+// start's in-process bus (one process, no broker) does not have.
 describe('one claim intake is one trace, gateway to audit log', () => {
   const exporter = new InMemorySpanExporter();
   let telemetry: Telemetry;

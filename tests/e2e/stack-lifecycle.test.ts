@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '@platform/runtime';
 import { startStack } from '@platform/testing';
 
+// Deployed shape only: it checks the three separate processes themselves (flags, environment, data directories);
+// the embedded start is one process, covered by embedded-start.test.ts.
 describe('the three-process stack the tests and the benchmark start', () => {
   it('runs every service with the flags and environment production runs it with, and leaves no data directory behind', async () => {
     const stack = await startStack();
