@@ -1,6 +1,7 @@
 import { SignJWT, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { ConfigError } from '@platform/config';
 import { problems } from '@platform/http';
+import { normaliseSubject } from './subject';
 
 export const DEV_JWT_SECRET = 'dev-only-insecure-secret-change-me-0123456789';
 
@@ -122,8 +123,13 @@ export function createJwtVerifier(
       const { payload } = await verify(token);
       checkLifetime(payload, maxLifetime);
       if (typeof payload.sub !== 'string' || payload.sub === '') throw problems.unauthorized('The token has no subject');
+      const sub = normaliseSubject(payload.sub);
+      if (sub === undefined)
+        throw problems.unauthorized(
+          "The token's subject holds a control or invisible character, or mixes Latin with look-alike letters of another script",
+        );
       const scope = typeof payload.scope === 'string' ? payload.scope : '';
-      const principal: Principal = { sub: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
+      const principal: Principal = { sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
       verified?.set(token, principal, payload.exp!);
       return principal;
     } catch (error) {

@@ -1,3 +1,4 @@
+import { subjectKeySql } from '@platform/auth';
 import type { Knex } from '@platform/db';
 import { UUID_PATTERN, cursorTimestampSql, type NewestFirstPosition } from '@platform/http';
 import type { Decision, Run, RunState, RunStatus } from './runs-schemas';
@@ -74,10 +75,11 @@ export type SegregationOfDutiesConflict = 'created' | 'submitted' | 'added_evide
  * evidence to it. NULL when they may decide; otherwise the first conflict.
  */
 function segregationOfDutiesSql(run: string): string {
+  const same = (column: string) => `${subjectKeySql(column)} = ${subjectKeySql('?')}`;
   return `CASE
-    WHEN ${run}.created_by = ? THEN 'created'
-    WHEN ${run}.submitted_by = ? THEN 'submitted'
-    WHEN EXISTS (SELECT 1 FROM evidence_items e WHERE e.run_id = ${run}.run_id AND e.submitted_by = ?) THEN 'added_evidence'
+    WHEN ${same(`${run}.created_by`)} THEN 'created'
+    WHEN ${same(`${run}.submitted_by`)} THEN 'submitted'
+    WHEN EXISTS (SELECT 1 FROM evidence_items e WHERE e.run_id = ${run}.run_id AND ${same('e.submitted_by')}) THEN 'added_evidence'
   END`;
 }
 

@@ -1,3 +1,4 @@
+import { bearer } from '@platform/testing';
 import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 
 describe('runs: creation, review and decisions', () => {
@@ -190,6 +191,35 @@ describe('runs: creation, review and decisions', () => {
           .expect(403),
       );
       expect(response.body.detail).toMatch(/added evidence/);
+    });
+
+    it.each([
+      ['in capitals', 'ANN-WRITER'],
+      ['with a trailing space', 'ann-writer '],
+      ['with a combining accent', 'ann-writ\u0065\u0301r'],
+      ['in fullwidth letters', 'ａｎｎ-writer'],
+    ])('are refused with 403 to the run creator signed in %s: one person, however the subject is spelt', async (_how, sub) => {
+      const run = await runInReview();
+      const token = await bearer('evidence:approve', sub);
+      const response = await kit.expectNoChange(() =>
+        post(`/runs/${run.run_id}/decision`, token).send({ decision: 'approved', rationale: 'self-approval in disguise' }).expect(403),
+      );
+      expect(response.body.detail).toMatch(/created this run/);
+    });
+
+    it.each([
+      ['a zero-width space', 'ann-writer\u200b'],
+      ['a tab inside', 'ann-\twriter'],
+      ['a NUL', 'ann-writer\u0000'],
+      ['a Cyrillic look-alike letter', 'ann-writ\u0435r'],
+      ['a right-to-left override', '\u202eretirw-nna'],
+    ])('are refused with 401 to a token whose subject holds %s', async (_what, sub) => {
+      const run = await runInReview();
+      const token = await bearer('evidence:approve', sub);
+      const response = await kit.expectNoChange(() =>
+        post(`/runs/${run.run_id}/decision`, token).send({ decision: 'approved', rationale: 'disguised' }).expect(401),
+      );
+      expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     });
 
     it('approve a run in review once (audited, announced); a second decision is 409 and nothing is overridden', async () => {

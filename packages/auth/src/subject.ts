@@ -1,0 +1,28 @@
+/** Control, format and separator characters: NUL, tabs, zero-width spaces and joiners, bidirectional controls. */
+const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/** Scripts whose letters pass for Latin ones (Cyrillic `а`, Greek `ο`): mixed with Latin in one subject, a disguise. */
+const LATIN = /\p{Script=Latin}/u;
+const LATIN_LOOKALIKES = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}]/u;
+
+/**
+ * A token's subject as the platform holds it: NFKC-normalised and trimmed, or undefined when it cannot name a
+ * person unambiguously — empty, holding a control or format character (NUL, tab, zero-width, bidi), or mixing
+ * Latin with a script of Latin look-alikes. Applied once, at authentication.
+ */
+export function normaliseSubject(raw: string): string | undefined {
+  const subject = raw.normalize('NFKC').trim();
+  if (subject === '' || INVISIBLE_OR_CONTROL.test(subject)) return undefined;
+  if (LATIN.test(subject) && LATIN_LOOKALIKES.test(subject)) return undefined;
+  return subject;
+}
+
+/**
+ * Two subjects name the same person for segregation of duties when their keys are equal: compatibility
+ * decomposition, combining marks dropped, lower case (OIDC `sub` is case-sensitive, but `ALICE` and `alicé`
+ * must not count as a second person beside `alice`). Computed by PostgreSQL on both sides of a comparison,
+ * so one rule decides, in the decision and in the approval queue alike.
+ */
+export function subjectKeySql(expression: string): string {
+  return `lower(regexp_replace(normalize(${expression}, NFKD), '[\\u0300-\\u036f]', '', 'g'))`;
+}
