@@ -169,12 +169,15 @@ export function jsonBody(req: Request, res: Response, next: NextFunction): void 
   });
 }
 
-/** For routes that take no body: a declared one is refused rather than ignored. */
-export function noBody(req: Request, _res: Response, next: NextFunction): void {
+/**
+ * For routes that take no body: one sent anyway is refused (400) rather than ignored, so a client that
+ * believes it passed options learns it did not. It is not read: the connection closes after the answer.
+ */
+export function noBody(req: Request, res: Response, next: NextFunction): void {
   const length = Number(req.get('content-length') ?? 0);
   if (length > 0 || req.get('transfer-encoding')) {
-    if (req.is(['application/json', 'application/*+json'])) return jsonBody(req, _res, next);
-    return next(problems.unsupportedMediaType('This operation takes no body'));
+    res.setHeader('Connection', 'close');
+    return next(problems.badRequest('This operation takes no body; send the request without one'));
   }
   next();
 }

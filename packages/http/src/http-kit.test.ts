@@ -215,8 +215,16 @@ describe('http kit', () => {
       expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
     });
 
-    it('refuses a body sent to an operation that takes none with 415, and accepts none', async () => {
-      await request(app).post('/actions/close').set('Content-Type', 'text/plain').send('hello').expect(415);
+    it('refuses any body sent to an operation that takes none with 400 — JSON (even an empty object) or not — and accepts none', async () => {
+      for (const [type, body] of [
+        ['application/json', '{"__invalid":true}'],
+        ['application/json', '{}'],
+        ['text/plain', 'hello'],
+      ]) {
+        const response = await request(app).post('/actions/close').set('Content-Type', type).send(body).expect(400);
+        expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+        expect(response.body.detail).toMatch(/takes no body/);
+      }
       await request(app).post('/actions/close').expect(204);
     });
 

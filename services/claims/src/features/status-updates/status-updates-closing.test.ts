@@ -110,10 +110,11 @@ describe('closing a claim with a reason (paid, denied, withdrawn, duplicate) and
 
   it('reopens a claim the claimant withdrew: the reason is cleared, the history kept (regression: reopening failed)', async () => {
     const claim = await fileTestClaim(t.url);
-    await request(t.url)
-      .post(`/api/claims/public/claims/${claim.claim_id}/withdraw`)
-      .set('Authorization', `Bearer ${claim.access_token}`)
-      .expect(200);
+    const withdraw = () =>
+      request(t.url).post(`/api/claims/public/claims/${claim.claim_id}/withdraw`).set('Authorization', `Bearer ${claim.access_token}`);
+    await withdraw().send({ __invalid: true }).expect(400); // it takes no body: one sent anyway is refused, not ignored
+    expect(await closingOf(claim.claim_id)).toMatchObject({ closing_reason: null });
+    await withdraw().expect(200);
     expect(await closingOf(claim.claim_id)).toMatchObject({ stage: 'closed', closing_reason: 'withdrawn' });
 
     const reopened = await post(claim.claim_id, closing({ stage: 'assigned', what_happened: 'You asked us to continue with your claim' }));

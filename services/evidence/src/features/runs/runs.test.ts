@@ -142,6 +142,8 @@ describe('runs: creation, review and decisions', () => {
     it('moves an open run to in_review once (audited, announced) and refuses a second submission with 409', async () => {
       const run = await createRun(kit, versionId);
       await kit.expectNoChange(() => post(`/runs/${run.run_id}/submit`, kit.auth.approver).expect(403));
+      // The operation takes no body: one sent anyway is refused, not ignored.
+      await kit.expectNoChange(() => post(`/runs/${run.run_id}/submit`, kit.auth.contributor).send({ __invalid: true }).expect(400));
       const submitted = await kit.expectOneChange(
         'evidence.run_submitted',
         () => post(`/runs/${run.run_id}/submit`, kit.auth.contributor).expect(200),
