@@ -191,7 +191,7 @@ describe('gateway access control', () => {
     });
   });
 
-  it.each(['/', '/api', '/api/', '/api/claimsx', '/api/other/claims', '/apiclaims', '/favicon.ico', '/api/../etc/passwd'])(
+  it.each(['/index.html', '/api', '/api/', '/api/claimsx', '/api/other/claims', '/apiclaims', '/favicon.ico', '/api/../etc/passwd'])(
     'answers 404 problem+json outside /api/claims and /api/evidence: %s',
     async (path) => {
       const response = await request(gateway.url).get(path).set('Authorization', token).expect(404);

@@ -47,6 +47,18 @@ describe('web pages at the gateway', () => {
     }
   });
 
+  it('greets a newcomer at / with a page linking the portal, the workbench, the examiner desk and the API documents, under the pages’ policy', async () => {
+    const app = pagesApp(builtPages());
+    const response = await request(app).get('/').expect(200);
+    expect(response.type).toBe('text/html');
+    expect(response.headers['content-security-policy']).toBe(PAGES_CONTENT_SECURITY_POLICY);
+    expect(response.text).toMatch(/<html lang="en">/);
+    const links = [...response.text.matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
+    expect(links).toEqual(['/portal', '/workbench', '/workbench/examiner', '/docs', '/openapi.json', '/asyncapi.json']);
+    expect(response.text).not.toMatch(/<script|style=/);
+    for (const page of links.slice(0, 3)) await request(app).get(page).expect(200);
+  });
+
   it('allows no inline script or style, no eval, and no framing by other sites', () => {
     expect(PAGES_CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
     expect(PAGES_CONTENT_SECURITY_POLICY).toContain("script-src 'self'");

@@ -37,6 +37,26 @@ export function pagesContentSecurityPolicy(connectOrigins: readonly string[] = [
 
 export const PAGES_CONTENT_SECURITY_POLICY = pagesContentSecurityPolicy();
 
+/** What a newcomer opening the gateway's address finds: where each person works, and the API's documents. */
+const LANDING_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Claims and evidence platform</title></head>
+<body>
+<main>
+<h1>Claims and evidence platform</h1>
+<nav aria-label="Where to go">
+<ul>
+<li><a href="/portal">Claimant portal</a>: report a loss and follow a claim</li>
+<li><a href="/workbench">Adjuster workbench</a>: the work queue, triage, updates and closing</li>
+<li><a href="/workbench/examiner">Examiner desk</a>: controls, runs, approvals, binders and the audit log</li>
+<li><a href="/docs">API documentation</a> (<a href="/openapi.json">OpenAPI</a>, <a href="/asyncapi.json">AsyncAPI events</a>)</li>
+</ul>
+</nav>
+</main>
+</body>
+</html>
+`;
+
 /**
  * The claimant portal (/portal/…) and the workbench (/workbench/…, the examiner desk under
  * /workbench/examiner/…): every deep link answers the app's index.html (the router in the page decides),
@@ -55,6 +75,10 @@ export function mountWebPages(app: Express, distDir = WEB_DIST_DIR, connectOrigi
     pagesPolicy,
     express.static(path.join(distDir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true }),
   );
+  app.get('/', pagesPolicy, (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('html').send(LANDING_PAGE);
+  });
   app.get(['/portal', '/portal/{*page}', '/workbench', '/workbench/{*page}'], pagesPolicy, (req, res) => {
     if (!existsSync(indexFile)) {
       return sendProblem(
