@@ -5,12 +5,16 @@
  */
 import { telemetry } from './tracing';
 import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { DEV_JWT_SECRET } from '@platform/auth';
 import { readConfig } from '@platform/config';
 import { createLogger } from '@platform/http';
 import { InProcessBus } from '@platform/messaging';
 import { exitOnSignals, runService } from '@platform/runtime';
 import { claimsService, readClaimsConfig } from '../services/claims/src';
 import { evidenceService, readEvidenceConfig } from '../services/evidence/src';
+import { checkpointSignerFor } from '../services/evidence/src/features/audit/checkpoint-signer';
+import { formatWitnessVerifierKey, loadWitnessKey } from '../packages/witness/src';
 import { readGatewayConfig, startGateway } from '../gateway/src';
 import { platformVariables } from './platform-variables';
 import { backendsDescription, pagesDescription } from './ready-line';
@@ -23,6 +27,33 @@ async function anyFreePort(): Promise<number> {
   const { port } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
   return port;
+}
+
+/**
+ * In development, the claims service hosts a witness of the evidence audit log, so the examiner desk shows a
+ * cosigned checkpoint from the first run: its key and the log's are generated into DATA_DIR (as each service
+ * would), each side is given the other's verifier key, and the witness signs in with the development secret.
+ * Production configures a witness explicitly (WITNESS_*, AUDIT_WITNESS_KEYS); so does anyone who sets them here.
+ */
+function developmentWitness(env: NodeJS.ProcessEnv) {
+  const configured = env.WITNESS_EVIDENCE_URL || env.AUDIT_WITNESS_KEYS || env.AUTH_JWKS_URL;
+  if (env.NODE_ENV === 'production' || configured) return undefined;
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const logger = createLogger('start');
+  const name = env.WITNESS_NAME ?? 'claims-platform-witness';
+  const verifierKey = formatWitnessVerifierKey(name, loadWitnessKey({ WITNESS_NAME: name, NODE_ENV: 'development' }, dataDir, logger));
+  const logVerifierKey = checkpointSignerFor(env.AUDIT_SIGNING_KEY)({ dataDir, logger }).verifierKey;
+  return {
+    verifierKey,
+    evidenceEnv: { AUDIT_WITNESS_KEYS: verifierKey },
+    claimsEnv: (evidenceUrl: string) => ({
+      WITNESS_EVIDENCE_URL: evidenceUrl,
+      WITNESS_NAME: name,
+      WITNESS_LOG_VERIFIER_KEY: logVerifierKey,
+      WITNESS_LOG_JWT_SECRET: env.AUTH_JWT_SECRET ?? DEV_JWT_SECRET,
+      WITNESS_POLL_INTERVAL_MS: env.WITNESS_POLL_INTERVAL_MS ?? '1000',
+    }),
+  };
 }
 
 async function main() {
@@ -41,16 +72,24 @@ async function main() {
   };
   // Only the gateway faces clients: a service reachable directly would bypass its rate limit and access checks.
   const serviceBase = { ...base, HOST: platform.SERVICES_HOST };
-  const claimsConfig = readClaimsConfig({ ...serviceBase, PORT: String(platform.CLAIMS_PORT), DATABASE_URL: platform.CLAIMS_DATABASE_URL });
+  const witness = developmentWitness(env);
   const evidenceConfig = readEvidenceConfig({
     ...serviceBase,
+    ...witness?.evidenceEnv,
     PORT: String(platform.EVIDENCE_PORT),
     DATABASE_URL: platform.EVIDENCE_DATABASE_URL,
   });
   const sharedBus = env.AMQP_URL ? undefined : new InProcessBus(createLogger('bus'));
 
-  const claims = await runService(claimsService(claimsConfig), claimsConfig, { transport: sharedBus });
+  // Evidence first: the claims service hosts the witness of its audit log.
   const evidence = await runService(evidenceService(evidenceConfig), evidenceConfig, { transport: sharedBus });
+  const claimsConfig = readClaimsConfig({
+    ...serviceBase,
+    ...witness?.claimsEnv(`http://${evidenceConfig.HOST}:${evidence.port}`),
+    PORT: String(platform.CLAIMS_PORT),
+    DATABASE_URL: platform.CLAIMS_DATABASE_URL,
+  });
+  const claims = await runService(claimsService(claimsConfig), claimsConfig, { transport: sharedBus });
   const gateway = await startGateway(
     readGatewayConfig({ ...base, PORT: String(gatewayPort), CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }),
   );
@@ -62,7 +101,7 @@ async function main() {
     dataDir: claimsConfig.DATA_DIR,
   });
   console.log(
-    `ready: gateway http://localhost:${gateway.port} (docs /docs) · ${pagesDescription(`http://localhost:${gateway.port}`)} · claims http://${claimsConfig.HOST}:${claims.port} · evidence http://${evidenceConfig.HOST}:${evidence.port} · ${backends}`,
+    `ready: gateway http://localhost:${gateway.port} (docs /docs) · ${pagesDescription(`http://localhost:${gateway.port}`)} · claims http://${claimsConfig.HOST}:${claims.port} · evidence http://${evidenceConfig.HOST}:${evidence.port} · ${witness ? `witness ${witness.verifierKey} · ` : ''}${backends}`,
   );
   exitOnSignals(
     async () => {

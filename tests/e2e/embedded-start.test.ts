@@ -35,6 +35,19 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     expect(link).toBe(`${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/portal/claims/${claimId}`);
   });
 
+  it('runs a witness of the audit log that cosigns a checkpoint within seconds, its verifier key on the ready line', async () => {
+    const witnessKey = /· witness (\S+) ·/.exec(platform.readyLine)?.[1];
+    expect(witnessKey).toMatch(/^claims-platform-witness\+[0-9a-f]{8}\+/);
+    await statusLinkOfNewClaim(platform.gatewayUrl); // a claim: records in the log to sign and cosign
+    const auditor = await bearer('audit:read', 'examiner', { secret: SECRET });
+    const note = await eventually(async () => {
+      const response = await fetch(`${platform.gatewayUrl}/api/evidence/audit/checkpoint`, { headers: { Authorization: auditor } });
+      const text = await response.text();
+      return response.status === 200 && text.includes('\n— claims-platform-witness ') && text;
+    }, 15000);
+    expect(note.split('\n')[0]).toBe('evidence.claims-platform/audit-log');
+  });
+
   it('offers no development sign-in once an operator configured AUTH_JWT_SECRET: no token is minted with a secret a deployment trusts', async () => {
     expect((await (await fetch(`${platform.gatewayUrl}/workbench/config.json`)).json()).development_sign_in).toBe(false);
     const minted = await fetch(`${platform.gatewayUrl}/workbench/dev-token`, {
