@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Report a loss (first notice of loss)
-         * @description Creates the claim file in one transaction: claim number, checklist, service-level dates, acknowledgement, audit entry and the claim.created event. With an Idempotency-Key, the same key and body answer the same 201 again (header Idempotent-Replayed: true) for IDEMPOTENCY_RETENTION_HOURS; the same key with another body is 422.
+         * @description Creates the claim file in one transaction: claim number, checklist, service-level dates, acknowledgement, audit entry and the claim.created event. With an Idempotency-Key, the same key and body answer the same 201 again (header Idempotent-Replayed: true) for IDEMPOTENCY_RETENTION_HOURS; the same key with another body is 422. The public intake has no caller identity, so the key is the proof of possession: only a key of at least 128 random bits is accepted (a repetitive or hand-picked one is 400), and the stored answer, access token included, is sealed under the key itself, so only the client that chose it can be answered again.
          */
         post: operations["createClaim"];
         delete?: never;
@@ -2415,7 +2415,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description At least 128 random bits: a UUID, or 22–255 base64url characters (32 at least if all are hex digits); anything else is 400 */
+                /** @description At least 128 random bits: a random UUID (version 1–8, RFC 9562 variant), or 22–255 base64url characters (32 at least if all are hex digits), not a repetitive one; anything else is 400 */
                 "Idempotency-Key"?: string;
             };
             path?: never;

@@ -6,6 +6,7 @@ import type { ClaimsConfig } from '../../config';
 import {
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_RULE,
+  isAcceptableIdempotencyKey,
   intakeRequestSchema,
   intakeResponseSchema,
   type IntakeRequest,
@@ -31,7 +32,7 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
 
   router.post(INTAKE_PATH, jsonBody, async (req, res) => {
     const idempotencyKey = req.get('idempotency-key');
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+    if (idempotencyKey !== undefined && !isAcceptableIdempotencyKey(idempotencyKey)) {
       throw problems.badRequest(`Idempotency-Key must carry 128 random bits: ${IDEMPOTENCY_KEY_RULE}`, [
         { pointer: '/headers/idempotency-key', message: `must be ${IDEMPOTENCY_KEY_RULE}` },
       ]);
@@ -47,7 +48,8 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
     summary: 'Report a loss (first notice of loss)',
     description:
       'Creates the claim file in one transaction: claim number, checklist, service-level dates, acknowledgement, audit entry and the claim.created event. ' +
-      'With an Idempotency-Key, the same key and body answer the same 201 again (header Idempotent-Replayed: true) for IDEMPOTENCY_RETENTION_HOURS; the same key with another body is 422.',
+      'With an Idempotency-Key, the same key and body answer the same 201 again (header Idempotent-Replayed: true) for IDEMPOTENCY_RETENTION_HOURS; the same key with another body is 422. ' +
+      'The public intake has no caller identity, so the key is the proof of possession: only a key of at least 128 random bits is accepted (a repetitive or hand-picked one is 400), and the stored answer, access token included, is sealed under the key itself, so only the client that chose it can be answered again.',
     tag: 'Intake',
     security: 'public',
     parameters: [

@@ -104,4 +104,22 @@ export type IntakeResponseBody = FromSchema<typeof intakeResponseSchema>;
  */
 export const IDEMPOTENCY_KEY_PATTERN =
   /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(?![0-9a-fA-F]{22,31}$)[A-Za-z0-9_-]{22,255})$/;
-export const IDEMPOTENCY_KEY_RULE = 'a UUID, or 22–255 base64url characters (32 at least if all are hex digits)';
+export const IDEMPOTENCY_KEY_RULE =
+  'a random UUID (version 1–8, RFC 9562 variant), or 22–255 base64url characters (32 at least if all are hex digits), not a repetitive one';
+
+const UUID_VERSION_AND_VARIANT = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * The format alone lets through keys anyone would pick: the nil UUID, `1111…`, 43 × `A`. Random keys of the
+ * accepted lengths use many distinct characters (a random UUID about 14 of 16 hex digits, 22 random base64url
+ * characters about 19); fewer than 8 is a key chosen by hand, refused like one too short.
+ */
+const MIN_DISTINCT_CHARACTERS = 8;
+
+/** Whether an Idempotency-Key may be used: its format (IDEMPOTENCY_KEY_PATTERN) and a key that looks random. */
+export function isAcceptableIdempotencyKey(key: string): boolean {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) return false;
+  const isUuid = key.length === 36 && key[8] === '-';
+  if (isUuid && !UUID_VERSION_AND_VARIANT.test(key)) return false;
+  return new Set(key.replace(/-/g, '').toLowerCase()).size >= MIN_DISTINCT_CHARACTERS;
+}

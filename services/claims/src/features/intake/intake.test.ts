@@ -126,6 +126,12 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       ['31 hex digits (124 bits)', randomBytes(16).toString('hex').slice(0, 31)],
       ['a timestamp', `retry-${Date.now()}`],
       ['base64 with padding', `${randomBytes(16).toString('base64').replace(/=+$/, '')}==`],
+      ['the nil UUID', '00000000-0000-0000-0000-000000000000'],
+      ['a UUID of ones', '11111111-1111-1111-1111-111111111111'],
+      ['a UUID of one digit with a valid version and variant', '00000000-0000-4000-8000-000000000000'],
+      ['a UUID with the wrong variant', '3f2b8c1e-9d4a-4e6b-c7f1-2a9e8d7c6b5a'],
+      ['43 × A', 'A'.repeat(43)],
+      ['a repeated short pattern', 'abab'.repeat(8)],
     ])('an Idempotency-Key that cannot hold 128 random bits (%s) with 400, naming the rule', async (_what, key) => {
       const body = await expectRejected(() => post(fnolBody(), { 'Idempotency-Key': key }), 400);
       expect(body.detail).toMatch(/UUID/);
