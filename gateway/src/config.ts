@@ -22,6 +22,11 @@ export const gatewayVariables = {
     'Which proxies in front may name the client in X-Forwarded-For (Express trust proxy: true/false, hop count, addresses/subnets); `false` when clients connect directly, else each forged value would be a new rate-limit bucket',
     'false',
   ),
+  MAX_CONNECTIONS_PER_CLIENT: variable.int(
+    'Open connections one client address may hold (429 and closed past it; 0: no limit). Behind a load balancer every connection comes from its address: raise it or set 0 there',
+    256,
+    0,
+  ),
   UPSTREAM_TIMEOUT_MS: variable.int(
     'How long the gateway waits for a silent service before answering 504, or for more of a stalled client body before answering 408',
     30000,

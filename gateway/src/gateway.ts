@@ -11,6 +11,7 @@ import {
   listen,
   metricsHandler,
   problems,
+  refuseDeclaredOversizeJson,
   sendProblem,
   type RunningServer,
 } from '@platform/http';
@@ -24,6 +25,7 @@ import { classifyPath, normalisePath, type ApiRoute, type Upstream } from './req
 import { proxiedRouteLabels } from './route-labels';
 import { createUpstreamProxy, upstreamDurationHistogram } from './upstream-proxy';
 import { mountWebPages } from './web-pages';
+import { limitConnectionsPerClient } from './connection-limit';
 import { mountWorkbenchSignIn, signInProviderOrigins } from './workbench-sign-in';
 
 export interface Gateway {
@@ -141,6 +143,7 @@ export function createGateway(config: GatewayConfig): Gateway {
       decideRoute,
       forwardingHeaders,
       publicWriteRateLimit(config.PUBLIC_RATE_LIMIT, rejections),
+      refuseDeclaredOversizeJson,
       forwardApiRequests,
     ],
   });
@@ -183,6 +186,7 @@ function listenForMetrics(registry: Registry, config: GatewayConfig): Promise<Ru
 export async function startGateway(config: GatewayConfig): Promise<RunningServer & { lifecycle: Lifecycle; metricsUrl?: string }> {
   const gateway = createGateway(config);
   const server = await listen(gateway.app, config.PORT, config.HOST);
+  limitConnectionsPerClient(server.server, config.MAX_CONNECTIONS_PER_CLIENT);
   const metricsServer = config.METRICS_PORT === 0 ? undefined : await listenForMetrics(gateway.metrics, config);
   createLogger('gateway').info(
     { port: server.port, metrics_port: metricsServer?.port, claims: config.CLAIMS_URL, evidence: config.EVIDENCE_URL },

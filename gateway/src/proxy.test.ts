@@ -40,6 +40,18 @@ describe('gateway forwarding', () => {
     await evidence?.close();
   });
 
+  it('refuses a JSON body declared over the 1 MiB cap with 413 before forwarding or reading it, and closes the connection', async () => {
+    const before = claims.received.length;
+    const answer = await sendRaw(
+      gateway.url,
+      `POST /api/claims/public/claims HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2000 * 1024 * 1024}\r\n\r\n{"policy_number":"`,
+    );
+    expect(answer).toMatch(/^HTTP\/1.1 413 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer).toContain('application/problem+json');
+    expect(claims.received.length).toBe(before);
+  });
+
   it('streams a multipart body to the service byte for byte', async () => {
     const boundary = '----gateway-test-boundary';
     const file = randomBytes(3 * 1024 * 1024 + 17);
@@ -529,5 +541,37 @@ describe('gateway API documentation', () => {
     const init = await request(gateway.url).get('/docs/swagger-ui-init.js').expect(200);
     expect(init.text).toContain('/docs/claims.json');
     expect(init.text).toContain('/docs/evidence.json');
+  });
+});
+
+describe('connections per client', () => {
+  let claims: FakeUpstream;
+  let gateway: RunningServer;
+
+  beforeAll(async () => {
+    claims = await startFakeUpstream();
+    gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, MAX_CONNECTIONS_PER_CLIENT: '3' }));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await claims?.close();
+  });
+
+  it('answers a client past its open connections 429 problem+json and closes that connection; the others and later ones are served', async () => {
+    const { port } = new URL(gateway.url);
+    const held = await Promise.all(
+      [1, 2, 3].map(
+        () =>
+          new Promise<net.Socket>((resolve) => {
+            const socket = net.connect(Number(port), '127.0.0.1', () => resolve(socket));
+            socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '); // headers never finished: the connection stays open
+          }),
+      ),
+    );
+    const refused = await sendRaw(gateway.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(refused).toMatch(/^HTTP\/1.1 429 /);
+    expect(refused).toContain('application/problem+json');
+    for (const socket of held) socket.destroy();
+    await eventually(async () => (await fetch(`${gateway.url}/healthz`)).status === 200, 3000);
   });
 });

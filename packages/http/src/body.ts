@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { HttpProblem, problems, type FieldError } from './problem';
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
@@ -94,24 +94,93 @@ export function findUnsafeJsonText(text: string): FieldError | undefined {
   return undefined;
 }
 
-/** Carries a problem out of body-parser's `verify` hook, which wraps (and decorates) whatever it throws. */
-class RefusedBeforeParsing extends Error {
-  constructor(readonly problem: HttpProblem) {
-    super(problem.message);
+/** Runs on the raw text before JSON.parse sees it. */
+function refuseUnsafeJson(text: string): void {
+  const unsafe = findUnsafeJsonText(text);
+  if (unsafe) throw problems.badRequest(`${unsafe.pointer === '/' ? 'the body' : unsafe.pointer} ${unsafe.message}`, [unsafe]);
+}
+
+/**
+ * A refused body is not read on: the answer goes out at once with `Connection: close`, and the socket is
+ * closed once it has, so a client sending gigabytes, or a chunked body that never ends, costs nothing more.
+ */
+function refuseAndClose(res: Response, problem: HttpProblem): HttpProblem {
+  res.setHeader('Connection', 'close');
+  res.once('finish', () => res.socket?.destroy());
+  return problem;
+}
+
+const UTF8_CHARSET = /^utf-?8$/i;
+
+const tooLargeJson = (res: Response) =>
+  refuseAndClose(res, problems.payloadTooLarge(`The body exceeds the ${JSON_LIMIT_BYTES / 1024 / 1024} MiB limit`));
+
+/**
+ * Before anything is read or forwarded (the gateway runs it before proxying): a JSON body whose declared
+ * Content-Length passes the cap is 413, and the connection closes after the answer.
+ */
+export function refuseDeclaredOversizeJson(req: Request, res: Response, next: NextFunction): void {
+  const json = req.is(['application/json', 'application/*+json']);
+  if (json && Number(req.get('content-length') ?? 0) > JSON_LIMIT_BYTES) return next(tooLargeJson(res));
+  next();
+}
+
+/**
+ * Reads a JSON body of at most JSON_LIMIT_BYTES: a declared Content-Length over it is refused before a byte
+ * is read, and a body that grows past it is refused the moment it does (express.json read such a body to
+ * its end before answering, and never answered one that did not end). UTF-8 only, not compressed.
+ */
+function readJsonText(req: Request, res: Response): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const charset = /;\s*charset=([^;\s]+)/i.exec(req.get('content-type') ?? '')?.[1]?.replace(/"/g, '');
+    if (charset && !UTF8_CHARSET.test(charset))
+      return reject(problems.unsupportedMediaType('JSON is UTF-8 (RFC 8259); no other charset is read'));
+    const encoding = req.get('content-encoding');
+    if (encoding && encoding.toLowerCase() !== 'identity')
+      return reject(problems.unsupportedMediaType('A compressed body is not accepted'));
+    if (Number(req.get('content-length') ?? 0) > JSON_LIMIT_BYTES) return reject(tooLargeJson(res));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= JSON_LIMIT_BYTES) return void chunks.push(chunk);
+      cleanup();
+      req.pause();
+      reject(tooLargeJson(res));
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onAborted = () => onError(problems.badRequest('The request was aborted'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+/** The body as parsed JSON (undefined when empty), after the raw-text checks of findUnsafeJsonText. */
+async function parseJson(req: Request, res: Response): Promise<unknown> {
+  const text = await readJsonText(req, res);
+  if (text.trim() === '') return undefined;
+  refuseUnsafeJson(text);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw problems.malformedJson();
   }
 }
-
-/** Runs on the raw bytes before JSON.parse sees them. */
-function refuseUnsafeJson(_req: unknown, _res: unknown, raw: Buffer): void {
-  // JSON is UTF-8 (RFC 8259); in any other charset the structural characters are still single bytes
-  const unsafe = findUnsafeJsonText(raw.toString('utf8'));
-  if (unsafe)
-    throw new RefusedBeforeParsing(
-      problems.badRequest(`${unsafe.pointer === '/' ? 'the body' : unsafe.pointer} ${unsafe.message}`, [unsafe]),
-    );
-}
-
-const parseJson = express.json({ limit: JSON_LIMIT_BYTES, strict: false, type: () => true, verify: refuseUnsafeJson });
 
 /**
  * The JSON Pointer of the first string (value or key) for which `isRefused` holds, or undefined when there
@@ -154,9 +223,9 @@ export function jsonBody(req: Request, res: Response, next: NextFunction): void 
     next(problems.unsupportedMediaType('Content-Type must be application/json'));
     return;
   }
-  parseJson(req, res, (error?: unknown) => {
-    if (error) return next(error instanceof RefusedBeforeParsing ? error.problem : error);
-    if (req.body === undefined) return next(problems.badRequest('The body is empty; a JSON object is required'));
+  parseJson(req, res).then((body) => {
+    if (body === undefined) return next(problems.badRequest('The body is empty; a JSON object is required'));
+    req.body = body;
     const unstorable = findUnstorableText(req.body);
     if (unstorable !== undefined) {
       return next(
@@ -166,7 +235,7 @@ export function jsonBody(req: Request, res: Response, next: NextFunction): void 
       );
     }
     next();
-  });
+  }, next);
 }
 
 /**
