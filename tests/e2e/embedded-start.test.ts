@@ -1,4 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { networkInterfaces } from 'node:os';
 import request from 'supertest';
 import { bearer, binaryBody, createEvidenceRun, eventually } from '@platform/testing';
@@ -196,6 +200,49 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     const bytes = zip.body as Buffer;
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
     for (const name of ['manifest.json', 'audit.jsonl', 'index.html', 'SHA256SUMS']) expect(bytes.includes(Buffer.from(name))).toBe(true);
+  });
+
+  it('builds, the moment a run is approved, a binder that verifies with verify.mjs against the pinned service and witness keys', async () => {
+    const writer = await bearer('evidence:write', 'writer', { secret: SECRET });
+    const approver = await bearer('evidence:approve', 'approver', { secret: SECRET });
+    const auditor = await bearer('audit:read', 'examiner', { secret: SECRET });
+    const api = () => request(platform.gatewayUrl);
+    const runId = await createEvidenceRun(platform.gatewayUrl, writer, {
+      control: { key: 'EMB-2', title: 'Access reviews' },
+      period: { start: '2026-10-01', end: '2026-10-31' },
+      notes: [{ title: 'Review signed off' }],
+      submit: true,
+    });
+    await api()
+      .post(`/api/evidence/runs/${runId}/decision`)
+      .set('Authorization', approver)
+      .send({ decision: 'approved', rationale: 'Complete' })
+      .expect(201);
+    const binder = await api().post(`/api/evidence/binders/run/${runId}`).set('Authorization', writer).expect(201);
+    expect(binder.body.final).toBe(true);
+    const zip = await api()
+      .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
+      .set('Authorization', auditor)
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
+    const serviceKey = (await api().get('/api/evidence/audit/public-key').set('Authorization', auditor).expect(200)).headers[
+      'x-audit-verifier-key'
+    ];
+    const witnessKey = /· witness (\S+) ·/.exec(platform.readyLine)![1];
+    const dir = mkdtempSync(path.join(tmpdir(), 'binder-'));
+    try {
+      writeFileSync(path.join(dir, 'binder.zip'), zip.body as Buffer);
+      const verifier = path.resolve(__dirname, '../../services/evidence/src/features/binders/verifier/verify.mjs');
+      const result = spawnSync(process.execPath, [verifier, 'binder.zip', '--service-key', serviceKey, '--witness-key', witnessKey], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      expect(result.stdout).toContain('Binder verified.');
+      expect(result.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exits cleanly on SIGTERM', async () => {

@@ -24,6 +24,11 @@ export const evidenceVariables = {
     500,
     10,
   ),
+  AUDIT_BINDER_COSIGN_WAIT_MS: variable.int(
+    'With AUDIT_WITNESS_KEYS, how long building a binder waits for every witness to cosign the checkpoint covering its run (then it is built with what is there)',
+    5000,
+    0,
+  ),
   AUDIT_CHECKPOINT_INTERVAL_MS: variable.int('…or after this long with new records (those of other replicas too)', 30000, 100),
   AUDIT_WITNESS_KEYS: variable.list(
     'Comma-separated C2SP verifier keys (cosignature/v1) of the witnesses whose cosignatures the audit log accepts and serves',

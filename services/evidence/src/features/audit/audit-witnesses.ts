@@ -107,3 +107,19 @@ export async function firstWitnessRefusal(db: Knex): Promise<{ witness: string; 
   const row = await db('audit_witness_refusals').orderBy('id').first('witness', 'reason', 'offered_size');
   return row && { witness: row.witness, reason: row.reason, offered_size: Number(row.offered_size) };
 }
+
+/**
+ * Waits until every trusted witness has cosigned checkpoint `seq`, up to `timeoutMs`; whether they all did.
+ * Witnesses fetch the latest checkpoint on their own schedule (a hosted one every second in development), so
+ * a binder built right after its checkpoint was signed waits a moment to carry their cosignatures too.
+ */
+export async function awaitCosignatures(db: Knex, witnesses: TrustedWitnesses, seq: number, timeoutMs: number): Promise<boolean> {
+  const names = [...witnesses.keys()];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [{ count }] = await db('audit_cosignatures').where('seq', seq).whereIn('witness', names).count({ count: '*' });
+    if (Number(count) >= names.length) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -10,6 +10,9 @@ import { evidenceStorage } from '../evidence/file-store';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { coalesce, streamZip } from './binder-zip';
 import type { CheckpointSigner } from '../audit/checkpoint-signer';
+import { checkpointCovering } from '../audit/audit-checkpoints';
+import { auditStore } from '../audit/audit-store';
+import { awaitCosignatures, trustedWitnesses } from '../audit/audit-witnesses';
 import { bindersService } from './binders-service';
 import { binderListResponseSchema, listBindersQuerySchema, type ListBindersQuery } from './binders-schemas';
 import { evidenceExample, runIds } from '../runs/examples';
@@ -72,6 +75,15 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
   );
   const auth = authenticate(deps.verifyToken);
   const router = Router();
+  const witnesses = trustedWitnesses(config.AUDIT_WITNESS_KEYS);
+  /** With witnesses configured, the run's records are signed and cosigned before its binder is built (or the wait ends). */
+  const checkpointCosignedForRun = async (runId: string) => {
+    const [last] = await auditStore(deps.db).listRecords({ entity_id: runId, limit: 1, newest_first: true });
+    if (!last) return;
+    await checkpointCovering(deps.db, signer, config.EVIDENCE_EXCHANGE, last.seq);
+    const [covering] = await auditStore(deps.db).listCheckpoints({ after_seq: last.seq - 1, limit: 1 });
+    if (covering) await awaitCosignatures(deps.db, witnesses, covering.seq, config.AUDIT_BINDER_COSIGN_WAIT_MS);
+  };
 
   router.post(
     '/api/evidence/binders/run/:id',
@@ -80,6 +92,7 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
     noBody,
     async (req: Request<{ id: string }>, res: Response) => {
       const runId = assertUuidPath(req.params.id, 'run');
+      if (witnesses.size > 0) await checkpointCosignedForRun(runId);
       const binder = await service.transactional((s) => s.build(runId, principalOf(req).sub));
       res.status(201).location(`/api/evidence/binders/${binder.binder_id}`);
       await sendJsonText(res, service.json(binder));
