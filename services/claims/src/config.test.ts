@@ -6,6 +6,7 @@ const production = {
   DATABASE_URL: 'postgres://claims@db/claims',
   AMQP_URL: 'amqp://broker',
   AUTH_JWT_SECRET: 'a-production-secret-of-enough-length-0123',
+  SMTP_URL: 'smtp://mail.example.com',
 };
 
 describe('claims configuration', () => {
@@ -20,6 +21,14 @@ describe('claims configuration', () => {
     expect(readClaimsConfig({ ...production, PUBLIC_BASE_URL: 'https://claims.example.com' }).PUBLIC_BASE_URL).toBe(
       'https://claims.example.com',
     );
+  });
+
+  it('refuses production without a channel to send new access links through', () => {
+    const https = { ...production, PUBLIC_BASE_URL: 'https://claims.example.com' };
+    expect(() => readClaimsConfig({ ...https, SMTP_URL: undefined, SMS_WEBHOOK_URL: undefined })).toThrow(
+      /SMTP_URL or SMS_WEBHOOK_URL must be set in production/,
+    );
+    expect(readClaimsConfig({ ...https, SMS_WEBHOOK_URL: 'https://sms.example.com/send' }).NODE_ENV).toBe('production');
   });
 
   it('runs on embedded defaults outside production', () => {

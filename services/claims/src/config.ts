@@ -36,6 +36,11 @@ export const claimsVariables = {
     1,
     86400,
   ),
+  ACCESS_LINK_REISSUES_PER_DAY: variable.int(
+    'New access links one claim may be sent in 24 hours, whoever asks; further matching requests are answered alike and send nothing',
+    3,
+    1,
+  ),
   IDEMPOTENCY_RETENTION_HOURS: variable.int('How long stored intake responses answer retries', 24, 1),
   CLAIMS_CONTACT_NAME: variable.string('Contact name given to claimants in the intake acknowledgement', 'Claims team'),
   CLAIMS_CONTACT_PHONE: variable.string('Contact phone (E.164) given to claimants in the intake acknowledgement', '+18005550100'),
@@ -50,6 +55,10 @@ export function readClaimsConfig(env: NodeJS.ProcessEnv = process.env) {
   // Links in status updates reach claimants: the contract requires https for them, so production must serve https.
   if (config.NODE_ENV === 'production' && !config.PUBLIC_BASE_URL.startsWith('https://')) {
     throw new ConfigError('PUBLIC_BASE_URL must be an https URL in production (it is used in links sent to claimants)');
+  }
+  // A lost link is replaced only once the new one is handed to a channel: without one, nobody could get back in.
+  if (config.NODE_ENV === 'production' && !config.SMTP_URL && !config.SMS_WEBHOOK_URL) {
+    throw new ConfigError('SMTP_URL or SMS_WEBHOOK_URL must be set in production: new access links are sent through them');
   }
   checkWitnessSettings(config);
   return config;

@@ -44,6 +44,7 @@ export async function sendAccessLink(
       to,
       claimNumber: claim.claim_number,
       updateId: delivery.delivery_id,
+      carriesAccessLink: true,
       subject: messages.format('accessLinkSubject', { claimNumber: claim.claim_number }),
       text: messages.format('accessLinkText', {
         claimNumber: claim.claim_number,

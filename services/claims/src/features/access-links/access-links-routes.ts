@@ -23,6 +23,7 @@ export function accessLinksRoutes(deps: ServiceDeps, config: ClaimsConfig, kickD
       perAddress: config.ACCESS_LINK_LIMIT_PER_ADDRESS,
       perClaim: config.ACCESS_LINK_LIMIT_PER_CLAIM,
       windowSeconds: config.ACCESS_LINK_WINDOW_SECONDS,
+      reissuesPerDay: config.ACCESS_LINK_REISSUES_PER_DAY,
     }),
     deps.db,
   );

@@ -8,6 +8,8 @@ export interface AccessLinkSettings {
   perAddress: number;
   perClaim: number;
   windowSeconds: number;
+  /** New links sent to one claim in 24 hours, whoever asks. */
+  reissuesPerDay: number;
 }
 
 /** An E.164 number from what a person types: `+1 (415) 555-0100`, `0014155550100` → `+14155550100`; null when it cannot be one. */
@@ -54,6 +56,7 @@ export const accessLinksService = (settings: AccessLinkSettings) => (db: Knex) =
       const contacts = await store.findContacts(normaliseClaimNumber(request.claim_number));
       const channel = contacts ? matches(request, contacts) : null;
       if (!contacts || !channel) return false;
+      if ((await store.accessLinksQueuedSince(contacts.claim_id, 24 * 3600)) >= settings.reissuesPerDay) return false;
       await store.queueAccessLink(contacts.claim_id, channel);
       return true;
     },

@@ -31,6 +31,15 @@ export function accessLinksStore(db: Knex) {
       return row ? { claim_id: row.id, email: row.claimant_email, phone: row.claimant_phone } : undefined;
     },
 
+    /** How many access links were queued for the claim in the last `seconds` (sent, pending or failed alike). */
+    async accessLinksQueuedSince(claimId: string, seconds: number): Promise<number> {
+      const [{ count }] = await db('deliveries')
+        .where({ claim_id: claimId, kind: 'access_link' })
+        .andWhere('created_at', '>', db.raw('clock_timestamp() - make_interval(secs => ?)', [seconds]))
+        .count({ count: '*' });
+      return Number(count);
+    },
+
     /** Queues a new access link on the delivery queue (its token is made when it is sent). */
     async queueAccessLink(claimId: string, channel: 'email' | 'sms'): Promise<void> {
       await db('deliveries').insert({

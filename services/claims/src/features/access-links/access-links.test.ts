@@ -114,3 +114,27 @@ describe('normaliseE164', () => {
     expect(normaliseE164(input)).toBe(expected);
   });
 });
+
+describe('new access links per claim per day', () => {
+  let t: ClaimsTestService;
+  beforeAll(async () => {
+    t = await startClaimsTestService({ PUBLIC_BASE_URL: BASE, ACCESS_LINK_LIMIT_PER_CLAIM: '50', ACCESS_LINK_REISSUES_PER_DAY: '2' });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('are sent at most ACCESS_LINK_REISSUES_PER_DAY times, whoever asks; further requests are answered alike and send nothing', async () => {
+    const claim = await fileClaim(t.url, { claimant: { name: 'Ana Ruiz', email: 'ana.cap@example.com' } });
+    for (let i = 1; i <= 4; i += 1) {
+      const answer = await request(t.url)
+        .post('/api/claims/public/access-links')
+        .set('X-Forwarded-For', `203.0.113.${i}`)
+        .send({ claim_number: claim.claim_number, email: 'ana.cap@example.com' })
+        .expect(202);
+      expect(answer.body).toEqual(ACCESS_LINK_ACCEPTED);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500)); // matching runs after the answer
+    expect(await t.db('deliveries').where({ claim_id: claim.claim_id, kind: 'access_link' })).toHaveLength(2);
+  });
+});

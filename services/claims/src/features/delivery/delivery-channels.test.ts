@@ -28,15 +28,30 @@ describe('delivery channels', () => {
   const logger = pino({ level: 'silent' });
 
   it('logs instead of sending when no provider is configured', async () => {
-    const send = createMessageSender({ SMTP_FROM: 'claims@example.com' }, logger);
+    const send = createMessageSender({ SMTP_FROM: 'claims@example.com', NODE_ENV: 'test' }, logger);
     expect(await send(message('email', 'ana@example.com'))).toEqual({ status: 'logged', providerMessageId: null });
     expect(await send(message('sms', '+14155550100'))).toEqual({ status: 'logged', providerMessageId: null });
+  });
+
+  it('hands a new access link to the log in development when no provider is configured, and refuses to in production', async () => {
+    const lines: string[] = [];
+    const capture = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const link = {
+      ...message('email', 'ana@example.com'),
+      text: 'Open https://claims.example/portal/claims/c#token=abc',
+      carriesAccessLink: true,
+    };
+    const development = createMessageSender({ SMTP_FROM: 'claims@example.com', NODE_ENV: 'development' }, capture);
+    expect(await development(link)).toEqual({ status: 'logged', providerMessageId: null });
+    expect(lines.join('')).toContain('#token=abc');
+    const production = createMessageSender({ SMTP_FROM: 'claims@example.com', NODE_ENV: 'production' }, capture);
+    await expect(production(link)).rejects.toThrow(/No email provider is configured/);
   });
 
   it('sends email through SMTP with what happened, what we need, the call to action and the promised date', async () => {
     const smtp = await startSmtpTestServer();
     try {
-      const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'claims@example.com' }, logger);
+      const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'claims@example.com', NODE_ENV: 'test' }, logger);
       const outcome = await send(message('email', 'ana@example.com'));
       expect(smtp.received).toHaveLength(1);
       const [mail] = smtp.received;
@@ -60,7 +75,7 @@ describe('delivery channels', () => {
   it('fails (for a retry) when the SMTP server refuses the recipient, with its answer', async () => {
     const smtp = await startSmtpTestServer(['gone@example.com']);
     try {
-      const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'claims@example.com' }, logger);
+      const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'claims@example.com', NODE_ENV: 'test' }, logger);
       await expect(send(message('email', 'gone@example.com'))).rejects.toThrow(/550/);
       expect(smtp.received).toHaveLength(0);
     } finally {
@@ -71,14 +86,14 @@ describe('delivery channels', () => {
   it('fails (for a retry) when the SMTP server is unreachable', async () => {
     const smtp = await startSmtpTestServer();
     await smtp.close();
-    const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'claims@example.com' }, logger);
+    const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'claims@example.com', NODE_ENV: 'test' }, logger);
     await expect(send(message('email', 'ana@example.com'))).rejects.toThrow();
   });
 
   it('repeats a status update under the same Message-ID, so a resend after a crash is one message to the mail store', async () => {
     const smtp = await startSmtpTestServer();
     try {
-      const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'Claims <claims@insurer.example>' }, logger);
+      const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'Claims <claims@insurer.example>', NODE_ENV: 'test' }, logger);
       const keyed = { ...message('email', 'ana@example.com'), idempotencyKey: 'delivery-7' };
       const first = await send(keyed);
       const again = await send(keyed);
@@ -102,7 +117,7 @@ describe('delivery channels', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sms`;
-      const send = createMessageSender({ SMTP_FROM: 'claims@example.com', SMS_WEBHOOK_URL: url }, logger);
+      const send = createMessageSender({ SMTP_FROM: 'claims@example.com', SMS_WEBHOOK_URL: url, NODE_ENV: 'test' }, logger);
       expect(await send({ ...message('sms', '+14155550100'), idempotencyKey: 'delivery-7' })).toEqual({
         status: 'sent',
         providerMessageId: 'sms-1',

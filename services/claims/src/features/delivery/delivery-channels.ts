@@ -18,6 +18,12 @@ export interface OutgoingMessage {
   idempotencyKey?: string;
   subject: string;
   text: string;
+  /**
+   * The text holds a new access link, which replaces the claim's token once handed over: with no provider
+   * it is written to the log in development (so `pnpm start` shows it) and refused in production, so the
+   * earlier link keeps working rather than being replaced by one nobody received.
+   */
+  carriesAccessLink?: boolean;
 }
 
 /** 'sent' when handed to the provider (with the id it gave the message), 'logged' when no provider is configured. */
@@ -63,7 +69,7 @@ function senderDomain(from: string): string {
  * is set (its JSON answer's `id`, if any, is kept as the provider's message id); with neither, the message is written to the log (without its text: it may hold personal data).
  */
 export function createMessageSender(
-  settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string },
+  settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string; NODE_ENV: string },
   logger: Logger,
 ): SendMessage {
   const mailer = settings.SMTP_URL
@@ -95,6 +101,15 @@ export function createMessageSender(
       if (!response.ok) throw new Error(`SMS webhook answered ${response.status}`);
       const answer = (await response.json().catch(() => null)) as { id?: unknown } | null;
       return { status: 'sent', providerMessageId: typeof answer?.id === 'string' ? answer.id : null };
+    }
+    if (message.carriesAccessLink) {
+      if (settings.NODE_ENV === 'production')
+        throw new Error(`No ${message.channel} provider is configured to hand the new access link to`);
+      logger.warn(
+        { channel: message.channel, claim_number: message.claimNumber, text: message.text },
+        'development: no SMTP_URL or SMS_WEBHOOK_URL, so the new access link is handed over here',
+      );
+      return { status: 'logged', providerMessageId: null };
     }
     logger.info(
       { channel: message.channel, claim_number: message.claimNumber, update_id: message.updateId },

@@ -125,6 +125,7 @@ export function deliveryWorkerHandle(settings: {
   SMTP_FROM: string;
   SMS_WEBHOOK_URL?: string;
   PUBLIC_BASE_URL: string;
+  NODE_ENV: string;
 }) {
   let worker: DeliveryWorker | undefined;
   return {
