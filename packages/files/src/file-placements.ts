@@ -1,23 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex, Migration } from '@platform/db';
+import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { FileStorage } from './file-storage';
 
+/** The table that records placements in flight; each service that places files creates it in a migration of its own. */
 const TABLE = 'file_placements';
-
-/** The table that records placements in flight; each service that places files adds it once. */
-export function filePlacementsMigration(name: string): Migration {
-  return {
-    name,
-    sql: `
-      CREATE TABLE ${TABLE} (
-        id uuid PRIMARY KEY,
-        sha256 text NOT NULL,
-        announced_at timestamptz NOT NULL DEFAULT now()
-      );
-      CREATE INDEX ${TABLE}_announced_idx ON ${TABLE} (announced_at);`,
-  };
-}
 
 export interface FilePlacementsOptions {
   storage: FileStorage;

@@ -12,3 +12,4 @@ export * from './browser';
 export * from './http-bodies';
 export * from './api-call';
 export * from './evidence-runs';
+export * from './embedded-cases';

@@ -1,5 +1,4 @@
 import type { Migration } from '@platform/db';
-import { filePlacementsMigration } from '@platform/files';
 
 /**
  * Virus scan status of each attachment. Rows stored before scanning existed were never scanned, hence
@@ -16,4 +15,13 @@ export const attachmentScansMigration: Migration = {
 };
 
 /** Attachment files placed by transactions that may not commit, so a restart removes what they left (file-placements.ts). */
-export const attachmentPlacementsMigration: Migration = filePlacementsMigration('0017_claims_file_placements');
+export const attachmentPlacementsMigration: Migration = {
+  name: '0017_claims_file_placements',
+  sql: `
+      CREATE TABLE file_placements (
+        id uuid PRIMARY KEY,
+        sha256 text NOT NULL,
+        announced_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX file_placements_announced_idx ON file_placements (announced_at);`,
+};
