@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { compile, OpenApiDocument } from '@platform/http';
 import { platformDocuments } from '../scripts/api-documents';
 
@@ -70,6 +74,27 @@ describe('the OpenAPI documents a client developer works from', () => {
   beforeAll(async () => {
     documents = (await platformDocuments()) as typeof documents;
   });
+
+  it('lints with no error or warning under Redocly’s plain `recommended` rules, as a client downloading /openapi.json would run it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'openapi-'));
+    try {
+      writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(documents.platform));
+      const result = spawnSync(
+        path.resolve(__dirname, '../node_modules/.bin/redocly'),
+        ['lint', '--extends', 'recommended', 'openapi.json'],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        },
+      );
+      const output = result.stdout + result.stderr;
+      expect(output).not.toMatch(/You have \d+ (warning|error)/);
+      expect(result.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60000);
 
   it.each(['claims', 'evidence', 'platform'] as const)(
     '%s: every operation has an operationId, one tag, examples that match their schemas and problem+json errors',

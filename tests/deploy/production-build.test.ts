@@ -88,7 +88,7 @@ describe('the production build (scripts/build-production.ts, what deploy/Dockerf
     });
     const binder = await request(gateway).post(`/api/evidence/binders/run/${runId}`).set('Authorization', writer).expect(201);
     const zip = await request(gateway)
-      .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
+      .get(`/api/evidence/binder-archives/${binder.body.binder_id}`)
       .set('Authorization', await bearer('audit:read', 'examiner'))
       .buffer(true)
       .parse(binaryBody)

@@ -189,10 +189,10 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     const binder = await api().post(`/api/evidence/binders/run/${runId}`).set('Authorization', writer).expect(201);
     expect(binder.body.manifest.evidence.map((item: { title: string }) => item.title)).toEqual(['Restore log', 'Second restore']);
     expect(binder.body.download_url).toBe(
-      `${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/api/evidence/binders/${binder.body.binder_id}/download`,
+      `${platform.gatewayUrl.replace('127.0.0.1', 'localhost')}/api/evidence/binder-archives/${binder.body.binder_id}`,
     );
     const zip = await api()
-      .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
+      .get(`/api/evidence/binder-archives/${binder.body.binder_id}`)
       .set('Authorization', examiner)
       .buffer(true)
       .parse(binaryBody)
@@ -221,7 +221,7 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     const binder = await api().post(`/api/evidence/binders/run/${runId}`).set('Authorization', writer).expect(201);
     expect(binder.body.final).toBe(true);
     const zip = await api()
-      .get(`/api/evidence/binders/${binder.body.binder_id}/download`)
+      .get(`/api/evidence/binder-archives/${binder.body.binder_id}`)
       .set('Authorization', auditor)
       .buffer(true)
       .parse(binaryBody)

@@ -152,6 +152,9 @@ export const COMMON_PROBLEMS: CommonProblem[] = [
   },
 ];
 
+/** The documents' licence: an internal API, not licensed to anyone outside the insurer (SPDX LicenseRef). */
+export const API_LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
+
 const SECURITY_SCHEMES = {
   bearerJwt: {
     type: 'http',
@@ -295,7 +298,7 @@ export class OpenApiDocument {
     // what these schemas are, and Swagger UI refuses documents that state one.
     return {
       openapi: '3.1.0',
-      info: this.info,
+      info: { ...this.info, license: API_LICENSE },
       servers: [{ url: this.serverUrl }],
       paths: this.paths,
       components: {

@@ -762,7 +762,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/evidence/binders/{id}/download": {
+    "/api/evidence/binder-archives/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -9412,7 +9412,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "download_url": "https://claims.example.com/api/evidence/binders/cc33dd44-ee55-4f66-8a77-889900aabbcc/download"
+                     *       "download_url": "https://claims.example.com/api/evidence/binder-archives/cc33dd44-ee55-4f66-8a77-889900aabbcc"
                      *     }
                      */
                     "application/json": components["schemas"]["Binder"];
@@ -9527,7 +9527,7 @@ export interface operations {
                      *           "final": true,
                      *           "created_at": "2026-10-06T12:00:00Z",
                      *           "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
-                     *           "download_url": "https://claims.example.com/api/evidence/binders/cc33dd44-ee55-4f66-8a77-889900aabbcc/download",
+                     *           "download_url": "https://claims.example.com/api/evidence/binder-archives/cc33dd44-ee55-4f66-8a77-889900aabbcc",
                      *           "created_by": "auditor-carol"
                      *         }
                      *       ],
@@ -9638,7 +9638,7 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
-                     *       "download_url": "https://claims.example.com/api/evidence/binders/cc33dd44-ee55-4f66-8a77-889900aabbcc/download"
+                     *       "download_url": "https://claims.example.com/api/evidence/binder-archives/cc33dd44-ee55-4f66-8a77-889900aabbcc"
                      *     }
                      */
                     "application/json": components["schemas"]["Binder"];

@@ -6,7 +6,7 @@ export async function downloadBinder(
   binderId: string,
   token: string,
 ): Promise<{ ok: true } | { ok: false; status: number; problem: unknown }> {
-  const response = await fetch(`/api/evidence/binders/${encodeURIComponent(binderId)}/download`, {
+  const response = await fetch(`/api/evidence/binder-archives/${encodeURIComponent(binderId)}`, {
     headers: { Authorization: `Bearer ${token}` },
   });
   if (!response.ok) return { ok: false, status: response.status, problem: await response.json().catch(() => null) };

@@ -27,7 +27,7 @@ const binderExample = {
     run: { run_id: runIds.RUN_ID, status: 'approved' },
     evidence: [{ evidence_id: evidenceExample.evidence_id, sha256: evidenceExample.sha256 }],
   },
-  download_url: 'https://claims.example.com/api/evidence/binders/cc33dd44-ee55-4f66-8a77-889900aabbcc/download',
+  download_url: 'https://claims.example.com/api/evidence/binder-archives/cc33dd44-ee55-4f66-8a77-889900aabbcc',
 };
 
 const TAG = 'Binders';
@@ -173,7 +173,9 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
   });
 
   router.get(
-    '/api/evidence/binders/:binderId/download',
+    // binder-archives, not binders/{id}/download, which shares its shape with binders/run/{id} (Redocly's
+    // no-ambiguous-paths); download URLs handed out before are still served, undocumented.
+    ['/api/evidence/binder-archives/:binderId', '/api/evidence/binders/:binderId/download'],
     auth,
     requireScope('audit:read'),
     noBody,
@@ -194,7 +196,7 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
       archive.pipe(coalesce()).pipe(res);
     },
   );
-  deps.openapi.operation('get', '/api/evidence/binders/{id}/download', {
+  deps.openapi.operation('get', '/api/evidence/binder-archives/{id}', {
     operationId: 'downloadBinder',
     summary: 'Download a binder as a zip (streamed)',
     description:

@@ -27,7 +27,7 @@ export interface BindersDeps {
 const PAGE = { list: 25, evidenceWithContent: 32, evidence: 100, audit: 100, files: 1000 };
 
 const downloadUrlOf = (publicBaseUrl: string, binderId: string) =>
-  `${publicBaseUrl.replace(/\/+$/, '')}/api/evidence/binders/${binderId}/download`;
+  `${publicBaseUrl.replace(/\/+$/, '')}/api/evidence/binder-archives/${binderId}`;
 
 /**
  * The contract's binder representation as JSON text, in pieces. The manifest goes in as the stored

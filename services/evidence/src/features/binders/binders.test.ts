@@ -114,7 +114,7 @@ describe('binders', () => {
       await kit.http().get(zipPath).set('Authorization', kit.auth.writer).expect(403);
       await kit
         .http()
-        .get('/api/evidence/binders/7a0f0c8e-3333-4c4f-9a43-5f8a4b0f0e11/download')
+        .get('/api/evidence/binder-archives/7a0f0c8e-3333-4c4f-9a43-5f8a4b0f0e11')
         .set('Authorization', kit.auth.examiner)
         .expect(404);
       await kit
@@ -141,7 +141,7 @@ describe('binders', () => {
       created_at: expect.any(String),
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       manifest: expect.any(Object),
-      download_url: `http://binders.example/api/evidence/binders/${binder.binder_id}/download`,
+      download_url: `http://binders.example/api/evidence/binder-archives/${binder.binder_id}`,
     });
     const { manifest } = binder;
     expect(manifest.control).toMatchObject({
@@ -469,7 +469,7 @@ describe('binders', () => {
     const doc = await kit.http().get('/openapi.json').expect(200);
     expect(doc.body.paths['/binders/run/{id}'].post.security).toEqual([{ bearerJwt: ['evidence:write'] }]);
     expect(doc.body.paths['/binders/{id}'].get).toBeDefined();
-    expect(doc.body.paths['/binders/{id}/download'].get.security).toEqual([{ bearerJwt: ['audit:read'] }]);
-    expect(doc.body.paths['/binders/{id}/download'].get.responses['200'].content['application/zip']).toBeDefined();
+    expect(doc.body.paths['/binder-archives/{id}'].get.security).toEqual([{ bearerJwt: ['audit:read'] }]);
+    expect(doc.body.paths['/binder-archives/{id}'].get.responses['200'].content['application/zip']).toBeDefined();
   });
 });
