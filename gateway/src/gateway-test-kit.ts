@@ -17,6 +17,8 @@ export interface ReceivedRequest {
 export interface FakeUpstream {
   url: string;
   received: ReceivedRequest[];
+  /** Body bytes received so far, across requests, complete or not. */
+  bodyBytes(): number;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export interface FakeUpstream {
  */
 export async function startFakeUpstream(options: { document?: object; readyStatus?: number } = {}): Promise<FakeUpstream> {
   const received: ReceivedRequest[] = [];
+  let bodyBytes = 0;
   const app = express();
   app.get('/readyz', (_req, res) => {
     res.status(options.readyStatus ?? 200).json({ status: 'ready' });
@@ -50,6 +53,7 @@ export async function startFakeUpstream(options: { document?: object; readyStatu
     req.on('data', (chunk: Buffer) => {
       hash.update(chunk);
       length += chunk.length;
+      bodyBytes += chunk.length;
     });
     req.on('end', () => {
       const request = { method: req.method, url: req.url, headers: req.headers, bodySha256: hash.digest('hex'), bodyLength: length };
@@ -85,6 +89,7 @@ export async function startFakeUpstream(options: { document?: object; readyStatu
   return {
     url: server.url,
     received,
+    bodyBytes: () => bodyBytes,
     close: async () => {
       server.server.closeAllConnections();
       await server.close();

@@ -52,6 +52,45 @@ describe('gateway forwarding', () => {
     expect(claims.received.length).toBe(before);
   });
 
+  it('refuses a chunked JSON body that never ends with 413 once it passes the 1 MiB cap, closes the connection, and never forwards more than the cap', async () => {
+    const before = claims.bodyBytes();
+    const totalBytes = 200 * 1024 * 1024;
+    const started = Date.now();
+    const outcome = await endlessUpload(
+      `${gateway.url}/api/claims/public/claims`,
+      { 'Content-Type': 'application/json' },
+      Buffer.from('{"policy_number":"'),
+      totalBytes,
+    );
+    expect(outcome.status).toBe(413);
+    expect(JSON.parse(outcome.body)).toMatchObject({ status: 413, type: 'https://errors.claims-platform.dev/payload-too-large' });
+    expect(outcome.sentBytes).toBeLessThan(16 * 1024 * 1024);
+    expect(outcome.closedMsAfterAnswer).toBeLessThan(2500);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // The service saw at most the cap and the chunk that crossed it: never a complete over-cap body.
+    expect(claims.bodyBytes() - before).toBeLessThanOrEqual(1024 * 1024 + 256 * 1024);
+  });
+
+  it('forwards a chunked JSON body under the cap whole', async () => {
+    const body = Buffer.from(JSON.stringify({ note: 'x'.repeat(900 * 1024) }));
+    const answer = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${gateway.url}/api/claims/public/claims`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode, body: text }));
+      });
+      req.on('error', reject);
+      for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
+      req.end();
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ bodyLength: body.length, bodySha256: sha256(body) });
+  });
+
   it('streams a multipart body to the service byte for byte', async () => {
     const boundary = '----gateway-test-boundary';
     const file = randomBytes(3 * 1024 * 1024 + 17);

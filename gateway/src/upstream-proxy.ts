@@ -4,11 +4,33 @@ import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { BoundHistogram, closeAfterAnswer, problems, sendProblem, type HistogramSeries } from '@platform/http';
+import { BoundHistogram, JSON_LIMIT_BYTES, closeAfterAnswer, problems, sendProblem, type HistogramSeries } from '@platform/http';
 import type { Upstream } from './request-path';
 
 const TIMEOUT_CODE = 'GATEWAY_UPSTREAM_TIMEOUT';
 const CLIENT_STALLED_CODE = 'GATEWAY_CLIENT_STALLED';
+const JSON_TOO_LARGE_CODE = 'GATEWAY_JSON_TOO_LARGE';
+
+/**
+ * A JSON body sent without a Content-Length (chunked) is counted as it is forwarded: the moment it passes
+ * JSON_LIMIT_BYTES, the service's request is cut off (the service has then seen at most the cap and one
+ * chunk, never a complete body) and the client gets 413 and a closed connection, as a service would answer
+ * it. A declared one over the cap never gets here (refuseDeclaredOversizeJson).
+ */
+function capChunkedJson(proxyReq: http.ClientRequest, req: Request): void {
+  if (req.complete || req.get('content-length') !== undefined || !req.is(['application/json', 'application/*+json'])) return;
+  let size = 0;
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= JSON_LIMIT_BYTES) return;
+    req.off('data', onData);
+    proxyReq.destroy(Object.assign(new Error(`the JSON body passed ${JSON_LIMIT_BYTES} bytes`), { code: JSON_TOO_LARGE_CODE }));
+    req.unpipe(proxyReq);
+  };
+  // Attached in the same tick as the proxy's pipe (before it), so it sees every chunk the service is sent.
+  req.on('data', onData);
+  req.once('end', () => req.off('data', onData));
+}
 
 export interface UpstreamProxy {
   handler: RequestHandler;
@@ -33,15 +55,16 @@ export function upstreamDurationHistogram(registry: Registry): BoundHistogram<'u
   });
 }
 
-/**
- * Streams the request to the service untouched (no body parser runs before it) and the response back
- * untouched, the service's own problem responses included. The gateway answers only when the service
- * does not: 502 when it cannot be reached, 504 when it stays silent for `timeoutMs`, and 408 when the
- * silence is the client's (it stopped sending its body for `timeoutMs`).
- */
 /** Below the services' keep-alive timeout (packages/http listen(): 5,000 ms). */
 export const UPSTREAM_IDLE_SOCKET_MS = 4000;
 
+/**
+ * Streams the request to the service untouched (no body parser runs before it) and the response back
+ * untouched, the service's own problem responses included. The gateway answers only when the service
+ * does not: 502 when it cannot be reached, 504 when it stays silent for `timeoutMs`, 408 when the
+ * silence is the client's (it stopped sending its body for `timeoutMs`), and 413 when a chunked JSON body
+ * passes the cap (capChunkedJson).
+ */
 export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProxy {
   const { name, target, timeoutMs, logger, duration } = options;
   // An idle kept-alive socket is closed here before the service closes it (its keepAliveTimeout, 5 s):
@@ -68,6 +91,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
             : Object.assign(new Error(`${name} did not answer within ${timeoutMs} ms`), { code: TIMEOUT_CODE });
           proxyReq.destroy(error);
         });
+        capChunkedJson(proxyReq, req);
       },
       proxyRes: (proxyRes, req, res) => {
         delete proxyRes.headers['x-powered-by'];
@@ -90,6 +114,10 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
         const code = (error as NodeJS.ErrnoException).code;
         // The client went away, or sent a body Node could not parse (answered by answerUnparseableRequests).
         if (request.socket.destroyed || request.socket.writableEnded || code?.startsWith('HPE_')) return;
+        if (code === JSON_TOO_LARGE_CODE) {
+          sendProblem(request, response, problems.payloadTooLarge(`The body exceeds the ${JSON_LIMIT_BYTES / 1024 / 1024} MiB limit`));
+          return;
+        }
         if (code === CLIENT_STALLED_CODE) {
           logger.info({ request_id: request.id, upstream: name }, 'client stalled mid-body');
           sendProblem(request, response, problems.requestTimeout(`No more of the request body arrived for ${timeoutMs} ms`));
