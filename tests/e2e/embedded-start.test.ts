@@ -245,6 +245,40 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     }
   });
 
+  // Under knex-pglite a delete answered a result object, not a count, so every placement's settle failed: 503 on every upload.
+  it("accepts a claimant's photo and an evidence PDF with 201 on PGlite, and the claimant sees the file", async () => {
+    const claim = await reportLoss(platform.gatewayUrl);
+    const photo = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const attached = await request(platform.gatewayUrl)
+      .post(`/api/claims/public/claims/${claim.claim_id}/attachments`)
+      .set('Authorization', `Bearer ${claim.access_token}`)
+      .field('document_type', 'photos_of_damage')
+      .attach('file', photo, { filename: 'windscreen.png', contentType: 'image/png' });
+    expect([attached.status, attached.body.attachments]).toEqual([
+      201,
+      [expect.objectContaining({ filename: 'windscreen.png', duplicate: false })],
+    ]);
+    const status = await request(platform.gatewayUrl)
+      .get(`/api/claims/public/claims/${claim.claim_id}/status`)
+      .set('Authorization', `Bearer ${claim.access_token}`)
+      .expect(200);
+    expect(status.body.attachments).toEqual([expect.objectContaining({ filename: 'windscreen.png', size_bytes: photo.length })]);
+
+    const writer = await bearer('evidence:write', 'writer', { secret: SECRET });
+    const runId = await createEvidenceRun(platform.gatewayUrl, writer, {
+      control: { key: 'EMB-FILE', title: 'Restores' },
+      period: { start: '2026-10-01', end: '2026-10-31' },
+      notes: [],
+    });
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+    const evidence = await request(platform.gatewayUrl)
+      .post(`/api/evidence/runs/${runId}/evidence`)
+      .set('Authorization', writer)
+      .field('title', 'Restore report')
+      .attach('file', pdf, { filename: 'restore.pdf', contentType: 'application/pdf' });
+    expect([evidence.status, evidence.body]).toEqual([201, expect.objectContaining({ kind: 'file', size_bytes: pdf.length })]);
+  });
+
   it('exits cleanly on SIGTERM', async () => {
     const code = await platform.stop();
     expect(code).toBe(0);
