@@ -4,11 +4,8 @@ import { bearer, eventually, expectNoSeriousAccessibilityViolations, launchChrom
 import { startSmtpTestServer } from '../../services/claims/src/testing/smtp-test-server';
 import { ensureWebBuilt } from '../../scripts/web-build';
 import { fnolBody } from './fnol';
+import { sendTwoDocumentsThroughPortal } from './portal-steps';
 import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
-
-// The smallest files the claims service accepts by their bytes: a PNG signature with its header chunk, and a PDF.
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, %s', (_shape: string, mode: JourneyMode) => {
   let stack: JourneyPlatform;
@@ -53,16 +50,7 @@ describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, 
 
     const checklistItem = (type: string) => page.locator('.checklist-item', { hasText: type });
     await expect(checklistItem('photos of damage').textContent()).resolves.toContain('Missing');
-    for (const [type, file] of [
-      ['photos_of_damage', { name: 'bumper.png', mimeType: 'image/png', buffer: PNG }],
-      ['repair_estimate', { name: 'estimate.pdf', mimeType: 'application/pdf', buffer: PDF }],
-    ] as const) {
-      await page.getByLabel('What is it?').selectOption(type);
-      await page.getByLabel('Choose files').setInputFiles(file);
-      await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await page.getByRole('status').filter({ hasText: '1 file(s) sent' }).waitFor();
-      await eventually(async () => (await checklistItem(type.replace(/_/g, ' ')).textContent())?.includes('Received'), 10000);
-    }
+    await sendTwoDocumentsThroughPortal(page);
     await expect(checklistItem('police report').textContent()).resolves.toContain('Missing');
     await expectNoSeriousAccessibilityViolations(page);
 

@@ -17,6 +17,28 @@ export interface PlatformProcess {
 
 const START_ATTEMPTS = 3;
 
+/** The `ready:` line `pnpm start` prints, once `output()` holds it; rejects if the process exits first or after `timeoutMs`. */
+export function waitForReadyLine(output: () => string, exited: Promise<number | null>, timeoutMs: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`platform not ready in ${timeoutMs} ms:\n${output()}`)), timeoutMs);
+    const poll = setInterval(() => {
+      const line = output()
+        .split('\n')
+        .find((l) => l.startsWith('ready:'));
+      if (line) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve(line);
+      }
+    }, 100);
+    void exited.then((code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`platform exited with ${code} before it was ready:\n${output()}`));
+    });
+  });
+}
+
 /**
  * Runs `pnpm start`'s entry point as a separate process, as a newcomer would, and waits for its ready line.
  * A port found free can be taken by another test process before the platform binds it: a start that
@@ -56,22 +78,7 @@ async function startPlatformIn(dataDir: string, extraEnv: Record<string, string>
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-  const readyLine = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`platform not ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    const poll = setInterval(() => {
-      const line = output.split('\n').find((l) => l.startsWith('ready:'));
-      if (line) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve(line);
-      }
-    }, 100);
-    void exited.then((code) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`platform exited with ${code} before it was ready:\n${output}`));
-    });
-  });
+  const readyLine = await waitForReadyLine(() => output, exited, timeoutMs);
 
   return {
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { callApi, createEvidenceRun, launchChromium, PHONE_VIEWPORT } from '@platform/testing';
+import { waitForReadyLine } from '../e2e/platform-process';
+import { sendTwoDocumentsThroughPortal } from '../e2e/portal-steps';
 
 const ROOT = path.resolve(__dirname, '../..');
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 /**
  * The README's first command, literally: `npx pnpm start` in the checkout, with nothing but PATH and HOME and
@@ -34,22 +34,8 @@ describe('the README’s start, as a newcomer runs it', () => {
     });
     platform.stdout!.on('data', (chunk) => (output += chunk));
     platform.stderr!.on('data', (chunk) => (output += chunk));
-    readyLine = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line in 240 s:\n${output}`)), 240000);
-      const poll = setInterval(() => {
-        const line = output.split('\n').find((l) => l.startsWith('ready:'));
-        if (line) {
-          clearInterval(poll);
-          clearTimeout(timer);
-          resolve(line);
-        }
-      }, 200);
-      platform.on('exit', (code) => {
-        clearInterval(poll);
-        clearTimeout(timer);
-        reject(new Error(`pnpm start exited with ${code}:\n${output}`));
-      });
-    });
+    const exited = new Promise<number | null>((resolve) => platform.on('exit', resolve));
+    readyLine = await waitForReadyLine(() => output, exited, 240000);
     browser = await launchChromium();
   }, 300000);
 
@@ -105,19 +91,7 @@ describe('the README’s start, as a newcomer runs it', () => {
     });
     await page.goto(`${claim.status.portal_url}#token=${claim.access_token}`);
     await page.getByRole('heading', { level: 1, name: `Claim ${claim.claim_number}` }).waitFor();
-    for (const [type, file] of [
-      ['photos_of_damage', { name: 'bumper.png', mimeType: 'image/png', buffer: PNG }],
-      ['repair_estimate', { name: 'estimate.pdf', mimeType: 'application/pdf', buffer: PDF }],
-    ] as const) {
-      await page.getByLabel('What is it?').selectOption(type);
-      await page.getByLabel('Choose files').setInputFiles(file);
-      await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await page.getByRole('status').filter({ hasText: '1 file(s) sent' }).waitFor();
-      await page
-        .locator('.checklist-item', { hasText: type.replace(/_/g, ' ') })
-        .filter({ hasText: 'Received' })
-        .waitFor();
-    }
+    await sendTwoDocumentsThroughPortal(page);
     expect(serverErrors).toEqual([]);
   });
 
@@ -138,7 +112,8 @@ describe('the README’s start, as a newcomer runs it', () => {
       201,
     );
     const binder = await api('POST', `/api/evidence/binders/run/${runId}`, preparer, undefined, 201);
-    const zip = await fetch(`${gateway}/api/evidence/binders/${binder.binder_id}/download`, { headers: { authorization: examiner } });
+    expect(binder.download_url).toBe(`${gateway}/api/evidence/binder-archives/${binder.binder_id}`);
+    const zip = await fetch(binder.download_url, { headers: { authorization: examiner } });
     expect(zip.status).toBe(200);
     const keys = await fetch(`${gateway}/api/evidence/audit/public-key`, { headers: { authorization: examiner } });
     const serviceKey = keys.headers.get('x-audit-verifier-key')!;
