@@ -1,5 +1,6 @@
 import { authVariables } from '@platform/auth';
 import { ConfigError, readConfig, variable } from '@platform/config';
+import { clientTimeoutVariables, clientTimeouts } from '@platform/runtime';
 
 /**
  * The scopes a person works with in the pages, each checked by some operation: the workbench's `claims:*`,
@@ -27,6 +28,7 @@ export const gatewayVariables = {
     256,
     0,
   ),
+  ...clientTimeoutVariables,
   UPSTREAM_TIMEOUT_MS: variable.int(
     'How long the gateway waits for a silent service before answering 504, or for more of a stalled client body before answering 408',
     30000,
@@ -65,6 +67,7 @@ export type GatewayConfig = ReturnType<typeof readGatewayConfig>;
 
 export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   const config = readConfig(gatewayVariables, env);
+  clientTimeouts(config);
   if (config.WORKBENCH_DEV_SIGN_IN) {
     const refusedBecause = [
       config.NODE_ENV === 'production' && 'NODE_ENV is production',

@@ -15,6 +15,7 @@ import {
   sendProblem,
   type RunningServer,
 } from '@platform/http';
+import { clientTimeouts } from '@platform/runtime';
 import { mountApiDocuments } from './api-documents';
 import { mountAsyncApiDocument } from './asyncapi-document';
 import type { GatewayConfig } from './config';
@@ -185,7 +186,7 @@ function listenForMetrics(registry: Registry, config: GatewayConfig): Promise<Ru
  */
 export async function startGateway(config: GatewayConfig): Promise<RunningServer & { lifecycle: Lifecycle; metricsUrl?: string }> {
   const gateway = createGateway(config);
-  const server = await listen(gateway.app, config.PORT, config.HOST);
+  const server = await listen(gateway.app, config.PORT, config.HOST, clientTimeouts(config));
   limitConnectionsPerClient(server.server, config.MAX_CONNECTIONS_PER_CLIENT);
   const metricsServer = config.METRICS_PORT === 0 ? undefined : await listenForMetrics(gateway.metrics, config);
   createLogger('gateway').info(

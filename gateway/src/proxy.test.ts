@@ -614,3 +614,57 @@ describe('connections per client', () => {
     await eventually(async () => (await fetch(`${gateway.url}/healthz`)).status === 200, 3000);
   });
 });
+
+describe('clients too slow to send their request (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS)', () => {
+  let claims: FakeUpstream;
+  let gateway: RunningServer;
+
+  beforeAll(async () => {
+    claims = await startFakeUpstream();
+    gateway = await startGateway(
+      testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: claims.url, HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000' }),
+    );
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await claims?.close();
+  });
+
+  it('are given chosen defaults, not Node’s (unfinished headers were held about 84 s): 10 s for the headers, 5 minutes for the request', () => {
+    expect(gatewayVariables.HEADERS_TIMEOUT_MS.default).toBe('10000');
+    expect(gatewayVariables.REQUEST_TIMEOUT_MS.default).toBe('300000');
+    expect(() => testGatewayConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' })).toThrow(/REQUEST_TIMEOUT_MS/);
+  });
+
+  it('answer headers that never finish with 408 problem+json and close the connection once HEADERS_TIMEOUT_MS has passed', async () => {
+    const started = Date.now();
+    const answer = await sendRaw(gateway.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('application/problem+json');
+    expect(Date.now() - started).toBeLessThan(2900); // sendRaw gives up after 3 s of silence
+  });
+
+  it('answer a body that keeps trickling past REQUEST_TIMEOUT_MS with 408 and close the connection', async () => {
+    const { port } = new URL(gateway.url);
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      const socket = net.connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          'POST /api/claims/public/claims HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+        ),
+      );
+      const trickle = setInterval(() => socket.write('1\r\n \r\n'), 100);
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(trickle);
+        resolve(text);
+      });
+      setTimeout(() => socket.destroy(), 8000);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - started).toBeLessThan(6000);
+  });
+});

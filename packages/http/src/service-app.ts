@@ -161,16 +161,24 @@ export interface RunningServer {
 /**
  * How long a client may take, chosen rather than left to Node's defaults (headers 60 s, checked only every
  * 30 s, so unfinished headers held a connection about 84 s): the headers within 10 s, the whole request
- * (an upload included) within 2 minutes, checked every second; past either the client gets 408 and the
- * connection closes.
+ * (an upload included) within 5 minutes, checked every second; past either the client gets 408 and the
+ * connection closes. Processes take them from HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS (clientTimeoutVariables
+ * in @platform/runtime).
  */
-export const CLIENT_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, checkIntervalMs: 1_000 };
+export interface ClientTimeouts {
+  headersTimeoutMs: number;
+  /** At least headersTimeoutMs (Node refuses less). */
+  requestTimeoutMs: number;
+  checkIntervalMs: number;
+}
+
+export const CLIENT_TIMEOUTS: ClientTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 300_000, checkIntervalMs: 1_000 };
 
 /**
  * Listens on `port` (0 for any) and returns a handle whose close() waits for in-flight requests. Requests
- * Node's parser refuses, and clients too slow to send one (CLIENT_TIMEOUTS), are answered as problem+json too.
+ * Node's parser refuses, and clients too slow to send one (`timeouts`), are answered as problem+json too.
  */
-export function listen(app: Express, port: number, host = '0.0.0.0', timeouts = CLIENT_TIMEOUTS): Promise<RunningServer> {
+export function listen(app: Express, port: number, host = '0.0.0.0', timeouts: ClientTimeouts = CLIENT_TIMEOUTS): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = createServer(
       {

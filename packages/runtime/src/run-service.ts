@@ -15,7 +15,7 @@ import {
   type RunningServer,
 } from '@platform/http';
 import { AmqpTransport, InProcessBus, OutboxRelay, type EventTransport } from '@platform/messaging';
-import type { CommonServiceConfig } from './service-config';
+import { clientTimeouts, type CommonServiceConfig } from './service-config';
 import { prepareServiceDatabase } from './service-database';
 import { serviceOpenApi } from './service-document';
 
@@ -124,7 +124,7 @@ export async function runService(
   const background = definition.startBackground ? await definition.startBackground(deps) : undefined;
   let server: RunningServer;
   try {
-    server = await listen(app, config.PORT, config.HOST);
+    server = await listen(app, config.PORT, config.HOST, clientTimeouts(config));
   } catch (error) {
     await background?.stop();
     await relay.stop();

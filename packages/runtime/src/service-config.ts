@@ -1,5 +1,36 @@
 import { authVariables } from '@platform/auth';
 import { ConfigError, readConfig, variable, type ConfigOf } from '@platform/config';
+import { CLIENT_TIMEOUTS, type ClientTimeouts } from '@platform/http';
+
+/**
+ * How long a client may take to send its request, on every listening process (the gateway and both
+ * services): past either, 408 problem+json and the connection closes.
+ */
+export const clientTimeoutVariables = {
+  HEADERS_TIMEOUT_MS: variable.int(
+    'How long a client may take to send its request headers before it is answered 408 and its connection closed (Node alone would hold unfinished headers about 84 s)',
+    CLIENT_TIMEOUTS.headersTimeoutMs,
+    1000,
+  ),
+  REQUEST_TIMEOUT_MS: variable.int(
+    'How long a client may take to send its whole request, body included, before it is answered 408 and its connection closed; at least HEADERS_TIMEOUT_MS. Long enough for the largest upload on a slow link (25 MiB at 1 Mbit/s is about 210 s)',
+    CLIENT_TIMEOUTS.requestTimeoutMs,
+    1000,
+  ),
+};
+
+/** The listener's timeouts from HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS; a request timeout below the headers' is refused. */
+export function clientTimeouts(config: ConfigOf<typeof clientTimeoutVariables>): ClientTimeouts {
+  if (config.REQUEST_TIMEOUT_MS < config.HEADERS_TIMEOUT_MS)
+    throw new ConfigError(
+      `REQUEST_TIMEOUT_MS (${config.REQUEST_TIMEOUT_MS}) must be at least HEADERS_TIMEOUT_MS (${config.HEADERS_TIMEOUT_MS})`,
+    );
+  return {
+    headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    checkIntervalMs: CLIENT_TIMEOUTS.checkIntervalMs,
+  };
+}
 
 /** Variables every service reads. Each service adds its own to these. */
 export const commonServiceVariables = {
@@ -15,6 +46,7 @@ export const commonServiceVariables = {
   ),
   AMQP_URL: variable.url('RabbitMQ connection string; unset means the in-process event bus (not in production)', ['amqp', 'amqps']),
   DATA_DIR: variable.string('Where embedded databases, uploaded files and development keys are kept', './data'),
+  ...clientTimeoutVariables,
   ...authVariables,
   NODE_ENV: variable.string('`production` refuses embedded defaults and the development secret', 'development'),
   SHUTDOWN_GRACE_MS: variable.int(
@@ -33,6 +65,7 @@ export function readServiceConfig<S extends Record<string, ReturnType<(typeof va
   env: NodeJS.ProcessEnv = process.env,
 ): CommonServiceConfig & ConfigOf<S> {
   const config = readConfig({ ...commonServiceVariables, ...specific }, env) as CommonServiceConfig & ConfigOf<S>;
+  clientTimeouts(config);
   if (config.MIGRATION_DATABASE_URL && !config.DATABASE_URL)
     throw new ConfigError('MIGRATION_DATABASE_URL needs DATABASE_URL (the role the service runs as)');
   if (config.NODE_ENV === 'production') {

@@ -19,7 +19,7 @@ describe('claims service skeleton', () => {
     abandonedUpload = path.join(testEnv.dataDir, 'claims', 'attachments', '.incoming-left-by-a-killed-process');
     mkdirSync(path.dirname(abandonedUpload), { recursive: true });
     writeFileSync(abandonedUpload, 'half a file');
-    const config = readClaimsConfig({ ...testEnv.env, CLAIMS_EXCHANGE: uniqueName('claims') });
+    const config = readClaimsConfig({ ...testEnv.env, CLAIMS_EXCHANGE: uniqueName('claims'), HEADERS_TIMEOUT_MS: '1000' });
     service = await runService(claimsService(config), config);
   });
   afterAll(async () => {
@@ -61,5 +61,20 @@ describe('claims service skeleton', () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
     expect(answer).toMatch(/Content-Type: application\/problem\+json/);
+  });
+
+  it('answers headers that never finish with 408 problem+json and closes the connection once HEADERS_TIMEOUT_MS has passed (Node alone held them about 84 s)', async () => {
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(service.port, '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('close', () => resolve(data));
+      socket.on('error', () => undefined);
+      setTimeout(() => socket.destroy(), 5000);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toMatch(/Content-Type: application\/problem\+json/);
+    expect(Date.now() - started).toBeLessThan(3500);
   });
 });
