@@ -238,15 +238,30 @@ export function jsonBody(req: Request, res: Response, next: NextFunction): void 
   }, next);
 }
 
+/** Whether the request carries a body: a Content-Length above 0, or chunked. */
+const sendsBody = (req: Request) => Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+
+const NO_BODY_DETAIL = 'This operation takes no body; send the request without one';
+
 /**
  * For routes that take no body: one sent anyway is refused (400) rather than ignored, so a client that
  * believes it passed options learns it did not. It is not read: the connection closes after the answer.
+ * Every documented operation without a request body runs it (tests/architecture/request-bodies.test.ts);
+ * GET and HEAD need not, refuseBodyOnRead refuses theirs for every route.
  */
 export function noBody(req: Request, res: Response, next: NextFunction): void {
-  const length = Number(req.get('content-length') ?? 0);
-  if (length > 0 || req.get('transfer-encoding')) {
+  if (sendsBody(req)) {
     res.setHeader('Connection', 'close');
-    return next(problems.badRequest('This operation takes no body; send the request without one'));
+    return next(problems.badRequest(NO_BODY_DETAIL));
   }
+  next();
+}
+
+/**
+ * One of the skeleton's first steps (createServiceApp): no GET or HEAD of any process takes a body, so one
+ * sent is 400 before any route runs, unread, and the connection closes.
+ */
+export function refuseBodyOnRead(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === 'GET' || req.method === 'HEAD') return noBody(req, res, next);
   next();
 }

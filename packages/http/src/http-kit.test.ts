@@ -228,6 +228,16 @@ describe('http kit', () => {
       await request(app).post('/actions/close').expect(204);
     });
 
+    it('refuses a body sent with GET to any route of the skeleton with 400, before the route runs, and closes the connection', async () => {
+      for (const path of ['/things/abc', '/healthz', '/no-such-route']) {
+        const response = await request(app).get(path).set('Content-Type', 'application/json').send('{"__invalid":true}').expect(400);
+        expect(response.headers['content-type']).toMatch(PROBLEM_TYPE);
+        expect(response.headers.connection).toBe('close');
+        expect(response.body.detail).toMatch(/takes no body/);
+      }
+      await request(app).get('/things/abc').expect(200);
+    });
+
     const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
     it(`accepts nesting up to ${MAX_JSON_DEPTH} levels and refuses one more with 400 naming where`, async () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { refuseBodyOnRead } from './body';
 import { answerUnparseableRequests } from './client-errors';
 import { errorHandler, notFoundHandler, sendProblem } from './errors';
 import { observeRequests, type RouteLabel } from './observability';
@@ -106,6 +107,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       requestId,
       observeRequests(options.logger, options.metrics, options.routeLabel),
       noStoreForApi,
+      refuseBodyOnRead,
       ...(options.refuseUnstorableUrl !== false ? [refuseUnstorableUrl] : []),
       ...(options.firstSteps ?? []),
     ]),

@@ -1,4 +1,4 @@
-import express from 'express';
+import express, { type Express } from 'express';
 import pino from 'pino';
 import { createJwtVerifier } from '@platform/auth';
 import { createDatabase } from '@platform/db';
@@ -13,11 +13,13 @@ export function serviceOpenApi(definition: ServiceDefinition): OpenApiDocument {
 }
 
 /**
- * The service's OpenAPI document built in-process, without a server, database or broker: its routes are
- * mounted on a bare app whose database is never connected (mounting only registers handlers). For the
- * API lint script and the document tests.
+ * The service's routes mounted on a bare app, with the OpenAPI document they register, without a server,
+ * database or broker: the database is never connected (mounting only registers handlers). close() releases it.
  */
-export async function describeService(definition: ServiceDefinition, config: CommonServiceConfig): Promise<object> {
+export function mountWithoutServer(
+  definition: ServiceDefinition,
+  config: CommonServiceConfig,
+): { app: Express; openapi: OpenApiDocument; close(): Promise<void> } {
   const openapi = serviceOpenApi(definition);
   const logger = pino({ level: 'silent' });
   const db = createDatabase({ url: 'postgres://document-only.invalid/never-connected' });
@@ -31,10 +33,22 @@ export async function describeService(definition: ServiceDefinition, config: Com
     dataDir: config.DATA_DIR,
     verifyToken: createJwtVerifier(config),
   };
+  const app = express();
   try {
-    definition.mount(express(), deps);
-    return openapi.toJSON();
+    definition.mount(app, deps);
+  } catch (error) {
+    void db.destroy();
+    throw error;
+  }
+  return { app, openapi, close: () => db.destroy() };
+}
+
+/** The service's OpenAPI document built in-process (mountWithoutServer). For the API lint script and the document tests. */
+export async function describeService(definition: ServiceDefinition, config: CommonServiceConfig): Promise<object> {
+  const mounted = mountWithoutServer(definition, config);
+  try {
+    return mounted.openapi.toJSON();
   } finally {
-    await db.destroy();
+    await mounted.close();
   }
 }
