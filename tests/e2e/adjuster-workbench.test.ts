@@ -146,7 +146,11 @@ describe.each(JOURNEY_MODES)(
       await lead.getByLabel('Closing reason').selectOption('paid');
       await lead.getByLabel('What happened', { exact: true }).fill('We paid your claim in full.');
       await lead.getByLabel('What happens next', { exact: true }).fill('Nothing more: your claim is closed.');
-      await lead.getByRole('button', { name: 'Send update' }).click();
+      // closing is its own operation (POST …/closing), not a status update carrying closing fields
+      const closing = lead.waitForResponse((response) => response.request().method() === 'POST' && /\/closing$/.test(response.url()));
+      await lead.getByRole('button', { name: 'Close the claim' }).click();
+      expect((await closing).status()).toBe(201);
+      await lead.getByRole('status').filter({ hasText: 'Claim closed as paid' }).waitFor();
       await lead.getByTestId('closing-reason').filter({ hasText: 'paid' }).waitFor();
       expect(await lead.getByTestId('claim-stage').textContent()).toBe('closed');
       await expectNoSeriousAccessibilityViolations(lead);

@@ -42,7 +42,10 @@ export const claimsVariables = {
     1,
   ),
   IDEMPOTENCY_RETENTION_HOURS: variable.int('How long stored intake responses answer retries', 24, 1),
-  CLAIMS_CONTACT_NAME: variable.string('Contact name given to claimants in the intake acknowledgement', 'Claims team'),
+  CLAIMS_CONTACT_NAME: variable.string(
+    'Contact name the portal shows a claimant while no adjuster is assigned to the claim',
+    'Claims team',
+  ),
   CLAIMS_CONTACT_PHONE: variable.string('Contact phone (E.164) given to claimants in the intake acknowledgement', '+18005550100'),
   ...witnessVariables,
   CLAIMS_CONTACT_EMAIL: variable.string('Contact email given to claimants in the intake acknowledgement', 'claims@example.com'),

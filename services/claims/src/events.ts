@@ -4,7 +4,7 @@ import { claimAssigneeChanged } from './features/assignment/assignment-events';
 import { claimAttachmentAdded, claimAttachmentScanned } from './features/attachments/attachments-events';
 import { claimSlaBreached, claimUpdateOverdue } from './features/deadlines/deadlines-events';
 import { claimCreated } from './features/intake/intake-events';
-import { claimStatusUpdated } from './features/status-updates/status-updates-events';
+import { claimClosed, claimStatusUpdated } from './features/status-updates/status-updates-events';
 import { claimEscalationDecided, claimTriaged } from './features/triage/triage-events';
 import { claimWithdrawn } from './features/withdrawal/withdrawal-events';
 import { witnessConsistencyFailed } from './features/witness/witness-events';
@@ -22,6 +22,7 @@ export const claimsEventCatalog: EventCatalog = {
     claimTriaged,
     claimEscalationDecided,
     claimStatusUpdated,
+    claimClosed,
     claimWithdrawn,
     claimAdjusterKitGenerated,
     claimAssigneeChanged,

@@ -229,9 +229,29 @@ export interface paths {
         put?: never;
         /**
          * Post a status update to the claimant and move the claim's stage
-         * @description The body is the StatusUpdate without `adequacy_score` and `adequacy_missing`, which the service computes (sending them is 400; weights in docs/claims.md). `claim_id` may be omitted; if sent it must equal the path id (else 422). `expected_next_update_by` is a real date, today (UTC) or later (else 400). `language` is canonicalised. The stage follows the lifecycle `intake → triage → assigned → {inspection, estimate, waiting_on_customer} ⇄ each other → settlement → closed`, and any open stage may close; the same stage is a progress update; anything else is 409, as is any update to a closed claim other than reopening it (into assigned, inspection, estimate, waiting_on_customer or settlement), and leaving `triage` or closing while an escalation is open (only its decision routes the claim; the problem names `escalation_id`). Moving into `settlement` or `closed`, a progress update in `settlement`, and reopening need `claims:decide`, which suffices alone for them (403 without); every other update needs `claims:write`. An update into `closed` names its `closing_reason` (`paid`, `denied`, `withdrawn`, `duplicate`; none has to pass through settlement), a denial also its `closing_rationale` (both only with `closed`, else 400); they are kept on the claim (`closing`) until it is reopened, which clears them while the closing update and the timeline keep them. Closing a claim as denied: `{"channel":"email","stage":"closed","closing_reason":"denied","closing_rationale":"The policy excludes flood damage (section 4.2); the loss was caused by flooding.","what_happened":"We reviewed your claim and cannot pay it: your policy does not cover flood damage.","what_happens_next":"You can ask us to review this decision within 60 days.","what_we_need_from_you":null,"contact":{"name":"Claims team","phone":"+14155550199","email":"claims@example.com"},"language":"en"}`. An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim's promise (`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel (portal: delivered by being stored) and publishes `claim.status_updated`.
+         * @description The body is the StatusUpdate without `adequacy_score` and `adequacy_missing`, which the service computes (sending them is 400; weights in docs/claims.md). `claim_id` may be omitted; if sent it must equal the path id (else 422). `expected_next_update_by` is a real date, today (UTC) or later (else 400). `language` is canonicalised. The stage follows the lifecycle `intake → triage → assigned → {inspection, estimate, waiting_on_customer} ⇄ each other → settlement → closed`, and any open stage may close; the same stage is a progress update; anything else is 409, as is any update to a closed claim other than reopening it (into assigned, inspection, estimate, waiting_on_customer or settlement), and leaving `triage` or closing while an escalation is open (only its decision routes the claim; the problem names `escalation_id`). Moving into `settlement` or `closed`, a progress update in `settlement`, and reopening need `claims:decide`, which suffices alone for them (403 without); every other update needs `claims:write`. The body is exactly the StatusUpdate: unknown fields (a `contact.name`, a `closing_reason`) are 400. A claim closes only through `POST …/closing`, which records why: an update into `closed` here is 422 (409 when the claim is already closed). An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim's promise (`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel (portal: delivered by being stored) and publishes `claim.status_updated`.
          */
         post: operations["createStatusUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/closing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a claim with its reason, telling the claimant with a status update into closed
+         * @description Closing is a decision of its own (as GitHub closes an issue with a `state_reason`, and Stripe closes a dispute by an action endpoint), so the StatusUpdate stays exactly its thirteen fields: `reason` (`paid`, `denied`, `withdrawn`, `duplicate`; none has to pass through settlement), `rationale` (required for `denied`; kept on the claim and its internal timeline, never sent to the claimant by the service) and `status_update`, the ordinary StatusUpdate of `POST …/status-updates` with `stage: closed` (another stage is 400 at `/status_update/stage`). It is validated, stored, queued for delivery and published as `claim.status_updated` exactly like any status update, in one transaction with the closing (`claim.closed`, with the reason). Reopening is an ordinary status update into an open stage; it clears the closing, which the timeline keeps. Closing a claim as denied: `{"reason":"denied","rationale":"The policy excludes flood damage (section 4.2); the loss was caused by flooding.","status_update":{"channel":"email","stage":"closed","what_happened":"We reviewed your claim and cannot pay it: your policy does not cover flood damage.","what_happens_next":"You can ask us to review this decision within 60 days.","what_we_need_from_you":null,"contact":{"phone":"+14155550199","email":"claims@example.com"},"language":"en"}}`.
+         */
+        post: operations["closeClaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1003,6 +1023,85 @@ export interface components {
             }[];
             sha256: string;
         };
+        CloseClaimRequest: {
+            /**
+             * @description Why the claim closes; none has to pass through settlement
+             * @enum {unknown}
+             */
+            reason: "paid" | "denied" | "withdrawn" | "duplicate";
+            /** @description The reasons for the decision, kept on the claim and its internal timeline (never sent to the claimant by the service); required for `denied` */
+            rationale?: string;
+            /** @description The StatusUpdate that tells the claimant, as POST …/status-updates takes it, with `stage: closed` */
+            status_update: {
+                /** Format: uuid */
+                claim_id?: string;
+                /** @enum {unknown} */
+                channel: "email" | "sms" | "portal";
+                /** @constant */
+                stage: "closed";
+                what_happened: string;
+                what_happens_next: string;
+                what_we_need_from_you?: string | null;
+                /** Format: date */
+                expected_next_update_by?: string | null;
+                cta?: null | {
+                    label: string;
+                    /** Format: uri */
+                    url: string;
+                };
+                contact?: null | {
+                    phone: string;
+                    /** Format: email */
+                    email: string;
+                };
+                /** Format: uri */
+                portal_url?: string | null;
+                language?: string | null;
+            };
+        };
+        Closing: {
+            /** Format: uuid */
+            claim_id: string;
+            /** @constant */
+            stage: "closed";
+            /** @enum {unknown} */
+            reason: "paid" | "denied" | "withdrawn" | "duplicate";
+            rationale: string | null;
+            /** Format: date-time */
+            closed_at: string;
+            /**
+             * Format: uuid
+             * @description The status update, at `Location`
+             */
+            update_id: string;
+            status_update: {
+                /** Format: uuid */
+                claim_id: string;
+                /** @enum {unknown} */
+                channel: "email" | "sms" | "portal";
+                /** @enum {unknown} */
+                stage: "intake" | "triage" | "assigned" | "waiting_on_customer" | "inspection" | "estimate" | "settlement" | "closed";
+                what_happened: string;
+                what_happens_next: string;
+                what_we_need_from_you: string | null;
+                /** Format: date */
+                expected_next_update_by: string | null;
+                cta: null | {
+                    label: string;
+                    /** Format: uri */
+                    url: string;
+                };
+                contact: null | {
+                    phone: string;
+                    email: string;
+                };
+                /** Format: uri */
+                portal_url: string | null;
+                language: string | null;
+                adequacy_score: number;
+                adequacy_missing: string[];
+            };
+        };
         CreateClaimRequest: {
             policy_number: string;
             claimant: {
@@ -1082,7 +1181,6 @@ export interface components {
                     url: string;
                 };
                 contact: null | {
-                    name?: string;
                     phone: string;
                     email: string;
                 };
@@ -1111,7 +1209,6 @@ export interface components {
                 url: string;
             };
             contact?: null | {
-                name?: string;
                 phone: string;
                 /** Format: email */
                 email: string;
@@ -1119,13 +1216,6 @@ export interface components {
             /** Format: uri */
             portal_url?: string | null;
             language?: string | null;
-            /**
-             * @description Why the claim closes: required with `stage: closed`, refused with any other stage
-             * @enum {unknown}
-             */
-            closing_reason?: "paid" | "denied" | "withdrawn" | "duplicate";
-            /** @description The reasons for the decision, kept on the claim (internal, never shown to the claimant by the service); required for `denied` */
-            closing_rationale?: string;
         };
         DecideEscalationRequest: {
             /** @enum {unknown} */
@@ -1250,7 +1340,6 @@ export interface components {
                     url: string;
                 };
                 contact: null | {
-                    name?: string;
                     phone: string;
                     email: string;
                 };
@@ -1351,6 +1440,8 @@ export interface components {
             stage: "intake" | "triage" | "assigned" | "waiting_on_customer" | "inspection" | "estimate" | "settlement" | "closed";
             /** Format: date-time */
             received_at: string;
+            /** @description Whom the claimant deals with: the adjuster the claim is assigned to, else the claims team's name (`CLAIMS_CONTACT_NAME`). A StatusUpdate's `contact` holds only `phone` and `email` */
+            contact_name: string;
             required_documents: {
                 type: string;
                 received: boolean;
@@ -1393,7 +1484,6 @@ export interface components {
                     url: string;
                 };
                 contact: null | {
-                    name?: string;
                     phone: string;
                     email: string;
                 };
@@ -1430,7 +1520,6 @@ export interface components {
                             url: string;
                         };
                         contact: null | {
-                            name?: string;
                             phone: string;
                             email: string;
                         };
@@ -1640,7 +1729,6 @@ export interface components {
                 url: string;
             };
             contact: null | {
-                name?: string;
                 phone: string;
                 email: string;
             };
@@ -1726,7 +1814,6 @@ export interface components {
                     url: string;
                 };
                 contact: null | {
-                    name?: string;
                     phone: string;
                     email: string;
                 };
@@ -2495,7 +2582,6 @@ export interface operations {
                      *         "expected_next_update_by": "2026-11-23",
                      *         "cta": null,
                      *         "contact": {
-                     *           "name": "Claims team",
                      *           "phone": "+14155550199",
                      *           "email": "claims@example.com"
                      *         },
@@ -2641,6 +2727,7 @@ export interface operations {
                      *       "claim_number": "CLM-2026-000123",
                      *       "stage": "inspection",
                      *       "received_at": "2026-11-22T10:00:00Z",
+                     *       "contact_name": "Ann Adjuster",
                      *       "required_documents": [
                      *         {
                      *           "type": "photos_of_damage",
@@ -2680,7 +2767,6 @@ export interface operations {
                      *           "url": "https://portal.example.com/claims/CLM-2026-000123/inspection"
                      *         },
                      *         "contact": {
-                     *           "name": "Claims team",
                      *           "phone": "+14155550199",
                      *           "email": "claims@example.com"
                      *         },
@@ -2708,7 +2794,6 @@ export interface operations {
                      *                 "url": "https://portal.example.com/claims/CLM-2026-000123/inspection"
                      *               },
                      *               "contact": {
-                     *                 "name": "Claims team",
                      *                 "phone": "+14155550199",
                      *                 "email": "claims@example.com"
                      *               },
@@ -2844,7 +2929,6 @@ export interface operations {
                      *         "expected_next_update_by": null,
                      *         "cta": null,
                      *         "contact": {
-                     *           "name": "Claims team",
                      *           "phone": "+14155550199",
                      *           "email": "claims@example.com"
                      *         },
@@ -3495,7 +3579,6 @@ export interface operations {
                      *             "url": "https://portal.example.com/claims/CLM-2026-000123/inspection"
                      *           },
                      *           "contact": {
-                     *             "name": "Claims team",
                      *             "phone": "+14155550199",
                      *             "email": "claims@example.com"
                      *           },
@@ -5409,7 +5492,6 @@ export interface operations {
                  *         "url": "https://portal.example.com/claims/CLM-2026-000123/inspection"
                  *       },
                  *       "contact": {
-                 *         "name": "Claims team",
                  *         "phone": "+14155550199",
                  *         "email": "claims@example.com"
                  *       },
@@ -5443,7 +5525,6 @@ export interface operations {
                      *         "url": "https://portal.example.com/claims/CLM-2026-000123/inspection"
                      *       },
                      *       "contact": {
-                     *         "name": "Claims team",
                      *         "phone": "+14155550199",
                      *         "email": "claims@example.com"
                      *       },
@@ -5456,7 +5537,7 @@ export interface operations {
                     "application/json": components["schemas"]["StatusUpdate"];
                 };
             };
-            /** @description Malformed JSON, a schema violation, adequacy fields sent, a past or impossible date, a bad language tag, closing without a reason, a denial without a rationale, a closing reason with another stage */
+            /** @description Malformed JSON, a schema violation (any field or key the StatusUpdate does not list), adequacy fields sent, a past or impossible date, a bad language tag */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5498,7 +5579,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The caller lacks claims:decide for settlement, closing or reopening, or claims:write for any other stage */
+            /** @description The caller lacks claims:decide for settlement or reopening, or claims:write for any other stage */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5535,7 +5616,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description The lifecycle forbids the stage (including any non-reopening update to a closed claim), or the claim would leave triage or close while an escalation is open */
+            /** @description The lifecycle forbids the stage (including any non-reopening update to a closed claim), or the claim would leave triage while an escalation is open */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5572,7 +5653,239 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description claim_id names another claim, or the channel has no contact for this claimant */
+            /** @description claim_id names another claim, the channel has no contact for this claimant, or the stage is `closed` (closing is POST …/closing) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unprocessable",
+                     *       "title": "Unprocessable request",
+                     *       "status": 422,
+                     *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    closeClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "denied",
+                 *       "rationale": "The policy excludes flood damage (section 4.2); the loss was caused by flooding.",
+                 *       "status_update": {
+                 *         "channel": "email",
+                 *         "stage": "closed",
+                 *         "what_happened": "We reviewed your claim and cannot pay it: your policy does not cover flood damage.",
+                 *         "what_happens_next": "You can ask us to review this decision within 60 days.",
+                 *         "what_we_need_from_you": null,
+                 *         "contact": {
+                 *           "phone": "+14155550199",
+                 *           "email": "claims@example.com"
+                 *         },
+                 *         "language": "en"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CloseClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim is closed: its reason and rationale, and the stored StatusUpdate (exactly its thirteen fields) */
+            201: {
+                headers: {
+                    /** @description The status update into closed */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "claim_id": "6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "stage": "closed",
+                     *       "reason": "denied",
+                     *       "rationale": "The policy excludes flood damage (section 4.2); the loss was caused by flooding.",
+                     *       "closed_at": "2026-11-24T10:15:00.000Z",
+                     *       "update_id": "7d0c2b1e-4f3a-4b8e-9c1d-2e5f6a7b8c9d",
+                     *       "status_update": {
+                     *         "claim_id": "6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60",
+                     *         "channel": "email",
+                     *         "stage": "closed",
+                     *         "what_happened": "We reviewed your claim and cannot pay it: your policy does not cover flood damage.",
+                     *         "what_happens_next": "You can ask us to review this decision within 60 days.",
+                     *         "what_we_need_from_you": null,
+                     *         "contact": {
+                     *           "phone": "+14155550199",
+                     *           "email": "claims@example.com"
+                     *         },
+                     *         "language": "en",
+                     *         "expected_next_update_by": null,
+                     *         "cta": null,
+                     *         "portal_url": null,
+                     *         "adequacy_score": 0.5,
+                     *         "adequacy_missing": [
+                     *           "expected_next_update_by"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Closing"];
+                };
+            };
+            /** @description Malformed JSON, a schema violation (an unknown reason, a status_update of another stage than closed, any key the StatusUpdate does not list), a denial without a rationale, a past date, a bad language tag */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The claim is already closed, or an escalation is still open */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description status_update.claim_id names another claim, or its channel has no contact for this claimant */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5646,7 +5959,6 @@ export interface operations {
                      *         "url": "https://portal.example.com/claims/CLM-2026-000123/inspection"
                      *       },
                      *       "contact": {
-                     *         "name": "Claims team",
                      *         "phone": "+14155550199",
                      *         "email": "claims@example.com"
                      *       },

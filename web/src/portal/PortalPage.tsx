@@ -98,12 +98,12 @@ function ClaimView({ claim, token }: { claim: ClaimantStatus; token: string }) {
       <StageTimeline stage={claim.stage} />
       <section aria-labelledby="latest-heading">
         <h2 id="latest-heading">{t('latestHeading')}</h2>
-        {claim.latest_update ? <StatusUpdateView update={claim.latest_update} /> : <p>{t('noUpdate')}</p>}
+        {claim.latest_update ? <StatusUpdateView update={claim.latest_update} contactName={claim.contact_name} /> : <p>{t('noUpdate')}</p>}
       </section>
       {claim.stage === 'closed' && claim.latest_update === null && <p>{t('withdrawn')}</p>}
       <DocumentChecklist documents={claim.required_documents} attachments={claim.attachments} />
       {open && <UploadForm claimId={claim.claim_id} token={token} documents={claim.required_documents} />}
-      <UpdateHistory history={claim.history} />
+      <UpdateHistory history={claim.history} contactName={claim.contact_name} />
       {withdrawable && <WithdrawSection claimId={claim.claim_id} claimNumber={claim.claim_number} token={token} />}
     </>
   );

@@ -1,8 +1,12 @@
 import { useLanguage } from '../i18n/language';
 import type { StatusUpdate } from './claim-status';
 
-/** One update in the claimant's words: what happened, what next, what we need, when we write again, whom to call. */
-export function StatusUpdateView({ update }: { update: StatusUpdate }) {
+/**
+ * One update in the claimant's words: what happened, what next, what we need, when we write again, whom to
+ * call. The StatusUpdate's contact holds a phone and an email only; the person's name is the claim's
+ * (`contact_name`: the assigned adjuster, else the claims team).
+ */
+export function StatusUpdateView({ update, contactName }: { update: StatusUpdate; contactName: string }) {
   const { t } = useLanguage();
   const contact = update.contact;
   return (
@@ -37,19 +41,11 @@ export function StatusUpdateView({ update }: { update: StatusUpdate }) {
         <>
           <dt>{t('contact')}</dt>
           <dd>
-            {contact.name}
-            {contact.phone && (
-              <>
-                {' · '}
-                <a href={`tel:${contact.phone}`}>{contact.phone}</a>
-              </>
-            )}
-            {contact.email && (
-              <>
-                {' · '}
-                <a href={`mailto:${contact.email}`}>{contact.email}</a>
-              </>
-            )}
+            {contactName}
+            {' · '}
+            <a href={`tel:${contact.phone}`}>{contact.phone}</a>
+            {' · '}
+            <a href={`mailto:${contact.email}`}>{contact.email}</a>
           </dd>
         </>
       )}

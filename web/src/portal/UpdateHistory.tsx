@@ -2,7 +2,7 @@ import { useLanguage } from '../i18n/language';
 import type { ClaimantStatus } from './claim-status';
 import { StatusUpdateView } from './StatusUpdateView';
 
-export function UpdateHistory({ history }: { history: ClaimantStatus['history'] }) {
+export function UpdateHistory({ history, contactName }: { history: ClaimantStatus['history']; contactName: string }) {
   const { t, language } = useLanguage();
   return (
     <section aria-labelledby="history-heading">
@@ -11,7 +11,7 @@ export function UpdateHistory({ history }: { history: ClaimantStatus['history'] 
         {history.items.map((item) => (
           <li key={item.update_id}>
             <h3>{t('sentOn', { date: new Date(item.sent_at).toLocaleString(language) })}</h3>
-            <StatusUpdateView update={item.update} />
+            <StatusUpdateView update={item.update} contactName={contactName} />
           </li>
         ))}
       </ol>

@@ -10,6 +10,7 @@ import { takeAccessToken } from './access-token';
 import { DocumentChecklist } from './DocumentChecklist';
 import { problemMessage } from './problem-message';
 import { StageTimeline } from './StageTimeline';
+import { StatusUpdateView } from './StatusUpdateView';
 import { translate } from '../i18n/messages';
 import { WithdrawSection } from './WithdrawSection';
 
@@ -41,6 +42,34 @@ describe('StageTimeline', () => {
     expect(current).toHaveAttribute('aria-current', 'step');
     expect(screen.getByText('Recibida').closest('li')).toHaveTextContent('(hecho)');
     expect(screen.queryByText('Esperando su respuesta')).toBeNull();
+  });
+});
+
+describe('StatusUpdateView', () => {
+  it("names the contact person from the claim's assignment, beside the update's phone and email", () => {
+    inPortal(
+      <StatusUpdateView
+        contactName="Ann Adjuster"
+        update={{
+          claim_id: '6f1c0000-0000-4000-8000-000000000001',
+          channel: 'portal',
+          stage: 'inspection',
+          what_happened: 'We looked at your photos.',
+          what_happens_next: 'An inspector visits.',
+          what_we_need_from_you: null,
+          expected_next_update_by: null,
+          cta: null,
+          contact: { phone: '+14155550199', email: 'claims@example.com' },
+          portal_url: null,
+          language: 'en',
+          adequacy_score: 1,
+          adequacy_missing: [],
+        }}
+      />,
+    );
+    const contact = screen.getByRole('link', { name: '+14155550199' }).closest('dd')!;
+    expect(contact).toHaveTextContent('Ann Adjuster · +14155550199 · claims@example.com');
+    expect(screen.getByRole('link', { name: 'claims@example.com' })).toHaveAttribute('href', 'mailto:claims@example.com');
   });
 });
 

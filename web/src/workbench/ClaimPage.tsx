@@ -6,7 +6,7 @@ import { api, type components } from '../api/client';
 import { DeadlineBadge } from './deadline';
 import { humanise } from './QueuePage';
 import { authHeader, hasScope, type WorkbenchSession } from './session';
-import { emptyDraft, StatusUpdateComposer, type ComposedUpdate } from './StatusUpdateComposer';
+import { emptyDraft, StatusUpdateComposer, type ComposedClosing, type ComposedUpdate } from './StatusUpdateComposer';
 import { usePageTitle, useSession } from './WorkbenchSession';
 
 type ClaimFile = components['schemas']['GetClaimResponse'];
@@ -295,6 +295,17 @@ function ComposerSection({ file, session }: { file: ClaimFile; session: Workbenc
     setSent(`Update sent (adequacy ${Math.round(data.adequacy_score * 100)}%)`);
     await queryClient.invalidateQueries({ queryKey: ['deliveries', claim.claim_id] });
   });
+  // Closing is its own operation (claims:decide): the reason, and the status update into closed that tells the claimant.
+  const close = useClaimMutation(claim.claim_id, async (body: ComposedClosing) => {
+    const { data, error } = await api.POST('/api/claims/claims/{id}/closing', {
+      params: { path: { id: claim.claim_id } },
+      headers: authHeader(session),
+      body,
+    });
+    if (error) throw new Error(problemText(error, 'The claim could not be closed'));
+    setSent(`Claim closed as ${data.reason} (update adequacy ${Math.round(data.status_update.adequacy_score * 100)}%)`);
+    await queryClient.invalidateQueries({ queryKey: ['deliveries', claim.claim_id] });
+  });
   // The link the platform already sent the claimant (intake's acknowledgement), when it is one a status update
   // may carry: the API takes https links only, and a development platform's own link is http.
   const portalUrl = file.status_updates.find((update) => update.portal_url?.startsWith('https://'))?.portal_url ?? '';
@@ -304,8 +315,9 @@ function ComposerSection({ file, session }: { file: ClaimFile; session: Workbenc
         key={claim.version}
         initial={emptyDraft(claim.stage, claim.language, portalUrl)}
         onSend={(body) => send.mutate(body)}
-        sending={send.isPending}
-        error={send.error?.message}
+        onClose={(body) => close.mutate(body)}
+        sending={send.isPending || close.isPending}
+        error={send.error?.message ?? close.error?.message}
       />
       <p role="status" className="status-message">
         {sent}

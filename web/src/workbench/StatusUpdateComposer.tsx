@@ -12,9 +12,10 @@ import { useState, type FormEvent } from 'react';
 import type { components } from '../api/client';
 import { humanise } from './QueuePage';
 
-type StatusUpdateRequest = components['schemas']['CreateStatusUpdateRequest'];
-/** `closing_reason` is landing in the status update API (closing into `closed`); sent only with stage closed. */
-export type ComposedUpdate = StatusUpdateRequest & { closing_reason?: ClosingReason };
+/** The StatusUpdate as POST …/status-updates takes it: exactly its fields, nothing about closing. */
+export type ComposedUpdate = components['schemas']['CreateStatusUpdateRequest'];
+/** POST …/closing: why the claim closes, and the ordinary StatusUpdate into `closed` that tells the claimant. */
+export type ComposedClosing = components['schemas']['CloseClaimRequest'];
 
 /** The composer's fields, all text as typed; empty means "not given". */
 export interface Draft {
@@ -26,12 +27,12 @@ export interface Draft {
   expected_next_update_by: string;
   cta_label: string;
   cta_url: string;
-  contact_name: string;
   contact_phone: string;
   contact_email: string;
   portal_url: string;
   language: string;
   closing_reason: ClosingReason | '';
+  closing_rationale: string;
 }
 
 const given = (text: string) => (text.trim() === '' ? null : text.trim());
@@ -41,11 +42,7 @@ export function draftToRequest(draft: Draft): ComposedUpdate {
   const cta = given(draft.cta_label) && given(draft.cta_url) ? { label: draft.cta_label.trim(), url: draft.cta_url.trim() } : null;
   const contact =
     given(draft.contact_phone) && given(draft.contact_email)
-      ? {
-          ...(given(draft.contact_name) ? { name: draft.contact_name.trim() } : {}),
-          phone: draft.contact_phone.trim(),
-          email: draft.contact_email.trim(),
-        }
+      ? { phone: draft.contact_phone.trim(), email: draft.contact_email.trim() }
       : null;
   return {
     channel: draft.channel,
@@ -58,7 +55,16 @@ export function draftToRequest(draft: Draft): ComposedUpdate {
     contact,
     portal_url: given(draft.portal_url),
     language: given(draft.language),
-    ...(draft.stage === 'closed' && draft.closing_reason ? { closing_reason: draft.closing_reason } : {}),
+  };
+}
+
+/** A closing draft as POST …/closing takes it: the reason, the rationale when given, and the update into `closed`. */
+export function draftToClosing(draft: Draft & { closing_reason: ClosingReason }): ComposedClosing {
+  const rationale = given(draft.closing_rationale);
+  return {
+    reason: draft.closing_reason,
+    ...(rationale ? { rationale } : {}),
+    status_update: { ...draftToRequest(draft), stage: 'closed' },
   };
 }
 
@@ -74,9 +80,7 @@ const MISSING_HINTS: Record<AdequacyField, string> = {
 export function channelPreview(request: ComposedUpdate): string {
   const parts = [request.what_happened, request.what_happens_next, request.what_we_need_from_you ?? ''].filter(Boolean);
   const next = request.expected_next_update_by ? `Next update by ${request.expected_next_update_by}.` : '';
-  const contact = request.contact
-    ? `Contact ${request.contact.name ?? ''} ${request.contact.phone} ${request.contact.email}`.replace(/\s+/g, ' ')
-    : '';
+  const contact = request.contact ? `Contact ${request.contact.phone} ${request.contact.email}` : '';
   switch (request.channel) {
     case 'sms':
       return [parts.join(' '), next, request.cta?.url ?? request.portal_url ?? ''].filter(Boolean).join(' ').slice(0, 320);
@@ -108,28 +112,32 @@ export function emptyDraft(stage: ClaimStage, language: string, portalUrl: strin
     expected_next_update_by: '',
     cta_label: '',
     cta_url: '',
-    contact_name: '',
     contact_phone: '',
     contact_email: '',
     portal_url: portalUrl,
     language,
     closing_reason: '',
+    closing_rationale: '',
   };
 }
 
 /**
- * Writes a status update. The adequacy score and what is missing follow every keystroke, computed by the
+ * Writes a status update, or, with stage `closed`, a closing (its reason, a rationale, and the update that
+ * tells the claimant): `onSend` gets the StatusUpdate for POST …/status-updates, `onClose` the closing for
+ * POST …/closing. The adequacy score and what is missing follow every keystroke, computed by the
  * same function the service scores the update with (@platform/claims-domain); a preview shows the message
  * on the chosen channel.
  */
 export function StatusUpdateComposer({
   initial,
   onSend,
+  onClose,
   sending,
   error,
 }: {
   initial: Draft;
   onSend: (request: ComposedUpdate) => void;
+  onClose: (closing: ComposedClosing) => void;
   sending?: boolean;
   error?: string | null;
 }) {
@@ -150,7 +158,8 @@ export function StatusUpdateComposer({
   );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    onSend(request);
+    if (draft.stage === 'closed' && draft.closing_reason) onClose(draftToClosing({ ...draft, closing_reason: draft.closing_reason }));
+    else onSend(request);
   };
   return (
     <form className="composer" onSubmit={onSubmit} aria-labelledby="composer-heading">
@@ -202,6 +211,17 @@ export function StatusUpdateComposer({
             </select>
           </div>
         )}
+        {draft.stage === 'closed' && (
+          <div>
+            <label htmlFor="composer-closing_rationale">Rationale (internal; required for a denial)</label>
+            <textarea
+              id="composer-closing_rationale"
+              required={draft.closing_reason === 'denied'}
+              value={draft.closing_rationale}
+              onChange={(event) => setDraft({ ...draft, closing_rationale: event.target.value })}
+            />
+          </div>
+        )}
       </div>
       {field('what_happened', 'What happened', 'text', true)}
       {field('what_happens_next', 'What happens next', 'text', true)}
@@ -212,7 +232,6 @@ export function StatusUpdateComposer({
         {field('cta_url', 'Call to action link', 'url')}
       </div>
       <div className="filter-row">
-        {field('contact_name', 'Contact name')}
         {field('contact_phone', 'Contact phone', 'tel')}
         {field('contact_email', 'Contact email', 'email')}
       </div>
@@ -243,7 +262,7 @@ export function StatusUpdateComposer({
         <pre className="preview">{channelPreview(request)}</pre>
       </section>
       <button type="submit" disabled={sending}>
-        Send update
+        {draft.stage === 'closed' ? 'Close the claim' : 'Send update'}
       </button>
       {error && (
         <p className="error" role="alert">

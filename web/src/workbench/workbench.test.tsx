@@ -7,14 +7,14 @@ import { deadlineState, SOON_MS } from './deadline';
 import { pkceChallenge } from './oidc';
 import { QueueFilterForm } from './QueuePage';
 import { filtersFromSearch, filtersToSearch, listQuery, NO_FILTERS, type QueueFilters } from './queue-filters';
-import { emptyDraft, StatusUpdateComposer, type ComposedUpdate } from './StatusUpdateComposer';
+import { emptyDraft, StatusUpdateComposer, type ComposedClosing, type ComposedUpdate } from './StatusUpdateComposer';
 
 const score = () => screen.getByTestId('adequacy-score').textContent;
 
 describe('status update composer', () => {
   it('raises the adequacy score and shrinks what is missing while the adjuster types, with the service rules', async () => {
     const user = userEvent.setup();
-    render(<StatusUpdateComposer initial={emptyDraft('triage', '', '')} onSend={() => {}} />);
+    render(<StatusUpdateComposer initial={emptyDraft('triage', '', '')} onSend={() => {}} onClose={() => {}} />);
     // Nothing given on email: next update (3), contact (2), language (1) all missing.
     expect(score()).toBe('0%');
     const missing = () =>
@@ -45,7 +45,7 @@ describe('status update composer', () => {
 
   it('shows the message as the chosen channel carries it, and the portal link counts on the portal channel', async () => {
     const user = userEvent.setup();
-    render(<StatusUpdateComposer initial={emptyDraft('triage', 'en', '')} onSend={() => {}} />);
+    render(<StatusUpdateComposer initial={emptyDraft('triage', 'en', '')} onSend={() => {}} onClose={() => {}} />);
     await user.type(screen.getByLabelText('What happened'), 'We got your photos.');
     expect(
       within(screen.getByRole('region', { name: 'Preview on email' })).getByText(/Subject: An update on your claim/),
@@ -55,19 +55,60 @@ describe('status update composer', () => {
     expect(screen.getByText('Missing: the portal link')).toBeInTheDocument();
   });
 
-  it('asks for a closing reason when closing and sends it with the update', async () => {
+  it('closes with a reason through the closing operation: the status update inside carries no closing field', async () => {
     const user = userEvent.setup();
     const onSend = vi.fn<(request: ComposedUpdate) => void>();
-    render(<StatusUpdateComposer initial={emptyDraft('settlement', 'en', '')} onSend={onSend} />);
+    const onClose = vi.fn<(closing: ComposedClosing) => void>();
+    render(<StatusUpdateComposer initial={emptyDraft('settlement', 'en', '')} onSend={onSend} onClose={onClose} />);
     expect(screen.queryByLabelText('Closing reason')).not.toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText('Stage'), 'closed');
-    await user.selectOptions(screen.getByLabelText('Closing reason'), 'paid');
-    await user.type(screen.getByLabelText('What happened'), 'We paid your claim.');
-    await user.type(screen.getByLabelText('What happens next'), 'Nothing more.');
-    await user.click(screen.getByRole('button', { name: 'Send update' }));
-    expect(onSend).toHaveBeenCalledWith(
-      expect.objectContaining({ stage: 'closed', closing_reason: 'paid', what_happened: 'We paid your claim.', cta: null, contact: null }),
+    await user.selectOptions(screen.getByLabelText('Closing reason'), 'denied');
+    await user.type(screen.getByLabelText('Rationale (internal; required for a denial)'), 'Flood is excluded');
+    await user.type(screen.getByLabelText('What happened'), 'We cannot pay your claim.');
+    await user.type(screen.getByLabelText('What happens next'), 'You can ask for a review.');
+    await user.type(screen.getByLabelText('Contact phone'), '+14155550111');
+    await user.type(screen.getByLabelText('Contact email'), 'sam@insurer.example');
+    await user.click(screen.getByRole('button', { name: 'Close the claim' }));
+    expect(onSend).not.toHaveBeenCalled();
+    expect(onClose).toHaveBeenCalledTimes(1);
+    const [closing] = onClose.mock.calls[0];
+    expect(closing).toEqual({
+      reason: 'denied',
+      rationale: 'Flood is excluded',
+      status_update: expect.objectContaining({ stage: 'closed', what_happened: 'We cannot pay your claim.', cta: null }),
+    });
+    expect(Object.keys(closing.status_update).sort()).toEqual(
+      [
+        'channel',
+        'contact',
+        'cta',
+        'expected_next_update_by',
+        'language',
+        'portal_url',
+        'stage',
+        'what_happened',
+        'what_happens_next',
+        'what_we_need_from_you',
+      ].sort(),
     );
+    expect(closing.status_update.contact).toEqual({ phone: '+14155550111', email: 'sam@insurer.example' });
+  });
+
+  it('sends any other stage as a plain status update, with no contact name and nothing about closing', async () => {
+    const user = userEvent.setup();
+    const onSend = vi.fn<(request: ComposedUpdate) => void>();
+    const onClose = vi.fn<(closing: ComposedClosing) => void>();
+    render(<StatusUpdateComposer initial={emptyDraft('estimate', 'en', '')} onSend={onSend} onClose={onClose} />);
+    expect(screen.queryByLabelText('Contact name')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('What happened'), 'We have your estimate.');
+    await user.type(screen.getByLabelText('What happens next'), 'We review it.');
+    await user.type(screen.getByLabelText('Contact phone'), '+14155550111');
+    await user.type(screen.getByLabelText('Contact email'), 'sam@insurer.example');
+    await user.click(screen.getByRole('button', { name: 'Send update' }));
+    expect(onClose).not.toHaveBeenCalled();
+    const [update] = onSend.mock.calls[0];
+    expect(update).not.toHaveProperty('closing_reason');
+    expect(update.contact).toEqual({ phone: '+14155550111', email: 'sam@insurer.example' });
   });
 });
 

@@ -9,8 +9,8 @@ import { claimantStatusService } from './claimant-status-service';
 
 export const CLAIMANT_STATUS_PATH = '/api/claims/public/claims/:id/status';
 
-export function claimantStatusRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {
-  const claimantStatus = claimantStatusService()(deps.db);
+export function claimantStatusRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
+  const claimantStatus = claimantStatusService(config.CLAIMS_CONTACT_NAME)(deps.db);
   const router = Router();
 
   router.get(CLAIMANT_STATUS_PATH, noBody, async (req, res) => {
@@ -44,6 +44,7 @@ export function claimantStatusRoutes(deps: ServiceDeps, _config: ClaimsConfig): 
           claim_number: 'CLM-2026-000123',
           stage: 'inspection',
           received_at: '2026-11-22T10:00:00Z',
+          contact_name: 'Ann Adjuster',
           required_documents: requiredDocumentsExample,
           attachments: [
             {

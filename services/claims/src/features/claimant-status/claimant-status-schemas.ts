@@ -24,12 +24,28 @@ export type ClaimantStatusQuery = FromSchema<typeof claimantStatusQuerySchema>;
 export const claimantStatusSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['claim_id', 'claim_number', 'stage', 'received_at', 'required_documents', 'attachments', 'latest_update', 'history'],
+  required: [
+    'claim_id',
+    'claim_number',
+    'stage',
+    'received_at',
+    'contact_name',
+    'required_documents',
+    'attachments',
+    'latest_update',
+    'history',
+  ],
   properties: {
     claim_id: { type: 'string', format: 'uuid' },
     claim_number: { type: 'string' },
     stage: { enum: [...CLAIM_STAGES] },
     received_at: { type: 'string', format: 'date-time' },
+    contact_name: {
+      type: 'string',
+      description:
+        "Whom the claimant deals with: the adjuster the claim is assigned to, else the claims team's name (`CLAIMS_CONTACT_NAME`). " +
+        "A StatusUpdate's `contact` holds only `phone` and `email`",
+    },
     required_documents: requiredDocumentsSchema,
     attachments: {
       type: 'array',

@@ -6,14 +6,19 @@ import { openedBy } from '../../shared/claimant-access';
 import type { ClaimantStatus, ClaimantStatusQuery } from './claimant-status-schemas';
 import { claimantStatusStore } from './claimant-status-store';
 
-/** A claimant's view of their claim: the claimant-safe projection, nothing internal. */
-export const claimantStatusService = () => (db: Knex) => ({
+/**
+ * A claimant's view of their claim: the claimant-safe projection, nothing internal. The contact person is
+ * the claim's assignee, else `teamContactName`.
+ */
+export const claimantStatusService = (teamContactName: string) => (db: Knex) => ({
   async status(claimId: string, token: string, query: ClaimantStatusQuery): Promise<ClaimantStatus> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const read = UUID_PATTERN.test(claimId) ? await claimantStatusStore(db).read(claimId, after, query.limit ?? 25) : undefined;
     const { status, next_position } = openedBy(read, token);
+    const { assignee, ...view } = status;
     return {
-      ...status,
+      ...view,
+      contact_name: assignee ?? teamContactName,
       attachments: status.attachments.map((attachment) => ({ ...attachment, scan_notice: scanNotice(attachment.scan_status) })),
       history: { items: status.history.items, next_cursor: next_position ? encodeCursor(next_position) : null },
     };

@@ -10,7 +10,9 @@ type ClaimantAttachment = Omit<ClaimantStatus['attachments'][number], 'scan_noti
 /** One read of the claimant's view: everything but the history's cursor and the attachments' scan notices. */
 export interface ClaimantStatusRow {
   access_token_hash: string;
-  status: Omit<ClaimantStatus, 'attachments' | 'history'> & {
+  status: Omit<ClaimantStatus, 'attachments' | 'history' | 'contact_name'> & {
+    /** The claim's assignee, or null while unassigned. */
+    assignee: string | null;
     attachments: ClaimantAttachment[];
     history: { items: ClaimantStatus['history']['items'] };
   };
@@ -38,7 +40,7 @@ const readClaimantStatus = preparedStatement<ClaimantStatusRow>(
   SELECT c.access_token_hash,
     json_build_object(
       'claim_id', c.id, 'claim_number', c.claim_number, 'stage', c.stage, 'received_at', ${isoTimestampSql('c.received_at')},
-      'required_documents', c.required_documents,
+      'assignee', c.assignee, 'required_documents', c.required_documents,
       'attachments', (
         SELECT coalesce(json_agg(json_build_object(
           'attachment_id', a.id, 'filename', a.filename, 'content_type', a.content_type, 'size_bytes', a.size_bytes,

@@ -51,6 +51,7 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
       'attachments',
       'claim_id',
       'claim_number',
+      'contact_name',
       'history',
       'latest_update',
       'received_at',

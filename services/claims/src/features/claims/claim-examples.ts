@@ -38,22 +38,24 @@ export const statusUpdateRequestExample = {
   what_we_need_from_you: 'Please book an inspection slot.',
   expected_next_update_by: '2026-11-27',
   cta: { label: 'Book an inspection', url: `${PORTAL}/inspection` },
-  contact: { name: 'Claims team', phone: '+14155550199', email: 'claims@example.com' },
+  contact: { phone: '+14155550199', email: 'claims@example.com' },
   portal_url: PORTAL,
   language: 'en',
 };
 
-/** Closing a claim: the reason (and for a denial the rationale) with `stage: closed`. */
-export const closingStatusUpdateRequestExample = {
-  channel: 'email',
-  stage: 'closed',
-  closing_reason: 'denied',
-  closing_rationale: 'The policy excludes flood damage (section 4.2); the loss was caused by flooding.',
-  what_happened: 'We reviewed your claim and cannot pay it: your policy does not cover flood damage.',
-  what_happens_next: 'You can ask us to review this decision within 60 days.',
-  what_we_need_from_you: null,
-  contact: { name: 'Claims team', phone: '+14155550199', email: 'claims@example.com' },
-  language: 'en',
+/** Closing a claim as denied: the reason, the rationale, and the status update into `closed`. */
+export const closingRequestExample = {
+  reason: 'denied',
+  rationale: 'The policy excludes flood damage (section 4.2); the loss was caused by flooding.',
+  status_update: {
+    channel: 'email',
+    stage: 'closed',
+    what_happened: 'We reviewed your claim and cannot pay it: your policy does not cover flood damage.',
+    what_happens_next: 'You can ask us to review this decision within 60 days.',
+    what_we_need_from_you: null,
+    contact: { phone: '+14155550199', email: 'claims@example.com' },
+    language: 'en',
+  },
 };
 
 export const statusUpdateExample = { claim_id: CLAIM_ID, ...statusUpdateRequestExample, adequacy_score: 1, adequacy_missing: [] };
@@ -67,7 +69,7 @@ export const acknowledgementExample = {
   what_we_need_from_you: null,
   expected_next_update_by: '2026-11-23',
   cta: null,
-  contact: { name: 'Claims team', phone: '+14155550199', email: 'claims@example.com' },
+  contact: { phone: '+14155550199', email: 'claims@example.com' },
   portal_url: PORTAL,
   language: 'en',
   adequacy_score: 1,
@@ -163,3 +165,21 @@ export const timelineExample = [
 ];
 
 export const claimIds = { CLAIM_ID, ATTACHMENT_ID };
+
+export const closingExample = {
+  claim_id: CLAIM_ID,
+  stage: 'closed',
+  reason: closingRequestExample.reason,
+  rationale: closingRequestExample.rationale,
+  closed_at: '2026-11-24T10:15:00.000Z',
+  update_id: '7d0c2b1e-4f3a-4b8e-9c1d-2e5f6a7b8c9d',
+  status_update: {
+    claim_id: CLAIM_ID,
+    ...closingRequestExample.status_update,
+    expected_next_update_by: null,
+    cta: null,
+    portal_url: null,
+    adequacy_score: 0.5,
+    adequacy_missing: ['expected_next_update_by'],
+  },
+};

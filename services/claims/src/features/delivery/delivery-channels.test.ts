@@ -13,7 +13,7 @@ const update = {
   what_we_need_from_you: 'A photo of the rear bumper',
   expected_next_update_by: '2026-12-01',
   cta: { label: 'Upload the photo', url: 'https://portal.example/upload' },
-  contact: { name: 'Ann', phone: '+14155550199', email: 'ann@insurer.example' },
+  contact: { phone: '+14155550199', email: 'ann@insurer.example' },
   portal_url: null,
   language: 'en',
   adequacy_score: 0.89,

@@ -53,7 +53,7 @@ export function renderStatusUpdate(
   if (update.contact)
     lines.push(
       messages.format('updateQuestions', {
-        contact: [update.contact.name, update.contact.phone, update.contact.email].filter(Boolean).join(', '),
+        contact: [update.contact.phone, update.contact.email].join(', '),
       }),
     );
   return { subject: messages.format('updateSubject', { claimNumber }), text: lines.join('\n') };

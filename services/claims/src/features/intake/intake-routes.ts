@@ -22,7 +22,7 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
     intakeService({
       exchange: config.CLAIMS_EXCHANGE,
       publicBaseUrl: config.PUBLIC_BASE_URL,
-      contact: { name: config.CLAIMS_CONTACT_NAME, phone: config.CLAIMS_CONTACT_PHONE, email: config.CLAIMS_CONTACT_EMAIL },
+      contact: { phone: config.CLAIMS_CONTACT_PHONE, email: config.CLAIMS_CONTACT_EMAIL },
       idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
     }),
     deps.db,

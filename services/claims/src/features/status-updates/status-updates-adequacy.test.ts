@@ -4,7 +4,7 @@ import { computeAdequacy } from './status-update-adequacy';
 import { isCalendarDate, isTodayOrLater, nextUpdateDueAt } from './status-update-dates';
 import { statusUpdateRequestSchema } from './status-updates-schemas';
 
-const contact = { name: 'Claims team', phone: '+18005550100', email: 'claims@example.com' };
+const contact = { phone: '+18005550100', email: 'claims@example.com' };
 const cta = { label: 'Upload', url: 'https://claims.example.com/u' };
 
 describe('computeAdequacy (weights: expected_next_update_by 3, cta 2 when something is asked, contact 2, portal_url 1 on portal, language 1)', () => {

@@ -4,17 +4,25 @@ import { withTransactional } from '@platform/db';
 import { assertValid, jsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { statusUpdateRequestSchema, statusUpdateSchema, type StatusUpdateRequest } from './status-updates-schemas';
+import {
+  closingRequestSchema,
+  closingSchema,
+  statusUpdateRequestSchema,
+  statusUpdateSchema,
+  type ClosingRequest,
+  type StatusUpdateRequest,
+} from './status-updates-schemas';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { statusUpdateService } from './status-updates-service';
-import { closingStatusUpdateRequestExample, statusUpdateExample, statusUpdateRequestExample } from '../claims/claim-examples';
+import { closingExample, closingRequestExample, statusUpdateExample, statusUpdateRequestExample } from '../claims/claim-examples';
 
 /** Called once a status update has committed, so the delivery worker looks at the queue at once. */
 export type DeliveryKick = () => void;
 
 /**
- * POST /api/claims/claims/{id}/status-updates (claims:write; claims:decide, which alone suffices, for settlement,
- * closed and reopening) and GET …/status-updates/{update_id} (claims:read), where the Location points.
+ * POST /api/claims/claims/{id}/status-updates (claims:write; claims:decide, which alone suffices, for settlement
+ * and reopening), POST …/closing (claims:decide: the reason and a status update into closed) and
+ * GET …/status-updates/{update_id} (claims:read), where the Location points.
  */
 export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kickDelivery: DeliveryKick): Router {
   const router = Router();
@@ -32,10 +40,8 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       'other than reopening it (into assigned, inspection, estimate, waiting_on_customer or settlement), and leaving `triage` ' +
       'or closing while an escalation is open (only its decision routes the claim; the problem names `escalation_id`). Moving into ' +
       '`settlement` or `closed`, a progress update in `settlement`, and reopening need `claims:decide`, which suffices alone for them (403 without); every other update needs `claims:write`. ' +
-      'An update into `closed` names its `closing_reason` (`paid`, `denied`, `withdrawn`, `duplicate`; none has to pass through settlement), ' +
-      'a denial also its `closing_rationale` (both only with `closed`, else 400); they are kept on the claim (`closing`) until it is reopened, ' +
-      'which clears them while the closing update and the timeline keep them. Closing a claim as denied: ' +
-      `\`${JSON.stringify(closingStatusUpdateRequestExample)}\`. ` +
+      'The body is exactly the StatusUpdate: unknown fields (a `contact.name`, a `closing_reason`) are 400. A claim closes only ' +
+      'through `POST …/closing`, which records why: an update into `closed` here is 422 (409 when the claim is already closed). ' +
       "An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim's promise " +
       '(`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel ' +
       '(portal: delivered by being stored) and publishes `claim.status_updated`.',
@@ -52,17 +58,20 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       },
       400: {
         description:
-          'Malformed JSON, a schema violation, adequacy fields sent, a past or impossible date, a bad language tag, closing without a reason, a denial without a rationale, a closing reason with another stage',
+          'Malformed JSON, a schema violation (any field or key the StatusUpdate does not list), adequacy fields sent, a past or impossible date, a bad language tag',
       },
       401: { description: 'No credentials, or credentials that do not verify' },
-      403: { description: 'The caller lacks claims:decide for settlement, closing or reopening, or claims:write for any other stage' },
+      403: { description: 'The caller lacks claims:decide for settlement or reopening, or claims:write for any other stage' },
       404: { description: 'No such claim' },
       409: {
         description:
-          'The lifecycle forbids the stage (including any non-reopening update to a closed claim), or the claim would leave triage or close while an escalation is open',
+          'The lifecycle forbids the stage (including any non-reopening update to a closed claim), or the claim would leave triage while an escalation is open',
       },
       415: { description: 'Content-Type is not application/json' },
-      422: { description: 'claim_id names another claim, or the channel has no contact for this claimant' },
+      422: {
+        description:
+          'claim_id names another claim, the channel has no contact for this claimant, or the stage is `closed` (closing is POST …/closing)',
+      },
       503: { description: 'The database is unavailable' },
     },
   });
@@ -77,6 +86,56 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       const stored = await updates.transactional((service) => service.post(String(req.params.id), body, principal));
       kickDelivery();
       res.status(201).location(`/api/claims/claims/${stored.update.claim_id}/status-updates/${stored.update_id}`).json(stored.update);
+    },
+  );
+
+  deps.openapi.operation('post', '/api/claims/claims/{id}/closing', {
+    operationId: 'closeClaim',
+    summary: 'Close a claim with its reason, telling the claimant with a status update into closed',
+    description:
+      'Closing is a decision of its own (as GitHub closes an issue with a `state_reason`, and Stripe closes a dispute by an action ' +
+      'endpoint), so the StatusUpdate stays exactly its thirteen fields: `reason` (`paid`, `denied`, `withdrawn`, `duplicate`; none has ' +
+      'to pass through settlement), `rationale` (required for `denied`; kept on the claim and its internal timeline, never sent to the ' +
+      'claimant by the service) and `status_update`, the ordinary StatusUpdate of `POST …/status-updates` with `stage: closed` ' +
+      '(another stage is 400 at `/status_update/stage`). It is validated, stored, queued for delivery and published as ' +
+      '`claim.status_updated` exactly like any status update, in one transaction with the closing (`claim.closed`, with the reason). ' +
+      'Reopening is an ordinary status update into an open stage; it clears the closing, which the timeline keeps. ' +
+      `Closing a claim as denied: \`${JSON.stringify(closingRequestExample)}\`.`,
+    tag: 'Status updates',
+    security: { scope: DECIDE_SCOPE },
+    requestBody: { contentType: 'application/json', schema: closingRequestSchema, example: closingRequestExample },
+    responses: {
+      201: {
+        description: 'The claim is closed: its reason and rationale, and the stored StatusUpdate (exactly its thirteen fields)',
+        schema: closingSchema,
+        schemaName: 'Closing',
+        example: closingExample,
+        headers: { Location: 'The status update into closed' },
+      },
+      400: {
+        description:
+          'Malformed JSON, a schema violation (an unknown reason, a status_update of another stage than closed, any key the StatusUpdate does not list), a denial without a rationale, a past date, a bad language tag',
+      },
+      401: { description: 'No credentials, or credentials that do not verify' },
+      403: { description: 'The caller lacks claims:decide' },
+      404: { description: 'No such claim' },
+      409: { description: 'The claim is already closed, or an escalation is still open' },
+      415: { description: 'Content-Type is not application/json' },
+      422: { description: 'status_update.claim_id names another claim, or its channel has no contact for this claimant' },
+      503: { description: 'The database is unavailable' },
+    },
+  });
+  router.post(
+    '/api/claims/claims/:id/closing',
+    authenticate(deps.verifyToken),
+    requireScope(DECIDE_SCOPE),
+    jsonBody,
+    async (req: Request, res: Response) => {
+      const body = assertValid<ClosingRequest>(closingRequestSchema, req.body);
+      const principal = principalOf(req);
+      const { stored, closing } = await updates.transactional((service) => service.close(String(req.params.id), body, principal));
+      kickDelivery();
+      res.status(201).location(`/api/claims/claims/${stored.update.claim_id}/status-updates/${stored.update_id}`).json(closing);
     },
   );
 

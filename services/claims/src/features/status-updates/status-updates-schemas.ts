@@ -21,18 +21,16 @@ const contactRequestSchema = {
   additionalProperties: false,
   required: ['phone', 'email'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 200, pattern: NON_BLANK_TEXT_PATTERN },
     phone: { type: 'string', pattern: E164_PATTERN },
     email: { type: 'string', format: 'email', maxLength: 320 },
   },
 } as const;
 
 /**
- * Request body of POST /api/claims/claims/{id}/status-updates. `adequacy_score` and `adequacy_missing`
- * are not accepted (additionalProperties: false makes sending them a 400). Whether
- * `expected_next_update_by` is today or later is checked by `isTodayOrLater`, not by the schema; that
- * `closing_reason` comes with (and only with) `stage: closed`, and `closing_rationale` with `denied`, by
- * `checkClosing`.
+ * Request body of POST /api/claims/claims/{id}/status-updates: the StatusUpdate's fields and no others.
+ * `adequacy_score` and `adequacy_missing` are not accepted (additionalProperties: false makes sending them
+ * a 400), nor is anything about closing (that is POST …/closing). Whether `expected_next_update_by` is
+ * today or later is checked by `isTodayOrLater`, not by the schema.
  */
 export const statusUpdateRequestSchema = {
   type: 'object',
@@ -50,18 +48,6 @@ export const statusUpdateRequestSchema = {
     contact: { oneOf: [{ type: 'null' }, contactRequestSchema] },
     portal_url: { type: ['string', 'null'], format: 'uri', pattern: HTTPS_URL_PATTERN, maxLength: 2000 },
     language: { type: ['string', 'null'], pattern: LANGUAGE_TAG_PATTERN, maxLength: 35 },
-    closing_reason: {
-      enum: [...CLOSING_REASONS],
-      description: 'Why the claim closes: required with `stage: closed`, refused with any other stage',
-    },
-    closing_rationale: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 5000,
-      pattern: NON_BLANK_TEXT_PATTERN,
-      description:
-        'The reasons for the decision, kept on the claim (internal, never shown to the claimant by the service); required for `denied`',
-    },
   },
 } as const;
 
@@ -110,7 +96,7 @@ export const statusUpdateSchema = {
           type: 'object',
           additionalProperties: false,
           required: ['phone', 'email'],
-          properties: { name: { type: 'string' }, phone: { type: 'string' }, email: { type: 'string' } },
+          properties: { phone: { type: 'string' }, email: { type: 'string' } },
         },
       ],
     },
@@ -129,3 +115,47 @@ export type StatusUpdate = FromSchema<typeof statusUpdateSchema>;
 export type StatusUpdateContact = NonNullable<StatusUpdate['contact']>;
 /** What a caller sends: everything but the computed adequacy fields; `claim_id` may be omitted. */
 export type StatusUpdateRequest = FromSchema<typeof statusUpdateRequestSchema>;
+
+/**
+ * Request body of POST /api/claims/claims/{id}/closing: why the claim closes, and the ordinary StatusUpdate
+ * into `closed` that tells the claimant (a `status_update` of another stage is a 400 at `/status_update/stage`).
+ */
+export const closingRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason', 'status_update'],
+  properties: {
+    reason: { enum: [...CLOSING_REASONS], description: 'Why the claim closes; none has to pass through settlement' },
+    rationale: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 5000,
+      pattern: NON_BLANK_TEXT_PATTERN,
+      description:
+        'The reasons for the decision, kept on the claim and its internal timeline (never sent to the claimant by the service); required for `denied`',
+    },
+    status_update: {
+      ...statusUpdateRequestSchema,
+      description: 'The StatusUpdate that tells the claimant, as POST …/status-updates takes it, with `stage: closed`',
+      properties: { ...statusUpdateRequestSchema.properties, stage: { const: 'closed' } },
+    },
+  },
+} as const;
+export type ClosingRequest = FromSchema<typeof closingRequestSchema>;
+
+/** Response of POST /api/claims/claims/{id}/closing: the claim's closing and the StatusUpdate stored with it. */
+export const closingSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['claim_id', 'stage', 'reason', 'rationale', 'closed_at', 'update_id', 'status_update'],
+  properties: {
+    claim_id: { type: 'string', format: 'uuid' },
+    stage: { const: 'closed' },
+    reason: { enum: [...CLOSING_REASONS] },
+    rationale: { type: ['string', 'null'] },
+    closed_at: { type: 'string', format: 'date-time' },
+    update_id: { type: 'string', format: 'uuid', description: 'The status update, at `Location`' },
+    status_update: statusUpdateSchema,
+  },
+} as const;
+export type Closing = FromSchema<typeof closingSchema>;

@@ -6,11 +6,12 @@ import { escalationStore } from '../triage/escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimStatusUpdated } from './status-updates-events';
 import { lockClaim, readClaim } from '../../shared/claim-state';
-import { CLOSING_REASONS } from '../../shared/claim-vocabulary';
+import type { ClosingReason } from '../../shared/claim-vocabulary';
 import { DECIDE_SCOPE, WRITE_SCOPE, judgeTransition } from '../../shared/stage-machine';
 import { normaliseLanguageTag } from './language-tag';
 import { isTodayOrLater, nextUpdateDueAt } from './status-update-dates';
-import type { StatusUpdateRequest } from './status-updates-schemas';
+import type { Closing, ClosingRequest, StatusUpdateRequest } from './status-updates-schemas';
+import { claimClosed } from './status-updates-events';
 import { statusUpdatesStore, type StoredStatusUpdate } from './status-updates-store';
 
 export interface Caller {
@@ -43,18 +44,16 @@ function checkRequest(claimId: string, request: StatusUpdateRequest, timeZone: s
   return { language };
 }
 
-/** A closing update names its reason, and a denial its rationale; neither comes with any other stage. */
-function checkClosing(request: StatusUpdateRequest): void {
-  const refuse = (field: string, message: string) => problems.badRequest(`${field} ${message}`, [{ pointer: `/${field}`, message }]);
-  if (request.stage === 'closed') {
-    if (request.closing_reason === undefined)
-      throw refuse('closing_reason', `is required when stage is closed (one of ${CLOSING_REASONS.join(', ')})`);
-    if (request.closing_reason === 'denied' && request.closing_rationale === undefined)
-      throw refuse('closing_rationale', 'is required for a denial');
-  } else {
-    if (request.closing_reason !== undefined) throw refuse('closing_reason', 'is only for stage closed');
-    if (request.closing_rationale !== undefined) throw refuse('closing_rationale', 'is only for stage closed');
-  }
+/** A denial names its rationale (the schema makes the reason and the update's stage right). */
+function checkClosing(closing: ClosingRequest): void {
+  if (closing.reason === 'denied' && closing.rationale === undefined)
+    throw problems.badRequest('rationale is required for a denial', [{ pointer: '/rationale', message: 'is required for a denial' }]);
+}
+
+/** How a claim closes: its reason and, for the internal record only, the rationale. */
+interface ClosingFacts {
+  reason: ClosingReason;
+  rationale: string | null;
 }
 
 /**
@@ -66,90 +65,133 @@ function checkClosing(request: StatusUpdateRequest): void {
 export function statusUpdateService(exchange: string, defaultCadenceDays: number) {
   return (db: Knex) => {
     const statusUpdates = statusUpdatesStore(db);
-    return {
-      async post(claimId: string, request: StatusUpdateRequest, caller: Caller): Promise<StoredStatusUpdate> {
-        const claim = await lockClaim(db, claimId);
-        const { language } = checkRequest(claimId, request, claim.time_zone);
-        checkClosing(request);
-        const verdict = judgeTransition(claim.stage, request.stage);
-        if (!verdict.allowed) throw problems.conflict(verdict.reason);
-        if (verdict.needsDecide && !caller.scopes.has(DECIDE_SCOPE)) {
-          const what = verdict.kind === 'reopen' ? 'Reopening a closed claim' : `Moving a claim into ${request.stage}`;
-          throw problems.forbidden(`${what} requires the ${DECIDE_SCOPE} scope`);
-        }
-        // claims:decide grants settlement, closing and reopening on its own (CONTRACT §2); every other update needs claims:write.
-        if (!verdict.needsDecide && !caller.scopes.has(WRITE_SCOPE)) {
-          throw problems.forbidden(`A status update into ${request.stage} requires the ${WRITE_SCOPE} scope`);
-        }
-        const leavesTriage = claim.stage === 'triage' && request.stage !== 'triage';
-        if (leavesTriage || (request.stage === 'closed' && claim.stage !== 'closed')) {
-          const open = await escalationStore(db).findOpen(claim.claim_id);
-          if (open) {
-            throw problems.conflict(
-              `Triage raised an escalation that a claims:decide caller must decide before the claim ${leavesTriage ? 'leaves triage' : 'is closed'}`,
-              {
-                escalation_id: open.escalation_id,
-              },
-            );
-          }
-        }
-        if (request.channel === 'email' && !claim.claimant.email)
-          throw problems.unprocessable('The claimant gave no email address; choose another channel');
-        if (request.channel === 'sms' && !claim.claimant.phone)
-          throw problems.unprocessable('The claimant gave no phone number; choose another channel');
 
-        const stored = await statusUpdates.insert({
-          claim_id: claim.claim_id,
-          channel: request.channel,
-          stage: request.stage,
-          what_happened: request.what_happened,
-          what_happens_next: request.what_happens_next,
-          what_we_need_from_you: request.what_we_need_from_you ?? null,
-          expected_next_update_by: request.expected_next_update_by ?? null,
-          cta: request.cta ?? null,
-          contact: request.contact ?? null,
-          portal_url: request.portal_url ?? null,
-          language,
-          created_by: caller.sub,
-          closing_reason: request.closing_reason ?? null,
-        });
-        const nextUpdateDue =
-          request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by, claim.time_zone, defaultCadenceDays);
-        // Closing sets the reason; reopening clears it (the database allows a reason only on a closed claim),
-        // while the closing update and its timeline entry keep it.
-        await claimStore(db).updateState(claim.claim_id, {
-          stage: request.stage,
-          next_update_due: nextUpdateDue,
-          closing_reason: request.closing_reason ?? null,
-          closing_rationale: request.closing_rationale ?? null,
-        });
-        await deliveriesStore(db).queue(stored);
-        const facts = {
-          update_id: stored.update_id,
+    /** The one way a status update is stored, a closing's included: `closing` is given exactly when it closes. */
+    async function apply(claimId: string, request: StatusUpdateRequest, caller: Caller, closing?: ClosingFacts) {
+      const claim = await lockClaim(db, claimId);
+      const { language } = checkRequest(claimId, request, claim.time_zone);
+      if (claim.stage === 'closed' && request.stage === 'closed') throw problems.conflict('The claim is already closed');
+      if (request.stage === 'closed' && !closing) {
+        throw problems.unprocessable(
+          `A claim closes with its reason: POST /api/claims/claims/${claim.claim_id}/closing with { reason, rationale?, status_update }`,
+          { errors: [{ pointer: '/stage', message: 'closing is its own operation (POST …/closing)' }] },
+        );
+      }
+      const verdict = judgeTransition(claim.stage, request.stage);
+      if (!verdict.allowed) throw problems.conflict(verdict.reason);
+      if (verdict.needsDecide && !caller.scopes.has(DECIDE_SCOPE)) {
+        const what = verdict.kind === 'reopen' ? 'Reopening a closed claim' : `Moving a claim into ${request.stage}`;
+        throw problems.forbidden(`${what} requires the ${DECIDE_SCOPE} scope`);
+      }
+      // claims:decide grants settlement, closing and reopening on its own (CONTRACT §2); every other update needs claims:write.
+      if (!verdict.needsDecide && !caller.scopes.has(WRITE_SCOPE)) {
+        throw problems.forbidden(`A status update into ${request.stage} requires the ${WRITE_SCOPE} scope`);
+      }
+      const leavesTriage = claim.stage === 'triage' && request.stage !== 'triage';
+      if (leavesTriage || (request.stage === 'closed' && claim.stage !== 'closed')) {
+        const open = await escalationStore(db).findOpen(claim.claim_id);
+        if (open) {
+          throw problems.conflict(
+            `Triage raised an escalation that a claims:decide caller must decide before the claim ${leavesTriage ? 'leaves triage' : 'is closed'}`,
+            {
+              escalation_id: open.escalation_id,
+            },
+          );
+        }
+      }
+      if (request.channel === 'email' && !claim.claimant.email)
+        throw problems.unprocessable('The claimant gave no email address; choose another channel');
+      if (request.channel === 'sms' && !claim.claimant.phone)
+        throw problems.unprocessable('The claimant gave no phone number; choose another channel');
+
+      const stored = await statusUpdates.insert({
+        claim_id: claim.claim_id,
+        channel: request.channel,
+        stage: request.stage,
+        what_happened: request.what_happened,
+        what_happens_next: request.what_happens_next,
+        what_we_need_from_you: request.what_we_need_from_you ?? null,
+        expected_next_update_by: request.expected_next_update_by ?? null,
+        cta: request.cta ?? null,
+        contact: request.contact ?? null,
+        portal_url: request.portal_url ?? null,
+        language,
+        created_by: caller.sub,
+        closing_reason: closing?.reason ?? null,
+      });
+      const nextUpdateDue =
+        request.stage === 'closed' ? null : nextUpdateDueAt(stored.update.expected_next_update_by, claim.time_zone, defaultCadenceDays);
+      // Closing sets the reason; reopening clears it (the database allows a reason only on a closed claim),
+      // while the closing update and its timeline entry keep it.
+      await claimStore(db).updateState(claim.claim_id, {
+        stage: request.stage,
+        next_update_due: nextUpdateDue,
+        closing_reason: closing?.reason ?? null,
+        closing_rationale: closing?.rationale ?? null,
+      });
+      await deliveriesStore(db).queue(stored);
+      const facts = {
+        update_id: stored.update_id,
+        previous_stage: claim.stage,
+        stage: request.stage,
+        transition: verdict.kind,
+        channel: request.channel,
+        adequacy_score: stored.update.adequacy_score,
+        adequacy_missing: stored.update.adequacy_missing,
+        expected_next_update_by: stored.update.expected_next_update_by,
+      };
+      await recordClaimChange(db, exchange, {
+        claimId: claim.claim_id,
+        event: claimStatusUpdated,
+        actor: caller.sub,
+        reason:
+          verdict.kind === 'progress'
+            ? `Progress update in ${request.stage}`
+            : `${verdict.kind === 'reopen' ? 'Reopened' : 'Moved'} from ${claim.stage} to ${request.stage}`,
+        data: facts,
+      });
+      if (closing) {
+        const closed = {
           previous_stage: claim.stage,
-          stage: request.stage,
-          transition: verdict.kind,
-          channel: request.channel,
-          adequacy_score: stored.update.adequacy_score,
-          adequacy_missing: stored.update.adequacy_missing,
-          expected_next_update_by: stored.update.expected_next_update_by,
-          closing_reason: request.closing_reason ?? null,
+          stage: 'closed' as const,
+          closing_reason: closing.reason,
+          update_id: stored.update_id,
         };
         await recordClaimChange(db, exchange, {
           claimId: claim.claim_id,
-          event: claimStatusUpdated,
+          event: claimClosed,
           actor: caller.sub,
-          reason:
-            verdict.kind === 'progress'
-              ? `Progress update in ${request.stage}`
-              : `${verdict.kind === 'reopen' ? 'Reopened' : 'Moved'} from ${claim.stage} to ${request.stage}`,
-          data: facts,
+          reason: `Closed as ${closing.reason}`,
+          data: closed,
           // the rationale is free text: the internal timeline keeps it, the event (facts only) does not
-          ...(request.closing_rationale === undefined
-            ? {}
-            : { timeline: { data: { ...facts, closing_rationale: request.closing_rationale } } }),
+          ...(closing.rationale === null ? {} : { timeline: { data: { ...closed, closing_rationale: closing.rationale } } }),
         });
-        return stored;
+      }
+      return stored;
+    }
+
+    return {
+      post(claimId: string, request: StatusUpdateRequest, caller: Caller): Promise<StoredStatusUpdate> {
+        return apply(claimId, request, caller);
+      },
+
+      /** Closes the claim with its reason and the ordinary StatusUpdate into `closed` that tells the claimant. */
+      async close(claimId: string, request: ClosingRequest, caller: Caller): Promise<{ stored: StoredStatusUpdate; closing: Closing }> {
+        checkClosing(request);
+        const rationale = request.rationale ?? null;
+        const stored = await apply(claimId, request.status_update, caller, { reason: request.reason, rationale });
+        return {
+          stored,
+          closing: {
+            claim_id: stored.update.claim_id,
+            stage: 'closed',
+            reason: request.reason,
+            rationale,
+            closed_at: stored.created_at,
+            update_id: stored.update_id,
+            status_update: stored.update,
+          },
+        };
       },
 
       async get(claimId: string, updateId: string): Promise<StoredStatusUpdate> {

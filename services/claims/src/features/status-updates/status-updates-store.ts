@@ -38,6 +38,14 @@ function asDateString(value: string | Date | null): string | null {
   return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
 }
 
+/**
+ * A stored contact as the StatusUpdate has it: `phone` and `email`, nothing else. Rows written before the
+ * StatusUpdate lost `contact.name` may still hold one; it is never read back.
+ */
+function toContact(contact: StatusUpdate['contact'] | null): StatusUpdate['contact'] {
+  return contact === null ? null : { phone: contact.phone, email: contact.email };
+}
+
 /** The thirteen fields of a stored row, and no others. */
 function toStatusUpdate(row: StatusUpdateRow): StatusUpdate {
   return {
@@ -49,7 +57,7 @@ function toStatusUpdate(row: StatusUpdateRow): StatusUpdate {
     what_we_need_from_you: row.what_we_need_from_you,
     expected_next_update_by: asDateString(row.expected_next_update_by),
     cta: row.cta,
-    contact: row.contact,
+    contact: toContact(row.contact),
     portal_url: row.portal_url,
     language: row.language,
     adequacy_score: Number(row.adequacy_score),
@@ -89,7 +97,7 @@ export function statusUpdatesStore(db: Knex) {
         what_we_need_from_you: input.what_we_need_from_you,
         expected_next_update_by: input.expected_next_update_by,
         cta: input.cta,
-        contact: input.contact,
+        contact: toContact(input.contact),
         portal_url: input.portal_url,
         language: input.language,
         adequacy_score,

@@ -35,7 +35,7 @@ function update(overrides: Record<string, unknown> = {}): Record<string, unknown
     what_happens_next: 'The adjuster calls you within two working days',
     what_we_need_from_you: null,
     expected_next_update_by: daysAhead(3),
-    contact: { name: 'Ann Adjuster', phone: '+14155550199', email: 'ann@insurer.example' },
+    contact: { phone: '+14155550199', email: 'ann@insurer.example' },
     language: 'en',
     ...overrides,
   };
@@ -72,6 +72,12 @@ describe('status updates and deliveries', () => {
       .post(`/api/claims/claims/${claimId}/status-updates`)
       .set('Authorization', auth ?? (await as.writer()))
       .send(body as object);
+  /** Closes a claim as paid through POST …/closing (as claims:decide unless `auth` says otherwise). */
+  const close = async (claimId: string, auth?: string) =>
+    request(t.url)
+      .post(`/api/claims/claims/${claimId}/closing`)
+      .set('Authorization', auth ?? (await as.decider()))
+      .send({ reason: 'paid', status_update: update({ stage: 'closed', expected_next_update_by: null }) });
   const stageOf = async (claimId: string) => (await t.db('claims').where({ id: claimId }).first('stage')).stage;
   const countUpdates = async (claimId: string) =>
     Number((await t.db('status_updates').where({ claim_id: claimId }).count({ n: '*' }))[0].n);
@@ -155,11 +161,7 @@ describe('status updates and deliveries', () => {
         .set('Authorization', await as.writer())
         .expect(201);
       expect(await stageOf(claim.claim_id)).toBe('settlement');
-      const response = await post(
-        claim.claim_id,
-        update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }),
-        await as.decider(),
-      );
+      const response = await close(claim.claim_id);
       expect(response.status).toBe(409);
       expect(response.body.escalation_id).toBe(triage.body.escalation_id);
       expect(await stageOf(claim.claim_id)).toBe('settlement');
@@ -171,13 +173,14 @@ describe('status updates and deliveries', () => {
       expect(response.status).toBe(403);
       expect(response.body.detail).toMatch(/claims:decide/);
       const settling = await newClaim({ stage: 'settlement' });
-      expect((await post(settling.claim_id, update({ stage: 'closed', closing_reason: 'paid' }))).status).toBe(403);
+      expect((await close(settling.claim_id, await as.writer())).status).toBe(403);
       expect(await stageOf(claim.claim_id)).toBe('estimate');
     });
 
     it('refuses updates to a closed claim (409) and reopening without claims:decide (403)', async () => {
       const claim = await newClaim({ stage: 'closed' });
-      expect((await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'duplicate' }), await as.decider())).status).toBe(409);
+      expect((await close(claim.claim_id)).status).toBe(409);
+      expect((await post(claim.claim_id, update({ stage: 'closed' }), await as.decider())).status).toBe(409);
       expect((await post(claim.claim_id, update({ stage: 'triage' }), await as.decider())).status).toBe(409);
       expect((await post(claim.claim_id, update({ stage: 'assigned' }))).status).toBe(403);
       expect(await stageOf(claim.claim_id)).toBe('closed');
@@ -240,10 +243,7 @@ describe('status updates and deliveries', () => {
   it('lets claims:decide settle, close and reopen a claim', async () => {
     const claim = await newClaim({ stage: 'estimate' });
     expect((await post(claim.claim_id, update({ stage: 'settlement' }), await as.decider())).status).toBe(201);
-    expect(
-      (await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }), await as.decider()))
-        .status,
-    ).toBe(201);
+    expect((await close(claim.claim_id)).status).toBe(201);
     expect(await t.db('claims').where({ id: claim.claim_id }).first('stage', 'next_update_due')).toEqual({
       stage: 'closed',
       next_update_due: null,
@@ -262,9 +262,7 @@ describe('status updates and deliveries', () => {
     expect(inspection.status).toBe(403);
     expect(inspection.body.detail).toMatch(/claims:write/);
     expect((await post(claim.claim_id, update({ stage: 'settlement' }), onlyDecide)).status).toBe(201);
-    expect(
-      (await post(claim.claim_id, update({ stage: 'closed', closing_reason: 'paid', expected_next_update_by: null }), onlyDecide)).status,
-    ).toBe(201);
+    expect((await close(claim.claim_id, onlyDecide)).status).toBe(201);
     expect(await stageOf(claim.claim_id)).toBe('closed');
   });
 

@@ -1,7 +1,6 @@
 import type { FromSchema } from '@platform/http';
 import { eventKind, eventSchemaId } from '@platform/messaging';
-import { claimEventProperties } from '../../shared/claim-change';
-import { CLAIM_STAGES } from '../../shared/claim-vocabulary';
+import { claimClosingEventProperties } from '../status-updates/status-updates-events';
 
 /** `data` of `claim.withdrawn`: the claimant withdrew the claim and it closed (reason `withdrawn`). */
 export const claimWithdrawnData = {
@@ -9,13 +8,7 @@ export const claimWithdrawnData = {
   type: 'object',
   additionalProperties: false,
   required: ['claim_id', 'actor', 'previous_stage', 'stage', 'closing_reason', 'update_id'],
-  properties: {
-    ...claimEventProperties,
-    previous_stage: { enum: [...CLAIM_STAGES] },
-    stage: { const: 'closed' },
-    closing_reason: { const: 'withdrawn' },
-    update_id: { type: 'string', format: 'uuid', description: 'The status update that tells the claimant' },
-  },
+  properties: { ...claimClosingEventProperties, closing_reason: { const: 'withdrawn' } },
 } as const;
 
 export const claimWithdrawn = eventKind<FromSchema<typeof claimWithdrawnData>>({

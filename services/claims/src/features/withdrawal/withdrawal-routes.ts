@@ -13,7 +13,7 @@ export function withdrawalRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
   const withdrawals = withTransactional(
     withdrawalService({
       exchange: config.CLAIMS_EXCHANGE,
-      contact: { name: config.CLAIMS_CONTACT_NAME, phone: config.CLAIMS_CONTACT_PHONE, email: config.CLAIMS_CONTACT_EMAIL },
+      contact: { phone: config.CLAIMS_CONTACT_PHONE, email: config.CLAIMS_CONTACT_EMAIL },
     }),
     deps.db,
   );
