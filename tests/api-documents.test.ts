@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { compile, OpenApiDocument } from '@platform/http';
 import { platformDocuments } from '../scripts/api-documents';
+import { startGateway } from '../gateway/src/gateway';
+import { startFakeUpstream, testGatewayConfig } from '../gateway/src/gateway-test-kit';
 
 type Operation = {
   operationId?: string;
@@ -75,13 +77,22 @@ describe('the OpenAPI documents a client developer works from', () => {
     documents = (await platformDocuments()) as typeof documents;
   });
 
-  it('lints with no error or warning under Redocly’s plain `recommended` rules, as a client downloading /openapi.json would run it', () => {
+  it('lints with no error or warning under Redocly’s plain `recommended` rules, each document as the gateway serves it to a client (/openapi.json, /docs/claims.json, /docs/evidence.json)', async () => {
+    // The gateway merges what the services serve: here stand-ins serving the services' own documents.
+    const claims = await startFakeUpstream({ document: documents.claims });
+    const evidence = await startFakeUpstream({ document: documents.evidence });
+    const gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }));
     const dir = mkdtempSync(path.join(tmpdir(), 'openapi-'));
     try {
-      writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(documents.platform));
+      const served = ['openapi.json', 'docs/claims.json', 'docs/evidence.json'];
+      for (const document of served) {
+        const response = await fetch(`${gateway.url}/${document}`);
+        expect(response.status).toBe(200);
+        writeFileSync(path.join(dir, path.basename(document)), await response.text());
+      }
       const result = spawnSync(
         path.resolve(__dirname, '../node_modules/.bin/redocly'),
-        ['lint', '--extends', 'recommended', 'openapi.json'],
+        ['lint', '--extends', 'recommended', ...served.map((document) => path.basename(document))],
         {
           cwd: dir,
           encoding: 'utf8',
@@ -90,9 +101,14 @@ describe('the OpenAPI documents a client developer works from', () => {
       );
       const output = result.stdout + result.stderr;
       expect(output).not.toMatch(/You have \d+ (warning|error)/);
+      expect(output).toMatch(/Your API descriptions are valid/);
+      for (const document of served) expect(output).toContain(`validating ${path.basename(document)}`);
       expect(result.status).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      await gateway.close();
+      await claims.close();
+      await evidence.close();
     }
   }, 60000);
 

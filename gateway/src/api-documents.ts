@@ -108,6 +108,12 @@ function withGatewayResponses(path: string, item: unknown): unknown {
   );
 }
 
+/**
+ * Whether two parts of JSON documents say the same: compared as JSON, so where their objects were made
+ * (a fetched document's parser, or another realm such as a test runner's) does not make them differ.
+ */
+const sameJson = (a: unknown, b: unknown) => isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
+
 /** Merges the services' documents into one; exported for its tests. */
 export function mergeDocuments(documents: { name: string; document: OpenApi }[]): object {
   const paths: Record<string, unknown> = {};
@@ -118,7 +124,7 @@ export function mergeDocuments(documents: { name: string; document: OpenApi }[])
     for (const [section, entries] of Object.entries(document.components ?? {})) {
       for (const [entry, value] of Object.entries(entries)) {
         const existing = components[section]?.[entry];
-        if (existing !== undefined && !isDeepStrictEqual(existing, value))
+        if (existing !== undefined && !sameJson(existing, value))
           renames.set(`#/components/${section}/${entry}`, `#/components/${section}/${name}_${entry}`);
       }
     }
