@@ -191,6 +191,15 @@ describe('gateway access control', () => {
     });
   });
 
+  it('greets a newcomer at / with the landing page (not a 404 problem), under the pages’ policy, forwarding nothing', async () => {
+    const response = await request(gateway.url).get('/').expect(200);
+    expect(response.type).toBe('text/html');
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.headers['content-security-policy']).not.toMatch(/unsafe-inline/);
+    for (const link of ['/portal', '/workbench', '/workbench/examiner', '/docs']) expect(response.text).toContain(`href="${link}"`);
+    nothingForwarded();
+  });
+
   it.each(['/index.html', '/api', '/api/', '/api/claimsx', '/api/other/claims', '/apiclaims', '/favicon.ico', '/api/../etc/passwd'])(
     'answers 404 problem+json outside /api/claims and /api/evidence: %s',
     async (path) => {
