@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { runService, type RunningService } from '@platform/runtime';
-import { testServiceEnv, uniqueName } from '@platform/testing';
+import { endlessUpload, testServiceEnv, uniqueName } from '@platform/testing';
 import { readClaimsConfig } from './config';
 import { claimsMigrations } from './migrations';
 import { claimsService } from './service';
@@ -76,5 +76,20 @@ describe('claims service skeleton', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toMatch(/Content-Type: application\/problem\+json/);
     expect(Date.now() - started).toBeLessThan(3500);
+  });
+
+  it('answers a JSON body that never ends with 413 problem+json as soon as it passes the 1 MiB cap, and closes the connection', async () => {
+    const totalBytes = 500 * 1024 * 1024;
+    const started = Date.now();
+    const outcome = await endlessUpload(
+      `${service.url}/api/claims/public/claims`,
+      { 'Content-Type': 'application/json' },
+      Buffer.from('{"policy_number":"'),
+      totalBytes,
+    );
+    expect(outcome.status).toBe(413);
+    expect(JSON.parse(outcome.body)).toMatchObject({ status: 413, title: 'Payload too large' });
+    expect(outcome.sentBytes).toBeLessThan(16 * 1024 * 1024); // express.json read all of it (or, never ending, never answered)
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
