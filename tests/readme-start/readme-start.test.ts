@@ -1,14 +1,17 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { callApi, createEvidenceRun, launchChromium, PHONE_VIEWPORT } from '@platform/testing';
+import { callApi, createEvidenceRun, eventually, launchChromium, PHONE_VIEWPORT } from '@platform/testing';
 import { waitForReadyLine } from '../e2e/platform-process';
 import { sendTwoDocumentsThroughPortal } from '../e2e/portal-steps';
 
 const ROOT = path.resolve(__dirname, '../..');
+const DATA = path.join(ROOT, 'data');
+/** A developer's own ./data, kept aside while the test starts from none and put back after it. */
+const KEPT_DATA = path.join(ROOT, `data.kept-by-readme-start-${process.pid}`);
 
 /**
  * The README's first command, literally: `npx pnpm start` in the checkout, with nothing but PATH and HOME and
@@ -25,7 +28,7 @@ describe('the README’s start, as a newcomer runs it', () => {
   const gateway = 'http://localhost:8080';
 
   beforeAll(async () => {
-    rmSync(path.join(ROOT, 'data'), { recursive: true, force: true });
+    if (existsSync(DATA)) renameSync(DATA, KEPT_DATA);
     platform = spawn('npx', ['pnpm', 'start'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
@@ -45,10 +48,21 @@ describe('the README’s start, as a newcomer runs it', () => {
       const exited = new Promise((resolve) => platform.once('exit', resolve));
       process.kill(-platform.pid, 'SIGTERM');
       await exited;
+      // npx can exit before the platform under it has: wait for the whole process group, which may still write to ./data
+      const groupGone = async () => {
+        try {
+          process.kill(-platform.pid!, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      await eventually(groupGone, 20000, 100);
     }
     platform?.stdout?.destroy();
     platform?.stderr?.destroy();
-    rmSync(path.join(ROOT, 'data'), { recursive: true, force: true });
+    rmSync(DATA, { recursive: true, force: true });
+    if (existsSync(KEPT_DATA)) renameSync(KEPT_DATA, DATA);
   });
 
   /** fetch through the gateway, remembering any 5xx. */
