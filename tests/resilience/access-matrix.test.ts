@@ -158,7 +158,8 @@ describe('access matrix', () => {
           const headers: Record<string, string> = {};
           if (credential.authorization) headers.authorization = credential.authorization;
           let body: string | undefined;
-          if (operation.method !== 'GET') {
+          // A body only where the operation takes one: one sent to an operation that takes none is refused (400) before anything else.
+          if (operation.requestBody) {
             headers['content-type'] = 'application/json';
             // claims:decide grants status updates into settlement (CONTRACT §2): ask for exactly that
             body =
