@@ -54,7 +54,13 @@ describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, 
     await expect(checklistItem('police report').textContent()).resolves.toContain('Missing');
     await expectNoSeriousAccessibilityViolations(page);
 
-    const adjuster = await bearer('claims:read claims:write', 'adjuster1');
+    // the portal names the contact person from the claim's assignee, not from the StatusUpdate (contact: phone and email)
+    const adjuster = await bearer('claims:read claims:write', 'Sam Lee');
+    await request(gateway)
+      .put(`/api/claims/claims/${claimId}/assignee`)
+      .set('Authorization', adjuster)
+      .send({ assignee: 'Sam Lee' })
+      .expect(200);
     await request(gateway)
       .post(`/api/claims/claims/${claimId}/status-updates`)
       .set('Authorization', adjuster)
@@ -66,7 +72,7 @@ describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, 
         what_we_need_from_you: 'The police report number.',
         expected_next_update_by: '2099-01-15',
         cta: { label: 'Send the police report', url: `https://portal.example${portalPath}` },
-        contact: { name: 'Sam Lee', phone: '+14155550111', email: 'sam@insurer.example' },
+        contact: { phone: '+14155550111', email: 'sam@insurer.example' },
         portal_url: `https://portal.example${portalPath}`,
         language: 'en',
       })

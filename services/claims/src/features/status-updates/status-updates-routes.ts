@@ -36,10 +36,10 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       '(sending them is 400; weights in docs/claims.md). `claim_id` may be omitted; if sent it must equal the path id ' +
       '(else 422). `expected_next_update_by` is a real date, today (UTC) or later (else 400). `language` is canonicalised. ' +
       'The stage follows the lifecycle `intake → triage → assigned → {inspection, estimate, waiting_on_customer} ⇄ each other ' +
-      '→ settlement → closed`, and any open stage may close; the same stage is a progress update; anything else is 409, as is any update to a closed claim ' +
+      '→ settlement → closed`; the same stage is a progress update; anything else is 409, as is any update to a closed claim ' +
       'other than reopening it (into assigned, inspection, estimate, waiting_on_customer or settlement), and leaving `triage` ' +
-      'or closing while an escalation is open (only its decision routes the claim; the problem names `escalation_id`). Moving into ' +
-      '`settlement` or `closed`, a progress update in `settlement`, and reopening need `claims:decide`, which suffices alone for them (403 without); every other update needs `claims:write`. ' +
+      'while an escalation is open (only its decision routes the claim; the problem names `escalation_id`). Moving into ' +
+      '`settlement`, a progress update in `settlement`, and reopening need `claims:decide`, which suffices alone for them (403 without); every other update needs `claims:write`. ' +
       'The body is exactly the StatusUpdate: unknown fields (a `contact.name`, a `closing_reason`) are 400. A claim closes only ' +
       'through `POST …/closing`, which records why: an update into `closed` here is 422 (409 when the claim is already closed). ' +
       "An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim's promise " +
