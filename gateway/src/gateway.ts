@@ -34,6 +34,8 @@ export interface Gateway {
   metrics: Registry;
   /** Set `draining` when shutting down: /readyz turns 503 so traffic moves away. */
   lifecycle: Lifecycle;
+  /** Counts a request the gateway refused itself (gateway_rejected_requests_total), by reason. */
+  countRejection(reason: string): void;
   /** Reports not-ready and releases upstream connections: call once the HTTP server has stopped. */
   close(): Promise<void>;
 }
@@ -163,6 +165,7 @@ export function createGateway(config: GatewayConfig): Gateway {
     app,
     metrics,
     lifecycle,
+    countRejection: (reason) => rejections.inc({ reason }),
     close: async () => {
       lifecycle.draining = true;
       proxies.claims.close();
@@ -187,7 +190,7 @@ function listenForMetrics(registry: Registry, config: GatewayConfig): Promise<Ru
 export async function startGateway(config: GatewayConfig): Promise<RunningServer & { lifecycle: Lifecycle; metricsUrl?: string }> {
   const gateway = createGateway(config);
   const server = await listen(gateway.app, config.PORT, config.HOST, clientTimeouts(config));
-  limitConnectionsPerClient(server.server, config.MAX_CONNECTIONS_PER_CLIENT);
+  limitConnectionsPerClient(server.server, config.MAX_CONNECTIONS_PER_CLIENT, () => gateway.countRejection('too_many_connections'));
   const metricsServer = config.METRICS_PORT === 0 ? undefined : await listenForMetrics(gateway.metrics, config);
   createLogger('gateway').info(
     { port: server.port, metrics_port: metricsServer?.port, claims: config.CLAIMS_URL, evidence: config.EVIDENCE_URL },

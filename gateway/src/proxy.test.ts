@@ -612,6 +612,9 @@ describe('connections per client', () => {
     expect(refused).toContain('application/problem+json');
     for (const socket of held) socket.destroy();
     await eventually(async () => (await fetch(`${gateway.url}/healthz`)).status === 200, 3000);
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    // at least the one above (a retry of eventually() may have raced the held sockets' closing)
+    expect(metrics).toMatch(/gateway_rejected_requests_total\{reason="too_many_connections"[^}]*\} [1-9]/);
   });
 });
 
