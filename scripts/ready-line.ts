@@ -16,3 +16,11 @@ export function backendsDescription(settings: {
 export function pagesDescription(gatewayUrl: string): string {
   return `portal ${gatewayUrl}/portal/ · workbench ${gatewayUrl}/workbench/`;
 }
+
+/**
+ * The witness of the audit log that `pnpm start` hosts in development, named by the C2SP verifier key an
+ * examiner pins (`verify.mjs --witness-key`); undefined when none runs (production, or one configured explicitly).
+ */
+export function witnessDescription(verifierKey: string | undefined): string | undefined {
+  return verifierKey ? `witness ${verifierKey}` : undefined;
+}

@@ -17,7 +17,7 @@ import { checkpointSignerFor } from '../services/evidence/src/features/audit/che
 import { formatWitnessVerifierKey, loadWitnessKey } from '../packages/witness/src';
 import { readGatewayConfig, startGateway } from '../gateway/src';
 import { platformVariables } from './platform-variables';
-import { backendsDescription, pagesDescription } from './ready-line';
+import { backendsDescription, pagesDescription, witnessDescription } from './ready-line';
 import { ensureWebBuilt } from './web-build';
 
 /** A port free now: GATEWAY_PORT=0 is resolved before the services start, so their links can name it. */
@@ -41,7 +41,9 @@ function developmentWitness(env: NodeJS.ProcessEnv) {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const logger = createLogger('start');
   const name = env.WITNESS_NAME ?? 'claims-platform-witness';
-  const verifierKey = formatWitnessVerifierKey(name, loadWitnessKey({ WITNESS_NAME: name, NODE_ENV: 'development' }, dataDir, logger));
+  // The key the hosted witness will cosign with: WITNESS_KEY when given, else the one kept under DATA_DIR.
+  const witnessKey = loadWitnessKey({ WITNESS_NAME: name, WITNESS_KEY: env.WITNESS_KEY, NODE_ENV: 'development' }, dataDir, logger);
+  const verifierKey = formatWitnessVerifierKey(name, witnessKey);
   const logVerifierKey = checkpointSignerFor(env.AUDIT_SIGNING_KEY)({ dataDir, logger }).verifierKey;
   return {
     verifierKey,
@@ -100,9 +102,15 @@ async function main() {
     amqpUrl: env.AMQP_URL,
     dataDir: claimsConfig.DATA_DIR,
   });
-  console.log(
-    `ready: gateway http://localhost:${gateway.port} (docs /docs) · ${pagesDescription(`http://localhost:${gateway.port}`)} · claims http://${claimsConfig.HOST}:${claims.port} · evidence http://${evidenceConfig.HOST}:${evidence.port} · ${witness ? `witness ${witness.verifierKey} · ` : ''}${backends}`,
-  );
+  const parts = [
+    `ready: gateway http://localhost:${gateway.port} (docs /docs)`,
+    pagesDescription(`http://localhost:${gateway.port}`),
+    `claims http://${claimsConfig.HOST}:${claims.port}`,
+    `evidence http://${evidenceConfig.HOST}:${evidence.port}`,
+    witnessDescription(witness?.verifierKey),
+    backends,
+  ];
+  console.log(parts.filter(Boolean).join(' · '));
   exitOnSignals(
     async () => {
       await gateway.close();

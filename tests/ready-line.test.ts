@@ -1,4 +1,6 @@
-import { backendsDescription, pagesDescription } from '../scripts/ready-line';
+import { generateKeyPairSync } from 'node:crypto';
+import { formatWitnessVerifierKey, parseWitnessVerifierKey } from '../packages/witness/src';
+import { backendsDescription, pagesDescription, witnessDescription } from '../scripts/ready-line';
 
 describe("pnpm start's ready line", () => {
   it('describes the databases and the bus each by its own setting', () => {
@@ -19,5 +21,14 @@ describe("pnpm start's ready line", () => {
     expect(pagesDescription('http://localhost:8080')).toBe(
       'portal http://localhost:8080/portal/ · workbench http://localhost:8080/workbench/',
     );
+  });
+
+  it('names the hosted witness by the verifier key an examiner pins, and says nothing of a witness when none is hosted', () => {
+    const key = formatWitnessVerifierKey('claims-platform-witness', generateKeyPairSync('ed25519').privateKey);
+    const described = witnessDescription(key)!;
+    const named = /^witness (\S+)$/.exec(described)?.[1];
+    expect(named).toBe(key);
+    expect(parseWitnessVerifierKey(named!)?.witnessName).toBe('claims-platform-witness');
+    expect(witnessDescription(undefined)).toBeUndefined();
   });
 });

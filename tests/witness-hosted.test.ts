@@ -1,11 +1,14 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { TEST_JWT_SECRET, eventually } from '@platform/testing';
-import { formatWitnessVerifierKey } from '../packages/witness/src';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import request from 'supertest';
+import { TEST_JWT_SECRET, bearer, eventually } from '@platform/testing';
+import { findCosignature, formatWitnessVerifierKey } from '../packages/witness/src';
 import { appendAuditRecord } from '../services/evidence/src/shared/audit-append';
 import { takeCheckpoint } from '../services/evidence/src/features/audit/audit-checkpoints';
 import { createCheckpointSigner, parseSigningKey } from '../services/evidence/src/features/audit/checkpoint-signer';
 import { newSigningKey, startAuditTestService, type AuditTestService } from '../services/evidence/src/testing/audit-test-service';
 import { startClaimsTestService, type ClaimsTestService } from '../services/claims/src/testing/claims-test-service';
+import { fnolBody } from './e2e/fnol';
+import { startPlatform, type PlatformProcess } from './e2e/platform-process';
 
 const witnessKey = generateKeyPairSync('ed25519').privateKey;
 const WITNESS = 'claims-hosted-witness';
@@ -71,5 +74,32 @@ describe('the witness hosted by the claims service', () => {
     const metrics = await (await fetch(`${claims.url}/metrics`)).text();
     expect(metrics).toMatch(/witness_consistency_failures_total\{reason="truncated"[^}]*\} 1/);
     await eventually(async () => (await evidence.service.deps.db('audit_witness_refusals')).length === 1);
+  });
+});
+
+describe('the witness pnpm start hosts in development', () => {
+  const SECRET = 'witness-start-secret-0123456789abcdef';
+  const key = generateKeyPairSync('ed25519').privateKey;
+  let platform: PlatformProcess;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ AUTH_JWT_SECRET: SECRET, WITNESS_KEY: key.export({ type: 'pkcs8', format: 'pem' }).toString() });
+  }, 120000);
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('is named on the ready line by the key it cosigns with (WITNESS_KEY when given), and cosigns a new record within seconds', async () => {
+    const verifierKey = formatWitnessVerifierKey('claims-platform-witness', key);
+    expect(platform.readyLine).toContain(` · witness ${verifierKey} · `);
+    await request(platform.gatewayUrl).post('/api/claims/public/claims').send(fnolBody()).expect(201); // records to sign
+    const auditor = await bearer('audit:read', 'examiner', { secret: SECRET });
+    const cosigned = await eventually(async () => {
+      const response = await fetch(`${platform.gatewayUrl}/api/evidence/audit/checkpoint`, { headers: { Authorization: auditor } });
+      const note = await response.text();
+      if (response.status !== 200) return undefined;
+      return findCosignature(note, note.slice(0, note.indexOf('\n\n') + 1), 'claims-platform-witness', createPublicKey(key));
+    }, 15000);
+    expect(cosigned.witnessName).toBe('claims-platform-witness');
   });
 });
