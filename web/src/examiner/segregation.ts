@@ -1,6 +1,9 @@
+import { sameSubject } from '../../../packages/auth/src/subject';
+
 /**
  * Why the signed-in examiner may not decide a run (segregation of duties, the rule the decision enforces:
- * never the run's creator, its submitter, or anyone who added evidence to it), or null when they may.
+ * never the run's creator, its submitter, or anyone who added evidence to it), or null when they may. Subjects
+ * are compared as the service compares them (sameSubject: `ALICE` and `alicé` are alice).
  */
 export type SodReason = 'submitted' | 'opened' | 'added_evidence';
 
@@ -12,9 +15,9 @@ export interface RunPeople {
 
 export function sodReason(run: RunPeople, me: string | null): SodReason | null {
   if (me === null) return null;
-  if (run.submitted_by === me) return 'submitted';
-  if (run.created_by === me) return 'opened';
-  if (run.evidence?.some((item) => item.submitted_by === me)) return 'added_evidence';
+  if (run.submitted_by !== null && sameSubject(run.submitted_by, me)) return 'submitted';
+  if (sameSubject(run.created_by, me)) return 'opened';
+  if (run.evidence?.some((item) => sameSubject(item.submitted_by, me))) return 'added_evidence';
   return null;
 }
 
