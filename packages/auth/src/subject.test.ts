@@ -34,9 +34,20 @@ describe('one person for segregation of duties (sameSubject)', () => {
     ['with a combining accent', 'alic\u0065\u0301'],
     ['with a precomposed accent', 'alic\u00e9'],
     ['in fullwidth letters', 'ａｌｉｃｅ'],
+    ['with a dotless i', 'al\u0131ce'],
   ])('counts alice %s as alice', (_how, other) => {
     expect(sameSubject(normaliseSubject(other)!, 'alice')).toBe(true);
     expect(subjectKey(normaliseSubject(other)!)).toBe('alice');
+  });
+
+  it.each([
+    ['Cyrillic', '\u0430\u0441\u0435', 'ace'],
+    ['Cyrillic capitals', '\u0410\u0421\u0415', 'ace'],
+    ['Greek', '\u03bf\u03ba\u03b9', 'oki'],
+    ['Armenian', '\u0570\u0585\u0578', 'hon'],
+  ])('counts a subject written wholly in %s look-alikes as the Latin one it passes for', (_script, lookalike, latin) => {
+    expect(normaliseSubject(lookalike)).toBe(lookalike);
+    expect(sameSubject(lookalike, latin)).toBe(true);
   });
 
   it('tells two people apart', () => {

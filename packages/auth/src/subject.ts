@@ -21,11 +21,24 @@ export function normaliseSubject(raw: string): string | undefined {
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 
 /**
+ * Lower-case letters of other scripts (and Latin's dotless i) that pass for Latin ones, and the Latin letter
+ * each passes for: the key's skeleton, so a subject written wholly in look-alikes (Cyrillic `асе`) is the
+ * Latin one (`ace`). Mixed with Latin in one subject they are refused outright (normaliseSubject).
+ */
+const LOOKALIKES = 'аеорсухіјѕԁһӏԛԝүαορνικυχϲϳօսհոı';
+const LATIN_THEY_PASS_FOR = 'aeopcyxijsdhlqwyaopvikuxcjouhni';
+
+/**
  * The key of a subject for segregation of duties, in JavaScript (the examiner desk's hint, tests): the same
- * rule as subjectKeySql — compatibility decomposition, combining marks dropped, lower case.
+ * rule as subjectKeySql — compatibility decomposition, combining marks dropped, lower case, look-alikes as
+ * the Latin letters they pass for.
  */
 export function subjectKey(subject: string): string {
-  return subject.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
+  const folded = subject.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
+  return Array.from(folded, (c) => {
+    const at = LOOKALIKES.indexOf(c);
+    return at < 0 ? c : LATIN_THEY_PASS_FOR[at];
+  }).join('');
 }
 
 /** Whether two subjects count as one person for segregation of duties (subjectKey equal). */
@@ -35,10 +48,10 @@ export function sameSubject(a: string, b: string): boolean {
 
 /**
  * Two subjects name the same person for segregation of duties when their keys are equal: compatibility
- * decomposition, combining marks dropped, lower case (OIDC `sub` is case-sensitive, but `ALICE` and `alicé`
+ * decomposition, combining marks dropped, lower case, look-alike letters as Latin (OIDC `sub` is case-sensitive, but `ALICE` and `alicé`
  * must not count as a second person beside `alice`). Computed by PostgreSQL on both sides of a comparison,
  * so one rule decides, in the decision and in the approval queue alike.
  */
 export function subjectKeySql(expression: string): string {
-  return `lower(regexp_replace(normalize(${expression}, NFKD), '[\\u0300-\\u036f]', '', 'g'))`;
+  return `translate(lower(regexp_replace(normalize(${expression}, NFKD), '[\\u0300-\\u036f]', '', 'g')), '${LOOKALIKES}', '${LATIN_THEY_PASS_FOR}')`;
 }

@@ -25,4 +25,12 @@ describe('the subject key on PostgreSQL and in JavaScript', () => {
     const { rows } = await db.raw<{ rows: { key: string }[] }>(`SELECT ${subjectKeySql('?::text')} AS key`, [subject]);
     expect(rows[0].key).toBe(subjectKey(subject));
   });
+
+  it('finds a subject written wholly in look-alike letters the same person as the Latin one', async () => {
+    const { rows } = await db.raw<{ rows: { same: boolean }[] }>(
+      `SELECT ${subjectKeySql('?::text')} = ${subjectKeySql('?::text')} AS same`,
+      ['\u0430\u0441\u0435', 'ACE'],
+    );
+    expect(rows[0].same).toBe(true);
+  });
 });
