@@ -444,6 +444,27 @@ describe('authenticate and requireScope', () => {
     expect(response.body).toMatchObject({ status: 401, type: 'https://errors.claims-platform.dev/unauthorized' });
   });
 
+  it.each([
+    ['a NUL', 'bob\u0000'],
+    ['a zero-width space', 'bob\u200b'],
+    ['a Cyrillic look-alike beside Latin', 'b\u043eb'],
+  ])('answers 401 problem+json to a token whose subject holds %s, before any route sees it', async (_what, sub) => {
+    const response = await request(app)
+      .get('/claims')
+      .set('Authorization', `Bearer ${await signDevToken({ sub, scope: 'claims:read', secret: SECRET })}`)
+      .expect(401);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body).toMatchObject({ status: 401, type: 'https://errors.claims-platform.dev/unauthorized' });
+  });
+
+  it('hands routes the normalised subject: trimmed, NFKC', async () => {
+    const response = await request(app)
+      .get('/claims')
+      .set('Authorization', `Bearer ${await signDevToken({ sub: ' ｂｏｂ\t', scope: 'claims:read', secret: SECRET })}`)
+      .expect(200);
+    expect(response.body.sub).toBe('bob');
+  });
+
   it('treats a scope as a whole word, not a prefix', async () => {
     await request(app)
       .get('/claims')
