@@ -30,6 +30,8 @@ export function ClaimPage() {
   const { claimId = '' } = useParams();
   const session = useSession();
   const file = useClaimFile(claimId, session);
+  // Kept above the composer: closing unmounts the composer, and the word that the claim closed must stay.
+  const [outcome, setOutcome] = useState<string | null>(null);
   usePageTitle(file.data ? `Claim ${file.data.claim.claim_number}` : 'Claim');
   if (file.error)
     return (
@@ -54,7 +56,10 @@ export function ClaimPage() {
       <ClaimSummary file={file.data} />
       <AssignmentSection file={file.data} session={session} />
       <TriageSection file={file.data} session={session} />
-      {claim.stage !== 'closed' && <ComposerSection file={file.data} session={session} />}
+      {claim.stage !== 'closed' && <ComposerSection file={file.data} session={session} onOutcome={setOutcome} />}
+      <p role="status" className="status-message">
+        {outcome}
+      </p>
       <DeliveriesSection claimId={claim.claim_id} session={session} />
       <AttachmentsSection file={file.data} session={session} />
       <AdjusterKitSection claimId={claim.claim_id} session={session} />
@@ -281,10 +286,17 @@ function EscalationSection({
   );
 }
 
-function ComposerSection({ file, session }: { file: ClaimFile; session: WorkbenchSession }) {
+function ComposerSection({
+  file,
+  session,
+  onOutcome: setSent,
+}: {
+  file: ClaimFile;
+  session: WorkbenchSession;
+  onOutcome: (outcome: string) => void;
+}) {
   const { claim } = file;
   const queryClient = useQueryClient();
-  const [sent, setSent] = useState<string | null>(null);
   const send = useClaimMutation(claim.claim_id, async (body: ComposedUpdate) => {
     const { data, error } = await api.POST('/api/claims/claims/{id}/status-updates', {
       params: { path: { id: claim.claim_id } },
@@ -319,9 +331,6 @@ function ComposerSection({ file, session }: { file: ClaimFile; session: Workbenc
         sending={send.isPending || close.isPending}
         error={send.error?.message ?? close.error?.message}
       />
-      <p role="status" className="status-message">
-        {sent}
-      </p>
     </section>
   );
 }
