@@ -1,7 +1,7 @@
 import amqp from 'amqplib';
 import { createLogger } from '@platform/http';
 import { captureEvents, createTcpProxy, deleteTopology, eventually, testAmqpUrl, uniqueName } from '@platform/testing';
-import { AmqpTransport } from './amqp-transport';
+import { AmqpTransport, consumerQueueArguments, QUORUM } from './amqp-transport';
 import { createEvent } from './cloud-event';
 
 const logger = createLogger('amqp-transport-test');
@@ -151,6 +151,40 @@ describe('AmqpTransport', () => {
     expect(await consumerCount(queue)).toBe(1);
     await subscription.stop();
     await eventually(async () => (await consumerCount(queue)) === 0);
+  });
+
+  it('declares its queue and dead-letter queue as quorum queues, whatever the vhost default', async () => {
+    const { exchange, queue } = names('quorum');
+    const transport = open();
+    await transport.check();
+    const subscription = await transport.consume({
+      exchange,
+      queue,
+      bindings: ['#'],
+      prefetch: 1,
+      maxAttempts: 3,
+      onMessage: async () => undefined,
+    });
+    await subscription.stop();
+    // A queue's type is one of its arguments: redeclaring it with another type is refused by the broker.
+    const declaredAs = async (name: string, type: 'quorum' | 'classic') => {
+      const args = name === queue ? consumerQueueArguments(`${queue}.dlq`) : QUORUM;
+      const connection = await amqp.connect(testAmqpUrl());
+      try {
+        const channel = await connection.createChannel();
+        channel.on('error', () => undefined);
+        await channel.assertQueue(name, { durable: true, arguments: { ...args, 'x-queue-type': type } });
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await connection.close().catch(() => undefined);
+      }
+    };
+    for (const name of [queue, `${queue}.dlq`]) {
+      expect(await declaredAs(name, 'classic')).toBe(false);
+      expect(await declaredAs(name, 'quorum')).toBe(true);
+    }
   });
 
   it('a consumer whose topology cannot be declared fails alone; the others still start', async () => {

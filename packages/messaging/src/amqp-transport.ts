@@ -15,6 +15,24 @@ type ChannelSetup = (channel: ConfirmChannel) => Promise<void>;
  * consumer is registered as a setup step and re-run on each new connection, so a broker restart
  * heals itself. Publishing uses a confirm channel: a publish resolves only once the broker has it.
  */
+/**
+ * Every queue the platform declares is a quorum queue, replicated across a cluster's nodes, whatever the
+ * vhost's default type: a node lost loses no message. A queue's type is fixed when first declared.
+ */
+export const QUORUM = { 'x-queue-type': 'quorum' } as const;
+
+/** A consumer's queue: quorum, its failures dead-lettered to `deadLetterQueue`. */
+export function consumerQueueArguments(deadLetterQueue: string): Record<string, string> {
+  return {
+    ...QUORUM,
+    'x-dead-letter-exchange': '',
+    'x-dead-letter-routing-key': deadLetterQueue,
+    // A message the broker itself dead-letters is kept until the dead-letter queue confirms it.
+    'x-dead-letter-strategy': 'at-least-once',
+    'x-overflow': 'reject-publish',
+  };
+}
+
 export class AmqpTransport implements EventTransport {
   readonly kind = 'amqp' as const;
   private connection?: ChannelModel;
@@ -195,11 +213,8 @@ export class AmqpTransport implements EventTransport {
     let active: { channel: ConfirmChannel; tag: string } | undefined;
     const setup: ChannelSetup = async (channel) => {
       await channel.assertExchange(options.exchange, 'topic', { durable: true });
-      await channel.assertQueue(deadLetterQueue, { durable: true });
-      await channel.assertQueue(options.queue, {
-        durable: true,
-        arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetterQueue },
-      });
+      await channel.assertQueue(deadLetterQueue, { durable: true, arguments: QUORUM });
+      await channel.assertQueue(options.queue, { durable: true, arguments: consumerQueueArguments(deadLetterQueue) });
       for (const pattern of options.bindings) await channel.bindQueue(options.queue, options.exchange, pattern);
       await channel.prefetch(options.prefetch);
       const connection = this.connection;
