@@ -17,6 +17,7 @@ const ORDER = [
   'audit-forgery',
   'soak',
   'replicated',
+  'rabbitmq-cluster',
 ];
 
 const FINDINGS_START = '<!-- findings:start -->';

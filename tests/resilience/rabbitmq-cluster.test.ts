@@ -1,0 +1,92 @@
+import { auditedClaimEvents } from './support/database';
+import { pendingOutbox, settleAuditLog } from './support/audit';
+import { describeRecords, startLoad } from './support/load-runner';
+import { startRabbitCluster, type RabbitCluster } from './support/rabbit-cluster';
+import { writeReliability } from './support/report';
+import { writeFigures } from './support/results';
+import { halfOfSaturation } from './support/saturation';
+import { sleep, startScenarioStack, until, type ScenarioStack } from './support/stack';
+
+const NODE_DOWN_MS = 10000;
+
+describe('a RabbitMQ cluster of three nodes with quorum queues', () => {
+  let cluster: RabbitCluster | undefined;
+  let stack: ScenarioStack | undefined;
+
+  beforeAll(async () => {
+    cluster = await startRabbitCluster(3);
+    stack = await startScenarioStack('rabbitmq-cluster', { AMQP_URL: cluster.amqpUrl });
+  });
+
+  afterAll(async () => {
+    await stack?.cleanup();
+    await cluster?.stop();
+    writeReliability();
+  });
+
+  it('loses the node that leads evidence.claim-events to SIGKILL under load: intake keeps answering 201, and every claim.created reaches the audit log exactly once', async () => {
+    const started = Date.now();
+    const queue = stack!.env.CLAIM_EVENTS_QUEUE;
+    await until(
+      'the consumer queue exists on the cluster',
+      async () => Boolean(await cluster!.leaderOf(queue).catch(() => undefined)),
+      60000,
+    );
+    const mix = { target: stack!.gateway.url, mode: 'intake' } as const;
+    const { rate, describe } = await halfOfSaturation(mix, stack!);
+    const loadStarted = Date.now();
+    const load = startLoad({ ...mix, rate, maxRequests: rate * 40, maxSeconds: 30 });
+    await load.running();
+    await sleep(5000);
+
+    const leader = await cluster!.leaderOf(queue);
+    const auditedBeforeKill = (await auditedClaimEvents(stack!.evidenceDatabaseUrl)).size;
+    const killedAt = Date.now();
+    cluster!.kill(leader);
+    // Events flow again once a claim.created committed after the kill reaches the audit log.
+    let flowingAgainMs: number | undefined;
+    const watchFlow = (async () => {
+      const before = new Set((await auditedClaimEvents(stack!.evidenceDatabaseUrl)).keys());
+      while (flowingAgainMs === undefined && Date.now() - killedAt < 120000) {
+        const audited = await auditedClaimEvents(stack!.evidenceDatabaseUrl);
+        if ([...audited.keys()].some((id) => !before.has(id))) flowingAgainMs = Date.now() - killedAt;
+        else await sleep(200);
+      }
+    })();
+    await sleep(NODE_DOWN_MS);
+    await cluster!.restart(leader);
+    const newLeader = await cluster!.leaderOf(queue);
+
+    const records = await load.finished();
+    await watchFlow;
+    const intakes = records.filter((r) => r.op === 'intake');
+    const notCreated = intakes.filter((r) => r.status !== 201);
+    const claimIds = intakes.filter((r) => r.claim_id).map((r) => r.claim_id!);
+    const { lost, duplicated, waitedMs } = await settleAuditLog(stack!.evidenceDatabaseUrl, claimIds);
+    const pending = await pendingOutbox(stack!.claimsDatabaseUrl);
+
+    writeFigures({
+      scenario: 'rabbitmq-cluster',
+      title: 'RabbitMQ cluster: the queue leader killed',
+      load: `${intakes.length} intake requests through the gateway at ${rate}/s over ${((Date.now() - loadStarted) / 1000).toFixed(0)} s`,
+      rate: describe,
+      faults: `SIGKILL of ${leader.name.split('@')[0]}, the leader of the quorum queue ${queue} (3 nodes, one Erlang cookie, Debian rabbitmq-server), restarted ${NODE_DOWN_MS / 1000} s later; clients reach the nodes through one TCP address as through a Kubernetes Service`,
+      badInputsTried: 0,
+      recordsLost: lost.length,
+      duplicatesApplied: duplicated.length,
+      unexpectedStatuses: notCreated.length,
+      durationSeconds: (Date.now() - started) / 1000,
+      notes: [
+        `events flowed into the audit log again ${flowingAgainMs === undefined ? 'never within 120 s' : `${(flowingAgainMs / 1000).toFixed(1)} s`} after the kill (${auditedBeforeKill} claims audited before it); leader afterwards: ${newLeader.name.split('@')[0]}`,
+        `backlog drained into the audit log ${(waitedMs / 1000).toFixed(1)} s after the load ended; outbox rows still pending: ${pending}`,
+      ],
+    });
+
+    expect(describeRecords(notCreated)).toBe('');
+    expect(intakes.length).toBeGreaterThan(rate * 15);
+    expect(flowingAgainMs).toBeDefined();
+    expect(lost).toEqual([]);
+    expect(duplicated).toEqual([]);
+    expect(pending).toBe(0);
+  });
+});
