@@ -13,6 +13,8 @@ export interface TcpProxy {
   cut(): void;
   /** Ends the outage: new connections are forwarded again. */
   restore(): void;
+  /** New connections go to host:port from now on (a Service whose endpoint moved to another pod). */
+  pointAt(host: string, port: number): void;
   /** Destroys every connection and stops listening. */
   close(): Promise<void>;
 }
@@ -23,6 +25,7 @@ export interface TcpProxy {
  * server that others share. While cut, the port stays bound and every new connection is closed at once.
  */
 export async function createTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  let target = { host: targetHost, port: targetPort };
   const sockets = new Set<net.Socket>();
   let cut = false;
 
@@ -39,7 +42,7 @@ export async function createTcpProxy(targetHost: string, targetPort: number): Pr
       return;
     }
     client.pause();
-    const upstream = net.connect(targetPort, targetHost);
+    const upstream = net.connect(target.port, target.host);
     track(upstream);
     upstream.once('connect', () => {
       client.pipe(upstream);
@@ -80,6 +83,9 @@ export async function createTcpProxy(targetHost: string, targetPort: number): Pr
     },
     restore() {
       cut = false;
+    },
+    pointAt(host: string, port: number) {
+      target = { host, port };
     },
     close: () =>
       new Promise<void>((resolve) => {

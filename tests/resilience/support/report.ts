@@ -18,6 +18,8 @@ const ORDER = [
   'soak',
   'replicated',
   'rabbitmq-cluster',
+  'postgres-failover',
+  'postgres-failover-async',
 ];
 
 const FINDINGS_START = '<!-- findings:start -->';

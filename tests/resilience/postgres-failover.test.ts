@@ -1,0 +1,172 @@
+import { pendingOutbox, settleAuditLog } from './support/audit';
+import { queryRows } from './support/database';
+import { describeStatuses, startLoad } from './support/load-runner';
+import { startPostgresPair, type PostgresPair } from './support/postgres-pair';
+import { writeReliability } from './support/report';
+import { writeFigures } from './support/results';
+import { halfOfSaturation } from './support/saturation';
+import { readiness, sleep, startScenarioStack, until, type ScenarioStack } from './support/stack';
+
+/** How long the primary is gone before the standby is promoted (an operator's or CloudNativePG's reaction time). */
+const GAP_MS = 4000;
+
+interface Failover {
+  pair: PostgresPair;
+  stack: ScenarioStack;
+}
+
+async function startFailover(scenario: string, synchronous: boolean): Promise<Failover> {
+  const pair = await startPostgresPair({ synchronous });
+  try {
+    await pair.createDatabase('claims');
+    await pair.createDatabase('evidence');
+    const stack = await startScenarioStack(scenario, {
+      CLAIMS_DATABASE_URL: pair.urlFor('claims'),
+      EVIDENCE_DATABASE_URL: pair.urlFor('evidence'),
+    });
+    return { pair, stack };
+  } catch (error) {
+    await pair.stop();
+    throw error;
+  }
+}
+
+/** Runs intake load through the gateway, kills the primary after 5 s, promotes the standby GAP_MS later. */
+async function loseThePrimary({ pair, stack }: Failover) {
+  const claimsDb = () => pair.primaryUrlFor('claims');
+  const evidenceDb = () => pair.primaryUrlFor('evidence');
+  const mix = { target: stack.gateway.url, mode: 'intake' } as const;
+  const { rate, describe } = await halfOfSaturation(mix, { claimsDatabaseUrl: claimsDb(), evidenceDatabaseUrl: evidenceDb() });
+  const load = startLoad({ ...mix, rate, maxRequests: rate * 40, maxSeconds: 25 });
+  await load.running();
+  await sleep(5000);
+
+  const readinessSeen: (number | string)[] = [];
+  let watching = true;
+  const watchReadiness = (async () => {
+    while (watching) {
+      readinessSeen.push(await readiness(stack.claims.url));
+      await sleep(250);
+    }
+  })();
+  const killedAt = Date.now();
+  pair.killPrimary();
+  await sleep(GAP_MS);
+  await pair.promoteStandby();
+  const promotedAt = Date.now();
+  await until('claims readiness back at 200 on the promoted standby', async () => (await readiness(stack.claims.url)) === 200, 60000);
+  watching = false;
+  await watchReadiness;
+
+  const records = await load.finished();
+  const intakes = records.filter((r) => r.op === 'intake');
+  const acknowledged = intakes.filter((r) => r.status === 201 && r.claim_id).map((r) => r.claim_id!);
+  const firstAfter = intakes.filter((r) => r.started >= killedAt && r.status === 201).sort((a, b) => a.ended - b.ended)[0];
+  const present = new Set(
+    (await queryRows<{ id: string }>(claimsDb(), 'SELECT id FROM claims WHERE id = ANY($1::uuid[])', [acknowledged])).map((row) => row.id),
+  );
+  return {
+    rate,
+    describe,
+    intakes,
+    acknowledged,
+    missing: acknowledged.filter((id) => !present.has(id)),
+    unexpected: intakes.filter((r) => r.status !== 201 && r.status !== 503),
+    readinessSeen,
+    killedAt,
+    promotedAt,
+    unavailableMs: firstAfter ? firstAfter.ended - killedAt : undefined,
+    claimsDb,
+    evidenceDb,
+  };
+}
+
+describe('a PostgreSQL primary lost under load, with a synchronous standby', () => {
+  let failover: Failover | undefined;
+
+  beforeAll(async () => {
+    failover = await startFailover('postgres-failover', true);
+  });
+
+  afterAll(async () => {
+    await failover?.stack.cleanup();
+    await failover?.pair.stop();
+    writeReliability();
+  });
+
+  it('every intake answered 201 is on the promoted standby; relay, consumer and checkpoint signer resume without a restart; readiness goes 503 and back', async () => {
+    const started = Date.now();
+    const run = await loseThePrimary(failover!);
+    const { lost, duplicated, waitedMs } = await settleAuditLog(run.evidenceDb(), run.acknowledged);
+    const pending = await pendingOutbox(run.claimsDb());
+    const signedSince = async () =>
+      (
+        await queryRows<{ n: string }>(run.evidenceDb(), 'SELECT count(*) AS n FROM audit_checkpoints WHERE signed_at > $1', [
+          new Date(run.promotedAt).toISOString(),
+        ])
+      )[0].n;
+    await until('a checkpoint signed on the promoted standby', async () => Number(await signedSince()) > 0, 60000);
+
+    writeFigures({
+      scenario: 'postgres-failover',
+      title: 'PostgreSQL primary lost (synchronous standby)',
+      load: `${run.intakes.length} intake requests through the gateway at ${run.rate}/s`,
+      rate: run.describe,
+      faults: `SIGKILL of the primary postmaster (both services' databases), the standby promoted ${GAP_MS / 1000} s later and the endpoint (the -rw Service's stand-in) pointed at it`,
+      badInputsTried: 0,
+      recordsLost: run.missing.length + lost.length,
+      duplicatesApplied: duplicated.length,
+      unexpectedStatuses: run.unexpected.length,
+      durationSeconds: (Date.now() - started) / 1000,
+      notes: [
+        `intake unavailable ${run.unavailableMs === undefined ? 'until the end of the load' : `${(run.unavailableMs / 1000).toFixed(1)} s`} from the kill to the first 201 (503 problem+json meanwhile: ${describeStatuses(run.intakes.filter((r) => r.status !== 201))})`,
+        `claims /readyz during the gap: ${[...new Set(run.readinessSeen)].join(', ')}, then 200 once the standby was promoted`,
+        `${run.acknowledged.length} intakes acknowledged with 201, ${run.missing.length} of them missing on the promoted standby; backlog drained into the audit log ${(waitedMs / 1000).toFixed(1)} s after the load; outbox rows still pending: ${pending}`,
+      ],
+    });
+
+    expect(describeStatuses(run.unexpected)).toBe(describeStatuses([]));
+    expect(run.missing).toEqual([]);
+    expect(run.readinessSeen).toContain(503);
+    expect(run.unavailableMs).toBeDefined();
+    expect(lost).toEqual([]);
+    expect(duplicated).toEqual([]);
+    expect(pending).toBe(0);
+  });
+});
+
+describe('a PostgreSQL primary lost under load, with an asynchronous standby (the trade-off an operator chooses)', () => {
+  let failover: Failover | undefined;
+
+  beforeAll(async () => {
+    failover = await startFailover('postgres-failover-async', false);
+  });
+
+  afterAll(async () => {
+    await failover?.stack.cleanup();
+    await failover?.pair.stop();
+    writeReliability();
+  });
+
+  it('reports how many acknowledged intakes the promoted standby never received, and the platform serves again', async () => {
+    const started = Date.now();
+    const run = await loseThePrimary(failover!);
+    writeFigures({
+      scenario: 'postgres-failover-async',
+      title: 'PostgreSQL primary lost (asynchronous standby)',
+      load: `${run.intakes.length} intake requests through the gateway at ${run.rate}/s`,
+      rate: run.describe,
+      faults: `SIGKILL of the primary postmaster, the asynchronous standby promoted ${GAP_MS / 1000} s later`,
+      badInputsTried: 0,
+      recordsLost: run.missing.length,
+      duplicatesApplied: 0,
+      unexpectedStatuses: run.unexpected.length,
+      durationSeconds: (Date.now() - started) / 1000,
+      notes: [
+        `${run.missing.length} of ${run.acknowledged.length} intakes acknowledged with 201 are not on the promoted standby: what an asynchronous standby can lose (the WAL not yet streamed at the kill); a synchronous standby loses none (postgres-failover)`,
+      ],
+    });
+    expect(describeStatuses(run.unexpected)).toBe(describeStatuses([]));
+    expect(run.unavailableMs).toBeDefined();
+  });
+});
