@@ -70,7 +70,7 @@ describe('a RabbitMQ cluster of three nodes with quorum queues', () => {
       title: 'RabbitMQ cluster: the queue leader killed',
       load: `${intakes.length} intake requests through the gateway at ${rate}/s over ${((Date.now() - loadStarted) / 1000).toFixed(0)} s`,
       rate: describe,
-      faults: `SIGKILL of ${leader.name.split('@')[0]}, the leader of the quorum queue ${queue} (3 nodes, one Erlang cookie, Debian rabbitmq-server), restarted ${NODE_DOWN_MS / 1000} s later; clients reach the nodes through one TCP address as through a Kubernetes Service`,
+      faults: `SIGKILL of ${leader.name.split('@')[0]}, the leader of the quorum queue ${queue} (3 nodes, one Erlang cookie, Debian rabbitmq-server), restarted ${NODE_DOWN_MS / 1000} s later; the services are given the three nodes' addresses and fail over between them`,
       badInputsTried: 0,
       recordsLost: lost.length,
       duplicatesApplied: duplicated.length,

@@ -5,16 +5,22 @@ const specs = {
   AMQP_URL: variable.url('broker', ['amqp', 'amqps']),
   ORIGINS: variable.list('origins'),
   ENABLED: variable.bool('flag', false),
+  NODES: variable.urls('cluster nodes', ['amqp', 'amqps']),
 };
 
 describe('readConfig', () => {
   it('applies defaults when a variable is unset or empty', () => {
-    expect(readConfig(specs, { PORT: '' })).toEqual({ PORT: 3001, AMQP_URL: undefined, ORIGINS: [], ENABLED: false });
+    expect(readConfig(specs, { PORT: '' })).toEqual({ PORT: 3001, AMQP_URL: undefined, ORIGINS: [], ENABLED: false, NODES: undefined });
   });
 
   it('parses every kind', () => {
     const config = readConfig(specs, { PORT: '8080', AMQP_URL: 'amqp://x', ORIGINS: 'a, b', ENABLED: 'true' });
-    expect(config).toEqual({ PORT: 8080, AMQP_URL: 'amqp://x', ORIGINS: ['a', 'b'], ENABLED: true });
+    expect(config).toEqual({ PORT: 8080, AMQP_URL: 'amqp://x', ORIGINS: ['a', 'b'], ENABLED: true, NODES: undefined });
+  });
+
+  it("takes a cluster's node addresses separated by commas, each checked, where a variable says so", () => {
+    expect(readConfig(specs, { NODES: 'amqp://a:5672, amqps://b:5671' }).NODES).toBe('amqp://a:5672, amqps://b:5671');
+    expect(() => readConfig(specs, { AMQP_URL: 'amqp://a:5672,amqp://b:5672' })).toThrow(/AMQP_URL must be a URL/);
   });
 
   it.each([
@@ -23,6 +29,8 @@ describe('readConfig', () => {
     [{ AMQP_URL: 'http://x' }, /AMQP_URL must use amqp or amqps/],
     [{ AMQP_URL: 'not a url' }, /AMQP_URL must be a URL/],
     [{ ENABLED: 'maybe' }, /ENABLED must be true or false/],
+    [{ NODES: 'amqp://a:5672, http://b' }, /NODES must use amqp or amqps/],
+    [{ NODES: 'amqp://a:5672,,' }, /NODES must be URLs separated by commas/],
   ])('names the variable when %p is invalid', (env, message) => {
     expect(() => readConfig(specs, env)).toThrow(ConfigError);
     expect(() => readConfig(specs, env)).toThrow(message);

@@ -18,6 +18,8 @@ interface VarSpec<K extends Kind = Kind> {
   min?: number;
   max?: number;
   protocols?: string[];
+  /** A url variable that takes several addresses separated by commas (a cluster's nodes). */
+  many?: boolean;
 }
 type ValueOf<K extends Kind> = K extends 'int' ? number : K extends 'bool' ? boolean : K extends 'list' ? string[] : string;
 type Specs = Record<string, VarSpec>;
@@ -39,6 +41,8 @@ export const variable = {
   url: <D extends string | undefined = undefined>(description: string, protocols: string[], def?: D) =>
     ({ kind: 'url', description, default: def, protocols }) as VarSpec<'url'> & (D extends string ? { default: string } : unknown),
   list: (description: string, def = ''): VarSpec<'list'> & { default: string } => ({ kind: 'list', description, default: def }),
+  /** One URL, or several separated by commas; each is checked, the value stays the string as given. */
+  urls: (description: string, protocols: string[]) => ({ kind: 'url', description, protocols, many: true }) as VarSpec<'url'>,
 };
 
 function parseValue(name: string, spec: VarSpec, raw: string): unknown {
@@ -55,15 +59,17 @@ function parseValue(name: string, spec: VarSpec, raw: string): unknown {
       if (!/^(true|false|1|0)$/i.test(raw)) throw new ConfigError(`${name} must be true or false, got "${raw}"`);
       return /^(true|1)$/i.test(raw);
     case 'url': {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        throw new ConfigError(`${name} must be a URL, got "${raw}"`);
-      }
-      const protocol = url.protocol.replace(/:$/, '');
-      if (spec.protocols && !spec.protocols.includes(protocol)) {
-        throw new ConfigError(`${name} must use ${spec.protocols.join(' or ')}, got "${protocol}"`);
+      for (const one of spec.many ? raw.split(',').map((part) => part.trim()) : [raw]) {
+        let url: URL;
+        try {
+          url = new URL(one);
+        } catch {
+          throw new ConfigError(`${name} must be ${spec.many ? 'URLs separated by commas' : 'a URL'}, got "${raw}"`);
+        }
+        const protocol = url.protocol.replace(/:$/, '');
+        if (spec.protocols && !spec.protocols.includes(protocol)) {
+          throw new ConfigError(`${name} must use ${spec.protocols.join(' or ')}, got "${protocol}"`);
+        }
       }
       return raw;
     }

@@ -215,6 +215,40 @@ describe('AmqpTransport', () => {
     await eventually(async () => received.includes(published.id));
   });
 
+  it('given a cluster’s node addresses, fails over to the next node when the one it uses goes away', async () => {
+    const { exchange, queue } = names('failover');
+    const target = new URL(testAmqpUrl());
+    const first = await createTcpProxy(target.hostname, Number(target.port || 5672));
+    const second = await createTcpProxy(target.hostname, Number(target.port || 5672));
+    try {
+      const transport = open(`${first.urlFor(testAmqpUrl())}, ${second.urlFor(testAmqpUrl())}`);
+      await transport.check();
+      const received: string[] = [];
+      await transport.consume({
+        exchange,
+        queue,
+        bindings: ['#'],
+        prefetch: 1,
+        maxAttempts: 3,
+        onMessage: async (e) => void received.push(e.id),
+      });
+      first.cut();
+      const published = event();
+      // the first publish may meet the lost connection; the transport reconnects through the second node
+      await eventually(() =>
+        transport.publish(exchange, 'claim.created', published).then(
+          () => true,
+          () => false,
+        ),
+      );
+      await eventually(async () => received.includes(published.id));
+      expect(first.isCut).toBe(true);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('does not connect after close(), even when close() comes while it is connecting', async () => {
     const target = new URL(testAmqpUrl());
     const proxy = await createTcpProxy(target.hostname, Number(target.port || 5672));

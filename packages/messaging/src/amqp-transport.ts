@@ -21,6 +21,26 @@ type ChannelSetup = (channel: ConfirmChannel) => Promise<void>;
  */
 export const QUORUM = { 'x-queue-type': 'quorum' } as const;
 
+/** The addresses in an AMQP_URL: one, or a cluster's nodes separated by commas. */
+export function brokerUrls(value: string): string[] {
+  const urls = value
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  if (urls.length === 0) throw new Error('no broker address given');
+  return urls;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'an unparsable address';
+  }
+}
+
 /** A consumer's queue: quorum, its failures dead-lettered to `deadLetterQueue`. */
 export function consumerQueueArguments(deadLetterQueue: string): Record<string, string> {
   return {
@@ -44,10 +64,17 @@ export class AmqpTransport implements EventTransport {
   private reconnectAttempt = 0;
   private reconnectTimer?: NodeJS.Timeout;
 
+  /** The cluster's nodes: a connection is tried on each in turn, starting after the one that failed last. */
+  private readonly urls: string[];
+  private nextUrl = 0;
+
+  /** `url`: one broker address, or a cluster's node addresses separated by commas. */
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.urls = brokerUrls(url);
+  }
 
   /** Starts connecting in the background; a broker that is down now is retried until it is up. */
   start(): void {
@@ -68,7 +95,7 @@ export class AmqpTransport implements EventTransport {
   private async connect(): Promise<void> {
     let connection: ChannelModel | undefined;
     try {
-      connection = await amqp.connect(this.url, { timeout: 3000 });
+      connection = await this.connectToANode();
       if (this.closed) throw new Error('transport closed');
       const current = connection;
       connection.on('error', (error) => this.logger.warn({ err: error }, 'broker connection error'));
@@ -101,6 +128,21 @@ export class AmqpTransport implements EventTransport {
       }
       throw error;
     }
+  }
+
+  private async connectToANode(): Promise<ChannelModel> {
+    let lastError: unknown;
+    for (let tried = 0; tried < this.urls.length; tried++) {
+      const url = this.urls[this.nextUrl];
+      try {
+        return await amqp.connect(url, { timeout: 3000 });
+      } catch (error) {
+        lastError = error;
+        this.nextUrl = (this.nextUrl + 1) % this.urls.length;
+        if (this.urls.length > 1) this.logger.warn({ err: error, node: redactUrl(url) }, 'broker node unreachable; trying the next');
+      }
+    }
+    throw lastError;
   }
 
   /** The confirm channel that publishes; if a channel error closes it, the next publish opens another. */

@@ -44,7 +44,10 @@ export const commonServiceVariables = {
     'PostgreSQL connection string of the role that owns the schema. When set, start-up (and the `migrate` command) runs migrations as it, then grants the DATABASE_URL role only what the service does (SELECT and INSERT alone on append-only tables; no ownership, TRUNCATE or ALTER). Unset: migrations run on DATABASE_URL (development)',
     ['postgres', 'postgresql'],
   ),
-  AMQP_URL: variable.url('RabbitMQ connection string; unset means the in-process event bus (not in production)', ['amqp', 'amqps']),
+  AMQP_URL: variable.urls(
+    "RabbitMQ connection string, or a cluster's node addresses separated by commas (a connection is tried on each in turn, and moves to the next when its node goes away); unset means the in-process event bus (not in production)",
+    ['amqp', 'amqps'],
+  ),
   DATA_DIR: variable.string('Where embedded databases, uploaded files and development keys are kept', './data'),
   ...clientTimeoutVariables,
   ...authVariables,

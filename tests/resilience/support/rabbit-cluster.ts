@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -19,7 +18,7 @@ export interface RabbitNode {
 
 export interface RabbitCluster {
   nodes: RabbitNode[];
-  /** One AMQP address in front of every node, as a Kubernetes Service is in front of the cluster's pods. */
+  /** AMQP_URL for the cluster: every node's address, separated by commas (the services try each in turn). */
   amqpUrl: string;
   /** The node that leads a quorum queue's Raft group. */
   leaderOf(queue: string): Promise<RabbitNode>;
@@ -81,10 +80,9 @@ export async function startRabbitCluster(size = 3): Promise<RabbitCluster> {
       },
     });
   }
-  const balancer = await startTcpBalancer(nodes.map((node) => node.port));
   const cluster: RabbitCluster = {
     nodes,
-    amqpUrl: `amqp://guest:guest@127.0.0.1:${balancer.port}`,
+    amqpUrl: nodes.map((node) => `amqp://guest:guest@127.0.0.1:${node.port}`).join(','),
     async leaderOf(queue) {
       const alive = nodes.find((node) => isAlive(node)) ?? nodes[0];
       const rows = JSON.parse(await rabbitmqctl(alive, 'list_queues', 'name', 'leader', '--formatter', 'json')) as {
@@ -101,7 +99,6 @@ export async function startRabbitCluster(size = 3): Promise<RabbitCluster> {
     },
     restart: startNode,
     async stop() {
-      await balancer.close();
       for (const node of nodes) if (isAlive(node)) await rabbitmqctl(node, 'stop').catch(() => undefined);
       for (const node of nodes) if (isAlive(node)) process.kill(pidOf(node), 'SIGKILL');
       rmSync(root, { recursive: true, force: true });
@@ -133,49 +130,4 @@ function isAlive(node: RabbitNode): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * A TCP balancer: each new connection goes to the next backend in turn, and to the one after when a backend
- * refuses it — what a Service does once a dead pod's endpoint is gone. A connection in flight is not moved.
- */
-async function startTcpBalancer(backends: number[]): Promise<{ port: number; close(): Promise<void> }> {
-  let next = 0;
-  const sockets = new Set<net.Socket>();
-  const connectTo = (client: net.Socket, tried: number) => {
-    if (tried >= backends.length) return client.destroy();
-    const port = backends[next++ % backends.length];
-    const upstream = net.connect(port, '127.0.0.1');
-    sockets.add(upstream);
-    let connected = false;
-    upstream.once('error', () => {
-      sockets.delete(upstream);
-      if (!connected && !client.destroyed) connectTo(client, tried + 1);
-      else client.destroy();
-    });
-    upstream.once('connect', () => {
-      connected = true;
-      upstream.removeAllListeners('error');
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-      client.pipe(upstream).pipe(client);
-      client.resume();
-    });
-  };
-  const server = net.createServer({ pauseOnConnect: true }, (client) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    connectTo(client, 0);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
