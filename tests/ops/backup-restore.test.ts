@@ -11,10 +11,25 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { verifyConsistency } from '../../packages/merkle/src';
-import { bearer, callApi, createEmptyDatabase, createEvidenceRun, eventually, startStack, type Stack } from '@platform/testing';
+import {
+  bearer,
+  callApi,
+  createEmptyDatabase,
+  createEvidenceRun,
+  eventually,
+  startStack,
+  TEST_JWT_SECRET,
+  type Stack,
+} from '@platform/testing';
+import { runStandaloneWitness } from '../../packages/witness/src';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const fnol = () => ({
+  policy_number: `POL-${Math.floor(100000 + Math.random() * 899999)}`,
+  claimant: { name: 'Restore Person', email: 'restore@example.com' },
+  loss: { date: '2026-11-20', type: 'auto_glass', description: 'Windscreen cracked by a stone' },
+});
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** The latest signed checkpoint note (c2sp.org/tlog-checkpoint): its tree size and root hash. */
@@ -39,6 +54,32 @@ describe('backup and restore, drilled', () => {
   const work = mkdtempSync(path.join(tmpdir(), 'restore-drill-'));
   const cleanups: (() => Promise<unknown>)[] = [];
   let original: Stack;
+
+  /** Restores `backup` into fresh databases and a fresh file store, and starts the platform on them. */
+  async function restoreAndStart(backup: string, overrides: Record<string, string> = {}): Promise<Stack> {
+    const claimsDb = await createEmptyDatabase('restored_claims');
+    const evidenceDb = await createEmptyDatabase('restored_evidence');
+    cleanups.push(
+      () => claimsDb.drop(),
+      () => evidenceDb.drop(),
+    );
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const restored = runScript('ops-restore.ts', ['--from', backup], {
+      CLAIMS_DATABASE_URL: claimsDb.url,
+      EVIDENCE_DATABASE_URL: evidenceDb.url,
+      DATA_DIR: dataDir,
+    });
+    expect(restored).toMatchObject({ status: 0 });
+    const stack = await startStack({
+      ...overrides,
+      AUDIT_SIGNING_KEY: signingKey,
+      CLAIMS_DATABASE_URL: claimsDb.url,
+      EVIDENCE_DATABASE_URL: evidenceDb.url,
+      DATA_DIR: dataDir,
+    });
+    cleanups.push(() => stack.stop());
+    return stack;
+  }
 
   beforeAll(async () => {
     original = await startStack({ AUDIT_SIGNING_KEY: signingKey });
@@ -186,5 +227,92 @@ describe('backup and restore, drilled', () => {
     const proof = consistency.proof.map((hash) => Buffer.from(hash, 'base64'));
     expect(latest.size).toBeGreaterThanOrEqual(binderCheckpoint.size);
     expect(verifyConsistency(binderCheckpoint.size, latest.size, proof, binderCheckpoint.root, latest.root)).toBe(true);
+  }, 240000);
+
+  it('a witness accepts a restore of what it last cosigned, and refuses a restore from before it: that log forked', async () => {
+    const source = await startStack({ AUDIT_SIGNING_KEY: signingKey });
+    cleanups.push(() => source.stop());
+    const reader = await bearer('audit:read', 'examiner-eve');
+    const logKey = (await fetch(`${source.gateway.url}/api/evidence/audit/public-key`, { headers: { authorization: reader } })).headers.get(
+      'x-audit-verifier-key',
+    )!;
+    const witnessDb = await createEmptyDatabase('restore_witness');
+    cleanups.push(() => witnessDb.drop());
+    const witnessData = mkdtempSync(path.join(work, 'witness-'));
+    const watch = async (evidenceUrl: string) => {
+      const witness = await runStandaloneWitness({
+        PORT: '0',
+        DATABASE_URL: witnessDb.url,
+        DATA_DIR: witnessData,
+        LOG_LEVEL: 'warn',
+        WITNESS_EVIDENCE_URL: evidenceUrl,
+        WITNESS_LOG_VERIFIER_KEY: logKey,
+        WITNESS_LOG_JWT_SECRET: TEST_JWT_SECRET,
+        WITNESS_POLL_INTERVAL_MS: '200',
+      });
+      cleanups.push(() => witness.close());
+      return witness;
+    };
+    const state = async (witness: { url: string }) =>
+      (await (await fetch(`${witness.url}/state`)).json()) as { cosigned?: { size: number }; refusals: unknown[] | number };
+    // an empty log has no checkpoint yet (404)
+    const logSize = async (stack: Stack) => {
+      const response = await fetch(`${stack.gateway.url}/api/evidence/audit/checkpoint`, { headers: { authorization: reader } });
+      return response.status === 404 ? 0 : Number((await response.text()).split('\n')[1]);
+    };
+    const cosignedUpTo = async (witness: { url: string }, size: number) =>
+      eventually(async () => ((await state(witness)).cosigned?.size ?? 0) >= size, 30000);
+    const report = (stack: Stack) => callApi(stack.gateway.url, 'POST', '/api/claims/public/claims', '', fnol(), 201);
+
+    let witness = await watch(source.evidence.url);
+    await report(source);
+    await eventually(async () => (await logSize(source)) >= 1);
+    await cosignedUpTo(witness, await logSize(source));
+    const env = {
+      CLAIMS_DATABASE_URL: source.claimsDatabaseUrl,
+      EVIDENCE_DATABASE_URL: source.evidenceDatabaseUrl,
+      DATA_DIR: source.env.DATA_DIR,
+      AUDIT_SIGNING_KEY: signingKey,
+    };
+    const old = path.join(work, 'old');
+    expect(runScript('ops-backup.ts', ['--out', old], env)).toMatchObject({ status: 0 });
+    await report(source);
+    await report(source);
+    const grown = await eventually(async () => {
+      const size = await logSize(source);
+      return size > (await state(witness)).cosigned!.size ? size : undefined;
+    });
+    await cosignedUpTo(witness, grown);
+    const latest = path.join(work, 'latest');
+    expect(runScript('ops-backup.ts', ['--out', latest], env)).toMatchObject({ status: 0 });
+    await witness.close();
+    await source.stop();
+
+    // the same exchanges, so the same log origin: a restore is the same log, not a new one
+    const names = {
+      CLAIMS_EXCHANGE: source.env.CLAIMS_EXCHANGE,
+      EVIDENCE_EXCHANGE: source.env.EVIDENCE_EXCHANGE,
+      CLAIM_EVENTS_QUEUE: source.env.CLAIM_EVENTS_QUEUE,
+    };
+    const fromLatest = await restoreAndStart(latest, names);
+    witness = await watch(fromLatest.evidence.url);
+    await report(fromLatest);
+    const extended = await eventually(async () => {
+      const size = await logSize(fromLatest);
+      return size > grown ? size : undefined;
+    });
+    await cosignedUpTo(witness, extended);
+    await witness.close();
+    await fromLatest.stop();
+
+    const fromOld = await restoreAndStart(old, names);
+    witness = await watch(fromOld.evidence.url);
+    for (let i = 0; i < 4; i++) await report(fromOld);
+    await eventually(async () => (await logSize(fromOld)) > extended);
+    await eventually(async () => {
+      const { refusals } = await state(witness);
+      return (Array.isArray(refusals) ? refusals.length : refusals) > 0;
+    }, 30000);
+    expect((await state(witness)).cosigned!.size).toBe(extended);
   }, 240000);
 });
