@@ -55,35 +55,33 @@ describe('backup and restore, drilled', () => {
   const cleanups: (() => Promise<unknown>)[] = [];
   let original: Stack;
 
-  /** Restores `backup` into fresh databases and a fresh file store, and starts the platform on them. */
-  async function restoreAndStart(backup: string, overrides: Record<string, string> = {}): Promise<Stack> {
+  /** Fresh, empty databases and file store to restore into (dropped after the tests). */
+  async function freshTarget(): Promise<Record<'CLAIMS_DATABASE_URL' | 'EVIDENCE_DATABASE_URL' | 'DATA_DIR', string>> {
     const claimsDb = await createEmptyDatabase('restored_claims');
     const evidenceDb = await createEmptyDatabase('restored_evidence');
     cleanups.push(
       () => claimsDb.drop(),
       () => evidenceDb.drop(),
     );
-    const dataDir = mkdtempSync(path.join(work, 'data-'));
-    const restored = runScript('ops-restore.ts', ['--from', backup], {
-      CLAIMS_DATABASE_URL: claimsDb.url,
-      EVIDENCE_DATABASE_URL: evidenceDb.url,
-      DATA_DIR: dataDir,
-    });
-    expect(restored).toMatchObject({ status: 0 });
-    const stack = await startStack({
-      ...overrides,
-      AUDIT_SIGNING_KEY: signingKey,
-      CLAIMS_DATABASE_URL: claimsDb.url,
-      EVIDENCE_DATABASE_URL: evidenceDb.url,
-      DATA_DIR: dataDir,
-    });
+    return { CLAIMS_DATABASE_URL: claimsDb.url, EVIDENCE_DATABASE_URL: evidenceDb.url, DATA_DIR: mkdtempSync(path.join(work, 'data-')) };
+  }
+
+  /** The platform on restored databases and files, with the same signing key (a secret, restored from where secrets live). */
+  async function startOn(target: Record<string, string>, overrides: Record<string, string> = {}): Promise<Stack> {
+    const stack = await startStack({ ...overrides, AUDIT_SIGNING_KEY: signingKey, ...target });
     cleanups.push(() => stack.stop());
     return stack;
   }
 
+  /** Restores `backup` into a fresh target and starts the platform on it. */
+  async function restoreAndStart(backup: string, overrides: Record<string, string> = {}): Promise<Stack> {
+    const target = await freshTarget();
+    expect(runScript('ops-restore.ts', ['--from', backup], target)).toMatchObject({ status: 0 });
+    return startOn(target, overrides);
+  }
+
   beforeAll(async () => {
-    original = await startStack({ AUDIT_SIGNING_KEY: signingKey });
-    cleanups.push(() => original.stop());
+    original = await startOn({});
   }, 120000);
 
   afterAll(async () => {
@@ -163,14 +161,7 @@ describe('backup and restore, drilled', () => {
     expect(names.some((name) => name.endsWith('.pem') && !name.endsWith('.pub.pem'))).toBe(false);
 
     // a damaged backup is refused before anything is written
-    const claimsDb = await createEmptyDatabase('restored_claims');
-    const evidenceDb = await createEmptyDatabase('restored_evidence');
-    cleanups.push(
-      () => claimsDb.drop(),
-      () => evidenceDb.drop(),
-    );
-    const dataDir = mkdtempSync(path.join(work, 'data-'));
-    const target = { CLAIMS_DATABASE_URL: claimsDb.url, EVIDENCE_DATABASE_URL: evidenceDb.url, DATA_DIR: dataDir };
+    const target = await freshTarget();
     const keyFile = path.join(backup, 'keys/audit-signing-key.pub.pem');
     const key = readFileSync(keyFile);
     writeFileSync(keyFile, Buffer.concat([key, Buffer.from('\n')]));
@@ -184,13 +175,7 @@ describe('backup and restore, drilled', () => {
     expect(runScript('ops-restore.ts', ['--from', backup], target).output).toContain('already holds tables');
 
     await original.stop();
-    const again = await startStack({
-      AUDIT_SIGNING_KEY: signingKey,
-      CLAIMS_DATABASE_URL: claimsDb.url,
-      EVIDENCE_DATABASE_URL: evidenceDb.url,
-      DATA_DIR: dataDir,
-    });
-    cleanups.push(() => again.stop());
+    const again = await startOn(target);
     const adjuster = await bearer('claims:read', 'adjuster-ana');
     for (const claim of claims) {
       const file = await callApi(again.gateway.url, 'GET', `/api/claims/claims/${claim.id}`, adjuster, undefined, 200);
@@ -230,8 +215,7 @@ describe('backup and restore, drilled', () => {
   }, 240000);
 
   it('a witness accepts a restore of what it last cosigned, and refuses a restore from before it: that log forked', async () => {
-    const source = await startStack({ AUDIT_SIGNING_KEY: signingKey });
-    cleanups.push(() => source.stop());
+    const source = await startOn({});
     const reader = await bearer('audit:read', 'examiner-eve');
     const logKey = (await fetch(`${source.gateway.url}/api/evidence/audit/public-key`, { headers: { authorization: reader } })).headers.get(
       'x-audit-verifier-key',
