@@ -1,6 +1,7 @@
 import { startPendingScans, startPlacementRecovery, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { ClaimsConfig } from './config';
 import { rescanPendingAttachments } from './features/attachments/attachment-rescan';
+import { registerAttachmentScanMetrics } from './features/attachments/attachments-metrics';
 import { attachmentsRoutes } from './features/attachments/attachments-routes';
 import { attachmentPlacements, attachmentStorage } from './features/attachments/attachment-storage';
 import { accessLinksRoutes } from './features/access-links/access-links-routes';
@@ -68,6 +69,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       const deadlineSweeper = startDeadlineSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);
       registerDeadlineMetrics(deps);
       registerDeliveryMetrics(deps);
+      registerAttachmentScanMetrics(deps);
       const witness = startHostedWitness(deps, config);
       return {
         async stop() {

@@ -30,6 +30,13 @@ async function claimantStatus(t: ClaimsTestService, claim: Claim) {
   ).body;
 }
 
+/** The virus-scan backlog as /metrics reports it. */
+async function scanBacklog(t: ClaimsTestService) {
+  const text = (await request(t.url).get('/metrics').expect(200)).text;
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
+  return { files: value('claims_attachments_awaiting_scan'), oldest: value('claims_attachments_awaiting_scan_oldest_seconds') };
+}
+
 let reader: string;
 const download = (t: ClaimsTestService, claim: Claim, attachmentId: string) =>
   request(t.url).get(`/api/claims/claims/${claim.claim_id}/attachments/${attachmentId}/content`).set('Authorization', reader);
@@ -108,6 +115,7 @@ describe('attachments are scanned for viruses by clamd', () => {
         'pending',
         'pending',
       ]);
+      expect((await scanBacklog(t)).files).toBeGreaterThanOrEqual(2);
     } finally {
       await clamd.start();
     }
@@ -117,6 +125,8 @@ describe('attachments are scanned for viruses by clamd', () => {
       return attachments.every((a: { scan_status: string }) => a.scan_status !== 'pending') && attachments;
     });
     expect(decided.map((a: { scan_status: string }) => a.scan_status)).toEqual(['clean', 'infected']);
+    await eventually(async () => (await scanBacklog(t)).files === 0);
+    expect((await scanBacklog(t)).oldest).toBe(0);
     const status = await claimantStatus(t, claim);
     expect(received(status, 'photos_of_damage')).toBe(true);
     expect(received(status, 'repair_estimate')).toBe(false);
