@@ -39,7 +39,7 @@ describe('alerting rules', () => {
     const registered = new Set(
       ['packages', 'services', 'gateway']
         .flatMap((dir) => sourceFiles(path.join(root, dir)))
-        .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/(?:name: |counter\(|gauge\(|histogram\()'([a-z_]+)'/g)].map((match) => match[1])),
+        .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/(?:name: |counter\(|gauge\(|histogram\()\s*'([a-z_]+)'/g)].map((match) => match[1])),
     );
     const functions = new Set(['sum', 'rate', 'increase', 'max', 'by', 'on', 'and', 'histogram_quantile', 'le', 'job', 'route', 'status']);
     for (const rule of rules.groups.flatMap((group) => group.rules)) {
