@@ -2,6 +2,7 @@ export * from './service-config';
 export * from './run-service';
 export * from './virus-scanner';
 export * from './repeating-task';
+export * from './periodic-task';
 export * from './service-database';
 export * from './service-document';
 export * from './service-main';
