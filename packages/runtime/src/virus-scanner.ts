@@ -2,7 +2,8 @@ import { connect, type Socket } from 'node:net';
 import { variable } from '@platform/config';
 import { HttpProblem } from '@platform/http';
 import type { Logger } from 'pino';
-import { startRepeatingTask } from './repeating-task';
+import type { Registry } from 'prom-client';
+import { startPeriodicTask, type PeriodicTask } from './periodic-task';
 
 /**
  * Where an uploaded file stands with the virus scanner. `not_scanned`: no scanner is configured (the
@@ -149,9 +150,7 @@ export function startPendingScans(
   intervalMs: number,
   logger: Logger,
   what: string,
-): { stop(): Promise<void> } {
-  return startRepeatingTask(rescan, intervalMs, logger, {
-    done: `rescanned ${what} left pending`,
-    failed: `rescan of pending ${what} failed; retrying at the next interval`,
-  });
+  metrics?: Registry,
+): PeriodicTask {
+  return startPeriodicTask({ name: `${what.replace(/ /g, '-')}-rescan`, work: rescan, intervalMs, logger, metrics });
 }

@@ -54,7 +54,12 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       const attachments = attachmentStorage(config, deps.dataDir);
       const abandoned = await attachments.removeAbandoned();
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
-      const placementRecovery = await startPlacementRecovery(attachmentPlacements(deps.db, attachments), deps.logger, 'attachment');
+      const placementRecovery = await startPlacementRecovery(
+        attachmentPlacements(deps.db, attachments),
+        deps.logger,
+        'attachment',
+        deps.metrics,
+      );
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
       const attachmentRescan =
         scanner &&
@@ -63,6 +68,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
           config.SCAN_RETRY_INTERVAL_MS,
           deps.logger,
           'attachments',
+          deps.metrics,
         );
       // claims workflow: the delivery worker and the deadline sweep, and their gauges
       const deliveryWorker = delivery.start(deps);
@@ -77,7 +83,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
           await deadlineSweeper.stop();
           await attachmentRescan?.stop();
           await deliveryWorker.stop();
-          idempotencyPurge.stop();
+          await idempotencyPurge.stop();
           await placementRecovery.stop();
         },
       };

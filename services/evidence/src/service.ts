@@ -41,7 +41,12 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
       const files = evidenceStorage(config, deps.dataDir);
       const abandoned = await files.removeAbandoned();
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
-      const placementRecovery = await startPlacementRecovery(evidencePlacements(deps.db, files), deps.logger, 'evidence file');
+      const placementRecovery = await startPlacementRecovery(
+        evidencePlacements(deps.db, files),
+        deps.logger,
+        'evidence file',
+        deps.metrics,
+      );
       // Consumers stop first on shutdown, then the checkpointer signs what they appended.
       const claimEvents = await startClaimEventConsumer(deps, config);
       const checkpointer = await startCheckpointer({
@@ -72,9 +77,13 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
           config.SCAN_RETRY_INTERVAL_MS,
           deps.logger,
           'evidence files',
+          deps.metrics,
         );
       const runScheduler = config.RUN_SCHEDULER
-        ? startRunScheduler({ db: deps.db, exchange: config.EVIDENCE_EXCHANGE, logger: deps.logger }, config.RUN_SCHEDULER_INTERVAL_MS)
+        ? startRunScheduler(
+            { db: deps.db, exchange: config.EVIDENCE_EXCHANGE, logger: deps.logger, metrics: deps.metrics },
+            config.RUN_SCHEDULER_INTERVAL_MS,
+          )
         : undefined;
       return {
         async stop() {

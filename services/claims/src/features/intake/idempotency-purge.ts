@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '@platform/runtime';
+import { startPeriodicTask, type PeriodicTask, type ServiceDeps } from '@platform/runtime';
 import { idempotencyStore } from './idempotency';
 
 export const IDEMPOTENCY_PURGE_INTERVAL_MS = 15 * 60_000;
@@ -8,17 +8,15 @@ export const IDEMPOTENCY_PURGE_INTERVAL_MS = 15 * 60_000;
  * after expiry is also cleared at once by the intake itself, so this only bounds the table.)
  */
 export function startIdempotencyPurge(
-  deps: Pick<ServiceDeps, 'db' | 'logger'>,
+  deps: Pick<ServiceDeps, 'db' | 'logger'> & Partial<Pick<ServiceDeps, 'metrics'>>,
   intervalMs = IDEMPOTENCY_PURGE_INTERVAL_MS,
-): { stop(): void } {
-  const timer = setInterval(() => {
-    idempotencyStore(deps.db)
-      .purgeExpired()
-      .then(
-        (purged) => purged > 0 && deps.logger.info({ purged }, 'expired idempotency keys purged'),
-        (error) => deps.logger.warn({ err: error }, 'idempotency key purge failed; will retry'),
-      );
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+): PeriodicTask {
+  return startPeriodicTask({
+    name: 'idempotency-purge',
+    work: () => idempotencyStore(deps.db).purgeExpired(),
+    intervalMs,
+    runAtStart: false,
+    logger: deps.logger,
+    metrics: deps.metrics,
+  });
 }

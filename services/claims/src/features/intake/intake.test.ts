@@ -331,7 +331,7 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       try {
         await eventually(async () => (await t.db('idempotency_keys').where({ claim_id: expired.body.claim_id })).length === 0);
       } finally {
-        purge.stop();
+        await purge.stop();
       }
       expect(await t.db('idempotency_keys').where({ claim_id: live.body.claim_id })).toHaveLength(1);
     });

@@ -1,6 +1,7 @@
 import { withTransactional, type Knex } from '@platform/db';
-import { startRepeatingTask } from '@platform/runtime';
+import { startPeriodicTask, type PeriodicTask } from '@platform/runtime';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { currentPeriods } from '../controls/control-periods';
 import { controlsStore } from '../controls/controls-store';
 import { runsService } from './runs-service';
@@ -14,6 +15,7 @@ export interface RunSchedulerDeps {
   db: Knex;
   exchange: string;
   logger: Logger;
+  metrics?: Registry;
 }
 
 /**
@@ -42,10 +44,13 @@ export function runScheduler(deps: RunSchedulerDeps) {
 }
 
 /** Runs a pass now and every `intervalMs`; stop() waits for a pass under way. */
-export function startRunScheduler(deps: RunSchedulerDeps, intervalMs: number): { stop(): Promise<void> } {
+export function startRunScheduler(deps: RunSchedulerDeps, intervalMs: number): PeriodicTask {
   const scheduler = runScheduler(deps);
-  return startRepeatingTask(() => scheduler.openDueRuns(), intervalMs, deps.logger, {
-    done: 'opened runs of due controls',
-    failed: 'opening runs of due controls failed; retrying at the next interval',
+  return startPeriodicTask({
+    name: 'run-scheduler',
+    work: () => scheduler.openDueRuns(),
+    intervalMs,
+    logger: deps.logger,
+    metrics: deps.metrics,
   });
 }
