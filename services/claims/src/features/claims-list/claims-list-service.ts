@@ -8,6 +8,14 @@ import { normaliseSearch } from './claim-search';
 
 const DEFAULT_LIMIT = 25;
 
+/**
+ * The word similarity a name needs to be found (pg_trgm's `<%` threshold, 0.6 by default). A name with two
+ * typos, one in each word ("Jonathon Smithsen" for Jonathan Smithson) or two in a short one ("Okafur" for
+ * Okafor), scores 0.57, under the default; at 0.5 it is found while unrelated names stay out (John Smith
+ * scores 0.33 for "Jonathon Smithsen"). Set for the search's own transaction only (`set_config(…, true)`).
+ */
+export const NAME_SIMILARITY_THRESHOLD = 0.5;
+
 /** The claims list: one page at a time, newest first (best match first in a search), by keyset. */
 export const claimsListService = () => (db: Knex) => ({
   async list(query: ClaimsListQuery, caller: Principal): Promise<ClaimsListPage> {
@@ -19,15 +27,19 @@ export const claimsListService = () => (db: Knex) => ({
     if (filters.deadline && !filters.overdue) throw problems.unprocessable('deadline narrows overdue=true; send both');
     const search = q === undefined ? undefined : normaliseSearch(q);
     const after = cursor === undefined ? undefined : decodeCursor(cursor, search);
-    const rows = await claimsListStore(db).page(
-      { ...filters, assignee: assignee === 'me' ? caller.sub : assignee, search },
-      after,
-      limit + 1,
-    );
-    const page = rows.slice(0, limit);
+    const page = (store: ReturnType<typeof claimsListStore>) =>
+      store.page({ ...filters, assignee: assignee === 'me' ? caller.sub : assignee, search }, after, limit + 1);
+    const rows =
+      search === undefined
+        ? await page(claimsListStore(db))
+        : await db.transaction(async (trx) => {
+            await trx.raw(`SELECT set_config('pg_trgm.word_similarity_threshold', ?, true)`, [String(NAME_SIMILARITY_THRESHOLD)]);
+            return page(claimsListStore(trx));
+          });
+    const shown = rows.slice(0, limit);
     return {
-      items: page.map((row) => row.summary),
-      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].position) : null,
+      items: shown.map((row) => row.summary),
+      next_cursor: rows.length > limit ? encodeCursor(shown[shown.length - 1].position) : null,
     };
   },
 });

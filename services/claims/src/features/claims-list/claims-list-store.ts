@@ -67,7 +67,7 @@ function afterRanked(query: Knex.QueryBuilder, search: string, after: ClaimCurso
 /**
  * The `limit` claims with the names nearest the search, of those that pass the filters and come after the
  * cursor, nearest first, then newest first. The names are matched once each in `claimant_names` (migration
- * 0013): pg_trgm word similarity over its threshold (`<%`, 0.6 by default: typos, partial words), read
+ * 0013): pg_trgm word similarity over its threshold (`<%`, NAME_SIMILARITY_THRESHOLD: typos, partial words), read
  * nearest first (`<<->`, 1 − word similarity); the claims of each name come newest first from the btree
  * on (name, created_at, id), at most `limit` of them. PostgreSQL sorts that join incrementally (it is
  * already in order of distance), so it stops at the first names that fill the page instead of reading the
