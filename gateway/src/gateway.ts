@@ -15,7 +15,7 @@ import {
   sendProblem,
   type RunningServer,
 } from '@platform/http';
-import { clientTimeouts } from '@platform/runtime';
+import { clientTimeouts, dependencyUpGauge } from '@platform/runtime';
 import { mountApiDocuments } from './api-documents';
 import { mountAsyncApiDocument } from './asyncapi-document';
 import type { GatewayConfig } from './config';
@@ -121,6 +121,14 @@ export function createGateway(config: GatewayConfig): Gateway {
 
   // Every step of a proxied request runs in the skeleton's one first layer (inSequence): the router's
   // per-layer work was a measurable part of the gateway's cost per request (docs/BENCHMARKS.md).
+  dependencyUpGauge({
+    registry: metrics,
+    logger,
+    name: 'gateway_upstream_up',
+    help: 'Whether each service answers its /readyz with 200 (1) or not (0), checked at each scrape',
+    labelName: 'upstream',
+    checks: { claims: () => upstreamReady('claims', targets.claims), evidence: () => upstreamReady('evidence', targets.evidence) },
+  });
   const app = createServiceApp({
     logger,
     metrics,
@@ -131,7 +139,10 @@ export function createGateway(config: GatewayConfig): Gateway {
     // normalisePath refuses NUL and lone surrogates in the path (as control characters and invalid
     // percent-encoding); queries are forwarded untouched to the services, which refuse unstorable text.
     refuseUnstorableUrl: false,
-    readiness: { claims: () => upstreamReady('claims', targets.claims), evidence: () => upstreamReady('evidence', targets.evidence) },
+    // Ready whenever it is not draining: a service that is down only fails its own routes (502/503 problem),
+    // while pulling every gateway pod would take the pages and the other service with it. Upstream health is
+    // the gateway_upstream_up gauge instead (docs/ARCHITECTURE.md, readiness).
+    readiness: {},
     firstSteps: [
       securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }),
       ...(config.CORS_ORIGINS.length > 0

@@ -251,9 +251,12 @@ describe('gateway forwarding', () => {
     await request(gateway.url).get('/healthz').expect(200, { status: 'alive' });
   });
 
-  it('answers /readyz 200 when both services are ready', async () => {
+  it('answers /readyz 200 and reports both services up in gateway_upstream_up', async () => {
     const response = await request(gateway.url).get('/readyz').expect(200);
-    expect(response.body.checks).toEqual({ claims: 'ok', evidence: 'ok' });
+    expect(response.body.checks).toEqual({});
+    const text = (await request(gateway.url).get('/metrics').expect(200)).text;
+    expect(text).toMatch(/^gateway_upstream_up\{upstream="claims",service="gateway"\} 1$/m);
+    expect(text).toMatch(/^gateway_upstream_up\{upstream="evidence",service="gateway"\} 1$/m);
   });
 
   it('labels forwarded requests in the request metrics by route template, not unmatched', async () => {
@@ -342,11 +345,11 @@ describe('gateway with a service down', () => {
     await request(gateway.url).get('/api/claims/public/claims/x/status').expect(200);
   });
 
-  it('answers /readyz 503 problem+json naming the unreachable service', async () => {
-    const response = await request(gateway.url).get('/readyz').expect(503);
-    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.headers['retry-after']).toBeDefined();
-    expect(response.body.checks).toEqual({ claims: 'ok', evidence: 'evidence is unreachable' });
+  it('stays ready (one service down must not pull every gateway pod) and reports the service down in gateway_upstream_up', async () => {
+    await request(gateway.url).get('/readyz').expect(200);
+    const text = (await request(gateway.url).get('/metrics').expect(200)).text;
+    expect(text).toMatch(/^gateway_upstream_up\{upstream="claims",service="gateway"\} 1$/m);
+    expect(text).toMatch(/^gateway_upstream_up\{upstream="evidence",service="gateway"\} 0$/m);
   });
 
   it('answers /openapi.json 502 problem+json when a document cannot be fetched', async () => {
@@ -379,13 +382,15 @@ describe('gateway shutdown', () => {
 });
 
 describe('gateway readiness with a service that is not ready', () => {
-  it('answers /readyz 503 when a service answers its own /readyz with 503', async () => {
+  it('stays ready and reports gateway_upstream_up 0 when a service answers its own /readyz with 503', async () => {
     const claims = await startFakeUpstream({ readyStatus: 503 });
     const evidence = await startFakeUpstream();
     const gateway = await startGateway(testGatewayConfig({ CLAIMS_URL: claims.url, EVIDENCE_URL: evidence.url }));
     try {
-      const response = await request(gateway.url).get('/readyz').expect(503);
-      expect(response.body.checks).toEqual({ claims: 'claims is not ready (503)', evidence: 'ok' });
+      await request(gateway.url).get('/readyz').expect(200);
+      const text = (await request(gateway.url).get('/metrics').expect(200)).text;
+      expect(text).toMatch(/^gateway_upstream_up\{upstream="claims",service="gateway"\} 0$/m);
+      expect(text).toMatch(/^gateway_upstream_up\{upstream="evidence",service="gateway"\} 1$/m);
     } finally {
       await gateway.close();
       await claims.close();

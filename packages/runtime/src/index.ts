@@ -7,3 +7,4 @@ export * from './service-database';
 export * from './service-document';
 export * from './service-main';
 export * from './node-flags';
+export * from './dependency-metrics';

@@ -15,6 +15,7 @@ import {
   type RunningServer,
 } from '@platform/http';
 import { AmqpTransport, InProcessBus, OutboxRelay, type EventTransport } from '@platform/messaging';
+import { dependencyUpGauge } from './dependency-metrics';
 import { clientTimeouts, type CommonServiceConfig } from './service-config';
 import { prepareServiceDatabase } from './service-database';
 import { serviceOpenApi } from './service-document';
@@ -115,7 +116,16 @@ export async function runService(
     metrics,
     lifecycle,
     openapi,
-    readiness: { database: () => db.raw('SELECT 1'), broker: () => transport.check() },
+    // Ready means this process can answer its own requests: its database. The broker is not readiness —
+    // the outbox keeps events while it is away — but a gauge and a log line (docs/ARCHITECTURE.md, readiness).
+    readiness: { database: () => db.raw('SELECT 1') },
+  });
+  dependencyUpGauge({
+    registry: metrics,
+    logger,
+    name: 'broker_connection_up',
+    help: 'Whether the broker connection is up (1) or not (0), checked at each scrape',
+    checks: () => transport.check(),
   });
   definition.mount(app, deps);
   finishApp(app, logger);
