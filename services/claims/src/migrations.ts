@@ -1,6 +1,6 @@
 import type { Migration } from '@platform/db';
 import { adjusterKitsMigration } from './features/adjuster-kits/migrations';
-import { assignmentSearchMigration, claimVersionVisibleChangesMigration } from './features/assignment/migrations';
+import { adjustersMigration, assignmentSearchMigration, claimVersionVisibleChangesMigration } from './features/assignment/migrations';
 import { claimantSelfServiceMigration } from './features/access-links/migrations';
 import { attachmentPlacementsMigration, attachmentScansMigration } from './features/attachments/migrations';
 import { claimantNamesMigration, searchIndexesMigration, searchKnnMigration } from './features/claims-list/migrations';
@@ -30,4 +30,5 @@ export const claimsMigrations: Migration[] = [
   deliveriesVacuumMigration,
   claimVersionVisibleChangesMigration,
   attachmentPlacementsMigration,
+  adjustersMigration,
 ];

@@ -372,6 +372,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/claims/adjusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The people claims can be assigned to
+         * @description The directory the assignment picker offers, by `sub`. The identity provider is not asked: the service learns the people who work claims itself — whoever opens the claims list holding `claims:write` (every adjuster does on signing in) and whoever a claim is assigned to. Someone who has never done either is not listed (they can still be assigned by `sub`).
+         */
+        get: operations["listAdjusters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/evidence/audit/verify": {
         parameters: {
             query?: never;
@@ -1534,6 +1554,18 @@ export interface components {
                 next_cursor: string | null;
             };
         };
+        ListAdjustersResponse: {
+            items: {
+                /** @description The JWT `sub` to assign claims to */
+                sub: string;
+                /**
+                 * Format: date-time
+                 * @description When the service last saw them work (to the hour)
+                 */
+                last_seen_at: string;
+            }[];
+            next_cursor: string | null;
+        };
         ListClaimDeliveriesResponse: {
             /** @description Oldest first */
             items: {
@@ -1702,6 +1734,8 @@ export interface components {
         SetClaimAssigneeRequest: {
             /** @description A JWT `sub`, or null to release the claim */
             assignee: string | null;
+            /** @description Why (e.g. 'Bulk assign from the queue'): kept with the change on the claim's timeline, after who did it */
+            reason?: string;
         };
         SetClaimAssigneeResponse: {
             /** Format: uuid */
@@ -6981,6 +7015,122 @@ export interface operations {
                      *       "title": "Unsupported media type",
                      *       "status": 415,
                      *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listAdjusters: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of adjusters, by sub */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "sub": "adjuster-7",
+                     *           "last_seen_at": "2026-11-22T13:00:00Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListAdjustersResponse"];
+                };
+            };
+            /** @description An unknown or malformed query parameter, or a cursor this service did not issue */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
                      *     }
                      */

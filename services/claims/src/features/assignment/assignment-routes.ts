@@ -1,12 +1,21 @@
 import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireAnyScope } from '@platform/auth';
+import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody, problems } from '@platform/http';
+import { assertValid, invalidCursor, jsonBody, noBody, parseQuery, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimExample } from '../claims/claim-examples';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
-import { assigneeRequestSchema, assigneeResponseSchema, type AssigneeRequest } from './assignment-schemas';
+import { adjusterDirectory } from './adjuster-directory';
+import {
+  adjustersQuerySchema,
+  adjustersResponseSchema,
+  assigneeRequestSchema,
+  assigneeResponseSchema,
+  type AdjustersPage,
+  type AdjustersQuery,
+  type AssigneeRequest,
+} from './assignment-schemas';
 import { assignmentService } from './assignment-service';
 
 /** `If-Match: "4"` (or `W/"4"`) → 4; `*` or no header → undefined (no version check); anything else is 400. */
@@ -67,5 +76,40 @@ export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       res.set('ETag', `"${result.version}"`).json(result);
     },
   );
+
+  deps.openapi.operation('get', '/api/claims/adjusters', {
+    operationId: 'listAdjusters',
+    summary: 'The people claims can be assigned to',
+    description:
+      'The directory the assignment picker offers, by `sub`. The identity provider is not asked: the service learns the people ' +
+      'who work claims itself — whoever opens the claims list holding `claims:write` (every adjuster does on signing in) and ' +
+      'whoever a claim is assigned to. Someone who has never done either is not listed (they can still be assigned by `sub`).',
+    tag: 'Assignment',
+    security: { scope: 'claims:read' },
+    parameters: Object.entries(adjustersQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
+    responses: {
+      200: {
+        description: 'A page of adjusters, by sub',
+        schema: adjustersResponseSchema,
+        example: { items: [{ sub: 'adjuster-7', last_seen_at: claimExample.updated_at }], next_cursor: null },
+      },
+      400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
+      401: { description: 'No or invalid credentials' },
+      403: { description: 'The caller lacks claims:read' },
+      503: { description: 'The database is unavailable' },
+    },
+  });
+  router.get('/api/claims/adjusters', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
+    const { limit = 200, cursor } = parseQuery<AdjustersQuery>(adjustersQuerySchema, req.query as Record<string, unknown>);
+    const after = cursor === undefined ? undefined : Buffer.from(cursor, 'base64url').toString('utf8');
+    if (after !== undefined && (after.length === 0 || Buffer.from(after, 'utf8').toString('base64url') !== cursor)) throw invalidCursor();
+    const rows = await adjusterDirectory(deps.db).page(after, limit + 1);
+    const items = rows.slice(0, limit);
+    const page: AdjustersPage = {
+      items,
+      next_cursor: rows.length > limit ? Buffer.from(items[items.length - 1].sub, 'utf8').toString('base64url') : null,
+    };
+    res.json(page);
+  });
   return router;
 }

@@ -16,6 +16,12 @@ export const assigneeRequestSchema = {
       pattern: SUBJECT_PATTERN,
       description: 'A JWT `sub`, or null to release the claim',
     },
+    reason: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 500,
+      description: "Why (e.g. 'Bulk assign from the queue'): kept with the change on the claim's timeline, after who did it",
+    },
   },
 } as const;
 export type AssigneeRequest = FromSchema<typeof assigneeRequestSchema>;
@@ -32,3 +38,36 @@ export const assigneeResponseSchema = {
   },
 } as const;
 export type AssigneeResponse = FromSchema<typeof assigneeResponseSchema>;
+
+/** Query of GET /api/claims/adjusters. */
+export const adjustersQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 200 },
+    cursor: { type: 'string', minLength: 1, maxLength: 400, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page' },
+  },
+} as const;
+export type AdjustersQuery = FromSchema<typeof adjustersQuerySchema>;
+
+export const adjustersResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items', 'next_cursor'],
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['sub', 'last_seen_at'],
+        properties: {
+          sub: { type: 'string', description: 'The JWT `sub` to assign claims to' },
+          last_seen_at: { type: 'string', format: 'date-time', description: 'When the service last saw them work (to the hour)' },
+        },
+      },
+    },
+    next_cursor: { type: ['string', 'null'] },
+  },
+} as const;
+export type AdjustersPage = FromSchema<typeof adjustersResponseSchema>;

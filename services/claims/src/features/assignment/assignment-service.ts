@@ -4,6 +4,7 @@ import { problems } from '@platform/http';
 import { recordClaimChange } from '../../shared/claim-change';
 import { lockClaim } from '../../shared/claim-state';
 import { DECIDE_SCOPE, isClosed } from '../../shared/stage-machine';
+import { adjusterDirectory } from './adjuster-directory';
 import { claimAssigneeChanged } from './assignment-events';
 import type { AssigneeRequest, AssigneeResponse } from './assignment-schemas';
 import { assignmentStore } from './assignment-store';
@@ -43,15 +44,20 @@ export const assignmentService = (exchange: string) => (db: Knex) => ({
       throw problems.conflict('The claim is already assigned to another adjuster');
     }
     const version = await assignmentStore(db).setAssignee(claim.claim_id, next);
+    if (next !== null) await adjusterDirectory(db).saw(next);
     const change = next === null ? 'released' : previous === null ? 'assigned' : 'reassigned';
     await recordClaimChange(db, exchange, {
       claimId: claim.claim_id,
       event: claimAssigneeChanged,
       actor: caller.sub,
-      reason:
+      reason: [
         change === 'released'
           ? `Released by ${previous}`
           : `${change === 'assigned' ? 'Assigned' : `Reassigned from ${previous}`} to ${next}`,
+        request.reason,
+      ]
+        .filter(Boolean)
+        .join(': '),
       data: { change, previous_assignee: previous, assignee: next },
     });
     return { claim_id: claim.claim_id, assignee: next, previous_assignee: previous, version };

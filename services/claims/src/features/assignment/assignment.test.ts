@@ -2,7 +2,7 @@ import request from 'supertest';
 import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
 import { countRows, fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
-import { assigneeResponseSchema } from './assignment-schemas';
+import { adjustersResponseSchema, assigneeResponseSchema } from './assignment-schemas';
 
 const path = (claimId: string) => `/api/claims/claims/${claimId}/assignee`;
 
@@ -165,5 +165,73 @@ describe('PUT /api/claims/claims/{id}/assignee', () => {
     const claim = await fileClaim(t.url);
     await t.db('claims').where({ id: claim.claim_id }).update({ stage: 'closed' });
     await put(claim.claim_id, 'alice', await as.lead()).expect(409);
+  });
+});
+
+describe('GET /api/claims/adjusters — the people the assignment picker offers', () => {
+  let t: ClaimsTestService;
+
+  beforeAll(async () => {
+    t = await startClaimsTestService();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const adjusters = async (query = '') =>
+    (
+      await request(t.url)
+        .get(`/api/claims/adjusters${query}`)
+        .set('Authorization', await bearer('claims:read', 'reader'))
+        .expect(200)
+    ).body as { items: { sub: string; last_seen_at: string }[]; next_cursor: string | null };
+
+  it('learns whoever opens the claims list holding claims:write and whoever a claim is assigned to, not a reader', async () => {
+    expect((await adjusters()).items).toEqual([]);
+    await request(t.url)
+      .get('/api/claims/claims')
+      .set('Authorization', await bearer('claims:read claims:write', 'dana'))
+      .expect(200);
+    await request(t.url)
+      .get('/api/claims/claims')
+      .set('Authorization', await bearer('claims:read', 'reader'))
+      .expect(200);
+    const claim = await fileClaim(t.url);
+    await request(t.url)
+      .put(path(claim.claim_id))
+      .set('Authorization', await bearer('claims:read claims:decide', 'lead'))
+      .send({ assignee: 'eve', reason: 'Bulk assign from the queue' })
+      .expect(200);
+    const page = await adjusters();
+    expect(compile(adjustersResponseSchema)(page)).toBe(true);
+    expect(page.items.map((item) => item.sub)).toEqual(['dana', 'eve']);
+    // who and why are kept with the change
+    const [change] = await t
+      .db('claim_audit')
+      .where({ claim_id: claim.claim_id, action: 'claim.assignee_changed' })
+      .select('actor', 'reason');
+    expect(change).toEqual({ actor: 'lead', reason: 'Assigned to eve: Bulk assign from the queue' });
+  });
+
+  it('pages by sub with its cursor, and refuses a cursor it did not issue (400) and a caller without claims:read (403)', async () => {
+    await t.db('adjusters').insert([{ sub: 'zed' }, { sub: 'yan' }]);
+    const first = await adjusters('?limit=2');
+    expect(first.items.map((item) => item.sub)).toEqual(['dana', 'eve']);
+    const second = await adjusters(`?limit=2&cursor=${first.next_cursor}`);
+    expect(second.items.map((item) => item.sub)).toEqual(['yan', 'zed']);
+    expect(second.next_cursor).toBeNull();
+    await request(t.url)
+      .get('/api/claims/adjusters?cursor=%3D%3D')
+      .set('Authorization', await bearer('claims:read', 'reader'))
+      .expect(400);
+    await request(t.url)
+      .get('/api/claims/adjusters?cursor=A')
+      .set('Authorization', await bearer('claims:read', 'reader'))
+      .expect(400);
+    await request(t.url)
+      .get('/api/claims/adjusters')
+      .set('Authorization', await bearer('claims:write', 'w'))
+      .expect(403);
+    await request(t.url).get('/api/claims/adjusters').expect(401);
   });
 });

@@ -6,6 +6,7 @@ import { claimExample } from '../claims/claim-examples';
 import type { ClaimsConfig } from '../../config';
 import { claimsListQuerySchema, claimsListResponseSchema, type ClaimsListQuery } from './claims-list-schemas';
 import { claimsListService } from './claims-list-service';
+import { adjusterDirectory } from '../assignment/adjuster-directory';
 
 /** GET /api/claims/claims (claims:read) — claims newest first, filtered, keyset-paginated. */
 export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {
@@ -14,7 +15,11 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
 
   router.get('/api/claims/claims', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
     const query = parseQuery<ClaimsListQuery>(claimsListQuerySchema, req.query as Record<string, unknown>);
-    res.json(await claimsList.list(query, principalOf(req)));
+    const caller = principalOf(req);
+    const page = await claimsList.list(query, caller);
+    // The work queue is where an adjuster starts after signing in: the directory of assignable people learns them here.
+    await adjusterDirectory(deps.db).sawCaller(caller);
+    res.json(page);
   });
 
   deps.openapi.operation('get', '/api/claims/claims', {
