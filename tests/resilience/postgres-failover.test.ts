@@ -1,3 +1,8 @@
+import { bearer, createEmptyDatabase, TEST_JWT_SECRET } from '@platform/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runStandaloneWitness } from '../../packages/witness/src';
 import { pendingOutbox, settleAuditLog } from './support/audit';
 import { queryRows } from './support/database';
 import { describeStatuses, startLoad } from './support/load-runner';
@@ -32,7 +37,7 @@ async function startFailover(scenario: string, synchronous: boolean): Promise<Fa
 }
 
 /** Runs intake load through the gateway, kills the primary after 5 s, promotes the standby GAP_MS later. */
-async function loseThePrimary({ pair, stack }: Failover) {
+async function loseThePrimary({ pair, stack }: Failover, beforeKill: () => Promise<void> = async () => undefined) {
   const claimsDb = () => pair.primaryUrlFor('claims');
   const evidenceDb = () => pair.primaryUrlFor('evidence');
   const mix = { target: stack.gateway.url, mode: 'intake' } as const;
@@ -49,6 +54,7 @@ async function loseThePrimary({ pair, stack }: Failover) {
       await sleep(250);
     }
   })();
+  await beforeKill();
   const killedAt = Date.now();
   pair.killPrimary();
   await sleep(GAP_MS);
@@ -94,9 +100,43 @@ describe('a PostgreSQL primary lost under load, with a synchronous standby', () 
     writeReliability();
   });
 
-  it('every intake answered 201 is on the promoted standby; relay, consumer and checkpoint signer resume without a restart; readiness goes 503 and back', async () => {
+  it('every intake answered 201 is on the promoted standby; relay, consumer, checkpoint signer and witness resume without a restart; readiness goes 503 and back', async () => {
     const started = Date.now();
-    const run = await loseThePrimary(failover!);
+    const { stack } = failover!;
+    // a witness (its own database, not the one that fails) cosigning the evidence log throughout
+    const reader = await bearer('audit:read', 'failover-reader');
+    const logKey = (await fetch(`${stack.evidence.url}/api/evidence/audit/public-key`, { headers: { authorization: reader } })).headers.get(
+      'x-audit-verifier-key',
+    )!;
+    const witnessDb = await createEmptyDatabase('failover_witness');
+    const witnessData = mkdtempSync(path.join(tmpdir(), 'failover-witness-'));
+    const witness = await runStandaloneWitness({
+      PORT: '0',
+      DATABASE_URL: witnessDb.url,
+      DATA_DIR: witnessData,
+      LOG_LEVEL: 'error',
+      WITNESS_EVIDENCE_URL: stack.evidence.url,
+      WITNESS_LOG_VERIFIER_KEY: logKey,
+      WITNESS_LOG_JWT_SECRET: TEST_JWT_SECRET,
+      WITNESS_POLL_INTERVAL_MS: '250',
+    });
+    const cosigned = async () =>
+      ((await (await fetch(`${witness.url}/state`)).json()) as { cosigned?: { size: number } }).cosigned?.size ?? 0;
+    let run: Awaited<ReturnType<typeof loseThePrimary>>;
+    let cosignedAfter = 0;
+    let cosignedAtKill = 0;
+    try {
+      run = await loseThePrimary(failover!, async () => void (cosignedAtKill = await cosigned()));
+      await until(
+        'the witness cosigns the log grown on the promoted standby',
+        async () => (cosignedAfter = await cosigned()) > cosignedAtKill,
+        60000,
+      );
+    } finally {
+      await witness.close();
+      await witnessDb.drop();
+      rmSync(witnessData, { recursive: true, force: true });
+    }
     const { lost, duplicated, waitedMs } = await settleAuditLog(run.evidenceDb(), run.acknowledged);
     const pending = await pendingOutbox(run.claimsDb());
     const signedSince = async () =>
@@ -120,6 +160,7 @@ describe('a PostgreSQL primary lost under load, with a synchronous standby', () 
       durationSeconds: (Date.now() - started) / 1000,
       notes: [
         `intake unavailable ${run.unavailableMs === undefined ? 'until the end of the load' : `${(run.unavailableMs / 1000).toFixed(1)} s`} from the kill to the first 201 (503 problem+json meanwhile: ${describeStatuses(run.intakes.filter((r) => r.status !== 201))})`,
+        `the witness had cosigned ${cosignedAtKill} records at the kill and cosigned ${cosignedAfter} after the promotion, without a restart`,
         `claims /readyz during the gap: ${[...new Set(run.readinessSeen)].join(', ')}, then 200 once the standby was promoted`,
         `${run.acknowledged.length} intakes acknowledged with 201, ${run.missing.length} of them missing on the promoted standby; backlog drained into the audit log ${(waitedMs / 1000).toFixed(1)} s after the load; outbox rows still pending: ${pending}`,
       ],
