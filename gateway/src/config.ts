@@ -1,5 +1,5 @@
-import { authVariables } from '@platform/auth';
-import { ConfigError, readConfig, variable } from '@platform/config';
+import { authConfigRules, authVariables } from '@platform/auth';
+import { readConfig, variable } from '@platform/config';
 import { clientTimeoutVariables, clientTimeouts } from '@platform/runtime';
 
 /**
@@ -66,18 +66,20 @@ export const gatewayVariables = {
 export type GatewayConfig = ReturnType<typeof readGatewayConfig>;
 
 export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
-  const config = readConfig(gatewayVariables, env);
-  clientTimeouts(config);
-  if (config.WORKBENCH_DEV_SIGN_IN) {
-    const refusedBecause = [
-      config.NODE_ENV === 'production' && 'NODE_ENV is production',
-      config.AUTH_JWT_SECRET && 'AUTH_JWT_SECRET is configured',
-      config.AUTH_JWKS_URL && 'AUTH_JWKS_URL is configured',
-    ].filter(Boolean);
-    if (refusedBecause.length > 0)
-      throw new ConfigError(
-        `WORKBENCH_DEV_SIGN_IN=true mints tokens for anyone, so it runs only on the documented development secret; refused because ${refusedBecause.join(' and ')}`,
+  return readConfig(gatewayVariables, env, [
+    (config) => void clientTimeouts(config),
+    ...authConfigRules,
+    (config) => {
+      if (!config.WORKBENCH_DEV_SIGN_IN) return;
+      const refusedBecause = [
+        config.NODE_ENV === 'production' && 'NODE_ENV is production',
+        config.AUTH_JWT_SECRET && 'AUTH_JWT_SECRET is configured',
+        config.AUTH_JWKS_URL && 'AUTH_JWKS_URL is configured',
+      ].filter(Boolean);
+      return (
+        refusedBecause.length > 0 &&
+        `WORKBENCH_DEV_SIGN_IN=true mints tokens for anyone, so it runs only on the documented development secret; refused because ${refusedBecause.join(' and ')}`
       );
-  }
-  return config;
+    },
+  ]);
 }

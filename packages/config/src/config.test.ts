@@ -1,4 +1,4 @@
-import { ConfigError, readConfig, variable } from './index';
+import { ConfigError, inProduction, readConfig, variable } from './index';
 
 const specs = {
   PORT: variable.int('port', 3001, 0, 65535),
@@ -34,5 +34,39 @@ describe('readConfig', () => {
   ])('names the variable when %p is invalid', (env, message) => {
     expect(() => readConfig(specs, env)).toThrow(ConfigError);
     expect(() => readConfig(specs, env)).toThrow(message);
+  });
+});
+
+describe('readConfig reports every problem at once', () => {
+  it('lists each refused variable and each broken rule in one ConfigError', () => {
+    let error: ConfigError | undefined;
+    try {
+      readConfig(specs, { PORT: 'abc', AMQP_URL: 'http://x', ENABLED: 'maybe' }, [
+        (c) => !c.AMQP_URL && 'AMQP_URL must be set',
+        (c) => c.PORT === 3001 && 'PORT must not be the default',
+        () => {
+          throw new ConfigError(['from a rule that throws']);
+        },
+      ]);
+    } catch (thrown) {
+      error = thrown as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems).toEqual([
+      'PORT must be a whole number, got "abc"',
+      'AMQP_URL must use amqp or amqps, got "http"',
+      'ENABLED must be true or false, got "maybe"',
+      'AMQP_URL must be set',
+      'PORT must not be the default',
+      'from a rule that throws',
+    ]);
+    expect(error!.message).toMatch(/^6 configuration errors:\n- PORT must be a whole number/);
+  });
+
+  it('passes when every rule holds, and inProduction rules only in production', () => {
+    const rule = inProduction<{ NODE_ENV?: string }>(() => 'refused in production');
+    const withEnv = { ...specs, NODE_ENV: variable.string('env', 'development') };
+    expect(readConfig(withEnv, {}, [rule]).NODE_ENV).toBe('development');
+    expect(() => readConfig(withEnv, { NODE_ENV: 'production' }, [rule])).toThrow('refused in production');
   });
 });

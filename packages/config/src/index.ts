@@ -1,14 +1,26 @@
 /**
- * Configuration is read once from the environment and validated; a bad value stops start-up with a
- * message that names the variable. Every variable is declared with its default and description, so the
- * same declarations produce the documentation (see `describeVariables`).
+ * Configuration is read once from the environment and validated; bad values stop start-up with one error
+ * that names every variable at fault, so an operator fixes them all in one pass rather than one per restart.
+ * Every variable is declared with its default and description, so the same declarations produce the
+ * documentation (see `describeVariables`).
  */
 export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** Each problem found, one sentence naming its variable. */
+  readonly problems: string[];
+
+  constructor(problems: string | string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.length === 1 ? list[0] : `${list.length} configuration errors:\n${list.map((problem) => `- ${problem}`).join('\n')}`);
     this.name = 'ConfigError';
+    this.problems = list;
   }
 }
+
+/**
+ * A rule across the variables read (production requirements, one variable bounded by another): the
+ * problem as a sentence naming the variable, or nothing when the rule holds. A rule may also throw.
+ */
+export type ConfigRule<C> = (config: C) => string | false | null | undefined | void;
 
 type Kind = 'string' | 'int' | 'bool' | 'url' | 'list';
 interface VarSpec<K extends Kind = Kind> {
@@ -83,13 +95,45 @@ function parseValue(name: string, spec: VarSpec, raw: string): unknown {
   }
 }
 
-export function readConfig<S extends Specs>(specs: S, env: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
+/** The messages of what `attempt` throws: a ConfigError's problems, or any other error's message. */
+function problemsOf(attempt: () => unknown): string[] {
+  try {
+    const problem = attempt();
+    return typeof problem === 'string' ? [problem] : [];
+  } catch (error) {
+    return error instanceof ConfigError ? error.problems : [(error as Error).message];
+  }
+}
+
+/**
+ * Reads every variable of `specs` from `env`, then checks `rules` on the result; throws one ConfigError
+ * listing every problem found. A variable whose value is refused is read as its default while the rules run,
+ * so their problems are reported too.
+ */
+export function readConfig<S extends Specs>(
+  specs: S,
+  env: NodeJS.ProcessEnv = process.env,
+  rules: ConfigRule<ConfigOf<S>>[] = [],
+): ConfigOf<S> {
   const config: Record<string, unknown> = {};
+  const problems: string[] = [];
   for (const [name, spec] of Object.entries(specs)) {
     const raw = env[name] === undefined || env[name] === '' ? spec.default : env[name];
-    config[name] = raw === undefined ? undefined : parseValue(name, spec, raw);
+    config[name] = undefined;
+    const refused = raw === undefined ? [] : problemsOf(() => void (config[name] = parseValue(name, spec, raw)));
+    if (refused.length > 0) {
+      problems.push(...refused);
+      config[name] = spec.default === undefined ? undefined : parseValue(name, spec, spec.default);
+    }
   }
+  for (const rule of rules) problems.push(...problemsOf(() => rule(config as ConfigOf<S>)));
+  if (problems.length > 0) throw new ConfigError(problems);
   return config as ConfigOf<S>;
+}
+
+/** A rule that holds outside production and checks `rule` in it. */
+export function inProduction<C extends { NODE_ENV?: string }>(rule: ConfigRule<C>): ConfigRule<C> {
+  return (config) => (config.NODE_ENV === 'production' ? rule(config) : undefined);
 }
 
 /** A Markdown table of the variables, for the README and `--help`. */

@@ -8,3 +8,4 @@ export * from './service-document';
 export * from './service-main';
 export * from './node-flags';
 export * from './dependency-metrics';
+export * from './pool-metrics';

@@ -16,6 +16,7 @@ import {
 } from '@platform/http';
 import { AmqpTransport, InProcessBus, OutboxRelay, type EventTransport } from '@platform/messaging';
 import { dependencyUpGauge } from './dependency-metrics';
+import { databasePoolGauges } from './pool-metrics';
 import { clientTimeouts, type CommonServiceConfig } from './service-config';
 import { prepareServiceDatabase } from './service-database';
 import { serviceOpenApi } from './service-document';
@@ -75,7 +76,11 @@ export async function runService(
   const logger = createLogger(definition.name);
   const metrics = createMetrics(definition.name);
   const dataDir = path.resolve(config.DATA_DIR);
-  const db = createDatabase({ url: config.DATABASE_URL, embeddedDir: path.join(dataDir, 'db', definition.name) });
+  const db = createDatabase({
+    url: config.DATABASE_URL,
+    embeddedDir: path.join(dataDir, 'db', definition.name),
+    poolMax: config.DB_POOL_MAX,
+  });
   const ownsTransport = !options.transport;
   let transport: EventTransport;
   if (options.transport) transport = options.transport;
@@ -120,6 +125,7 @@ export async function runService(
     // the outbox keeps events while it is away — but a gauge and a log line (docs/ARCHITECTURE.md, readiness).
     readiness: { database: () => db.raw('SELECT 1') },
   });
+  databasePoolGauges(metrics, relayDb === db ? { requests: db } : { requests: db, relay: relayDb });
   dependencyUpGauge({
     registry: metrics,
     logger,

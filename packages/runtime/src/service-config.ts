@@ -1,5 +1,5 @@
-import { authVariables } from '@platform/auth';
-import { ConfigError, readConfig, variable, type ConfigOf } from '@platform/config';
+import { authConfigRules, authVariables } from '@platform/auth';
+import { ConfigError, inProduction, readConfig, variable, type ConfigOf, type ConfigRule } from '@platform/config';
 import { CLIENT_TIMEOUTS, type ClientTimeouts } from '@platform/http';
 
 /**
@@ -48,6 +48,12 @@ export const commonServiceVariables = {
     "RabbitMQ connection string, or a cluster's node addresses separated by commas (a connection is tried on each in turn, and moves to the next when its node goes away); unset means the in-process event bus (not in production)",
     ['amqp', 'amqps'],
   ),
+  DB_POOL_MAX: variable.int(
+    'Most PostgreSQL connections the service holds for requests and background work (the outbox relay has 2 more of its own); watch db_pool_connections_waiting',
+    10,
+    1,
+    1000,
+  ),
   DATA_DIR: variable.string('Where embedded databases, uploaded files and development keys are kept', './data'),
   ...clientTimeoutVariables,
   ...authVariables,
@@ -62,18 +68,23 @@ export const commonServiceVariables = {
 
 export type CommonServiceConfig = ConfigOf<typeof commonServiceVariables>;
 
-/** Reads and validates a service's configuration; production refuses the embedded defaults. */
+const commonServiceRules: ConfigRule<CommonServiceConfig>[] = [
+  (c) => void clientTimeouts(c),
+  (c) => c.MIGRATION_DATABASE_URL && !c.DATABASE_URL && 'MIGRATION_DATABASE_URL needs DATABASE_URL (the role the service runs as)',
+  inProduction((c) => !c.DATABASE_URL && 'DATABASE_URL must be set in production (embedded PGlite is for development)'),
+  inProduction((c) => !c.AMQP_URL && 'AMQP_URL must be set in production (the in-process bus is for development)'),
+  ...authConfigRules,
+];
+
+/**
+ * Reads and validates a service's configuration, with the service's own `rules`; production refuses the
+ * embedded defaults. Every problem is reported at once (one ConfigError).
+ */
 export function readServiceConfig<S extends Record<string, ReturnType<(typeof variable)[keyof typeof variable]>>>(
   specific: S,
   env: NodeJS.ProcessEnv = process.env,
+  rules: ConfigRule<CommonServiceConfig & ConfigOf<S>>[] = [],
 ): CommonServiceConfig & ConfigOf<S> {
-  const config = readConfig({ ...commonServiceVariables, ...specific }, env) as CommonServiceConfig & ConfigOf<S>;
-  clientTimeouts(config);
-  if (config.MIGRATION_DATABASE_URL && !config.DATABASE_URL)
-    throw new ConfigError('MIGRATION_DATABASE_URL needs DATABASE_URL (the role the service runs as)');
-  if (config.NODE_ENV === 'production') {
-    if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL must be set in production (embedded PGlite is for development)');
-    if (!config.AMQP_URL) throw new ConfigError('AMQP_URL must be set in production (the in-process bus is for development)');
-  }
-  return config;
+  const allRules = [...commonServiceRules, ...rules] as ConfigRule<ConfigOf<typeof commonServiceVariables & S>>[];
+  return readConfig({ ...commonServiceVariables, ...specific }, env, allRules) as CommonServiceConfig & ConfigOf<S>;
 }

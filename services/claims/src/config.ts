@@ -1,4 +1,4 @@
-import { ConfigError, variable } from '@platform/config';
+import { inProduction, variable } from '@platform/config';
 import { objectStoreVariables } from '@platform/files';
 import { readServiceConfig, scanningVariables } from '@platform/runtime';
 import { checkWitnessSettings, witnessVariables } from '@platform/witness';
@@ -54,15 +54,20 @@ export const claimsVariables = {
 export type ClaimsConfig = ReturnType<typeof readClaimsConfig>;
 
 export function readClaimsConfig(env: NodeJS.ProcessEnv = process.env) {
-  const config = readServiceConfig(claimsVariables, env);
-  // Links in status updates reach claimants: the contract requires https for them, so production must serve https.
-  if (config.NODE_ENV === 'production' && !config.PUBLIC_BASE_URL.startsWith('https://')) {
-    throw new ConfigError('PUBLIC_BASE_URL must be an https URL in production (it is used in links sent to claimants)');
-  }
-  // A lost link is replaced only once the new one is handed to a channel: without one, nobody could get back in.
-  if (config.NODE_ENV === 'production' && !config.SMTP_URL && !config.SMS_WEBHOOK_URL) {
-    throw new ConfigError('SMTP_URL or SMS_WEBHOOK_URL must be set in production: new access links are sent through them');
-  }
-  checkWitnessSettings(config);
-  return config;
+  return readServiceConfig(claimsVariables, env, [
+    // Links in status updates reach claimants: the contract requires https for them, so production must serve https.
+    inProduction(
+      (c) =>
+        !c.PUBLIC_BASE_URL.startsWith('https://') &&
+        'PUBLIC_BASE_URL must be an https URL in production (it is used in links sent to claimants)',
+    ),
+    // A lost link is replaced only once the new one is handed to a channel: without one, nobody could get back in.
+    inProduction(
+      (c) =>
+        !c.SMTP_URL &&
+        !c.SMS_WEBHOOK_URL &&
+        'SMTP_URL or SMS_WEBHOOK_URL must be set in production: new access links are sent through them',
+    ),
+    (c) => void checkWitnessSettings(c),
+  ]);
 }

@@ -19,7 +19,7 @@ describe('claims service skeleton', () => {
     abandonedUpload = path.join(testEnv.dataDir, 'claims', 'attachments', '.incoming-left-by-a-killed-process');
     mkdirSync(path.dirname(abandonedUpload), { recursive: true });
     writeFileSync(abandonedUpload, 'half a file');
-    const config = readClaimsConfig({ ...testEnv.env, CLAIMS_EXCHANGE: uniqueName('claims'), HEADERS_TIMEOUT_MS: '1000' });
+    const config = readClaimsConfig({ ...testEnv.env, CLAIMS_EXCHANGE: uniqueName('claims'), HEADERS_TIMEOUT_MS: '1000', DB_POOL_MAX: '7' });
     service = await runService(claimsService(config), config);
   });
   afterAll(async () => {
@@ -36,6 +36,14 @@ describe('claims service skeleton', () => {
     const metrics = await request(service.url).get('/metrics').expect(200);
     expect(metrics.text).toContain('http_requests_total');
     expect(metrics.text).toMatch(/^broker_connection_up\{service="claims"\} 1$/m);
+  });
+
+  it('sizes its request pool from DB_POOL_MAX and reports the pools in use, waiting and size on /metrics', async () => {
+    const text = (await request(service.url).get('/metrics').expect(200)).text;
+    expect(text).toMatch(/^db_pool_size\{pool="requests",service="claims"\} 7$/m);
+    expect(text).toMatch(/^db_pool_size\{pool="relay",service="claims"\} 2$/m);
+    expect(text).toMatch(/^db_pool_connections_in_use\{pool="requests",service="claims"\} \d+$/m);
+    expect(text).toMatch(/^db_pool_connections_waiting\{pool="requests",service="claims"\} 0$/m);
   });
 
   it('removes temporary upload files a killed process left behind before it accepts uploads', () => {

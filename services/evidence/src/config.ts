@@ -1,4 +1,4 @@
-import { ConfigError, variable } from '@platform/config';
+import { inProduction, variable } from '@platform/config';
 import { objectStoreVariables } from '@platform/files';
 import { readServiceConfig, scanningVariables } from '@platform/runtime';
 
@@ -55,9 +55,7 @@ export const evidenceVariables = {
 export type EvidenceConfig = ReturnType<typeof readEvidenceConfig>;
 
 export function readEvidenceConfig(env: NodeJS.ProcessEnv = process.env) {
-  const config = readServiceConfig(evidenceVariables, env);
-  if (config.NODE_ENV === 'production' && !config.AUDIT_SIGNING_KEY) {
-    throw new ConfigError('AUDIT_SIGNING_KEY must be set in production');
-  }
-  return config;
+  return readServiceConfig(evidenceVariables, env, [
+    inProduction((c) => !c.AUDIT_SIGNING_KEY && 'AUDIT_SIGNING_KEY must be set in production'),
+  ]);
 }
