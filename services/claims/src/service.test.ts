@@ -19,7 +19,12 @@ describe('claims service skeleton', () => {
     abandonedUpload = path.join(testEnv.dataDir, 'claims', 'attachments', '.incoming-left-by-a-killed-process');
     mkdirSync(path.dirname(abandonedUpload), { recursive: true });
     writeFileSync(abandonedUpload, 'half a file');
-    const config = readClaimsConfig({ ...testEnv.env, CLAIMS_EXCHANGE: uniqueName('claims'), HEADERS_TIMEOUT_MS: '1000', DB_POOL_MAX: '7' });
+    const config = readClaimsConfig({
+      ...testEnv.env,
+      CLAIMS_EXCHANGE: uniqueName('claims'),
+      HEADERS_TIMEOUT_MS: '1000',
+      DB_POOL_MAX: '7',
+    });
     service = await runService(claimsService(config), config);
   });
   afterAll(async () => {
