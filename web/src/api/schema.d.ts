@@ -110,7 +110,7 @@ export interface paths {
         };
         /**
          * List claims
-         * @description Newest first, keyset pagination: pass `next_cursor` as `cursor` for the next page. Any unknown or malformed parameter is 400. `q` searches claim number, policy number, claimant name (typos and partial words), email and phone, best match first (then newest), and combines with every filter and the cursor (a cursor continues only the search it came from). `assignee=me` is the caller's own work list; `assignee` and `unassigned=true` together are 422. `overdue=true` lists open claims past a deadline still unmet (acknowledgement, first contact, promised next update), `deadline` narrows it to one (alone it is 422); `delivery_failed=true` lists claims with a message whose delivery failed.
+         * @description Newest first, keyset pagination: pass `next_cursor` as `cursor` for the next page. Any unknown or malformed parameter is 400. `q` searches claim number, policy number, claimant name (typos and partial words), email and phone, best match first (then newest), and combines with every filter and the cursor (a cursor continues only the search it came from). `assignee=me` is the caller's own work list; `assignee` and `unassigned=true` together are 422. `overdue=true` lists open claims past a deadline still unmet (acknowledgement, first contact, promised next update), `deadline` narrows it to one (alone it is 422); `delivery_failed=true` lists claims with a message whose delivery failed. `sort` orders by created_at, estimated_amount, severity (latest triage score) or loss_type, `-` descending; the cursor continues only its own sort.
          */
         get: operations["listClaims"];
         put?: never;
@@ -1625,6 +1625,13 @@ export interface components {
                  * @enum {unknown}
                  */
                 escalation: "open" | null;
+                /** @description The estimate given at first notice, or null */
+                estimated_amount: {
+                    amount: string;
+                    currency: string;
+                } | null;
+                /** @description The latest triage score (0–100), null before triage */
+                severity: number | null;
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -3378,6 +3385,8 @@ export interface operations {
                 assignee?: string;
                 /** @description Only claims nobody is assigned to */
                 unassigned?: true;
+                /** @description Order of the list: a column, descending with a leading `-`; ties newest first (oldest first when ascending). `estimated_amount` compares the amount whatever its currency; `severity` is the latest triage score. Claims without the value come last descending, first ascending. Not with `q` (a search is ranked best match first): 422 */
+                sort?: "created_at" | "-created_at" | "estimated_amount" | "-estimated_amount" | "severity" | "-severity" | "loss_type" | "-loss_type";
                 limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
@@ -3408,6 +3417,11 @@ export interface operations {
                      *           "queue": "complex",
                      *           "assignee": "adjuster-7",
                      *           "escalation": null,
+                     *           "estimated_amount": {
+                     *             "amount": "2500.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "severity": 35,
                      *           "created_at": "2026-11-22T10:00:00Z",
                      *           "updated_at": "2026-11-22T13:00:00Z",
                      *           "next_update_due": "2026-11-28T00:00:00Z"
@@ -3479,7 +3493,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description created_from is not before created_to, assignee and unassigned=true together, or deadline without overdue=true */
+            /** @description created_from is not before created_to, assignee and unassigned=true together, deadline without overdue=true, or sort with q */
             422: {
                 headers: {
                     [name: string]: unknown;

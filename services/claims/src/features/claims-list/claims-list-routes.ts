@@ -31,7 +31,8 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
       '(then newest), and combines with every filter and the cursor (a cursor continues only the search it came from). ' +
       "`assignee=me` is the caller's own work list; `assignee` and `unassigned=true` together are 422. " +
       '`overdue=true` lists open claims past a deadline still unmet (acknowledgement, first contact, promised next update), ' +
-      '`deadline` narrows it to one (alone it is 422); `delivery_failed=true` lists claims with a message whose delivery failed.',
+      '`deadline` narrows it to one (alone it is 422); `delivery_failed=true` lists claims with a message whose delivery failed. ' +
+      '`sort` orders by created_at, estimated_amount, severity (latest triage score) or loss_type, `-` descending; the cursor continues only its own sort.',
     tag: 'Claims',
     security: { scope: 'claims:read' },
     parameters: Object.entries(claimsListQuerySchema.properties).map(([name, schema]) => ({
@@ -57,6 +58,8 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
               queue: claimExample.queue,
               assignee: claimExample.assignee,
               escalation: null,
+              estimated_amount: claimExample.estimated_amount,
+              severity: 35,
               created_at: claimExample.created_at,
               updated_at: claimExample.updated_at,
               next_update_due: claimExample.next_update_due,
@@ -72,7 +75,8 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
       401: { description: 'No or invalid credentials' },
       403: { description: 'The caller lacks claims:read' },
       422: {
-        description: 'created_from is not before created_to, assignee and unassigned=true together, or deadline without overdue=true',
+        description:
+          'created_from is not before created_to, assignee and unassigned=true together, deadline without overdue=true, or sort with q',
       },
       503: { description: 'The database is unavailable' },
     },

@@ -3,6 +3,13 @@ import { DEADLINES } from '../../shared/claim-deadlines';
 import { CLAIM_STAGES, LOSS_TYPES } from '../../shared/claim-vocabulary';
 import { SUBJECT_PATTERN } from '../assignment/assignment-schemas';
 
+/** The columns the claims list can be sorted by; `-` descending. */
+export const SORT_COLUMNS = ['created_at', 'estimated_amount', 'severity', 'loss_type'] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+export const CLAIM_SORTS = SORT_COLUMNS.flatMap((column) => [column, `-${column}`] as const);
+export type ClaimSort = (typeof CLAIM_SORTS)[number];
+export const DEFAULT_SORT: ClaimSort = '-created_at';
+
 /** Query of GET /api/claims/claims; every other parameter is a 400. */
 export const claimsListQuerySchema = {
   type: 'object',
@@ -39,6 +46,14 @@ export const claimsListQuerySchema = {
       description: '`me` (the caller) or a JWT `sub`: only claims assigned to them',
     },
     unassigned: { type: 'boolean', const: true, description: 'Only claims nobody is assigned to' },
+    sort: {
+      enum: [...CLAIM_SORTS],
+      default: '-created_at',
+      description:
+        'Order of the list: a column, descending with a leading `-`; ties newest first (oldest first when ascending). `estimated_amount` ' +
+        'compares the amount whatever its currency; `severity` is the latest triage score. Claims without the value come last descending, ' +
+        'first ascending. Not with `q` (a search is ranked best match first): 422',
+    },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
     cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'next_cursor of the previous page' },
   },
@@ -60,6 +75,8 @@ export const claimSummarySchema = {
     'queue',
     'assignee',
     'escalation',
+    'estimated_amount',
+    'severity',
     'created_at',
     'updated_at',
     'next_update_due',
@@ -75,6 +92,19 @@ export const claimSummarySchema = {
     queue: { type: ['string', 'null'] },
     assignee: { type: ['string', 'null'], description: 'The JWT `sub` working the claim, or null' },
     escalation: { enum: ['open', null], description: '"open" while an escalation awaits a human decision' },
+    estimated_amount: {
+      oneOf: [
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['amount', 'currency'],
+          properties: { amount: { type: 'string' }, currency: { type: 'string' } },
+        },
+        { type: 'null' },
+      ],
+      description: 'The estimate given at first notice, or null',
+    },
+    severity: { type: ['integer', 'null'], minimum: 0, maximum: 100, description: 'The latest triage score (0–100), null before triage' },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
     next_update_due: { type: ['string', 'null'], format: 'date-time' },

@@ -2,7 +2,7 @@ import type { Principal } from '@platform/auth';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { decodeCursor, encodeCursor } from './claim-cursor';
-import type { ClaimsListPage, ClaimsListQuery } from './claims-list-schemas';
+import { DEFAULT_SORT, type ClaimsListPage, type ClaimsListQuery } from './claims-list-schemas';
 import { claimsListStore } from './claims-list-store';
 import { normaliseSearch } from './claim-search';
 
@@ -19,16 +19,18 @@ export const NAME_SIMILARITY_THRESHOLD = 0.5;
 /** The claims list: one page at a time, newest first (best match first in a search), by keyset. */
 export const claimsListService = () => (db: Knex) => ({
   async list(query: ClaimsListQuery, caller: Principal): Promise<ClaimsListPage> {
-    const { limit = DEFAULT_LIMIT, cursor, q, assignee, ...filters } = query;
+    const { limit = DEFAULT_LIMIT, cursor, q, assignee, sort = DEFAULT_SORT, ...filters } = query;
     if (filters.created_from && filters.created_to && Date.parse(filters.created_from) >= Date.parse(filters.created_to)) {
       throw problems.unprocessable('created_from must be before created_to');
     }
     if (assignee !== undefined && filters.unassigned) throw problems.unprocessable('assignee and unassigned=true exclude each other');
+    if (q !== undefined && sort !== DEFAULT_SORT)
+      throw problems.unprocessable('A search is ranked best match first: send sort or q, not both');
     if (filters.deadline && !filters.overdue) throw problems.unprocessable('deadline narrows overdue=true; send both');
     const search = q === undefined ? undefined : normaliseSearch(q);
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, search);
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, search, sort);
     const page = (store: ReturnType<typeof claimsListStore>) =>
-      store.page({ ...filters, assignee: assignee === 'me' ? caller.sub : assignee, search }, after, limit + 1);
+      store.page({ ...filters, assignee: assignee === 'me' ? caller.sub : assignee, search }, after, limit + 1, sort);
     const rows =
       search === undefined
         ? await page(claimsListStore(db))

@@ -2,9 +2,9 @@ import type { Knex } from '@platform/db';
 import { ANY_OPEN_BREACH, openBreachCondition } from '../../shared/claim-deadlines';
 import type { ClaimStage, LossType } from '../../shared/claim-vocabulary';
 import { HAS_FAILED_DELIVERY } from '../delivery/delivery-store';
-import type { ClaimCursor } from './claim-cursor';
+import { sortColumnOf, type ClaimCursor } from './claim-cursor';
 import { ACCENTED, DIGITS, PLAIN, prefixPattern, reverse } from './claim-search';
-import type { ClaimsListQuery, ClaimSummary } from './claims-list-schemas';
+import { DEFAULT_SORT, type ClaimsListQuery, type ClaimSort, type ClaimSummary, type SortColumn } from './claims-list-schemas';
 
 interface SummaryRow {
   id: string;
@@ -17,6 +17,10 @@ interface SummaryRow {
   queue: string | null;
   assignee: string | null;
   has_open_escalation: boolean;
+  estimated_amount: string | null;
+  estimated_currency: string | null;
+  severity: number | null;
+  sort_value?: string;
   rank?: number;
   created_at: Date;
   cursor_created_at: string;
@@ -26,8 +30,44 @@ interface SummaryRow {
 
 const OPEN_ESCALATION = `EXISTS (SELECT 1 FROM escalations e WHERE e.claim_id = claims.id AND e.status = 'open')`;
 
+/** The latest triage score of the claim (its severity), or null before triage. */
+const SEVERITY = `(SELECT t.score FROM triage_runs t WHERE t.claim_id = claims.id ORDER BY t.ran_at DESC LIMIT 1)`;
+
+/**
+ * Each sort column as compared, with its cast for the cursor's value; a missing value is -1, so it comes
+ * last descending and first ascending. created_at is the keyset itself.
+ */
+const SORT_KEYS: Record<Exclude<SortColumn, 'created_at'>, { sql: string; cast: string }> = {
+  estimated_amount: { sql: 'COALESCE(estimated_amount, -1)', cast: 'numeric' },
+  severity: { sql: `COALESCE(${SEVERITY}, -1)`, cast: 'integer' },
+  loss_type: { sql: 'loss_type', cast: 'text' },
+};
+
+/** The list ordered by `sort` (not a search), after the cursor: (column, created_at, id) all one direction. */
+function sorted(db: Knex, query: Knex.QueryBuilder, sort: ClaimSort, after: ClaimCursor | undefined): Knex.QueryBuilder {
+  const direction = sort.startsWith('-') ? 'desc' : 'asc';
+  const comparison = direction === 'desc' ? '<' : '>';
+  const column = sortColumnOf(sort);
+  if (column === 'created_at') {
+    if (after) query = query.whereRaw(`(created_at, id) ${comparison} (?::timestamptz, ?::uuid)`, [after.created_at, after.id]);
+    return query.orderBy([
+      { column: 'created_at', order: direction },
+      { column: 'id', order: direction },
+    ]);
+  }
+  const key = SORT_KEYS[column];
+  query = query.select(db.raw(`${key.sql}::text AS sort_value`));
+  if (after?.sorted)
+    query = query.whereRaw(`(${key.sql}, created_at, id) ${comparison} (?::${key.cast}, ?::timestamptz, ?::uuid)`, [
+      after.sorted.value,
+      after.created_at,
+      after.id,
+    ]);
+  return query.orderByRaw(`${key.sql} ${direction}, created_at ${direction}, id ${direction}`);
+}
+
 /** `search` is normalised (normaliseSearch); `assignee` a `sub` (`me` resolved). */
-export type ClaimsListFilters = Omit<ClaimsListQuery, 'limit' | 'cursor' | 'q'> & { search?: string };
+export type ClaimsListFilters = Omit<ClaimsListQuery, 'limit' | 'cursor' | 'q' | 'sort'> & { search?: string };
 
 /** The name as `claimant_names` and the name index of the claims hold it (migration 0013): lower-cased, accents folded. */
 const CLAIMANT_NAME = `lower(translate(claimant_name, '${ACCENTED}', '${PLAIN}'))`;
@@ -134,6 +174,7 @@ export function claimsListStore(db: Knex) {
       filters: ClaimsListFilters,
       after: ClaimCursor | undefined,
       limit: number,
+      sort: ClaimSort = DEFAULT_SORT,
     ): Promise<{ summary: ClaimSummary; position: ClaimCursor }[]> {
       let select = db('claims').select(
         'id',
@@ -147,6 +188,9 @@ export function claimsListStore(db: Knex) {
         'created_at',
         'updated_at',
         'next_update_due',
+        'estimated_amount',
+        'estimated_currency',
+        db.raw(`${SEVERITY} AS severity`),
         db.raw(`to_char(loss_date, 'YYYY-MM-DD') AS loss_date`),
         db.raw(`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at`),
         db.raw(`${OPEN_ESCALATION} AS has_open_escalation`),
@@ -157,11 +201,11 @@ export function claimsListStore(db: Knex) {
         const ranked = rank(search);
         const candidates = searchCandidates(db, search, nearestNames(db, search, filters, after, limit));
         select = select.select(db.raw(`${ranked.sql} AS rank`, ranked.bindings)).whereRaw('id = ANY (ARRAY(?))', [candidates]);
-        select = afterRanked(select, search, after).orderByRaw('rank DESC');
-      } else if (after) {
-        select = select.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.created_at, after.id]);
+        select = afterRanked(select, search, after).orderByRaw('rank DESC').orderBy(NEWEST_FIRST);
+      } else {
+        select = sorted(db, select, sort, after);
       }
-      const rows = (await select.orderBy(NEWEST_FIRST).limit(limit)) as SummaryRow[];
+      const rows = (await select.limit(limit)) as SummaryRow[];
       return rows.map((row) => ({
         summary: {
           claim_id: row.id,
@@ -174,6 +218,11 @@ export function claimsListStore(db: Knex) {
           queue: row.queue,
           assignee: row.assignee,
           escalation: row.has_open_escalation ? 'open' : null,
+          estimated_amount:
+            row.estimated_amount === null || row.estimated_currency === null
+              ? null
+              : { amount: row.estimated_amount, currency: row.estimated_currency },
+          severity: row.severity === null ? null : Number(row.severity),
           created_at: new Date(row.created_at).toISOString(),
           updated_at: new Date(row.updated_at).toISOString(),
           next_update_due: row.next_update_due === null ? null : new Date(row.next_update_due).toISOString(),
@@ -182,6 +231,7 @@ export function claimsListStore(db: Knex) {
           created_at: row.cursor_created_at,
           id: row.id,
           ...(search !== undefined ? { search: { rank: Number(row.rank), query: search } } : {}),
+          ...(search === undefined && sort !== DEFAULT_SORT ? { sorted: { sort, value: row.sort_value ?? '' } } : {}),
         },
       }));
     },

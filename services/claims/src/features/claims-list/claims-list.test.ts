@@ -2,6 +2,7 @@ import request from 'supertest';
 import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { insertTestClaim } from '../../testing/workflow-fixtures';
 import { claimsListResponseSchema } from './claims-list-schemas';
 
 const PATH = '/api/claims/claims';
@@ -145,5 +146,100 @@ describe('GET /api/claims/claims', () => {
     const response = await list('?escalation=open').expect(200);
     expect(response.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([injured.claim_id]);
     expect(response.body.items[0].escalation).toBe('open');
+  });
+});
+
+describe('GET /api/claims/claims?sort= — the queue sorted by a column, paged by its cursor', () => {
+  let t: ClaimsTestService;
+  let reader: string;
+  const claims: { id: string; amount: number | null; loss_type: string; severity: number | null }[] = [];
+
+  beforeAll(async () => {
+    t = await startClaimsTestService();
+    reader = await bearer('claims:read');
+    const writer = await bearer('claims:read claims:write', 'ada');
+    const filed: [string | null, string, boolean][] = [
+      ['900.00', 'auto_glass', true],
+      ['15000.00', 'property_fire', false],
+      [null, 'injury', true],
+      ['2500.50', 'auto_collision', false],
+      ['900.00', 'liability', true],
+    ];
+    for (const [amount, lossType, triage] of filed) {
+      const { claim_id } = await insertTestClaim(t.db, { estimated_amount: amount, loss_type: lossType });
+      let severity: number | null = null;
+      if (triage) {
+        const run = await request(t.url).post(`${PATH}/${claim_id}/run-triage`).set('Authorization', writer).expect(201);
+        severity = run.body.score as number;
+      }
+      claims.push({ id: claim_id, amount: amount === null ? null : Number(amount), loss_type: lossType, severity });
+    }
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  /** Every claim of the list in `sort`, two a page. */
+  const allPages = async (sort: string) => {
+    const seen: { claim_id: string; estimated_amount: unknown; severity: number | null }[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page: { items: typeof seen; next_cursor: string | null } = (
+        await request(t.url)
+          .get(PATH)
+          .query({ sort, limit: 2, ...(cursor ? { cursor } : {}) })
+          .set('Authorization', reader)
+          .expect(200)
+      ).body;
+      expect(compile(claimsListResponseSchema)(page)).toBe(true);
+      seen.push(...page.items);
+      cursor = page.next_cursor;
+    }
+    return seen;
+  };
+  // created in order, so among equal values the later one is newer
+  const order = (value: (claim: (typeof claims)[number]) => number | string, direction: 1 | -1) =>
+    claims
+      .map((claim, index) => ({ claim, index }))
+      .sort((a, b) => {
+        const [x, y] = [value(a.claim), value(b.claim)];
+        return (x < y ? -1 : x > y ? 1 : a.index - b.index) * direction;
+      })
+      .map(({ claim }) => claim.id);
+
+  it.each([
+    ['-estimated_amount', (claim: (typeof claims)[number]) => claim.amount ?? -1, -1],
+    ['estimated_amount', (claim: (typeof claims)[number]) => claim.amount ?? -1, 1],
+    ['-severity', (claim: (typeof claims)[number]) => claim.severity ?? -1, -1],
+    ['loss_type', (claim: (typeof claims)[number]) => claim.loss_type, 1],
+    ['created_at', () => 0, 1],
+    ['-created_at', () => 0, -1],
+  ] as const)('sorts by %s across pages, none twice or missed', async (sort, value, direction) => {
+    expect((await allPages(sort)).map((item) => item.claim_id)).toEqual(order(value, direction));
+  });
+
+  it('carries the amount and the severity on each summary', async () => {
+    const items = await allPages('-created_at');
+    const fire = items.find((item) => item.claim_id === claims[1].id)!;
+    expect(fire.estimated_amount).toEqual({ amount: '15000.00', currency: 'USD' });
+    expect(fire.severity).toBeNull();
+    const glass = items.find((item) => item.claim_id === claims[0].id)!;
+    expect(glass.severity).toBe(claims[0].severity);
+  });
+
+  it('refuses a cursor of another sort (400), an unknown sort (400) and a sort with a search (422)', async () => {
+    const first = await request(t.url).get(PATH).query({ sort: '-severity', limit: 1 }).set('Authorization', reader).expect(200);
+    await request(t.url)
+      .get(PATH)
+      .query({ sort: '-estimated_amount', cursor: first.body.next_cursor })
+      .set('Authorization', reader)
+      .expect(400);
+    await request(t.url).get(PATH).query({ cursor: first.body.next_cursor }).set('Authorization', reader).expect(400);
+    await request(t.url).get(PATH).query({ sort: 'claimant_name' }).set('Authorization', reader).expect(400);
+    await request(t.url).get(PATH).query({ sort: 'severity', q: 'Ruiz' }).set('Authorization', reader).expect(422);
+    const crafted = Buffer.from(
+      JSON.stringify({ c: '2026-01-01T00:00:00.000000Z', i: '2b1f0d5e-1111-4111-8111-111111111111', o: '-severity', s: "1'; --" }),
+    ).toString('base64url');
+    await request(t.url).get(PATH).query({ sort: '-severity', cursor: crafted }).set('Authorization', reader).expect(400);
   });
 });

@@ -40,7 +40,8 @@ describe.each(modes)('a name search with typos on %s', (mode) => {
     if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
   });
 
-  const search = async (q: string) => (await claimsListService()(db).list({ q }, reader)).items.map((item) => item.claim_id);
+  const search = async (q: string) =>
+    (await claimsListService()(db).list({ q, limit: 25, sort: '-created_at' }, reader)).items.map((item) => item.claim_id);
 
   it('finds "Jonathon Smithsen" (a typo in each word) as Jonathan Smithson, first, and not John Smith', async () => {
     const found = await search('Jonathon Smithsen');
