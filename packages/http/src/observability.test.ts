@@ -25,6 +25,9 @@ function appLoggingTo(lines: Record<string, unknown>[], level = 'info') {
   });
   const logger = pino({ level }, sink);
   const app = createServiceApp({ logger, metrics: createMetrics('log-test'), readiness: {} });
+  app.get('/hello', (_req, res) => {
+    res.json({ hello: 'world' });
+  });
   app.get('/busy', () => {
     throw problems.serviceUnavailable('Busy');
   });
@@ -37,7 +40,7 @@ describe('access log', () => {
   it('writes one line per request with its request id, method, path without the query, status and milliseconds — no headers', async () => {
     const lines: Record<string, unknown>[] = [];
     await request(appLoggingTo(lines))
-      .get('/healthz?email=ana@example.com')
+      .get('/hello?email=ana@example.com')
       .set('X-Request-Id', 'access-log-test-1')
       .set('Authorization', 'Bearer secret-token')
       .expect(200);
@@ -45,7 +48,7 @@ describe('access log', () => {
     expect(others).toEqual([]);
     expect(line).toMatchObject({
       request_id: 'access-log-test-1',
-      req: { method: 'GET', path: '/healthz' },
+      req: { method: 'GET', path: '/hello' },
       res: { status: 200 },
       msg: 'request completed',
     });
@@ -65,9 +68,48 @@ describe('access log', () => {
   it('still logs a 5xx answer at error level when only warnings are logged, and nothing for a 2xx', async () => {
     const lines: Record<string, unknown>[] = [];
     const app = appLoggingTo(lines, 'warn');
-    await request(app).get('/healthz').expect(200);
+    await request(app).get('/hello').expect(200);
     await request(app).get('/busy').expect(503);
     expect(accessLines(lines)).toEqual([expect.objectContaining({ level: 50, res: { status: 503 }, msg: 'request errored' })]);
+  });
+});
+
+describe('probes in the access log', () => {
+  it('logs health and readiness probes and metric scrapes at debug, so an info log holds none of them', async () => {
+    const atInfo: Record<string, unknown>[] = [];
+    const info = appLoggingTo(atInfo, 'info');
+    for (const path of ['/healthz', '/readyz', '/metrics']) await request(info).get(path).expect(200);
+    await request(info).get('/hello').expect(200);
+    expect(accessLines(atInfo).map((line) => (line.req as { path: string }).path)).toEqual(['/hello']);
+
+    const atDebug: Record<string, unknown>[] = [];
+    const debug = appLoggingTo(atDebug, 'debug');
+    for (const path of ['/healthz', '/readyz', '/metrics']) await request(debug).get(path).expect(200);
+    expect(accessLines(atDebug).map((line) => [(line.req as { path: string }).path, line.level])).toEqual([
+      ['/healthz', 20],
+      ['/readyz', 20],
+      ['/metrics', 20],
+    ]);
+  });
+});
+
+describe('build_info', () => {
+  it('names the version, commit and Node.js version of what runs', async () => {
+    const saved = { version: process.env.BUILD_VERSION, commit: process.env.BUILD_COMMIT };
+    process.env.BUILD_VERSION = '1.4.0';
+    process.env.BUILD_COMMIT = 'abc1234';
+    try {
+      const app = createServiceApp({ logger: pino({ level: 'silent' }), metrics: createMetrics('build-test'), readiness: {} });
+      const text = (await request(app).get('/metrics').expect(200)).text;
+      expect(text).toContain(`build_info{version="1.4.0",commit="abc1234",node="${process.versions.node}",service="build-test"} 1`);
+    } finally {
+      for (const [name, value] of [
+        ['BUILD_VERSION', saved.version],
+        ['BUILD_COMMIT', saved.commit],
+      ] as const)
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+    }
   });
 });
 
@@ -80,7 +122,7 @@ describe('request metrics and the access log together', () => {
         done();
       },
     });
-    const logger = pino({ level: 'info' }, sink);
+    const logger = pino({ level: 'debug' }, sink);
     const metrics = createMetrics('observe-test');
     const app = createServiceApp({ logger, metrics, readiness: {} });
     app.get('/never', () => undefined);

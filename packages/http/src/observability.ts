@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { BoundCounter, BoundHistogram, type CounterSeries, type HistogramSeries } from './bound-metrics';
 
 let prettyStdout: DestinationStream | undefined;
@@ -36,8 +36,26 @@ export function createMetrics(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'build_info',
+    help: 'Always 1; the labels name what runs: version and commit (BUILD_VERSION, BUILD_COMMIT, set in the image) and Node.js',
+    labelNames: ['version', 'commit', 'node'],
+    registers: [registry],
+  }).set(buildInfo(), 1);
   return registry;
 }
+
+/** What runs: BUILD_VERSION and BUILD_COMMIT as the image was built (deploy/Dockerfile), and the Node.js version. */
+export function buildInfo(): { version: string; commit: string; node: string } {
+  return {
+    version: process.env.BUILD_VERSION || 'dev',
+    commit: process.env.BUILD_COMMIT || 'unknown',
+    node: process.versions.node,
+  };
+}
+
+/** Health and readiness probes and metric scrapes: logged at debug. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The `route` label of a request express did not route itself (a proxied one); undefined for `unmatched`. */
 export type RouteLabel = (req: Request, res: Response) => string | undefined;
@@ -90,15 +108,18 @@ export function observeRequests(logger: Logger, registry: Registry, routeLabel?:
         counted.inc();
       }
       const errored = res.statusCode >= 500;
-      if (!logger.isLevelEnabled(errored ? 'error' : 'info')) return;
+      // Probes and scrapes arrive every few seconds from machines: at debug, unless one fails unexpectedly
+      // (a readiness 503 is an answer, reported by the dependency's own log line and gauge).
+      const level = PROBE_PATHS.has(req.path) && res.statusCode !== 500 ? 'debug' : errored ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
       const line = {
         request_id: req.id,
         req: { method: req.method, path: req.url.split('?')[0] },
         res: { status: res.statusCode },
         ms: Math.round(ms),
       };
-      if (errored) logger.error(line, 'request errored');
-      else logger.info(line, 'request completed');
+      if (level === 'error') logger.error(line, 'request errored');
+      else logger[level](line, 'request completed');
     });
     next();
   };

@@ -337,6 +337,20 @@ export class AmqpTransport implements EventTransport {
     await this.ensureConnected();
   }
 
+  async queueDepth(queue: string): Promise<number> {
+    await this.ensureConnected();
+    const connection = this.connection;
+    if (!connection) throw new Error('broker unavailable');
+    // A channel of its own: checking a queue that does not exist closes the channel it is asked on.
+    const channel = await connection.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      return (await channel.checkQueue(queue)).messageCount;
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);

@@ -12,6 +12,8 @@ export class InProcessBus implements EventTransport {
   readonly kind = 'in-process' as const;
   private readonly subscriptions = new Set<ConsumeOptions>();
   readonly deadLetters: { queue: string; reason: string; event: CloudEvent }[] = [];
+  /** Events published to each queue and not yet consumed or dead-lettered. */
+  private readonly waiting = new Map<string, number>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -21,15 +23,21 @@ export class InProcessBus implements EventTransport {
     for (const subscription of this.subscriptions) {
       if (subscription.exchange === exchange && subscription.bindings.some((pattern) => topicMatches(pattern, routingKey))) {
         const copy = JSON.parse(JSON.stringify(event)) as CloudEvent;
+        this.countWaiting(subscription.queue, 1);
         setImmediate(() => void this.deliver(subscription, copy, 0));
       }
     }
   }
 
+  private countWaiting(queue: string, change: number): void {
+    this.waiting.set(queue, (this.waiting.get(queue) ?? 0) + change);
+  }
+
   private async deliver(subscription: ConsumeOptions, event: CloudEvent, attempts: number): Promise<void> {
-    if (!this.subscriptions.has(subscription)) return;
+    if (!this.subscriptions.has(subscription)) return this.countWaiting(subscription.queue, -1);
     try {
       await consumeInTrace(subscription, event);
+      this.countWaiting(subscription.queue, -1);
     } catch (error) {
       const unavailable = isDependencyUnavailable(error);
       const failedAttempts = unavailable ? attempts : attempts + 1;
@@ -37,6 +45,7 @@ export class InProcessBus implements EventTransport {
         const reason = (error as Error)?.message ?? String(error);
         this.logger.error({ reason, eventId: event.id }, 'dead-lettering event');
         this.deadLetters.push({ queue: subscription.queue, reason, event });
+        this.countWaiting(subscription.queue, -1);
         subscription.onDeadLetter?.(reason, Buffer.from(JSON.stringify(event)));
         return;
       }
@@ -51,7 +60,12 @@ export class InProcessBus implements EventTransport {
 
   async check(): Promise<void> {}
 
+  async queueDepth(queue: string): Promise<number> {
+    return this.waiting.get(queue) ?? 0;
+  }
+
   async close(): Promise<void> {
     this.subscriptions.clear();
+    this.waiting.clear();
   }
 }

@@ -6,3 +6,4 @@ export * from './amqp-transport';
 export * from './in-process-bus';
 export * from './outbox';
 export * from './relay';
+export * from './queue-metrics';

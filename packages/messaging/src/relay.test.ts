@@ -263,6 +263,7 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
       declareExchange: (name) => transport.declareExchange(name),
       consume: (options) => transport.consume(options),
       check: () => transport.check(),
+      queueDepth: (queue) => transport.queueDepth(queue),
       close: async () => undefined,
       publish: async (name, routingKey, event) => {
         await sleep(5);

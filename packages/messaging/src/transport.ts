@@ -24,6 +24,8 @@ export interface EventTransport {
   publish(exchange: string, routingKey: string, event: CloudEvent): Promise<void>;
   consume(options: ConsumeOptions): Promise<Subscription>;
   check(): Promise<void>;
+  /** Messages waiting in `queue` (ready, not yet delivered to a consumer); rejects when the broker is unreachable. */
+  queueDepth(queue: string): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { Counter, Histogram } from 'prom-client';
 import type { Knex } from '@platform/db';
-import { PoisonMessageError, applyOnceTogether, type CloudEvent, type Subscription } from '@platform/messaging';
+import { PoisonMessageError, applyOnceTogether, queueDepthGauge, type CloudEvent, type Subscription } from '@platform/messaging';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { appendAuditRecord, type AuditRecordInput } from '../../shared/audit-append';
@@ -55,6 +55,7 @@ export async function startClaimEventConsumer(deps: ServiceDeps, config: Evidenc
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
     registers: [deps.metrics],
   });
+  queueDepthGauge(deps.metrics, deps.transport, config.CLAIM_EVENTS_QUEUE);
   const handle = claimEventHandler(deps.db);
   return deps.transport.consume({
     exchange: config.CLAIMS_EXCHANGE,

@@ -66,6 +66,16 @@ describe('claim-event consumer', () => {
     await kit?.stop();
   });
 
+  it("reports its queue's depth (messages waiting) on /metrics", async () => {
+    const text = (await request(kit.service.url).get('/metrics').expect(200)).text;
+    expect(text).toMatch(
+      new RegExp(
+        `^messaging_queue_depth\\{queue="${kit.config.CLAIM_EVENTS_QUEUE.replace(/\./g, '\\.')}",service="evidence"\\} \\d+$`,
+        'm',
+      ),
+    );
+  });
+
   it('dead-letters a message that is not JSON, without retrying it or recording anything', async () => {
     await publish(exchange, 'claim.created', '{not json', 'm-not-json');
     const dead = await deadLettered(dlq, '{not json');
