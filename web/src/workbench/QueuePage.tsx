@@ -1,76 +1,171 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { CLAIM_STAGES } from '@platform/claims-domain';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
-import { api } from '../api/client';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
+import { api, type components } from '../api/client';
 import { DeadlineBadge } from './deadline';
-import { DEADLINES, filtersFromSearch, filtersToSearch, listQuery, QUEUES, type QueueFilters } from './queue-filters';
+import {
+  ariaSort,
+  DEADLINES,
+  deleteView,
+  filtersFromSearch,
+  filtersToSearch,
+  isSearch,
+  listQuery,
+  nextSort,
+  QUEUES,
+  savedViews,
+  saveView,
+  type QueueFilters,
+  type SavedView,
+  type SortColumn,
+} from './queue-filters';
 import { authHeader } from './session';
-import { usePageTitle, useSession } from './WorkbenchSession';
+import { SEARCH_INPUT_ID, usePageTitle, useSession } from './WorkbenchSession';
 
 export const humanise = (value: string) => value.replace(/_/g, ' ');
 
-/** /workbench — the work queue: filters and search kept in the address bar, pages by cursor. */
+type ClaimSummary = components['schemas']['ListClaimsResponse']['items'][number];
+
+/** A failed request in words, with a way to try it again. */
+export function RequestFailed({ what, error, onRetry }: { what: string; error: Error; onRetry: () => void }) {
+  return (
+    <div className="error request-failed" role="alert">
+      <p>
+        {what} could not be loaded: {error.message}
+      </p>
+      <button type="button" onClick={onRetry}>
+        Retry
+      </button>
+    </div>
+  );
+}
+
+const age = (createdAt: string, now = Date.now()) => {
+  const hours = Math.max(0, Math.floor((now - Date.parse(createdAt)) / 3_600_000));
+  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d`;
+};
+const money = (value: ClaimSummary['estimated_amount']) =>
+  value ? new Intl.NumberFormat('en', { style: 'currency', currency: value.currency }).format(Number(value.amount)) : '—';
+
+/** /workbench — the work queue: filters, sort and search kept in the address bar (a saved view is its URL), pages by cursor. */
 export function QueuePage() {
   usePageTitle('Work queue');
   const session = useSession();
+  const location = useLocation();
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search);
   // The cursors of the pages before this one, to go back; the API pages forward only.
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
-  const [dueFirst, setDueFirst] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const claims = useQuery({
     queryKey: ['claims', listQuery(filters, cursor)],
     placeholderData: keepPreviousData,
+    retry: false,
     queryFn: async () => {
       const { data, error } = await api.GET('/api/claims/claims', {
         params: { query: listQuery(filters, cursor) },
         headers: authHeader(session),
       });
-      if (error) throw new Error(error.detail ?? error.title ?? 'The claims could not be loaded');
+      if (error) throw new Error(error.detail ?? error.title ?? 'the service did not answer');
       return data;
     },
   });
   const change = (next: QueueFilters) => {
     setCursors([]);
+    setSelected(new Set());
     setSearch(filtersToSearch(next), { replace: true });
   };
-  const items = [...(claims.data?.items ?? [])];
-  if (dueFirst) items.sort((a, b) => (a.next_update_due ?? '9999').localeCompare(b.next_update_due ?? '9999'));
+  const items = claims.data?.items ?? [];
+  const toggle = (claimId: string, on: boolean) => {
+    const next = new Set(selected);
+    if (on) next.add(claimId);
+    else next.delete(claimId);
+    setSelected(next);
+  };
+  const allSelected = items.length > 0 && items.every((claim) => selected.has(claim.claim_id));
+  const searching = isSearch(filters);
+  const SortHeader = ({ column, label }: { column: SortColumn; label: string }) => (
+    <th scope="col" aria-sort={searching ? 'none' : ariaSort(filters.sort, column)}>
+      <button
+        type="button"
+        className="link-button"
+        disabled={searching}
+        title={searching ? 'A search is ordered best match first' : undefined}
+        onClick={() => change({ ...filters, sort: nextSort(filters.sort, column) })}
+      >
+        {label}
+        {!searching && ariaSort(filters.sort, column) === 'ascending' ? ' ▲' : ''}
+        {!searching && ariaSort(filters.sort, column) === 'descending' ? ' ▼' : ''}
+      </button>
+    </th>
+  );
   return (
-    <main>
+    <main className="queue-page">
       <h1>Work queue</h1>
-      <QueueFilterForm filters={filters} onChange={change} />
-      {claims.error && (
-        <p className="error" role="alert">
-          {claims.error.message}
-        </p>
-      )}
+      <QueueFilterForm
+        filters={filters}
+        onChange={change}
+        autoFocus={Boolean((location.state as { focusSearch?: boolean } | null)?.focusSearch)}
+      />
+      <SavedViews filters={filters} />
+      {claims.error && <RequestFailed what="The work queue" error={claims.error} onRetry={() => void claims.refetch()} />}
+      <BulkAssignment
+        selected={items.filter((claim) => selected.has(claim.claim_id))}
+        onDone={(failed) => {
+          setSelected(new Set(failed));
+          void claims.refetch();
+        }}
+      />
       <table className="queue">
         <caption className="visually-hidden">Claims matching the filters</caption>
         <thead>
           <tr>
+            <th scope="col">
+              <input
+                type="checkbox"
+                aria-label="Select every claim on this page"
+                checked={allSelected}
+                onChange={(event) => setSelected(new Set(event.target.checked ? items.map((claim) => claim.claim_id) : []))}
+              />
+            </th>
             <th scope="col">Claim</th>
             <th scope="col">Claimant</th>
+            <SortHeader column="loss_type" label="Loss type" />
+            <SortHeader column="estimated_amount" label="Amount" />
+            <SortHeader column="created_at" label="Age" />
+            <SortHeader column="severity" label="Severity" />
             <th scope="col">Stage</th>
             <th scope="col">Queue</th>
             <th scope="col">Assignee</th>
-            <th scope="col" aria-sort={dueFirst ? 'ascending' : 'none'}>
-              <button type="button" className="link-button" onClick={() => setDueFirst(!dueFirst)}>
-                Next update due {dueFirst ? '▲' : ''}
-              </button>
-            </th>
+            <th scope="col">Next update due</th>
           </tr>
         </thead>
         <tbody>
           {items.map((claim) => (
             <tr key={claim.claim_id}>
               <td>
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${claim.claim_number}`}
+                  checked={selected.has(claim.claim_id)}
+                  onChange={(event) => toggle(claim.claim_id, event.target.checked)}
+                />
+              </td>
+              <td>
                 <Link to={`/workbench/claims/${claim.claim_id}`}>{claim.claim_number}</Link>
                 {claim.escalation && <span className="badge badge--soon"> escalated</span>}
               </td>
               <td>{claim.claimant_name}</td>
+              <td>{humanise(claim.loss_type)}</td>
+              <td className="number">{money(claim.estimated_amount)}</td>
+              <td className="number">
+                <time dateTime={claim.created_at} title={new Date(claim.created_at).toLocaleString('en')}>
+                  {age(claim.created_at)}
+                </time>
+              </td>
+              <td className="number">{claim.severity ?? '—'}</td>
               <td>{humanise(claim.stage)}</td>
               <td>{claim.queue ? humanise(claim.queue) : '—'}</td>
               <td>{claim.assignee ?? 'Unassigned'}</td>
@@ -95,8 +190,154 @@ export function QueuePage() {
   );
 }
 
+/** The people a claim can be assigned to (GET /api/claims/adjusters), first page: the directory is people, not claims. */
+function useAdjusters() {
+  const session = useSession();
+  return useQuery({
+    queryKey: ['adjusters'],
+    retry: false,
+    queryFn: async () => {
+      const { data, error } = await api.GET('/api/claims/adjusters', { params: { query: { limit: 500 } }, headers: authHeader(session) });
+      if (error) throw new Error(error.detail ?? error.title ?? 'the service did not answer');
+      return data.items.map((item) => item.sub);
+    },
+  });
+}
+
+interface Outcome {
+  claim_number: string;
+  ok: boolean;
+  text: string;
+}
+
+/**
+ * Assign the selected claims to a named adjuster, or release them: one request per claim (each recorded
+ * with who and why on its timeline), and an outcome per claim, so a claim that fails is named, not dropped.
+ */
+function BulkAssignment({ selected, onDone }: { selected: ClaimSummary[]; onDone: (failedIds: string[]) => void }) {
+  const session = useSession();
+  const adjusters = useAdjusters();
+  const [assignee, setAssignee] = useState('');
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcomes, setOutcomes] = useState<Outcome[]>([]);
+  const apply = async (to: string | null) => {
+    setBusy(true);
+    const why = reason.trim() || (to === null ? 'Released from the work queue' : 'Assigned from the work queue');
+    const results = await Promise.all(
+      selected.map(async (claim) => {
+        try {
+          const { error } = await api.PUT('/api/claims/claims/{id}/assignee', {
+            params: { path: { id: claim.claim_id } },
+            body: { assignee: to, reason: why },
+            headers: authHeader(session),
+          });
+          if (!error) return { claim, ok: true, text: to === null ? 'released' : `assigned to ${to}` };
+          return { claim, ok: false, text: `not changed: ${error.detail ?? error.title}` };
+        } catch (e) {
+          return { claim, ok: false, text: `not changed: ${(e as Error).message}` };
+        }
+      }),
+    );
+    setOutcomes(results.map(({ claim, ok, text }) => ({ claim_number: claim.claim_number, ok, text })));
+    setBusy(false);
+    onDone(results.filter((result) => !result.ok).map((result) => result.claim.claim_id));
+  };
+  return (
+    <section className="bulk-assignment" aria-labelledby="bulk-heading">
+      <h2 id="bulk-heading">
+        Assign or release <span className="muted">({selected.length} selected)</span>
+      </h2>
+      {adjusters.error && <RequestFailed what="The list of adjusters" error={adjusters.error} onRetry={() => void adjusters.refetch()} />}
+      <div className="filter-row">
+        <div>
+          <label htmlFor="assign-to">Adjuster</label>
+          <select id="assign-to" value={assignee} onChange={(event) => setAssignee(event.target.value)}>
+            <option value="">Choose an adjuster</option>
+            {session.sub && !(adjusters.data ?? []).includes(session.sub) && <option value={session.sub}>{session.sub} (me)</option>}
+            {(adjusters.data ?? []).map((sub) => (
+              <option key={sub} value={sub}>
+                {sub === session.sub ? `${sub} (me)` : sub}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="assign-reason">Reason (kept on each claim)</label>
+          <input id="assign-reason" value={reason} maxLength={500} onChange={(event) => setReason(event.target.value)} />
+        </div>
+        <button type="button" disabled={busy || selected.length === 0 || !assignee} onClick={() => void apply(assignee)}>
+          Assign selected
+        </button>
+        <button type="button" className="secondary" disabled={busy || selected.length === 0} onClick={() => void apply(null)}>
+          Release selected
+        </button>
+      </div>
+      {outcomes.length > 0 && (
+        <ul className="outcomes" aria-label="What happened to each claim" aria-live="polite">
+          {outcomes.map((outcome) => (
+            <li key={outcome.claim_number} className={outcome.ok ? 'outcome--ok' : 'outcome--failed'}>
+              <strong>{outcome.claim_number}</strong>: {outcome.text}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Named views of the queue (each its URL: filters and sort in the query string), saved in this browser. */
+function SavedViews({ filters }: { filters: QueueFilters }) {
+  const [views, setViews] = useState<SavedView[]>(() => savedViews());
+  const [name, setName] = useState('');
+  return (
+    <section className="saved-views" aria-labelledby="views-heading">
+      <h2 id="views-heading">Saved views</h2>
+      {views.length > 0 && (
+        <ul>
+          {views.map((view) => (
+            <li key={view.name}>
+              <Link to={`/workbench${view.search ? `?${view.search}` : ''}`}>{view.name}</Link>{' '}
+              <button
+                type="button"
+                className="link-button"
+                aria-label={`Delete view ${view.name}`}
+                onClick={() => setViews(deleteView(view.name))}
+              >
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!name.trim()) return;
+          setViews(saveView(name, filters));
+          setName('');
+        }}
+      >
+        <label htmlFor="view-name">Save this view as</label>
+        <input id="view-name" value={name} maxLength={60} onChange={(event) => setName(event.target.value)} />
+        <button type="submit" className="secondary">
+          Save view
+        </button>
+      </form>
+    </section>
+  );
+}
+
 /** The filters of the work queue; every change is applied at once (the search box on submit). */
-export function QueueFilterForm({ filters, onChange }: { filters: QueueFilters; onChange: (next: QueueFilters) => void }) {
+export function QueueFilterForm({
+  filters,
+  onChange,
+  autoFocus = false,
+}: {
+  filters: QueueFilters;
+  onChange: (next: QueueFilters) => void;
+  autoFocus?: boolean;
+}) {
   const [q, setQ] = useState(filters.q);
   const set = (patch: Partial<QueueFilters>) => onChange({ ...filters, ...patch });
   return (
@@ -110,11 +351,13 @@ export function QueueFilterForm({ filters, onChange }: { filters: QueueFilters; 
       >
         <label htmlFor="queue-search">Search claims</label>
         <input
-          id="queue-search"
+          id={SEARCH_INPUT_ID}
           type="search"
           value={q}
+          autoFocus={autoFocus}
+          aria-keyshortcuts="/"
           onChange={(event) => setQ(event.target.value)}
-          placeholder="Claim or policy number, name, email, phone"
+          placeholder="Claim or policy number, name, email, phone (press / to search)"
         />
         <button type="submit">Search</button>
       </form>

@@ -5,6 +5,7 @@ import { QueuePage } from './QueuePage';
 import { SignInCallbackPage, SignInPage } from './SignInPage';
 import { RequireSession } from './WorkbenchSession';
 import './workbench.css';
+import './workbench-layout.css';
 
 /** /workbench/* — the adjuster workbench (the examiner desk has its own route under /workbench/examiner). */
 export function WorkbenchHome() {

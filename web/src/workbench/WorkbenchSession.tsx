@@ -1,6 +1,12 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { currentSession, endSession, type WorkbenchSession } from './session';
+import {
+  currentSession,
+  requestSessionFromOtherTabs,
+  shareSessionWithOtherTabs,
+  signOutEverywhere,
+  type WorkbenchSession,
+} from './session';
 
 const SessionContext = createContext<WorkbenchSession | null>(null);
 
@@ -18,10 +24,38 @@ export function usePageTitle(title: string) {
   }, [title]);
 }
 
-/** A workbench page for a signed-in person: without a session it sends them to sign in and back here. */
+/**
+ * A workbench page for a signed-in person. Without a session in this tab it first asks the other workbench
+ * tabs for theirs (a claim opened in a new tab stays signed in), and only then sends the person to sign in
+ * and back here. A sign-out in another tab signs this one out too.
+ */
 export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
-  const [session] = useState(() => currentSession());
+  const navigate = useNavigate();
+  // undefined while another tab is asked
+  const [session, setSession] = useState<WorkbenchSession | null | undefined>(() => currentSession() ?? undefined);
+  useEffect(() => {
+    if (session !== undefined) return;
+    let live = true;
+    void requestSessionFromOtherTabs().then((handed) => live && setSession(handed));
+    return () => {
+      live = false;
+    };
+  }, [session]);
+  useEffect(
+    () =>
+      shareSessionWithOtherTabs(() => {
+        setSession(null);
+        navigate('/workbench/sign-in', { replace: true });
+      }),
+    [navigate],
+  );
+  if (session === undefined)
+    return (
+      <main className="workbench">
+        <p role="status">Checking your sign-in…</p>
+      </main>
+    );
   if (!session) return <Navigate to={`/workbench/sign-in?return_to=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   return (
     <SessionContext.Provider value={session}>
@@ -30,8 +64,30 @@ export function RequireSession({ children }: { children: ReactNode }) {
   );
 }
 
+/** The id of the work queue's search box, which "/" focuses from anywhere in the workbench. */
+export const SEARCH_INPUT_ID = 'queue-search';
+
+/** "/" (outside a text field) focuses the queue's search; on another page it opens the queue with the search focused. */
+function useSearchShortcut() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
+      event.preventDefault();
+      const search = document.getElementById(SEARCH_INPUT_ID);
+      if (search) search.focus();
+      else navigate('/workbench', { state: { focusSearch: true } });
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [navigate]);
+}
+
 function WorkbenchFrame({ session, children }: { session: WorkbenchSession; children: ReactNode }) {
   const navigate = useNavigate();
+  useSearchShortcut();
   return (
     <div className="workbench workbench--wide">
       <header className="workbench-header">
@@ -48,7 +104,7 @@ function WorkbenchFrame({ session, children }: { session: WorkbenchSession; chil
             type="button"
             className="secondary"
             onClick={() => {
-              endSession();
+              signOutEverywhere();
               navigate('/workbench/sign-in');
             }}
           >

@@ -160,6 +160,7 @@ describe('work queue filters', () => {
       escalationOpen: true,
       deliveryFailed: true,
       q: 'Ruiz',
+      sort: '-severity',
     };
     expect(filtersFromSearch(filtersToSearch(filters))).toEqual(filters);
     expect(filtersFromSearch(new URLSearchParams('stage=nope&ownership=x&overdue=soon&queue=vip'))).toEqual(NO_FILTERS);
