@@ -1,6 +1,6 @@
 /**
  * deploy/k8s: each overlay renders with `kubectl kustomize`, every rendered object validates against the
- * Kubernetes OpenAPI schemas (kubernetes-models, offline), and the rendered objects keep the properties
+ * Kubernetes OpenAPI schemas (kubernetes-models, offline) with unknown fields refused (support/strict-k8s.ts), and the rendered objects keep the properties
  * deploy/README.md promises (replicas, probes, limits, graceful shutdown, non-root, read-only root
  * filesystem, no token, NetworkPolicies, secrets referenced, migrations in a Job).
  */
@@ -14,6 +14,7 @@ import * as networkingV1 from 'kubernetes-models/networking.k8s.io/v1';
 import * as policyV1 from 'kubernetes-models/policy/v1';
 import * as coreV1 from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
+import { unknownFields } from './support/strict-k8s';
 
 const root = path.join(__dirname, '../..');
 const overlays = ['dev', 'prod'];
@@ -63,10 +64,20 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
   const config = all('ConfigMap').find((map) => map.metadata.name.startsWith('platform-config'))!;
   const workloads = [...processes.map((name) => one('Deployment', name)), ...migratedServices.map((name) => one('Job', `${name}-migrate`))];
 
-  it('renders objects that all validate against the Kubernetes schemas', () => {
+  it('renders objects that all validate against the Kubernetes schemas, with no field the schemas do not know', () => {
     expect(objects.length).toBeGreaterThan(0);
     for (const object of objects) expect(() => validate(object)).not.toThrow();
+    expect(unknownFields(objects)).toEqual([]);
   });
+
+  if (overlay === 'prod')
+    it('pins every image by digest', () => {
+      const images = workloads.flatMap((workload) =>
+        workload.spec.template.spec.containers.map((container: { image: string }) => container.image),
+      );
+      expect(images.length).toBeGreaterThan(0);
+      for (const image of images) expect(image).toMatch(/^[^@\s]+@sha256:[0-9a-f]{64}$/);
+    });
 
   it('runs every process with 2+ replicas, an autoscaler from 2 and a disruption budget', () => {
     for (const name of processes) {
@@ -235,5 +246,35 @@ describe('the offline schema validation', () => {
       spec: { replicas: 'two', template: {} },
     } as K8sObject;
     expect(() => validate(broken)).toThrow();
+  });
+
+  it('refuses a misspelt field (readinesProbe), which the kubernetes-models validators alone accept', () => {
+    const objects = render('prod');
+    const deployment = objects.find((object) => object.kind === 'Deployment' && object.metadata.name === 'claims')!;
+    const container = deployment.spec.template.spec.containers[0];
+    container.readinesProbe = container.readinessProbe;
+    delete container.readinessProbe;
+    expect(() => validate(deployment)).not.toThrow();
+    expect(unknownFields(objects)).toEqual([
+      expect.stringMatching(/^Deployment claims: .*'"readinesProbe"' does not exist in type 'IContainer'/),
+    ]);
+  });
+
+  it('refuses an unknown field at the top of a spec and an unknown kind', () => {
+    const hpa = {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'h' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, maxReplicas: 3, minReplica: 2 },
+    };
+    const unknownKind = { apiVersion: 'v1', kind: 'Pond', metadata: { name: 'p' } };
+    const problems = unknownFields([hpa, unknownKind]);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^HorizontalPodAutoscaler h: .*'"minReplica"' does not exist/),
+        expect.stringMatching(/'IPond'/),
+      ]),
+    );
+    expect(problems).toHaveLength(2);
   });
 });

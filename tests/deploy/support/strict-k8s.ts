@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+/**
+ * Strict validation of Kubernetes objects offline: the kubernetes-models validators check types, required
+ * fields and formats but accept any field they do not know (a `readinesProbe` passes). Its TypeScript
+ * declarations, generated from the same Kubernetes OpenAPI schemas, name every field each object may have;
+ * checked as object literals, TypeScript refuses every field that is not in the schema (excess property
+ * checks apply at every depth of a literal). Each object becomes one typed constant in a scratch module
+ * inside the repository (so `kubernetes-models` resolves), compiled without emitting.
+ */
+type K8sObject = { apiVersion: string; kind: string; metadata?: { name?: string } };
+
+const root = path.join(__dirname, '../../..');
+
+/** The kubernetes-models module of an apiVersion: `apps/v1` → `kubernetes-models/apps/v1`, `v1` → `kubernetes-models/v1`. */
+const moduleOf = (apiVersion: string) => `kubernetes-models/${apiVersion}`;
+
+/** One message per field (or value) an object has that its schema does not allow, naming the object. */
+export function unknownFields(objects: K8sObject[]): string[] {
+  const dir = mkdtempSync(path.join(root, 'tests/deploy/.strict-'));
+  try {
+    const file = path.join(dir, 'objects.ts');
+    const imports = new Map<string, string>();
+    const declarations = objects.map((object, index) => {
+      const alias = `T${imports.size}`;
+      const key = `${object.apiVersion} ${object.kind}`;
+      if (!imports.has(key)) imports.set(key, `import type { I${object.kind} as ${alias} } from '${moduleOf(object.apiVersion)}';`);
+      const type = imports.get(key)!.split(' as ')[1].split(' ')[0];
+      return `// ${object.kind} ${object.metadata?.name ?? '?'}\nexport const o${index}: ${type} = ${JSON.stringify(object, null, 1)};`;
+    });
+    writeFileSync(file, [...imports.values(), ...declarations].join('\n'));
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      target: ts.ScriptTarget.ES2022,
+      types: [],
+    });
+    const source = program.getSourceFile(file)!;
+    const lines = source.text.split('\n');
+    return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+      const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
+      if (diagnostic.file !== source || diagnostic.start === undefined) return message;
+      const { line } = source.getLineAndCharacterOfPosition(diagnostic.start);
+      // the object's name is in the comment above its constant
+      const owner =
+        lines
+          .slice(0, line + 1)
+          .reverse()
+          .find((text) => text.startsWith('// ')) ?? '';
+      return `${owner.slice(3)}: ${message}`;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
