@@ -1458,6 +1458,10 @@ export interface components {
             claim_number: string;
             /** @enum {unknown} */
             stage: "intake" | "triage" | "assigned" | "waiting_on_customer" | "inspection" | "estimate" | "settlement" | "closed";
+            /** @description The stages the claim has actually been in before its current one, in the order it first entered them (intake first): a stage skipped, e.g. by a withdrawal at intake, is not listed */
+            stages_passed: ("intake" | "triage" | "assigned" | "waiting_on_customer" | "inspection" | "estimate" | "settlement" | "closed")[];
+            /** @description Why a closed claim closed (`paid`, `denied`, `withdrawn`, `duplicate`); null while the claim is open */
+            closing_reason: null | ("paid" | "denied" | "withdrawn" | "duplicate");
             /** Format: date-time */
             received_at: string;
             /** @description Whom the claimant deals with: the adjuster the claim is assigned to, else the claims team's name (`CLAIMS_CONTACT_NAME`). A StatusUpdate's `contact` holds only `phone` and `email` */
@@ -2767,6 +2771,12 @@ export interface operations {
                      *       "claim_id": "6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60",
                      *       "claim_number": "CLM-2026-000123",
                      *       "stage": "inspection",
+                     *       "stages_passed": [
+                     *         "intake",
+                     *         "triage",
+                     *         "assigned"
+                     *       ],
+                     *       "closing_reason": null,
                      *       "received_at": "2026-11-22T10:00:00Z",
                      *       "contact_name": "Ann Adjuster",
                      *       "required_documents": [

@@ -43,6 +43,8 @@ export function claimantStatusRoutes(deps: ServiceDeps, config: ClaimsConfig): R
           claim_id: claimIds.CLAIM_ID,
           claim_number: 'CLM-2026-000123',
           stage: 'inspection',
+          stages_passed: ['intake', 'triage', 'assigned'],
+          closing_reason: null,
           received_at: '2026-11-22T10:00:00Z',
           contact_name: 'Ann Adjuster',
           required_documents: requiredDocumentsExample,

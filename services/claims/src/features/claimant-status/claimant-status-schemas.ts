@@ -2,7 +2,7 @@ import type { FromSchema } from '@platform/http';
 import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
 import { requiredDocumentsSchema } from '../../shared/claim-schemas';
 import { statusUpdateSchema } from '../status-updates/status-updates-schemas';
-import { CLAIM_STAGES } from '../../shared/claim-vocabulary';
+import { CLAIM_STAGES, CLOSING_REASONS } from '../../shared/claim-vocabulary';
 
 /** Query of GET /api/claims/public/claims/{id}/status: the page of the history; every other parameter is a 400. */
 export const claimantStatusQuerySchema = {
@@ -28,6 +28,8 @@ export const claimantStatusSchema = {
     'claim_id',
     'claim_number',
     'stage',
+    'stages_passed',
+    'closing_reason',
     'received_at',
     'contact_name',
     'required_documents',
@@ -39,6 +41,17 @@ export const claimantStatusSchema = {
     claim_id: { type: 'string', format: 'uuid' },
     claim_number: { type: 'string' },
     stage: { enum: [...CLAIM_STAGES] },
+    stages_passed: {
+      type: 'array',
+      items: { enum: [...CLAIM_STAGES] },
+      description:
+        'The stages the claim has actually been in before its current one, in the order it first entered them (intake first): ' +
+        'a stage skipped, e.g. by a withdrawal at intake, is not listed',
+    },
+    closing_reason: {
+      oneOf: [{ type: 'null' }, { enum: [...CLOSING_REASONS] }],
+      description: 'Why a closed claim closed (`paid`, `denied`, `withdrawn`, `duplicate`); null while the claim is open',
+    },
     received_at: { type: 'string', format: 'date-time' },
     contact_name: {
       type: 'string',

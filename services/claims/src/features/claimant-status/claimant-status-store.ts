@@ -40,7 +40,20 @@ const readClaimantStatus = preparedStatement<ClaimantStatusRow>(
   SELECT c.access_token_hash,
     json_build_object(
       'claim_id', c.id, 'claim_number', c.claim_number, 'stage', c.stage, 'received_at', ${isoTimestampSql('c.received_at')},
-      'assignee', c.assignee, 'required_documents', c.required_documents,
+      'assignee', c.assignee, 'required_documents', c.required_documents, 'closing_reason', c.closing_reason,
+      -- every stage change's timeline entry names the stage it moved to; intake is where every claim starts
+      'stages_passed', (
+        SELECT coalesce(json_agg(passed.stage ORDER BY passed.first_at), '[]'::json)
+        FROM (
+          SELECT entered.stage, min(entered.at) AS first_at
+          FROM (
+            SELECT 'intake' AS stage, c.received_at AS at
+            UNION ALL
+            SELECT a.data->>'stage', a.occurred_at FROM claim_audit a WHERE a.claim_id = c.id AND a.data->>'stage' IS NOT NULL
+          ) entered
+          WHERE entered.stage <> c.stage
+          GROUP BY entered.stage
+        ) passed),
       'attachments', (
         SELECT coalesce(json_agg(json_build_object(
           'attachment_id', a.id, 'filename', a.filename, 'content_type', a.content_type, 'size_bytes', a.size_bytes,

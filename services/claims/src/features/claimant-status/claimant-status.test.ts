@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { compile } from '@platform/http';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { as } from '../../testing/workflow-fixtures';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { claimantStatusSchema } from './claimant-status-schemas';
 
@@ -51,14 +52,22 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
       'attachments',
       'claim_id',
       'claim_number',
+      'closing_reason',
       'contact_name',
       'history',
       'latest_update',
       'received_at',
       'required_documents',
       'stage',
+      'stages_passed',
     ]);
-    expect(response.body).toMatchObject({ claim_id: claim.claim_id, claim_number: claim.claim_number, stage: 'intake' });
+    expect(response.body).toMatchObject({
+      claim_id: claim.claim_id,
+      claim_number: claim.claim_number,
+      stage: 'intake',
+      stages_passed: [],
+      closing_reason: null,
+    });
     expect(response.body.latest_update).toMatchObject({ claim_id: claim.claim_id, stage: 'intake' });
     expect(JSON.stringify(response.body)).not.toMatch(/special_investigations|access_token|Ana Ruiz/);
     expect(response.headers['cache-control']).toBe('no-store');
@@ -168,5 +177,39 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
     ]);
     expect(JSON.stringify(response.body.attachments)).not.toMatch(/sha256|storage|\/files\/|dataDir/i);
     expect(JSON.stringify(response.body)).not.toContain(t.dataDir);
+  });
+
+  it('lists the stages the claim actually passed, in order, and why a closed claim closed', async () => {
+    const fresh = await fileClaim(t.url);
+    const update = (stage: string) => ({
+      channel: 'portal',
+      stage,
+      what_happened: `Your claim is in ${stage}.`,
+      what_happens_next: 'We write again soon.',
+      expected_next_update_by: '2099-01-15',
+      contact: { phone: '+14155550199', email: 'sam@insurer.example' },
+      language: 'en',
+    });
+    for (const stage of ['triage', 'assigned', 'inspection'])
+      await request(t.url)
+        .post(`/api/claims/claims/${fresh.claim_id}/status-updates`)
+        .set('Authorization', await as.decider())
+        .send(update(stage))
+        .expect(201);
+    const open = await status(fresh.claim_id, `Bearer ${fresh.access_token}`).expect(200);
+    expect(open.body).toMatchObject({ stage: 'inspection', stages_passed: ['intake', 'triage', 'assigned'], closing_reason: null });
+
+    await request(t.url)
+      .post(`/api/claims/claims/${fresh.claim_id}/closing`)
+      .set('Authorization', await as.decider())
+      .send({ reason: 'paid', status_update: { ...update('closed'), expected_next_update_by: undefined } })
+      .expect(201);
+    const closed = await status(fresh.claim_id, `Bearer ${fresh.access_token}`).expect(200);
+    expect(compile(claimantStatusSchema)(closed.body)).toBe(true);
+    expect(closed.body).toMatchObject({
+      stage: 'closed',
+      stages_passed: ['intake', 'triage', 'assigned', 'inspection'],
+      closing_reason: 'paid',
+    });
   });
 });

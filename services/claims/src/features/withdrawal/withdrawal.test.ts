@@ -50,7 +50,8 @@ describe('POST /api/claims/public/claims/{id}/withdraw', () => {
       .get(`/api/claims/public/claims/${claim.claim_id}/status`)
       .set('Authorization', `Bearer ${claim.access_token}`)
       .expect(200);
-    expect(status.body.stage).toBe('closed');
+    // withdrawn at intake: the claim passed intake only, and says why it closed
+    expect(status.body).toMatchObject({ stage: 'closed', stages_passed: ['intake'], closing_reason: 'withdrawn' });
     expect(status.body.history.items[0].update.what_happened).toBe(response.body.status.what_happened);
   });
 
