@@ -2,6 +2,7 @@ import { inProduction, variable } from '@platform/config';
 import { objectStoreVariables } from '@platform/files';
 import { readServiceConfig, scanningVariables } from '@platform/runtime';
 import { checkWitnessSettings, witnessVariables } from '@platform/witness';
+import { parseAuthorityLimits } from './features/financials/authority-limits';
 
 export const claimsVariables = {
   PORT: variable.int('Port of the claims service', 3001, 0, 65535),
@@ -49,6 +50,11 @@ export const claimsVariables = {
   CLAIMS_CONTACT_PHONE: variable.string('Contact phone (E.164) given to claimants in the intake acknowledgement', '+18005550100'),
   ...witnessVariables,
   CLAIMS_CONTACT_EMAIL: variable.string('Contact email given to claimants in the intake acknowledgement', 'claims@example.com'),
+  PAYMENT_AUTHORITY_LIMITS: variable.list(
+    'Payment authority limits, per scope (`claims:write=5000`) or per user (`user:<sub>=250000`), comma-separated: a payment above ' +
+      "the requester's limit (a user's own entry, else the highest of their scopes, else 0) waits for someone else whose limit covers it",
+    'claims:write=5000,claims:decide=50000',
+  ),
 };
 
 export type ClaimsConfig = ReturnType<typeof readClaimsConfig>;
@@ -69,5 +75,6 @@ export function readClaimsConfig(env: NodeJS.ProcessEnv = process.env) {
         'SMTP_URL or SMS_WEBHOOK_URL must be set in production: new access links are sent through them',
     ),
     (c) => void checkWitnessSettings(c),
+    (c) => void parseAuthorityLimits(c.PAYMENT_AUTHORITY_LIMITS),
   ]);
 }
