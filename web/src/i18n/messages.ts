@@ -1,4 +1,4 @@
-import type { ClaimStage } from '@platform/claims-domain';
+import type { ClaimStage, ClosingReason, LossType } from '@platform/claims-domain';
 
 /** The portal's words in each language it speaks; Spanish must have every English key (the type says so). */
 const en = {
@@ -62,7 +62,47 @@ const en = {
   stage_estimate: 'Estimate',
   stage_settlement: 'Settlement',
   stage_closed: 'Closed',
-} satisfies Record<string, string> & Record<`stage_${ClaimStage}`, string>;
+  closed_paid: 'Closed — paid',
+  closed_denied: 'Closed — denied',
+  closed_withdrawn: 'Closed — withdrawn',
+  closed_duplicate: 'Closed — a duplicate of another claim',
+  closedAsksNothing: 'This claim is closed. We need nothing more from you.',
+  receivedSince: 'Received since: {documents}. Thank you, we no longer need it.',
+  reportLink: 'Report a new loss',
+  reportHeading: 'Report a loss',
+  reportIntro: 'Tell us what happened. It takes a few minutes; photos and documents can follow later.',
+  reportName: 'Your full name',
+  reportLossType: 'What kind of loss?',
+  reportDescription: 'What happened?',
+  reportDate: 'When did it happen?',
+  reportAddress: 'Where did it happen? (street and number)',
+  reportCity: 'Town or city',
+  reportPolicy: 'Policy number',
+  reportEmail: 'Email',
+  reportPhone: 'Mobile phone (international format, e.g. +34600123456)',
+  reportContactHint: 'Give an email, a phone, or both: we send your updates there.',
+  reportLanguage: 'Language for our messages',
+  reportSubmit: 'Report the loss',
+  reportSending: 'Sending…',
+  reportFixErrors: 'Please check the highlighted fields.',
+  reportNeedContact: 'Give an email or a phone number.',
+  fieldRequired: 'This is required.',
+  fieldInvalid: 'This does not look right.',
+  fieldTooLong: 'This is too long.',
+  lossType_auto_collision: 'Car accident',
+  lossType_auto_glass: 'Car glass',
+  lossType_auto_theft: 'Car theft',
+  lossType_property_water: 'Water damage at home',
+  lossType_property_fire: 'Fire at home',
+  lossType_property_theft: 'Theft from home',
+  lossType_property_weather: 'Storm or weather damage',
+  lossType_liability: 'Damage to someone else',
+  lossType_injury: 'Injury',
+  lossType_other: 'Something else',
+} satisfies Record<string, string> &
+  Record<`stage_${ClaimStage}`, string> &
+  Record<`closed_${ClosingReason}`, string> &
+  Record<`lossType_${LossType}`, string>;
 
 export type MessageKey = keyof typeof en;
 
@@ -127,6 +167,43 @@ const es: Record<MessageKey, string> = {
   stage_estimate: 'Valoración',
   stage_settlement: 'Liquidación',
   stage_closed: 'Cerrada',
+  closed_paid: 'Cerrada — pagada',
+  closed_denied: 'Cerrada — denegada',
+  closed_withdrawn: 'Cerrada — retirada',
+  closed_duplicate: 'Cerrada — duplicada de otra reclamación',
+  closedAsksNothing: 'Esta reclamación está cerrada. No necesitamos nada más de usted.',
+  receivedSince: 'Recibido desde entonces: {documents}. Gracias, ya no lo necesitamos.',
+  reportLink: 'Comunicar un siniestro nuevo',
+  reportHeading: 'Comunicar un siniestro',
+  reportIntro: 'Cuéntenos qué pasó. Son unos minutos; las fotos y los documentos pueden llegar después.',
+  reportName: 'Su nombre completo',
+  reportLossType: '¿Qué tipo de siniestro?',
+  reportDescription: '¿Qué pasó?',
+  reportDate: '¿Cuándo pasó?',
+  reportAddress: '¿Dónde pasó? (calle y número)',
+  reportCity: 'Localidad',
+  reportPolicy: 'Número de póliza',
+  reportEmail: 'Correo electrónico',
+  reportPhone: 'Teléfono móvil (formato internacional, p. ej. +34600123456)',
+  reportContactHint: 'Indique un correo, un teléfono o ambos: ahí le enviamos las novedades.',
+  reportLanguage: 'Idioma de nuestros mensajes',
+  reportSubmit: 'Comunicar el siniestro',
+  reportSending: 'Enviando…',
+  reportFixErrors: 'Revise los campos marcados.',
+  reportNeedContact: 'Indique un correo o un teléfono.',
+  fieldRequired: 'Este dato es obligatorio.',
+  fieldInvalid: 'Este dato no parece correcto.',
+  fieldTooLong: 'Este texto es demasiado largo.',
+  lossType_auto_collision: 'Accidente de coche',
+  lossType_auto_glass: 'Lunas del coche',
+  lossType_auto_theft: 'Robo del coche',
+  lossType_property_water: 'Daños por agua en casa',
+  lossType_property_fire: 'Incendio en casa',
+  lossType_property_theft: 'Robo en casa',
+  lossType_property_weather: 'Daños por tormenta o mal tiempo',
+  lossType_liability: 'Daños a otra persona',
+  lossType_injury: 'Lesiones',
+  lossType_other: 'Otra cosa',
 };
 
 export const LANGUAGES = { en: { name: 'English', messages: en }, es: { name: 'Español', messages: es } } as const;
