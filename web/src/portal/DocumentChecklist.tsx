@@ -3,31 +3,36 @@ import { useLanguage } from '../i18n/language';
 import type { ClaimantStatus } from './claim-status';
 import { formatBytes } from './problem-message';
 
+/** What the claim still needs and what was sent; a closed claim asks for nothing, so it shows only the files sent. */
 export function DocumentChecklist({
   documents,
   attachments,
-}: Pick<ClaimantStatus, 'attachments'> & { documents: ClaimantStatus['required_documents'] }) {
+  closed,
+}: Pick<ClaimantStatus, 'attachments'> & { documents: ClaimantStatus['required_documents']; closed: boolean }) {
   const { t } = useLanguage();
+  if (closed && attachments.length === 0) return null;
   return (
     <section aria-labelledby="documents-heading">
-      <h2 id="documents-heading">{t('documentsHeading')}</h2>
-      <ul className="checklist">
-        {documents.map((document) => (
-          <li
-            key={document.type}
-            className={document.received ? 'checklist-item checklist-item--received' : 'checklist-item checklist-item--missing'}
-          >
-            <span className="checklist-mark" aria-hidden="true">
-              {document.received ? '✓' : '○'}
-            </span>
-            <span>{describeDocumentType(document.type)}</span>
-            <span className="checklist-state">{document.received ? t('received') : t('missing')}</span>
-          </li>
-        ))}
-      </ul>
+      <h2 id="documents-heading">{closed ? t('filesHeading') : t('documentsHeading')}</h2>
+      {!closed && (
+        <ul className="checklist">
+          {documents.map((document) => (
+            <li
+              key={document.type}
+              className={document.received ? 'checklist-item checklist-item--received' : 'checklist-item checklist-item--missing'}
+            >
+              <span className="checklist-mark" aria-hidden="true">
+                {document.received ? '✓' : '○'}
+              </span>
+              <span>{describeDocumentType(document.type)}</span>
+              <span className="checklist-state">{document.received ? t('received') : t('missing')}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       {attachments.length > 0 && (
         <>
-          <h3>{t('filesHeading')}</h3>
+          {!closed && <h3>{t('filesHeading')}</h3>}
           <ul className="files">
             {attachments.map((file) => (
               <li key={file.attachment_id}>

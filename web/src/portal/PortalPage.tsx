@@ -4,6 +4,7 @@ import { LanguageProvider, useLanguage } from '../i18n/language';
 import { LanguageSwitch } from '../i18n/LanguageSwitch';
 import { portalLanguage, translate } from '../i18n/messages';
 import { takeAccessToken } from './access-token';
+import { documentsReceivedSince, documentsStillNeeded } from './claim-progress';
 import { useClaimStatus, type ClaimantStatus } from './claim-status';
 import { DocumentChecklist } from './DocumentChecklist';
 import { LostLinkForm } from './LostLinkForm';
@@ -93,17 +94,28 @@ function ClaimView({ claim, token }: { claim: ClaimantStatus; token: string }) {
   const { t } = useLanguage();
   const open = claim.stage !== 'closed';
   const withdrawable = open && claim.stage !== 'settlement';
+  // history is newest first: its first item is the latest update, with the time it was sent
+  const latestSentAt = claim.history.items[0]?.sent_at;
   return (
     <>
-      <StageTimeline stage={claim.stage} />
+      <StageTimeline claim={claim} />
+      {!open && <p className="notice">{t('closedAsksNothing')}</p>}
       <section aria-labelledby="latest-heading">
         <h2 id="latest-heading">{t('latestHeading')}</h2>
-        {claim.latest_update ? <StatusUpdateView update={claim.latest_update} contactName={claim.contact_name} /> : <p>{t('noUpdate')}</p>}
+        {claim.latest_update ? (
+          <StatusUpdateView
+            update={claim.latest_update}
+            contactName={claim.contact_name}
+            receivedSince={latestSentAt ? documentsReceivedSince(latestSentAt, claim) : []}
+            asking={documentsStillNeeded(claim).length > 0}
+          />
+        ) : (
+          <p>{t('noUpdate')}</p>
+        )}
       </section>
-      {claim.stage === 'closed' && claim.latest_update === null && <p>{t('withdrawn')}</p>}
-      <DocumentChecklist documents={claim.required_documents} attachments={claim.attachments} />
+      <DocumentChecklist documents={claim.required_documents} attachments={claim.attachments} closed={!open} />
       {open && <UploadForm claimId={claim.claim_id} token={token} documents={claim.required_documents} />}
-      <UpdateHistory history={claim.history} contactName={claim.contact_name} />
+      <UpdateHistory claim={claim} />
       {withdrawable && <WithdrawSection claimId={claim.claim_id} claimNumber={claim.claim_number} token={token} />}
     </>
   );

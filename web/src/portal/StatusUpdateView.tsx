@@ -1,12 +1,25 @@
+import { describeDocumentType } from '@platform/claims-domain';
 import { useLanguage } from '../i18n/language';
 import type { StatusUpdate } from './claim-status';
 
 /**
  * One update in the claimant's words: what happened, what next, what we need, when we write again, whom to
  * call. The StatusUpdate's contact holds a phone and an email only; the person's name is the claim's
- * (`contact_name`: the assigned adjuster, else the claims team).
+ * (`contact_name`: the assigned adjuster, else the claims team). What it asked for is the message as sent;
+ * `receivedSince` names the documents that arrived after it, and `asking` is false once the claim needs
+ * nothing more (then its call to action is not offered).
  */
-export function StatusUpdateView({ update, contactName }: { update: StatusUpdate; contactName: string }) {
+export function StatusUpdateView({
+  update,
+  contactName,
+  receivedSince = [],
+  asking = true,
+}: {
+  update: StatusUpdate;
+  contactName: string;
+  receivedSince?: string[];
+  asking?: boolean;
+}) {
   const { t } = useLanguage();
   const contact = update.contact;
   return (
@@ -20,11 +33,16 @@ export function StatusUpdateView({ update, contactName }: { update: StatusUpdate
           <dt>{t('whatWeNeed')}</dt>
           <dd>
             {update.what_we_need_from_you}
-            {update.cta && (
+            {asking && update.cta && (
               <>
                 {' '}
                 <a href={update.cta.url}>{update.cta.label}</a>
               </>
+            )}
+            {receivedSince.length > 0 && (
+              <p className="received-since">
+                {t('receivedSince', { documents: receivedSince.map((type) => describeDocumentType(type)).join(', ') })}
+              </p>
             )}
           </dd>
         </>

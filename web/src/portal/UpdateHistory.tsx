@@ -1,9 +1,12 @@
 import { useLanguage } from '../i18n/language';
+import { documentsReceivedSince, documentsStillNeeded } from './claim-progress';
 import type { ClaimantStatus } from './claim-status';
 import { StatusUpdateView } from './StatusUpdateView';
 
-export function UpdateHistory({ history, contactName }: { history: ClaimantStatus['history']; contactName: string }) {
+export function UpdateHistory({ claim }: { claim: ClaimantStatus }) {
   const { t, language } = useLanguage();
+  const { history, contact_name: contactName } = claim;
+  const asking = documentsStillNeeded(claim).length > 0;
   return (
     <section aria-labelledby="history-heading">
       <h2 id="history-heading">{t('historyHeading')}</h2>
@@ -11,7 +14,12 @@ export function UpdateHistory({ history, contactName }: { history: ClaimantStatu
         {history.items.map((item) => (
           <li key={item.update_id}>
             <h3>{t('sentOn', { date: new Date(item.sent_at).toLocaleString(language) })}</h3>
-            <StatusUpdateView update={item.update} contactName={contactName} />
+            <StatusUpdateView
+              update={item.update}
+              contactName={contactName}
+              receivedSince={documentsReceivedSince(item.sent_at, claim)}
+              asking={asking}
+            />
           </li>
         ))}
       </ol>

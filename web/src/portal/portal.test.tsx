@@ -37,7 +37,10 @@ describe('the access token from the link', () => {
 
 describe('StageTimeline', () => {
   it('marks the current step and the done ones, in the chosen language', () => {
-    inPortal(<StageTimeline stage="inspection" />, 'es');
+    inPortal(
+      <StageTimeline claim={{ stage: 'inspection', stages_passed: ['intake', 'triage', 'assigned'], closing_reason: null }} />,
+      'es',
+    );
     const current = screen.getByText('Inspección').closest('li')!;
     expect(current).toHaveAttribute('aria-current', 'step');
     expect(screen.getByText('Recibida').closest('li')).toHaveTextContent('(hecho)');
@@ -82,10 +85,72 @@ describe('DocumentChecklist', () => {
           { type: 'police_report', received: false },
         ]}
         attachments={[]}
+        closed={false}
       />,
     );
     expect(screen.getByText('photos of damage').closest('li')).toHaveTextContent('Received');
     expect(screen.getByText('police report').closest('li')).toHaveTextContent('Missing');
+  });
+});
+
+describe('a closed claim', () => {
+  it('shows its timeline as lived, closed with its reason in plain words', () => {
+    inPortal(<StageTimeline claim={{ stage: 'closed', stages_passed: ['intake'], closing_reason: 'withdrawn' }} />);
+    const steps = screen.getAllByRole('listitem').map((step) => step.textContent);
+    expect(steps).toEqual(['Received (done)', 'Closed — withdrawn (current step)']);
+  });
+
+  it('asks for no document: only the files sent are listed', () => {
+    inPortal(
+      <DocumentChecklist
+        documents={[{ type: 'police_report', received: false }]}
+        attachments={[
+          {
+            attachment_id: '6f1c0000-0000-4000-8000-000000000002',
+            filename: 'bumper.png',
+            content_type: 'image/png',
+            size_bytes: 10,
+            document_type: 'photos_of_damage',
+            received_at: '2026-11-20T10:00:00Z',
+            scan_status: 'clean',
+            scan_notice: null,
+          },
+        ]}
+        closed
+      />,
+    );
+    expect(screen.queryByText('police report')).toBeNull();
+    expect(screen.queryByText(/Missing/)).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Files you sent' })).toBeInTheDocument();
+  });
+});
+
+describe('an update that asked for a document since received', () => {
+  it('says "received since" and no longer offers its call to action', () => {
+    inPortal(
+      <StatusUpdateView
+        contactName="Ann Adjuster"
+        receivedSince={['police_report']}
+        asking={false}
+        update={{
+          claim_id: '6f1c0000-0000-4000-8000-000000000001',
+          channel: 'portal',
+          stage: 'triage',
+          what_happened: 'We reviewed your photos.',
+          what_happens_next: 'We decide who handles your claim.',
+          what_we_need_from_you: 'The police report.',
+          expected_next_update_by: null,
+          cta: { label: 'Send the police report', url: 'https://portal.example/portal/claims/x' },
+          contact: null,
+          portal_url: null,
+          language: 'en',
+          adequacy_score: 1,
+          adequacy_missing: [],
+        }}
+      />,
+    );
+    expect(screen.getByText(/Received since: police report/)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Send the police report' })).toBeNull();
   });
 });
 
@@ -122,7 +187,7 @@ describe('LanguageSwitch', () => {
     inPortal(
       <>
         <LanguageSwitch />
-        <StageTimeline stage="intake" />
+        <StageTimeline claim={{ stage: 'intake', stages_passed: [], closing_reason: null }} />
       </>,
     );
     expect(screen.getByRole('heading', { name: 'Where your claim is' })).toBeInTheDocument();
