@@ -21,7 +21,16 @@ const overlays = ['dev', 'prod'];
 const processes = ['gateway', 'claims', 'evidence'];
 const migratedServices = ['claims', 'evidence'];
 /** Variables whose value is a credential: only ever from a Secret. */
-const secretVariables = ['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'AMQP_URL', 'AUTH_JWT_SECRET', 'AUDIT_SIGNING_KEY'];
+const secretVariables = [
+  'DATABASE_URL',
+  'MIGRATION_DATABASE_URL',
+  'AMQP_URL',
+  'AUTH_JWT_SECRET',
+  'AUDIT_SIGNING_KEY',
+  'OBJECT_STORE_URL',
+  'OBJECT_STORE_ACCESS_KEY_ID',
+  'OBJECT_STORE_SECRET_ACCESS_KEY',
+];
 
 const modelsByApiVersion: Record<string, Record<string, unknown>> = {
   'apps/v1': appsV1,
@@ -157,6 +166,18 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
     }
   });
 
+  it("keeps uploaded files in the object store (a Secret), never on one replica's disk", () => {
+    for (const name of migratedServices) {
+      const container = one('Deployment', name).spec.template.spec.containers[0];
+      const env = Object.fromEntries(container.env.map((variable: any) => [variable.name, variable]));
+      expect(env.OBJECT_STORE_URL.valueFrom.secretKeyRef).toEqual({ name: 'object-store', key: 'url' });
+      expect(env.OBJECT_STORE_SECRET_ACCESS_KEY.valueFrom.secretKeyRef).toMatchObject({ name: 'object-store' });
+      // local files only where exactly one replica is pinned: none here runs one replica
+      expect(env.LOCAL_FILES_SINGLE_REPLICA).toBeUndefined();
+      expect(config.data.LOCAL_FILES_SINGLE_REPLICA).toBeUndefined();
+    }
+  });
+
   it('migrates in a Job as the owner role; the Deployments hold only the runtime role', () => {
     for (const service of migratedServices) {
       const [migrate] = one('Job', `${service}-migrate`).spec.template.spec.containers;
@@ -205,7 +226,7 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
     });
 
     it.each(migratedServices)(
-      'let only the gateway (and scrapers) reach %s, which reaches only its database, RabbitMQ, clamd and DNS',
+      'let only the gateway (and scrapers) reach %s, which reaches only its database, RabbitMQ, clamd, the object store (HTTPS outside the cluster) and DNS',
       (service) => {
         const policy = policyOf(service);
         expect(peers(policy.ingress)).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }, monitoring]);
@@ -213,8 +234,11 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
           { podSelector: { matchLabels: { 'cnpg.io/cluster': `${service}-db` } } },
           { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'rabbitmq' } } },
           { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'clamd' } } },
+          { ipBlock: { cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'] } },
           dns,
         ]);
+        const objectStoreRule = policy.egress.find((rule: any) => rule.to.some((peer: any) => peer.ipBlock));
+        expect(objectStoreRule.ports).toEqual([{ protocol: 'TCP', port: 443 }]);
         const migrate = policyOf(`${service}-migrate`);
         expect(migrate.ingress).toBeUndefined();
         expect(peers(migrate.egress)).toEqual([{ podSelector: { matchLabels: { 'cnpg.io/cluster': `${service}-db` } } }, dns]);

@@ -1,4 +1,4 @@
-import { ConfigError } from '@platform/config';
+import { ConfigError, variable } from '@platform/config';
 import { readServiceConfig } from './service-config';
 
 const production = {
@@ -6,11 +6,15 @@ const production = {
   DATABASE_URL: 'postgres://claims@db/claims',
   AMQP_URL: 'amqp://broker',
   AUTH_JWT_SECRET: 'x'.repeat(32),
+  OBJECT_STORE_URL: 's3://claims-files',
 };
+
+/** A service's own variables: here only where its files go, as both services declare it. */
+const specific = { OBJECT_STORE_URL: variable.string('object store') };
 
 function problemsOf(env: Record<string, string | undefined>): string[] {
   try {
-    readServiceConfig({}, env);
+    readServiceConfig(specific, env);
     return [];
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
@@ -51,8 +55,18 @@ describe('service configuration', () => {
       'MIGRATION_DATABASE_URL needs DATABASE_URL (the role the service runs as)',
       'DATABASE_URL must be set in production (embedded PGlite is for development)',
       'AMQP_URL must be set in production (the in-process bus is for development)',
+      'OBJECT_STORE_URL must be set in production: files in DATA_DIR are seen by one replica only (set LOCAL_FILES_SINGLE_REPLICA=true where exactly one replica runs)',
       'AUTH_JWT_SECRET must be at least 32 bytes in production, got 5',
     ]);
+  });
+
+  it('refuses local file storage in production unless exactly one replica is declared (LOCAL_FILES_SINGLE_REPLICA)', () => {
+    const local = { ...production, OBJECT_STORE_URL: undefined };
+    expect(problemsOf(local)).toEqual([
+      'OBJECT_STORE_URL must be set in production: files in DATA_DIR are seen by one replica only (set LOCAL_FILES_SINGLE_REPLICA=true where exactly one replica runs)',
+    ]);
+    expect(problemsOf({ ...local, LOCAL_FILES_SINGLE_REPLICA: 'true' })).toEqual([]);
+    expect(problemsOf({ OBJECT_STORE_URL: undefined })).toEqual([]);
   });
 
   it('takes the database pool size from DB_POOL_MAX, 10 by default', () => {

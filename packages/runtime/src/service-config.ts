@@ -55,6 +55,10 @@ export const commonServiceVariables = {
     1000,
   ),
   DATA_DIR: variable.string('Where embedded databases, uploaded files and development keys are kept', './data'),
+  LOCAL_FILES_SINGLE_REPLICA: variable.bool(
+    "Production without OBJECT_STORE_URL keeps uploaded files in this process's DATA_DIR, which no other replica sees: set true to say exactly one replica runs (pinned); without it, production refuses to start on local storage",
+    false,
+  ),
   ...clientTimeoutVariables,
   ...authVariables,
   NODE_ENV: variable.string('`production` refuses embedded defaults and the development secret', 'development'),
@@ -73,6 +77,13 @@ const commonServiceRules: ConfigRule<CommonServiceConfig>[] = [
   (c) => c.MIGRATION_DATABASE_URL && !c.DATABASE_URL && 'MIGRATION_DATABASE_URL needs DATABASE_URL (the role the service runs as)',
   inProduction((c) => !c.DATABASE_URL && 'DATABASE_URL must be set in production (embedded PGlite is for development)'),
   inProduction((c) => !c.AMQP_URL && 'AMQP_URL must be set in production (the in-process bus is for development)'),
+  // A process cannot count its replicas; the operator says there is one, or files go to the object store.
+  inProduction(
+    (c: CommonServiceConfig & { OBJECT_STORE_URL?: string }) =>
+      !c.OBJECT_STORE_URL &&
+      !c.LOCAL_FILES_SINGLE_REPLICA &&
+      'OBJECT_STORE_URL must be set in production: files in DATA_DIR are seen by one replica only (set LOCAL_FILES_SINGLE_REPLICA=true where exactly one replica runs)',
+  ),
   ...authConfigRules,
 ];
 

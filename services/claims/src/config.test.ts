@@ -7,6 +7,7 @@ const production = {
   AMQP_URL: 'amqp://broker',
   AUTH_JWT_SECRET: 'a-production-secret-of-enough-length-0123',
   SMTP_URL: 'smtp://mail.example.com',
+  OBJECT_STORE_URL: 's3://claims-files',
 };
 
 describe('claims configuration', () => {
