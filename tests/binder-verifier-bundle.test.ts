@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { bundleBinderVerifier, VERIFIER_BUNDLE } from '../scripts/bundle-binder-verifier';
 
@@ -11,5 +12,14 @@ describe('verify.mjs, the offline binder verifier', () => {
     expect(
       imports.filter((specifier) => !specifier.startsWith('node:') && !specifier.startsWith('.') && !specifier.startsWith('@platform/')),
     ).toEqual([]);
+  });
+
+  it('run without arguments, says it needs the pinned service key and where to get it, and exits 2', () => {
+    const result = spawnSync(process.execPath, [VERIFIER_BUNDLE], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toMatch(/^verify\.mjs needs the binder and the service's pinned verifier key/);
+    expect(result.stdout).toContain('--service-key <service verifier key>');
+    expect(result.stdout).toContain('GET /api/evidence/audit/verifier-keys');
+    expect(result.stdout).toContain('examiner');
   });
 });

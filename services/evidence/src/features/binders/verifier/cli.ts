@@ -11,6 +11,15 @@ the consistency with the previous binder's checkpoint. Keys are C2SP verifier ke
 holding one. BINDER_SERVICE_KEY and BINDER_WITNESS_KEYS (comma-separated) may be used instead of the flags.
 Exit status: 0 verified, 1 a check failed, 2 usage error.`;
 
+/** What a bare `node verify.mjs` says first: a binder is only verified against a key its reader pinned. */
+const PINNED_KEY = `verify.mjs needs the binder and the service's pinned verifier key:
+
+  node verify.mjs <binder>.zip --service-key <service verifier key> [--witness-key <witness verifier key>]...
+
+The key is not taken from the binder (a forged binder would carry its own). Copy it once from the examiner
+desk (the key next to each binder, or the audit page; GET /api/evidence/audit/verifier-keys), or from the
+X-Audit-Verifier-Key header of GET /api/evidence/audit/public-key, keep it, and pass it every time.`;
+
 /** A verifier key given inline, or the path of a file that holds one. */
 function keyFrom(value: string): string {
   return existsSync(value) ? readFileSync(value, 'utf8').trim() : value.trim();
@@ -31,7 +40,7 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): { zip: string; keys:
     } else if (arg.startsWith('-') || zip !== undefined) return `unexpected argument ${arg}\n\n${USAGE}`;
     else zip = arg;
   }
-  if (!zip) return USAGE;
+  if (!zip) return argv.length === 0 ? `${PINNED_KEY}\n\n${USAGE}` : USAGE;
   return { zip, keys: { service: service && keyFrom(service), witnesses: witnesses.map(keyFrom) } };
 }
 
