@@ -20,7 +20,7 @@ import {
   type SavedView,
   type SortColumn,
 } from './queue-filters';
-import { authHeader } from './session';
+import { authHeader, hasScope } from './session';
 import { SEARCH_INPUT_ID, usePageTitle, useSession } from './WorkbenchSession';
 
 export const humanise = (value: string) => value.replace(/_/g, ' ');
@@ -248,6 +248,9 @@ function BulkAssignment({ selected, onDone }: { selected: ClaimSummary[]; onDone
       <h2 id="bulk-heading">
         Assign or release <span className="muted">({selected.length} selected)</span>
       </h2>
+      {!hasScope(session, 'claims:decide') && (
+        <p className="notice">You can take claims yourself or release your own; assigning someone else needs a lead (claims:decide).</p>
+      )}
       {adjusters.error && <RequestFailed what="The list of adjusters" error={adjusters.error} onRetry={() => void adjusters.refetch()} />}
       <div className="filter-row">
         <div>
