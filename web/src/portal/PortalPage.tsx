@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { LanguageProvider, useLanguage } from '../i18n/language';
 import { LanguageSwitch } from '../i18n/LanguageSwitch';
-import { portalLanguage, translate } from '../i18n/messages';
+import { portalLanguage, translate, type MessageKey } from '../i18n/messages';
 import { takeAccessToken } from './access-token';
 import { documentsReceivedSince, documentsStillNeeded } from './claim-progress';
 import { useClaimStatus, type ClaimantStatus } from './claim-status';
@@ -43,24 +43,43 @@ export function PortalClaimPage() {
   );
 }
 
-/** /portal — where a claimant without a working link asks for a new one. */
+/** /portal — where a claimant reports a new loss, or asks for a new link to a claim. */
 export function PortalHomePage() {
   return (
     <LanguageProvider initial={portalLanguage(navigator.language)}>
       <PortalLayout>
+        <ReportLink />
         <LostLinkForm />
       </PortalLayout>
     </LanguageProvider>
   );
 }
 
-function PortalLayout({ title, children }: { title?: { key: 'claimNumber'; number: string }; children: ReactNode }) {
+function ReportLink() {
+  const { t } = useLanguage();
+  return (
+    <p className="report-link">
+      <Link to="/portal/report">{t('reportLink')}</Link>
+    </p>
+  );
+}
+
+export function PortalLayout({
+  title,
+  headingKey = 'appTitle',
+  children,
+}: {
+  title?: { key: 'claimNumber'; number: string };
+  headingKey?: MessageKey;
+  children: ReactNode;
+}) {
   const { t, language } = useLanguage();
   const heading = useRef<HTMLHeadingElement>(null);
+  const text = title ? t('claimNumber', { number: title.number }) : t(headingKey);
   useEffect(() => {
     document.documentElement.lang = language;
-    document.title = title ? `${t('claimNumber', { number: title.number })} · ${t('appTitle')}` : t('appTitle');
-  }, [language, title, t]);
+    document.title = text === t('appTitle') ? text : `${text} · ${t('appTitle')}`;
+  }, [language, text, t]);
   // A page opened from a link starts with focus on its heading, so keyboard and screen-reader users begin at the
   // top — or on the upload form when the link asked for documents (`#upload`).
   useEffect(() => {
@@ -71,7 +90,7 @@ function PortalLayout({ title, children }: { title?: { key: 'claimNumber'; numbe
     <div className="portal">
       <header className="portal-header">
         <h1 ref={heading} tabIndex={-1}>
-          {title ? t('claimNumber', { number: title.number }) : t('appTitle')}
+          {text}
         </h1>
         <LanguageSwitch />
       </header>

@@ -20,3 +20,8 @@ export function takeAccessToken(claimId: string, location: Location = window.loc
 export function forgetAccessToken(claimId: string): void {
   sessionStorage.removeItem(storageKey(claimId));
 }
+
+/** A token the page was handed directly (the claim the claimant just reported): kept like a link's, never in a URL. */
+export function keepAccessToken(claimId: string, token: string): void {
+  sessionStorage.setItem(storageKey(claimId), token);
+}
