@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
-import { authenticate, requireScope } from '@platform/auth';
+import { authenticate, requireAnyScope, requireScope } from '@platform/auth';
+import { READ_SCOPES } from '../../shared/access';
 import { parseQuery, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
@@ -291,6 +292,42 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     res.setHeader('X-Audit-Verifier-Key', signer.verifierKey);
     res.type('application/x-pem-file').send(publicKeyPem);
   });
+
+  deps.openapi.operation('get', '/api/evidence/audit/verifier-keys', {
+    operationId: 'getAuditVerifierKeys',
+    summary: 'The C2SP verifier keys to pin when verifying a binder offline',
+    description:
+      "`service`: the service's key (the same as the public key's X-Audit-Verifier-Key); `witnesses`: the witnesses the log trusts " +
+      '(AUDIT_WITNESS_KEYS). `node verify.mjs <binder>.zip --service-key <service> [--witness-key <witness>]...` checks a binder with them. ' +
+      'Readable with any of evidence:write, evidence:approve, audit:read: whoever can download a binder can see what to verify it with.',
+    tag,
+    security: { anyScope: READ_SCOPES },
+    responses: {
+      200: {
+        description: 'The verifier keys',
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['service', 'witnesses'],
+          properties: { service: { type: 'string' }, witnesses: { type: 'array', items: { type: 'string' } } },
+        },
+        example: {
+          service: 'evidence.claims-platform/audit-log+3f2a1b9c+AWx0ZXN0LWtleS1ieXRlcy1mb3ItdGhlLWV4YW1wbGUtb25seQ==',
+          witnesses: [],
+        },
+      },
+      401: errors[401],
+      403: { description: 'The caller has none of evidence:write, evidence:approve, audit:read' },
+    },
+  });
+  router.get(
+    '/api/evidence/audit/verifier-keys',
+    authenticate(deps.verifyToken),
+    requireAnyScope(...READ_SCOPES),
+    (_req: Request, res: Response) => {
+      res.json({ service: signer.verifierKey, witnesses: config.AUDIT_WITNESS_KEYS });
+    },
+  );
 
   return router;
 }

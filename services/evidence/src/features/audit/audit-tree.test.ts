@@ -69,6 +69,23 @@ describe('the audit log as a Merkle tree', () => {
     expect(doc.paths['/audit/proofs/inclusion'].get.responses['400']).toBeDefined();
   });
 
+  it('names the verifier keys to pin (the service key, no witness here) to whoever may download a binder, and no one else', async () => {
+    const serviceKey = (await get(kit, '/public-key', 200)).headers['x-audit-verifier-key'];
+    for (const scope of ['audit:read', 'evidence:approve', 'evidence:write']) {
+      const keys = await request(kit.service.url)
+        .get('/api/evidence/audit/verifier-keys')
+        .set('Authorization', await bearer(scope))
+        .expect(200);
+      expect(keys.body).toEqual({ service: serviceKey, witnesses: [] });
+    }
+    expect(parseVerifierKey(serviceKey)).not.toBeNull();
+    await request(kit.service.url)
+      .get('/api/evidence/audit/verifier-keys')
+      .set('Authorization', await bearer('claims:read'))
+      .expect(403);
+    await request(kit.service.url).get('/api/evidence/audit/verifier-keys').expect(401);
+  });
+
   it('serves no checkpoint before one is taken (404 problem)', async () => {
     const response = await get(kit, '/checkpoint', 404);
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);

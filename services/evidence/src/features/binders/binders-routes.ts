@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { withTransactional } from '@platform/db';
-import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
-import { noBody, parseQuery, setDownloadHeaders } from '@platform/http';
+import { authenticate, principalOf, requireAnyScope, requireScope, sameSubject } from '@platform/auth';
+import { noBody, parseQuery, problems, setDownloadHeaders } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { evidenceStorage } from '../evidence/file-store';
@@ -85,13 +85,23 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
     if (covering) await awaitCosignatures(deps.db, witnesses, covering.seq, config.AUDIT_BINDER_COSIGN_WAIT_MS);
   };
 
+  /** evidence:write builds any run's binder; an approver (evidence:approve alone) the binder of a run they decided. */
+  const assertMayBuild = async (runId: string, principal: ReturnType<typeof principalOf>) => {
+    if (principal.scopes.has('evidence:write')) return;
+    if (!(await deps.db('evidence_runs').where({ run_id: runId }).first('run_id'))) throw problems.notFound(`No run ${runId}`);
+    const deciders: { decided_by: string }[] = await deps.db('evidence_run_decisions').where({ run_id: runId }).select('decided_by');
+    if (!deciders.some((row) => sameSubject(row.decided_by, principal.sub)))
+      throw problems.forbidden('Only someone with evidence:write, or the approver who decided this run, may build its binder');
+  };
+
   router.post(
     '/api/evidence/binders/run/:id',
     auth,
-    requireScope('evidence:write'),
+    requireAnyScope('evidence:write', 'evidence:approve'),
     noBody,
     async (req: Request<{ id: string }>, res: Response) => {
       const runId = assertUuidPath(req.params.id, 'run');
+      await assertMayBuild(runId, principalOf(req));
       if (witnesses.size > 0) await checkpointCosignedForRun(runId);
       const binder = await service.transactional((s) => s.build(runId, principalOf(req).sub));
       res.status(201).location(`/api/evidence/binders/${binder.binder_id}`);
@@ -101,8 +111,11 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
   deps.openapi.operation('post', '/api/evidence/binders/run/{id}', {
     operationId: 'buildBinder',
     summary: 'Build an examiner-ready binder of a run (a new immutable binder each time)',
+    description:
+      'With evidence:write, of any run; with evidence:approve alone, of a run the caller decided (403 otherwise), so the approver ' +
+      'can hand the examiner the binder of what they approved.',
     tag: TAG,
-    security: { scope: 'evidence:write' },
+    security: { anyScope: ['evidence:write', 'evidence:approve'] },
     responses: {
       201: {
         description: 'The binder',

@@ -95,12 +95,14 @@ describe('binders', () => {
   }
 
   describe('refusals', () => {
-    it('building needs evidence:write (401/403) and a known run (404)', async () => {
+    it('building needs evidence:write, or evidence:approve and a decision of this run (401/403), and a known run (404)', async () => {
       const run = await createRun(kit, versionId);
       await kit.expectNoChange(async () => {
         await kit.http().post(`/api/evidence/binders/run/${run.run_id}`).expect(401);
         await build(run.run_id, kit.auth.examiner).expect(403);
-        await build(run.run_id, kit.auth.approver).expect(403);
+        const undecided = await build(run.run_id, kit.auth.approver).expect(403);
+        expect(undecided.body.detail).toBe('Only someone with evidence:write, or the approver who decided this run, may build its binder');
+        await build('7a0f0c8e-3333-4c4f-9a43-5f8a4b0f0e11', kit.auth.approver).expect(404);
         await build('7a0f0c8e-3333-4c4f-9a43-5f8a4b0f0e11').expect(404);
         await build('run-1').expect(404);
       });
@@ -271,8 +273,11 @@ describe('binders', () => {
       .set('Authorization', kit.auth.approver)
       .send({ decision: 'approved', rationale: 'Restores verified' })
       .expect(201);
-    const binder = (await build(run.run_id).expect(201)).body;
+    // The approver who decided it builds the final binder themself; another approver may not.
+    await build(run.run_id, kit.auth.contributorApprover).expect(403);
+    const binder = (await build(run.run_id, kit.auth.approver).expect(201)).body;
     expect(binder.final).toBe(true);
+    expect((await kit.db('evidence_binders').where({ binder_id: binder.binder_id }).first()).created_by).toBe(people.approver);
     expect(binder.manifest.run.status).toBe('approved');
     expect(binder.manifest.decisions).toEqual([
       expect.objectContaining({ decision: 'approved', rationale: 'Restores verified', decided_by: people.approver }),
@@ -467,7 +472,10 @@ describe('binders', () => {
 
   it('documents every binder operation in the OpenAPI document', async () => {
     const doc = await kit.http().get('/openapi.json').expect(200);
-    expect(doc.body.paths['/binders/run/{id}'].post.security).toEqual([{ bearerJwt: ['evidence:write'] }]);
+    expect(doc.body.paths['/binders/run/{id}'].post.security).toEqual([
+      { bearerJwt: ['evidence:write'] },
+      { bearerJwt: ['evidence:approve'] },
+    ]);
     expect(doc.body.paths['/binders/{id}'].get).toBeDefined();
     expect(doc.body.paths['/binder-archives/{id}'].get.security).toEqual([{ bearerJwt: ['audit:read'] }]);
     expect(doc.body.paths['/binder-archives/{id}'].get.responses['200'].content['application/zip']).toBeDefined();

@@ -1,11 +1,13 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireScope } from '@platform/auth';
-import { assertValid, jsonBody, problems } from '@platform/http';
+import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
+import { assertValid, jsonBody, problems, setDownloadHeaders } from '@platform/http';
 import { scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
-import { assertUuidPath } from '../../shared/access';
+import { assertUuidPath, READ_SCOPES } from '../../shared/access';
 import { ACCEPTED_TYPES_TEXT, contentTypeOf } from './content-type';
 import { evidencePlacements, evidenceStorage } from './file-store';
+import { evidenceStore } from './evidence-store';
+import { fileScansStore } from './file-scans';
 import { receiveEvidenceForm } from './multipart';
 import {
   evidenceResponseSchema,
@@ -119,6 +121,49 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
       413: { description: 'The file exceeds EVIDENCE_MAX_BYTES' },
       415: { description: 'Neither JSON nor multipart/form-data, or the file bytes are not an accepted type' },
       422: { description: '`supersedes` names no evidence of this run' },
+    },
+  });
+
+  router.get(
+    '/api/evidence/evidence/:id/content',
+    authenticate(deps.verifyToken),
+    requireAnyScope(...READ_SCOPES),
+    async (req: Request<{ id: string }>, res: Response) => {
+      const item = await evidenceStore(deps.db).find(assertUuidPath(req.params.id, 'evidence'));
+      if (!item) throw problems.notFound('No such evidence');
+      if (item.kind !== 'file') {
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.type('application/json; charset=utf-8').send(item.content_json);
+        return;
+      }
+      const held = await fileScansStore(deps.db).unservable(item.run_id);
+      if (held.some((file) => file.evidence_id === item.evidence_id))
+        throw problems.conflict('The virus scan holds this file back (infected, or pending a scan); it is not served');
+      setDownloadHeaders(res, { contentType: item.content_type, fileName: item.file_name ?? item.evidence_id, size: item.size_bytes });
+      (await files.open(item.sha256)).on('error', (error) => res.destroy(error)).pipe(res);
+    },
+  );
+  deps.openapi.operation('get', '/api/evidence/evidence/{id}/content', {
+    operationId: 'getEvidenceContent',
+    summary: 'The content of one evidence item: a file as a download, a note, link or record as its stored JSON',
+    description:
+      'A file is answered with its bytes, its stored content type and `Content-Disposition: attachment` (never shown inline); ' +
+      'a note, link or record with the RFC 8785 canonical JSON that was hashed (its `sha256`). A file the virus scan holds back ' +
+      '(infected, or pending) is 409. Readable with any of evidence:write, evidence:approve, audit:read.',
+    tag: 'Evidence',
+    security: { anyScope: READ_SCOPES },
+    parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+    responses: {
+      200: {
+        description: 'The stored content',
+        contentType: 'application/octet-stream',
+        schema: { type: 'string' },
+        headers: { 'Content-Disposition': 'For a file: attachment, with its file name' },
+      },
+      401: { description: 'No or invalid credentials' },
+      403: { description: 'Missing scope' },
+      404: { description: 'No such evidence (an id that is not a UUID names none)' },
+      409: { description: 'The virus scan holds the file back' },
     },
   });
 

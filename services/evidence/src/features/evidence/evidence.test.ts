@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { canonicalJson } from '@platform/canonical-json';
 import { readAll, STORAGE_KINDS, storageSettingsPerKind } from '@platform/files/src/testing/s3-test-server';
-import { eventually } from '@platform/testing';
+import { bearer, binaryBody, eventually } from '@platform/testing';
 import { createControl, createRun, people, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 
 const MAX_BYTES = 64 * 1024;
@@ -403,6 +403,39 @@ describe.each(STORAGE_KINDS)('evidence (%s storage)', (storageKind) => {
     const again = await upload(run.run_id, PDF, 'policy-copy.pdf', 'application/pdf', { title: 'Same policy' }).expect(201);
     expect(again.body.sha256).toBe(pdf.body.sha256);
     expect((await storedFiles()).filter((name) => name === pdf.body.sha256)).toHaveLength(1);
+  });
+
+  it('serves the content: a file as an attachment with its name and type, a note or record as its stored JSON; refusals are problem+json', async () => {
+    const run = await createRun(kit, versionId);
+    const file = await upload(run.run_id, CSV, 'users é.csv', 'text/csv').expect(201);
+    const note = await addJson(run.run_id, { kind: 'note', title: 'Reviewed', description: 'All accounts reviewed' }).expect(201);
+    const record = await addJson(run.run_id, { kind: 'record', title: 'Counts', data: { users: 3, revoked: 1 } }).expect(201);
+    const content = (id: string, auth = kit.auth.approver) =>
+      kit.http().get(`/api/evidence/evidence/${id}/content`).set('Authorization', auth).buffer(true).parse(binaryBody);
+
+    const downloaded = await content(file.body.evidence_id).expect(200);
+    expect(downloaded.headers['content-disposition']).toMatch(/^attachment; /);
+    expect(downloaded.headers['content-disposition']).toContain(`filename*=UTF-8''users%20%C3%A9.csv`);
+    expect(downloaded.headers['content-type']).toMatch(/^text\/csv/);
+    expect(downloaded.headers['x-content-type-options']).toBe('nosniff');
+    expect(sha256(downloaded.body as Buffer)).toBe(file.body.sha256);
+
+    const noteText = await content(note.body.evidence_id, kit.auth.examiner).expect(200);
+    expect(noteText.headers['content-type']).toMatch(/^application\/json/);
+    expect(sha256(noteText.body as Buffer)).toBe(note.body.sha256);
+    expect(JSON.parse((noteText.body as Buffer).toString('utf8'))).toMatchObject({ description: 'All accounts reviewed' });
+    const recordText = await content(record.body.evidence_id, kit.auth.writer).expect(200);
+    expect(JSON.parse((recordText.body as Buffer).toString('utf8'))).toMatchObject({ data: { users: 3, revoked: 1 } });
+
+    const missing = await kit.http().get(`/api/evidence/evidence/${run.run_id}/content`).set('Authorization', kit.auth.writer).expect(404);
+    expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+    await kit.http().get('/api/evidence/evidence/not-a-uuid/content').set('Authorization', kit.auth.writer).expect(404);
+    await kit.http().get(`/api/evidence/evidence/${file.body.evidence_id}/content`).expect(401);
+    await kit
+      .http()
+      .get(`/api/evidence/evidence/${file.body.evidence_id}/content`)
+      .set('Authorization', await bearer('claims:read', 'someone'))
+      .expect(403);
   });
 
   it('documents both request forms in the OpenAPI document', async () => {
