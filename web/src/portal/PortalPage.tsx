@@ -4,7 +4,8 @@ import { LanguageProvider, useLanguage } from '../i18n/language';
 import { LanguageSwitch } from '../i18n/LanguageSwitch';
 import { portalLanguage, translate, type MessageKey } from '../i18n/messages';
 import { takeAccessToken } from './access-token';
-import { documentsReceivedSince, documentsStillNeeded } from './claim-progress';
+import './portal.css';
+import { documentsReceivedSince, updateStillAsks } from './claim-progress';
 import { useClaimStatus, type ClaimantStatus } from './claim-status';
 import { DocumentChecklist } from './DocumentChecklist';
 import { LostLinkForm } from './LostLinkForm';
@@ -126,7 +127,7 @@ function ClaimView({ claim, token }: { claim: ClaimantStatus; token: string }) {
             update={claim.latest_update}
             contactName={claim.contact_name}
             receivedSince={latestSentAt ? documentsReceivedSince(latestSentAt, claim) : []}
-            asking={documentsStillNeeded(claim).length > 0}
+            asking={latestSentAt ? updateStillAsks(latestSentAt, claim) : open}
           />
         ) : (
           <p>{t('noUpdate')}</p>

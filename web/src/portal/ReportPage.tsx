@@ -6,6 +6,7 @@ import { LanguageProvider, useLanguage } from '../i18n/language';
 import { portalLanguage } from '../i18n/messages';
 import { keepAccessToken } from './access-token';
 import { PortalLayout } from './PortalPage';
+import './report-form.css';
 import { fieldAt, reportBody, reportErrors, type ReportField, type ReportFields } from './report-form';
 
 /** /portal/report — a claimant reports a loss; the new claim's page opens with its access token. */

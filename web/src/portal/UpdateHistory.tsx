@@ -1,12 +1,11 @@
 import { useLanguage } from '../i18n/language';
-import { documentsReceivedSince, documentsStillNeeded } from './claim-progress';
+import { documentsReceivedSince, updateStillAsks } from './claim-progress';
 import type { ClaimantStatus } from './claim-status';
 import { StatusUpdateView } from './StatusUpdateView';
 
 export function UpdateHistory({ claim }: { claim: ClaimantStatus }) {
   const { t, language } = useLanguage();
   const { history, contact_name: contactName } = claim;
-  const asking = documentsStillNeeded(claim).length > 0;
   return (
     <section aria-labelledby="history-heading">
       <h2 id="history-heading">{t('historyHeading')}</h2>
@@ -18,7 +17,7 @@ export function UpdateHistory({ claim }: { claim: ClaimantStatus }) {
               update={item.update}
               contactName={contactName}
               receivedSince={documentsReceivedSince(item.sent_at, claim)}
-              asking={asking}
+              asking={updateStillAsks(item.sent_at, claim)}
             />
           </li>
         ))}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentsReceivedSince, documentsStillNeeded, timelineSteps } from './claim-progress';
+import { documentsReceivedSince, documentsStillNeeded, timelineSteps, updateStillAsks } from './claim-progress';
 
 const steps = (claim: Parameters<typeof timelineSteps>[0]) => timelineSteps(claim).map((step) => `${step.label}:${step.state}`);
 
@@ -78,5 +78,13 @@ describe('documentsReceivedSince and documentsStillNeeded', () => {
   it('asks for what is missing while open, and for nothing once closed', () => {
     expect(documentsStillNeeded(claim)).toEqual([{ type: 'repair_estimate', received: false }]);
     expect(documentsStillNeeded({ ...claim, stage: 'closed' })).toEqual([]);
+  });
+
+  it('an update still asks until what arrived after it leaves nothing missing, and never once the claim is closed', () => {
+    expect(updateStillAsks('2026-11-20T12:00:00Z', claim)).toBe(true); // the repair estimate is still missing
+    const complete = { ...claim, required_documents: claim.required_documents.map((document) => ({ ...document, received: true })) };
+    expect(updateStillAsks('2026-11-20T12:00:00Z', complete)).toBe(false);
+    expect(updateStillAsks('2026-11-22T00:00:00Z', complete)).toBe(true); // nothing arrived since: its request stands as sent
+    expect(updateStillAsks('2026-11-22T00:00:00Z', { ...claim, stage: 'closed' })).toBe(false);
   });
 });

@@ -48,3 +48,12 @@ export function documentsReceivedSince(sentAt: string, claim: Pick<ClaimantStatu
 export function documentsStillNeeded(claim: Pick<ClaimantStatus, 'stage' | 'required_documents'>): ClaimantStatus['required_documents'] {
   return claim.stage === 'closed' ? [] : claim.required_documents.filter((document) => !document.received);
 }
+
+/**
+ * Whether an update sent at `sentAt` still asks for something: not once the claim is closed, nor once the
+ * documents that arrived after it leave the checklist with nothing missing (its link to send them goes).
+ */
+export function updateStillAsks(sentAt: string, claim: Pick<ClaimantStatus, 'stage' | 'required_documents' | 'attachments'>): boolean {
+  if (claim.stage === 'closed') return false;
+  return documentsReceivedSince(sentAt, claim).length === 0 || documentsStillNeeded(claim).length > 0;
+}
