@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import type { AuditRecord, AuditSource } from '../../shared/audit-chain';
+import { chainTimestamp, type AuditRecord, type AuditSource } from '../../shared/audit-chain';
 import type { AuditCheckpoint } from './audit-schemas';
 
 /** Rows as PostgreSQL returns them: bigint seq as text, jsonb data possibly as text. */
@@ -76,6 +76,10 @@ export interface AuditRecordFilter {
   entity_id?: string;
   source?: AuditSource;
   action?: string;
+  entity_type?: string;
+  actor?: string;
+  recorded_from?: string;
+  recorded_before?: string;
   after_seq?: number;
   to_seq?: number;
   limit: number;
@@ -91,6 +95,11 @@ export function auditStore(db: Knex) {
     if (filter.entity_id !== undefined) query.where('entity_id', filter.entity_id);
     if (filter.source !== undefined) query.where('source', filter.source);
     if (filter.action !== undefined) query.where('action', filter.action);
+    if (filter.entity_type !== undefined) query.where('entity_type', filter.entity_type);
+    if (filter.actor !== undefined) query.where('actor', filter.actor);
+    // recorded_at is ISO 8601 UTC text (chainTimestamp): the same form of the bound compares in time order.
+    if (filter.recorded_from !== undefined) query.where('recorded_at', '>=', chainTimestamp(filter.recorded_from));
+    if (filter.recorded_before !== undefined) query.where('recorded_at', '<', chainTimestamp(filter.recorded_before));
     if (filter.after_seq !== undefined) query.where('audit_log.seq', '>', filter.after_seq);
     if (filter.to_seq !== undefined) query.where('audit_log.seq', '<=', filter.to_seq);
     return query;

@@ -336,6 +336,45 @@ describe('audit log over HTTP', () => {
     expect(byAction.body.items).toHaveLength(50);
   });
 
+  it('filters records by entity type, actor and the time they were recorded, on the server; a malformed bound is 400', async () => {
+    const entity = `filtered-${Date.now()}`;
+    const add = (actor: string, entity_type: string) =>
+      appendAuditRecord(kit.service.deps.db, {
+        action: 'evidence.filtered',
+        source: 'evidence',
+        entity_type,
+        entity_id: entity,
+        actor,
+        data: {},
+      });
+    const before = await add('ivy', 'run');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = [await add('ivy', 'binder'), await add('otto', 'run')];
+    const auth = await bearer(READ);
+    const seqs = async (query: Record<string, string>) =>
+      (
+        await request(kit.service.url)
+          .get('/api/evidence/audit/records')
+          .query({ entity_id: entity, ...query })
+          .set('Authorization', auth)
+          .expect(200)
+      ).body.items.map((item: AuditRecord) => item.seq);
+    expect(await seqs({ actor: 'ivy' })).toEqual([before.seq, later[0].seq]);
+    expect(await seqs({ entity_type: 'run' })).toEqual([before.seq, later[1].seq]);
+    expect(await seqs({ actor: 'ivy', entity_type: 'binder' })).toEqual([later[0].seq]);
+    expect(await seqs({ recorded_from: later[0].recorded_at })).toEqual(later.map((record) => record.seq));
+    expect(await seqs({ recorded_before: later[0].recorded_at })).toEqual([before.seq]);
+    // The same instant in another offset is the same bound.
+    const offset = new Date(new Date(later[0].recorded_at).getTime()).toISOString().replace('Z', '+00:00');
+    expect(await seqs({ recorded_from: offset })).toEqual(later.map((record) => record.seq));
+    const bad = await request(kit.service.url)
+      .get('/api/evidence/audit/records')
+      .query({ recorded_from: 'yesterday' })
+      .set('Authorization', auth)
+      .expect(400);
+    expect(bad.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
   it('signed checkpoints are listed, announced as events, and verify offline with the served public key', async () => {
     const events = await captureEvents(kit.config.EVIDENCE_EXCHANGE, ['evidence.audit_checkpoint']);
     try {
