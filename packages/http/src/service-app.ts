@@ -47,7 +47,8 @@ const READINESS_TIMEOUT_MS = 2000;
 /** How long close() lets in-flight requests run before it cuts their connections. */
 const CLOSE_DEADLINE_MS = 15000;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** `promise`, or a rejection once `ms` have passed without it settling. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
     promise.then(resolve, reject).finally(() => clearTimeout(timer));

@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { withTimeout } from '@platform/http';
 import type { EventTransport } from './transport';
 
 const DEPTH_TIMEOUT_MS = 2000;
@@ -15,19 +16,10 @@ export function queueDepthGauge(registry: Registry, transport: EventTransport, q
     labelNames: ['queue'],
     registers: [registry],
     async collect() {
-      let timer: NodeJS.Timeout | undefined;
       try {
-        const depth = await Promise.race([
-          transport.queueDepth(queue),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error('timed out')), DEPTH_TIMEOUT_MS);
-          }),
-        ]);
-        this.set({ queue }, depth);
+        this.set({ queue }, await withTimeout(transport.queueDepth(queue), DEPTH_TIMEOUT_MS));
       } catch {
         this.remove({ queue });
-      } finally {
-        clearTimeout(timer);
       }
     },
   });

@@ -1,22 +1,8 @@
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
+import { withTimeout } from '@platform/http';
 
 const CHECK_TIMEOUT_MS = 2000;
-
-/** Resolves when `check` does within `ms`; rejects otherwise. */
-async function within(check: () => Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * A dependency this process uses but does not need to answer its own requests (the broker behind the
@@ -48,7 +34,7 @@ export function dependencyUpGauge(options: {
           let up = 1;
           let reason: string | undefined;
           try {
-            await within(check, CHECK_TIMEOUT_MS);
+            await withTimeout(check(), CHECK_TIMEOUT_MS);
           } catch (error) {
             up = 0;
             reason = (error as Error).message || 'unreachable';
