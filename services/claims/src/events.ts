@@ -3,6 +3,12 @@ import { claimAdjusterKitGenerated } from './features/adjuster-kits/adjuster-kit
 import { claimAssigneeChanged } from './features/assignment/assignment-events';
 import { claimAttachmentAdded, claimAttachmentScanned } from './features/attachments/attachments-events';
 import { claimSlaBreached, claimUpdateOverdue } from './features/deadlines/deadlines-events';
+import {
+  claimPaymentDecided,
+  claimPaymentRequested,
+  claimPaymentVoided,
+  claimReserveChanged,
+} from './features/financials/financials-events';
 import { claimCreated } from './features/intake/intake-events';
 import { claimClosed, claimStatusUpdated } from './features/status-updates/status-updates-events';
 import { claimEscalationDecided, claimTriaged } from './features/triage/triage-events';
@@ -29,5 +35,9 @@ export const claimsEventCatalog: EventCatalog = {
     claimUpdateOverdue,
     claimSlaBreached,
     witnessConsistencyFailed,
+    claimReserveChanged,
+    claimPaymentRequested,
+    claimPaymentDecided,
+    claimPaymentVoided,
   ],
 };

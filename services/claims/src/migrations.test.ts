@@ -4,6 +4,7 @@ import { messagingMigrations } from '@platform/messaging';
 import { SCAN_STATUSES } from '@platform/runtime';
 import { checkedValues, openTestDatabase, releasedMigrationProblems } from '@platform/testing';
 import { DELIVERY_KINDS } from './features/delivery/delivery-store';
+import { COST_CATEGORIES, PAYEE_KINDS, PAYMENT_METHODS, PAYMENT_STATUSES } from './features/financials/financials-schemas';
 import { DEFAULT_TRIAGE_POLICY } from './features/triage/default-policy';
 import { QUEUES } from './features/triage/triage-policy';
 import { claimsMigrations } from './migrations';
@@ -42,6 +43,11 @@ describe('claims migrations', () => {
       ['deadline_breaches', 'deadline', DEADLINES],
       ['claims', 'closing_reason', CLOSING_REASONS],
       ['status_updates', 'closing_reason', CLOSING_REASONS],
+      ['reserve_changes', 'cost_category', COST_CATEGORIES],
+      ['payments', 'cost_category', COST_CATEGORIES],
+      ['payments', 'status', PAYMENT_STATUSES],
+      ['payments', 'method', PAYMENT_METHODS],
+      ['payments', 'payee_kind', PAYEE_KINDS],
     ])('%s.%s accepts exactly the values the code uses', async (table, column, values) => {
       expect((await checkedValues(db, table, column)).sort()).toEqual([...values].sort());
     });

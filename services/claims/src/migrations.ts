@@ -5,6 +5,7 @@ import { claimantSelfServiceMigration } from './features/access-links/migrations
 import { attachmentPlacementsMigration, attachmentScansMigration } from './features/attachments/migrations';
 import { claimantNamesMigration, searchIndexesMigration, searchKnnMigration } from './features/claims-list/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
+import { financialsMigration } from './features/financials/migrations';
 import { deliveriesMigration, deliveriesVacuumMigration } from './features/delivery/migrations';
 import { deadlinesDeliveriesMigration, deadlinesMetMigration, overdueMigration } from './features/deadlines/migrations';
 import { triageMigration } from './features/triage/migrations';
@@ -31,4 +32,5 @@ export const claimsMigrations: Migration[] = [
   claimVersionVisibleChangesMigration,
   attachmentPlacementsMigration,
   adjustersMigration,
+  financialsMigration,
 ];
