@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { problemText } from './problem';
 import { periodText, type RunSummary } from './runs';
 import { SOD_MESSAGES, sodReason } from './segregation';
-import type { ExaminerSession } from './session';
+import { canApprove, type ExaminerSession } from './session';
 
 /**
  * The approval queue: every run in review, those the examiner may decide first (`awaiting=me`), the others
@@ -20,8 +20,10 @@ export function ApprovalQueue({ session }: { session: ExaminerSession }) {
       return data.items;
     },
   });
+  const approver = canApprove(session);
   const awaiting = useQuery({
     queryKey: ['runs', 'awaiting-me'],
+    enabled: approver,
     queryFn: async () => {
       const { data, error, response } = await session.api.GET('/api/evidence/runs', {
         params: { query: { status: ['in_review'], awaiting: 'me', limit: 100 } },
@@ -36,18 +38,27 @@ export function ApprovalQueue({ session }: { session: ExaminerSession }) {
         {(inReview.error ?? awaiting.error)!.message}
       </p>
     );
-  if (!inReview.data || !awaiting.data) return <p role="status">Loading the approval queue…</p>;
-  return <ApprovalQueueTable inReview={inReview.data} decidable={awaiting.data} me={session.me} />;
+  if (!inReview.data || (approver && !awaiting.data)) return <p role="status">Loading the approval queue…</p>;
+  return (
+    <>
+      {!approver && (
+        <p className="notice">Approvers decide these runs; your sign-in does not include approving, so the queue is for reading.</p>
+      )}
+      <ApprovalQueueTable inReview={inReview.data} decidable={awaiting.data ?? []} me={session.me} approver={approver} />
+    </>
+  );
 }
 
 export function ApprovalQueueTable({
   inReview,
   decidable,
   me,
+  approver = true,
 }: {
   inReview: readonly RunSummary[];
   decidable: readonly RunSummary[];
   me: string | null;
+  approver?: boolean;
 }) {
   const mine = new Set(decidable.map((run) => run.run_id));
   const ordered = [...decidable, ...inReview.filter((run) => !mine.has(run.run_id))];
@@ -76,7 +87,7 @@ export function ApprovalQueueTable({
                 <Link to={`/workbench/examiner/runs/${run.run_id}`}>Review and decide {run.control_key}</Link>
               ) : (
                 <>
-                  <span className="sod">{SOD_MESSAGES[sodReason(run, me) ?? 'added_evidence']}</span>{' '}
+                  {approver && <span className="sod">{SOD_MESSAGES[sodReason(run, me) ?? 'added_evidence']}</span>}{' '}
                   <Link to={`/workbench/examiner/runs/${run.run_id}`}>View {run.control_key}</Link>
                 </>
               )}

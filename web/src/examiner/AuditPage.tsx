@@ -1,6 +1,12 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import type { components } from '../api/schema';
+import { checkInclusion, type InclusionVerdict } from './inclusion';
 import { problemText } from './problem';
-import type { ExaminerSession } from './session';
+import { canAudit, type ExaminerSession } from './session';
+import { VerifierKeyBox } from './VerifierKeys';
+
+type AuditRecord = components['schemas']['ListAuditRecordsResponse']['items'][number];
 
 const BREAK_REASONS: Record<string, string> = {
   edited_record: 'a record was edited',
@@ -12,8 +18,22 @@ const BREAK_REASONS: Record<string, string> = {
   tree_mismatch: 'the Merkle tree does not match the records',
 };
 
-/** Verifies the audit log on demand and shows the result, and the latest signed checkpoint with its cosignatures. */
+/**
+ * The audit log: verify it on demand, the latest signed checkpoint with its cosignatures, the keys to pin,
+ * and the records (filtered on the server), one of which opens with its inclusion proof checked here.
+ */
 export function AuditPage({ session }: { session: ExaminerSession }) {
+  if (!canAudit(session))
+    return (
+      <section aria-labelledby="audit-heading">
+        <h2 id="audit-heading">Audit log</h2>
+        <p className="notice">The audit log is read by examiners; your sign-in does not include reading it (audit:read).</p>
+      </section>
+    );
+  return <AuditLog session={session} />;
+}
+
+function AuditLog({ session }: { session: ExaminerSession }) {
   const verify = useMutation({
     mutationFn: async () => {
       const { data, error, response } = await session.api.GET('/api/evidence/audit/verify');
@@ -70,6 +90,173 @@ export function AuditPage({ session }: { session: ExaminerSession }) {
       )}
       {checkpoint.data === null && <p>No checkpoint has been signed yet.</p>}
       {checkpoint.data && <CheckpointNote note={checkpoint.data} />}
+      <VerifierKeyBox session={session} zipName="<binder>.zip" />
+      <AuditRecords session={session} />
+    </section>
+  );
+}
+
+interface RecordFilters {
+  action: string;
+  entityId: string;
+  entityType: string;
+  actor: string;
+  from: string;
+  before: string;
+}
+
+const NO_FILTERS: RecordFilters = { action: '', entityId: '', entityType: '', actor: '', from: '', before: '' };
+
+/** The filters as the records endpoint takes them; a local date-time input is sent as the instant it names. */
+export function recordsQuery(filters: RecordFilters) {
+  const text = (value: string) => (value.trim() ? value.trim() : undefined);
+  const instant = (value: string) => (value ? new Date(value).toISOString() : undefined);
+  const query = {
+    action: text(filters.action),
+    entity_id: text(filters.entityId),
+    entity_type: text(filters.entityType),
+    actor: text(filters.actor),
+    recorded_from: instant(filters.from),
+    recorded_before: instant(filters.before),
+  };
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as Partial<typeof query>;
+}
+
+const FILTER_FIELDS: { field: keyof RecordFilters; label: string; type?: string }[] = [
+  { field: 'action', label: 'Action (e.g. evidence.run_decided)' },
+  { field: 'entityType', label: 'Entity type (run, claim, …)' },
+  { field: 'entityId', label: 'Entity id' },
+  { field: 'actor', label: 'Actor' },
+  { field: 'from', label: 'Recorded from', type: 'datetime-local' },
+  { field: 'before', label: 'Recorded before', type: 'datetime-local' },
+];
+
+function AuditRecords({ session }: { session: ExaminerSession }) {
+  const id = useId();
+  const [draft, setDraft] = useState<RecordFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<RecordFilters>(NO_FILTERS);
+  const [selected, setSelected] = useState<AuditRecord | null>(null);
+  const records = useInfiniteQuery({
+    queryKey: ['audit-records', filters],
+    initialPageParam: undefined as number | undefined,
+    queryFn: async ({ pageParam }) => {
+      const { data, error, response } = await session.api.GET('/api/evidence/audit/records', {
+        params: { query: { ...recordsQuery(filters), limit: 50, ...(pageParam ? { after_seq: pageParam } : {}) } },
+      });
+      if (!data) throw new Error(problemText(error, response.status));
+      return data;
+    },
+    getNextPageParam: (page) => (page.next_cursor ? Number(page.next_cursor) : undefined),
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setSelected(null);
+    setFilters(draft);
+  };
+  const items = records.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h3 id={`${id}-heading`}>Records</h3>
+      <form className="filters" onSubmit={onSubmit}>
+        {FILTER_FIELDS.map(({ field, label, type }) => (
+          <div key={field}>
+            <label htmlFor={`${id}-${field}`}>{label}</label>
+            <input
+              id={`${id}-${field}`}
+              type={type ?? 'text'}
+              value={draft[field]}
+              maxLength={200}
+              onChange={(event) => setDraft((current) => ({ ...current, [field]: event.target.value }))}
+            />
+          </div>
+        ))}
+        <button type="submit">Filter records</button>
+      </form>
+      {records.error && (
+        <p role="alert" className="error">
+          {records.error.message}
+        </p>
+      )}
+      {records.isPending ? (
+        <p role="status">Loading records…</p>
+      ) : items.length === 0 ? (
+        <p>No record matches.</p>
+      ) : (
+        <table className="data-table">
+          <caption>Audit records, oldest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Seq</th>
+              <th scope="col">Action</th>
+              <th scope="col">Entity</th>
+              <th scope="col">Actor</th>
+              <th scope="col">Recorded (UTC)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((record) => (
+              <tr key={record.seq}>
+                <td>
+                  <button type="button" className="link-button" onClick={() => setSelected(record)}>
+                    Record {record.seq}
+                  </button>
+                </td>
+                <td>{record.action}</td>
+                <td>
+                  {record.entity_type} {record.entity_id}
+                </td>
+                <td>{record.actor}</td>
+                <td>{record.recorded_at.slice(0, 19).replace('T', ' ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {records.hasNextPage && (
+        <button type="button" onClick={() => void records.fetchNextPage()} disabled={records.isFetchingNextPage}>
+          More records
+        </button>
+      )}
+      {selected && <RecordProof key={selected.seq} session={session} record={selected} />}
+    </section>
+  );
+}
+
+/** One record, and whether the latest checkpoint includes it: its inclusion proof checked in this browser. */
+function RecordProof({ session, record }: { session: ExaminerSession; record: AuditRecord }) {
+  const id = useId();
+  const check = useQuery({
+    queryKey: ['audit-inclusion', record.seq],
+    queryFn: async (): Promise<{ verdict: InclusionVerdict; size: number } | null> => {
+      const note = await session.api.GET('/api/evidence/audit/checkpoint', { parseAs: 'text' });
+      if (note.data === undefined) throw new Error(problemText(note.error, note.response.status));
+      const size = Number(note.data.split('\n')[1]);
+      if (!(size >= record.seq)) return null;
+      const proof = await session.api.GET('/api/evidence/audit/proofs/inclusion', {
+        params: { query: { index: record.seq - 1, tree_size: size } },
+      });
+      if (!proof.data) throw new Error(problemText(proof.error, proof.response.status));
+      return { verdict: await checkInclusion(record, note.data, proof.data), size };
+    },
+  });
+  return (
+    <section aria-labelledby={`${id}-heading`} className="key-box">
+      <h4 id={`${id}-heading`}>Record {record.seq}</h4>
+      <pre>{JSON.stringify(record, null, 2)}</pre>
+      {check.isPending && <p role="status">Checking its inclusion proof…</p>}
+      {check.error && (
+        <p role="alert" className="error">
+          {check.error.message}
+        </p>
+      )}
+      {check.data === null && <p role="status">No signed checkpoint covers this record yet; check again in a moment.</p>}
+      {check.data && (
+        <p role="status" className={check.data.verdict.included ? 'verdict verdict--valid' : 'verdict verdict--broken'}>
+          {check.data.verdict.included
+            ? `Included: checked in this browser, the record’s inclusion proof leads to the root hash of the latest checkpoint (tree size ${check.data.size}).`
+            : `Not proven: ${check.data.verdict.reason}.`}
+        </p>
+      )}
     </section>
   );
 }

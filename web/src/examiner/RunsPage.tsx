@@ -1,9 +1,9 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { problemText } from './problem';
 import { periodText, RUN_STATUSES, STATUS_LABELS, type RunStatus } from './runs';
-import type { ExaminerSession } from './session';
+import { canWrite, type ExaminerSession } from './session';
 
 interface RunFilters {
   status: RunStatus | '';
@@ -49,6 +49,7 @@ export function RunsPage({ session }: { session: ExaminerSession }) {
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Runs</h2>
+      {canWrite(session) && <CreateRun session={session} />}
       <form className="filters" onSubmit={onSubmit}>
         <div>
           <label htmlFor={`${id}-status`}>Status</label>
@@ -119,5 +120,74 @@ export function RunsPage({ session }: { session: ExaminerSession }) {
         </button>
       )}
     </section>
+  );
+}
+
+/** Opens a run of a control's current version for a period (both ends inclusive), then shows it. */
+function CreateRun({ session }: { session: ExaminerSession }) {
+  const id = useId();
+  const navigate = useNavigate();
+  const [versionId, setVersionId] = useState('');
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
+  const controls = useQuery({
+    queryKey: ['controls', 'for-runs'],
+    queryFn: async () => {
+      const { data, error, response } = await session.api.GET('/api/evidence/controls', { params: { query: { limit: 100 } } });
+      if (!data) throw new Error(problemText(error, response.status));
+      return data.items;
+    },
+  });
+  const create = useMutation({
+    mutationFn: async () => {
+      const { data, error, response } = await session.api.POST('/api/evidence/runs', {
+        body: { control_version_id: versionId, period_start: start, period_end: end },
+      });
+      if (!data) throw new Error(problemText(error, response.status));
+      return data;
+    },
+    onSuccess: (run) => navigate(`/workbench/examiner/runs/${run.run_id}`),
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  if (controls.data && controls.data.length === 0)
+    return (
+      <p>
+        A run collects a control’s evidence: <Link to="/workbench/examiner/controls">create a control</Link> first.
+      </p>
+    );
+  return (
+    <form className="create-form filters" aria-labelledby={`${id}-heading`} onSubmit={onSubmit}>
+      <h3 id={`${id}-heading`}>Create a run</h3>
+      <div>
+        <label htmlFor={`${id}-control`}>Control</label>
+        <select id={`${id}-control`} value={versionId} required onChange={(event) => setVersionId(event.target.value)}>
+          <option value="">Choose a control</option>
+          {(controls.data ?? []).map((control) => (
+            <option key={control.control_id} value={control.current_version.control_version_id}>
+              {control.key} — {control.title} (v{control.current_version.version})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${id}-start`}>Period start</label>
+        <input id={`${id}-start`} type="date" value={start} required onChange={(event) => setStart(event.target.value)} />
+      </div>
+      <div>
+        <label htmlFor={`${id}-end`}>Period end (inclusive)</label>
+        <input id={`${id}-end`} type="date" value={end} required onChange={(event) => setEnd(event.target.value)} />
+      </div>
+      <button type="submit" disabled={create.isPending}>
+        Create run
+      </button>
+      {(create.error ?? controls.error) && (
+        <p role="alert" className="error">
+          {(create.error ?? controls.error)!.message}
+        </p>
+      )}
+    </form>
   );
 }

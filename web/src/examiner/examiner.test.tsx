@@ -100,7 +100,7 @@ describe('the evidence form', () => {
 
   function session(fetchImpl: typeof fetch): ExaminerSession {
     vi.stubGlobal('fetch', fetchImpl);
-    return { token: 't', me: 'preparer', api: createSessionApi() };
+    return { token: 't', me: 'preparer', scopes: ['evidence:write'], api: createSessionApi() };
   }
 
   it('posts a link as JSON and reports it added', async () => {
