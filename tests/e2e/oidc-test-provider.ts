@@ -3,11 +3,16 @@
  * platform's: `node --import tsx tests/e2e/oidc-test-provider.ts` with PORT, REDIRECT_URI and RESOURCE.
  * One public client, `workbench` (authorization code with PKCE, no secret); any login with any password
  * (oidc-provider's development interaction pages); JWT access tokens for RESOURCE, RS256 from /jwks, whose
- * `scope` is what the account's role grants: `lead-*` accounts may also decide (claims:decide).
+ * `scope` is what the account's role grants: `lead-*` accounts may also decide (claims:decide); `preparer-*` collect
+ * evidence (evidence:write), `approver-*` decide runs and read the audit log (evidence:approve audit:read).
  * Prints `ready <issuer>` once listening.
  */
-const ADJUSTER_SCOPES = ['claims:read', 'claims:write', 'evidence:read'];
+const ADJUSTER_SCOPES = ['claims:read', 'claims:write'];
 const LEAD_SCOPES = [...ADJUSTER_SCOPES, 'claims:decide'];
+/** The examiner desk's people: a preparer collects evidence; an approver decides runs and reads the audit log. */
+const PREPARER_SCOPES = ['evidence:write'];
+const APPROVER_SCOPES = ['evidence:approve', 'audit:read'];
+const ALL_SCOPES = [...LEAD_SCOPES, ...PREPARER_SCOPES, ...APPROVER_SCOPES];
 
 /** The little of oidc-provider's context the grant below reads (the package ships no types). */
 interface GrantContext {
@@ -24,7 +29,14 @@ interface GrantContext {
   };
 }
 
-export const scopesOf = (accountId: string) => (accountId.startsWith('lead-') ? LEAD_SCOPES : ADJUSTER_SCOPES);
+export const scopesOf = (accountId: string) =>
+  accountId.startsWith('lead-')
+    ? LEAD_SCOPES
+    : accountId.startsWith('preparer-')
+      ? PREPARER_SCOPES
+      : accountId.startsWith('approver-')
+        ? APPROVER_SCOPES
+        : ADJUSTER_SCOPES;
 
 async function main() {
   const { default: Provider, interactionPolicy } = await import('oidc-provider');
@@ -62,7 +74,7 @@ async function main() {
         defaultResource: () => resource,
         useGrantedResource: () => true,
         getResourceServerInfo: () => ({
-          scope: LEAD_SCOPES.join(' '),
+          scope: ALL_SCOPES.join(' '),
           audience: resource,
           accessTokenFormat: 'jwt',
           accessTokenTTL: 3600,
