@@ -72,6 +72,7 @@ export function claimantStatusRoutes(deps: ServiceDeps, config: ClaimsConfig): R
             ],
             next_cursor: null,
           },
+          payments: [{ amount: { amount: '1234.50', currency: 'USD' }, paid_on: '2026-11-28', method: 'eft' }],
         },
       },
       400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },

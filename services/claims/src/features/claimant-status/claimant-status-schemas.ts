@@ -1,4 +1,5 @@
 import type { FromSchema } from '@platform/http';
+import { claimantPaymentSchema } from '../financials/financials-schemas';
 import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
 import { requiredDocumentsSchema } from '../../shared/claim-schemas';
 import { statusUpdateSchema } from '../status-updates/status-updates-schemas';
@@ -36,6 +37,7 @@ export const claimantStatusSchema = {
     'attachments',
     'latest_update',
     'history',
+    'payments',
   ],
   properties: {
     claim_id: { type: 'string', format: 'uuid' },
@@ -83,6 +85,11 @@ export const claimantStatusSchema = {
       },
     },
     latest_update: { oneOf: [{ type: 'null' }, statusUpdateSchema] },
+    payments: {
+      type: 'array',
+      items: claimantPaymentSchema,
+      description: 'What was paid to the claimant, newest first: amount, day and method (never reserves, nor payments to others)',
+    },
     history: {
       type: 'object',
       additionalProperties: false,

@@ -1,5 +1,6 @@
 import type { Knex } from '@platform/db';
 import { UUID_PATTERN } from '@platform/http';
+import { claimantPayments } from '../financials/financials-service';
 import { scanNotice } from '../attachments/attachments-service';
 import { decodeCursor, encodeCursor } from '../claims-list/claim-cursor';
 import { openedBy } from '../../shared/claimant-access';
@@ -21,6 +22,7 @@ export const claimantStatusService = (teamContactName: string) => (db: Knex) => 
       contact_name: assignee ?? teamContactName,
       attachments: status.attachments.map((attachment) => ({ ...attachment, scan_notice: scanNotice(attachment.scan_status) })),
       history: { items: status.history.items, next_cursor: next_position ? encodeCursor(next_position) : null },
+      payments: await claimantPayments(db, status.claim_id),
     };
   },
 });

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { arrangePaidClaim } from '../financials/financials-fixtures';
 import { compile } from '@platform/http';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as } from '../../testing/workflow-fixtures';
@@ -56,6 +57,7 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
       'contact_name',
       'history',
       'latest_update',
+      'payments',
       'received_at',
       'required_documents',
       'stage',
@@ -199,6 +201,7 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
     const open = await status(fresh.claim_id, `Bearer ${fresh.access_token}`).expect(200);
     expect(open.body).toMatchObject({ stage: 'inspection', stages_passed: ['intake', 'triage', 'assigned'], closing_reason: null });
 
+    await arrangePaidClaim(t.db, fresh.claim_id, '1234.50');
     await request(t.url)
       .post(`/api/claims/claims/${fresh.claim_id}/closing`)
       .set('Authorization', await as.decider())
@@ -211,5 +214,10 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
       stages_passed: ['intake', 'triage', 'assigned', 'inspection'],
       closing_reason: 'paid',
     });
+    // what was paid to the claimant, never the reserve
+    expect(closed.body.payments).toEqual([
+      { amount: { amount: '1234.50', currency: 'USD' }, paid_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), method: 'eft' },
+    ]);
+    expect(JSON.stringify(closed.body)).not.toMatch(/reserve/);
   });
 });

@@ -238,6 +238,72 @@ describe('reserves and payments with authority limits', () => {
     for (const secret of ['Ana Ruiz', 'Settlement', 'Secret rationale']) expect(text).not.toContain(secret);
   });
 
+  const close = async (claimId: string, reason: string) =>
+    request(t.url)
+      .post(`/api/claims/claims/${claimId}/closing`)
+      .set('Authorization', await as.lead())
+      .send({
+        reason,
+        ...(reason === 'denied' ? { rationale: 'Not covered' } : {}),
+        status_update: {
+          channel: 'email',
+          stage: 'closed',
+          what_happened: 'We made a decision on your claim',
+          what_happens_next: 'Nothing more is needed from you',
+          what_we_need_from_you: null,
+          contact: { phone: '+14155550199', email: 'sam@insurer.example' },
+          language: 'en',
+        },
+      });
+  const stageOf = async (claimId: string) => (await t.db('claims').where({ id: claimId }).first('stage')).stage;
+
+  it('refuses to close as paid with nothing paid, or with a payment awaiting approval (409, claim left open)', async () => {
+    const id = await claim();
+    expect((await close(id, 'paid')).status).toBe(409);
+    await reserve(id, { cost_category: 'indemnity', amount: usd('9000'), reason: 'Estimate' }).expect(201);
+    const waiting = await pay(id, { amount: usd('8000') }).expect(201);
+    const refused = await close(id, 'paid');
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/awaits approval/);
+    expect((await close(id, 'denied')).status).toBe(409);
+    expect(await stageOf(id)).toBe('estimate');
+    await request(t.url)
+      .post(`/api/claims/claims/${id}/payments/${waiting.body.payment_id}/void`)
+      .set('Authorization', ann)
+      .send({ reason: 'Wrong amount' })
+      .expect(200);
+    expect((await close(id, 'paid')).status).toBe(409); // a voided payment is nothing paid
+    expect(Number((await t.db('status_updates').where({ claim_id: id }).count({ n: '*' }))[0].n)).toBe(0);
+  });
+
+  it('closes as paid once something is paid, zeroing the remaining reserves as recorded changes; then refuses writes', async () => {
+    const id = await claim();
+    await reserve(id, { cost_category: 'indemnity', amount: usd('9000'), reason: 'Estimate' }).expect(201);
+    await reserve(id, { cost_category: 'expense', amount: usd('250.50'), reason: 'Appraiser' }).expect(201);
+    await pay(id, { amount: usd('4000') }).expect(201);
+    expect((await close(id, 'paid')).status).toBe(201);
+    const closing = await t
+      .db('reserve_changes')
+      .where({ claim_id: id, cause: 'closing' })
+      .orderBy('seq')
+      .select('cost_category', 'previous_open', 'open', 'actor');
+    expect(closing).toEqual([
+      { cost_category: 'indemnity', previous_open: '5000.00', open: '0.00', actor: 'supervisor-sam' },
+      { cost_category: 'expense', previous_open: '250.50', open: '0.00', actor: 'supervisor-sam' },
+    ]);
+    expect((await financials(id)).totals).toEqual({
+      reserve: usd('4000.00'),
+      paid: usd('4000.00'),
+      awaiting_approval: usd('0.00'),
+      outstanding: usd('0.00'),
+      incurred: usd('4000.00'),
+    });
+    const audit = await t.db('claim_audit').where({ claim_id: id, action: 'claim.reserve_changed' }).count({ n: '*' });
+    expect(Number(audit[0].n)).toBe(4);
+    await reserve(id, { cost_category: 'indemnity', amount: usd('1'), reason: 'x' }).expect(409);
+    await pay(id, { amount: usd('1') }).expect(409);
+  });
+
   it('answers 404 for an unknown claim or payment and 401 without credentials', async () => {
     const id = await claim();
     await request(t.url).get(`/api/claims/claims/${id}/financials`).expect(401);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { arrangePaidClaim } from '../financials/financials-fixtures';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as, daysAhead, insertTestClaim } from '../../testing/workflow-fixtures';
 
@@ -136,6 +137,7 @@ describe('a StatusUpdate is exactly the thirteen fields, contact {phone, email} 
       .expect(200);
     expectExactShape(read.body);
 
+    await arrangePaidClaim(t.db, filed.claim_id);
     const closed = await request(t.url)
       .post(`/api/claims/claims/${filed.claim_id}/closing`)
       .set('Authorization', await as.decider())

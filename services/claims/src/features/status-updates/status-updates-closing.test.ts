@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { arrangePaidClaim } from '../financials/financials-fixtures';
 import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as, fileTestClaim, insertTestClaim, type TestClaimFields } from '../../testing/workflow-fixtures';
 
@@ -61,6 +62,7 @@ describe('closing a claim with a reason (POST …/closing: paid, denied, withdra
     'closes a claim as %s from %s: 201 with Location, on the claim, its update, the claim file, the delivery and both events',
     async (reason, stage, rationale) => {
       const claim = await newClaim({ stage: stage as TestClaimFields['stage'] });
+      if (reason === 'paid') await arrangePaidClaim(t.db, claim.claim_id);
       const response = await close(claim.claim_id, { reason, ...(rationale ? { rationale } : {}), status_update: closedUpdate() });
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({
@@ -201,6 +203,7 @@ describe('closing a claim with a reason (POST …/closing: paid, denied, withdra
     ).toBe(201);
     expect((await post(claim.claim_id, closedUpdate({ stage: 'estimate' }))).status).toBe(201);
     expect(await closingOf(claim.claim_id)).toMatchObject({ stage: 'estimate', closing_reason: null, closing_rationale: null });
+    await arrangePaidClaim(t.db, claim.claim_id);
     expect((await close(claim.claim_id, { reason: 'paid', status_update: closedUpdate() })).status).toBe(201);
     expect(await closingOf(claim.claim_id)).toMatchObject({ stage: 'closed', closing_reason: 'paid', closing_rationale: null });
     const timeline = await t

@@ -119,7 +119,10 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       401: { description: 'No credentials, or credentials that do not verify' },
       403: { description: 'The caller lacks claims:decide' },
       404: { description: 'No such claim' },
-      409: { description: 'The claim is already closed, or an escalation is still open' },
+      409: {
+        description:
+          'The claim is already closed, an escalation is still open, a payment awaits approval, or `paid` with nothing paid (closing sets the remaining open reserves to zero, recorded as reserve changes)',
+      },
       415: { description: 'Content-Type is not application/json' },
       422: { description: 'status_update.claim_id names another claim, or its channel has no contact for this claimant' },
       503: { description: 'The database is unavailable' },

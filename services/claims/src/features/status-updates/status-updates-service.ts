@@ -2,6 +2,7 @@ import { claimStore } from '../../shared/claim-store';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { deliveriesStore } from '../delivery/delivery-store';
+import { settleReservesOnClosing } from '../financials/financials-service';
 import { escalationStore } from '../triage/escalation-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimStatusUpdated } from './status-updates-events';
@@ -180,6 +181,8 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
         checkClosing(request);
         const rationale = request.rationale ?? null;
         const stored = await apply(claimId, request.status_update, caller, { reason: request.reason, rationale });
+        // The claim is locked by apply: no payment may await approval, `paid` needs something paid, open reserves go to zero
+        await settleReservesOnClosing(db, exchange, stored.update.claim_id, request.reason, caller.sub);
         return {
           stored,
           closing: {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { arrangePaidClaim } from '../financials/financials-fixtures';
 import { compile } from '@platform/http';
 import { bearer, eventually } from '@platform/testing';
 import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
@@ -73,11 +74,13 @@ describe('status updates and deliveries', () => {
       .set('Authorization', auth ?? (await as.writer()))
       .send(body as object);
   /** Closes a claim as paid through POST …/closing (as claims:decide unless `auth` says otherwise). */
-  const close = async (claimId: string, auth?: string) =>
-    request(t.url)
+  const close = async (claimId: string, auth?: string) => {
+    await arrangePaidClaim(t.db, claimId);
+    return request(t.url)
       .post(`/api/claims/claims/${claimId}/closing`)
       .set('Authorization', auth ?? (await as.decider()))
       .send({ reason: 'paid', status_update: update({ stage: 'closed', expected_next_update_by: null }) });
+  };
   const stageOf = async (claimId: string) => (await t.db('claims').where({ id: claimId }).first('stage')).stage;
   const countUpdates = async (claimId: string) =>
     Number((await t.db('status_updates').where({ claim_id: claimId }).count({ n: '*' }))[0].n);
