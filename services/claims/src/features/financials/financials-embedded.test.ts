@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createDatabase, migrate, type Knex } from '@platform/db';
+import { messagingMigrations } from '@platform/messaging';
+import { canRunEmbeddedInJest, createTestDatabase, runEmbeddedCases, type TestDatabase } from '@platform/testing';
+import { claimsMigrations } from '../../migrations';
+import { insertTestClaim } from '../../testing/workflow-fixtures';
+import { parseAuthorityLimits } from './authority-limits';
+import { financialsService, settleReservesOnClosing } from './financials-service';
+
+const CASES = 3;
+const limits = parseAuthorityLimits(['claims:write=5000', 'claims:decide=9999999999999999.99']);
+const ann = { sub: 'adjuster-ann', scopes: new Set(['claims:read', 'claims:write']) };
+const lead = (sub: string) => ({ sub, scopes: new Set(['claims:read', 'claims:decide']) });
+const usd = (amount: string) => ({ amount, currency: 'USD' });
+
+/** Reserves, payments and the closing rule on both databases the platform runs on (PGlite: in a child jest). */
+const modes = canRunEmbeddedInJest() ? (['postgres', 'embedded'] as const) : (['postgres'] as const);
+
+describe.each(modes)('reserves and payments on %s', (mode) => {
+  let db: Knex;
+  let database: TestDatabase | undefined;
+  let embeddedDir: string | undefined;
+
+  beforeAll(async () => {
+    const migrations = [...messagingMigrations, ...claimsMigrations];
+    if (mode === 'postgres') {
+      database = await createTestDatabase('claimsfinancials', migrations);
+      db = createDatabase({ url: database.url, poolMax: 2 });
+    } else {
+      embeddedDir = mkdtempSync(path.join(tmpdir(), 'claims-financials-'));
+      db = createDatabase({ embeddedDir });
+      await migrate(db, migrations);
+    }
+  }, 120000);
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+    if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+  });
+
+  const inTransaction = <T>(work: (s: ReturnType<ReturnType<typeof financialsService>>, trx: Knex) => Promise<T>) =>
+    db.transaction((trx) => work(financialsService('claims.events', limits)(trx), trx));
+  const claim = async () => (await insertTestClaim(db, { stage: 'estimate' })).claim_id;
+
+  it('keeps money exact at 99999999999999.99', async () => {
+    const id = await claim();
+    await inTransaction((s) =>
+      s.setReserve(id, { cost_category: 'indemnity', amount: usd('99999999999999.99'), reason: 'Top' }, lead('lou')),
+    );
+    await inTransaction((s) => s.requestPayment(id, paymentOf('99999999999999.98'), lead('lou')));
+    const figures = await inTransaction((s) => s.financials(id, ann));
+    expect(figures.categories.indemnity).toMatchObject({ paid: usd('99999999999999.98'), outstanding: usd('0.01') });
+  });
+
+  it('refuses the requester approving their own payment in another case and with accents (403)', async () => {
+    const id = await claim();
+    await inTransaction((s) => s.setReserve(id, { cost_category: 'indemnity', amount: usd('9000'), reason: 'Estimate' }, ann));
+    const payment = await inTransaction((s) => s.requestPayment(id, paymentOf('6000'), ann));
+    expect(payment.status).toBe('awaiting_approval');
+    for (const sub of ['ADJUSTER-ANN', 'adjustér-ann']) {
+      await expect(
+        inTransaction((s) => s.decide(id, payment.payment_id, { decision: 'approved', rationale: 'Mine' }, lead(sub))),
+      ).rejects.toMatchObject({ status: 403 });
+    }
+    const decided = await inTransaction((s) => s.decide(id, payment.payment_id, { decision: 'approved', rationale: 'OK' }, lead('lead-2')));
+    expect(decided.status).toBe('approved');
+  });
+
+  it('refuses closing as paid with nothing paid (409)', async () => {
+    const id = await claim();
+    await expect(db.transaction((trx) => settleReservesOnClosing(trx, 'claims.events', id, 'paid', 'lead-2'))).rejects.toMatchObject({
+      status: 409,
+    });
+  });
+
+  if (mode === 'postgres') {
+    it('passes every case on embedded PGlite too', async () => {
+      const result = await runEmbeddedCases(__filename, 'reserves and payments on embedded');
+      expect(result.passed === CASES && result.failed === 0 ? 'all passed' : result.output).toBe('all passed');
+    }, 240000);
+  }
+});
+
+function paymentOf(amount: string) {
+  return {
+    cost_category: 'indemnity' as const,
+    amount: usd(amount),
+    payee: { name: 'Ana Ruiz', kind: 'claimant' as const },
+    method: 'eft' as const,
+    memo: 'Settlement',
+  };
+}
