@@ -11,7 +11,7 @@
  * Exit code: 0 whenever the benchmark ran (missed targets are data, not failures); 1 when something
  * broke (a scenario could not run: an endpoint failing, a process not starting).
  *
- * Options: --quick; --only=gateway,status,intake,events,upload,mixed,audit,binder,search (a subset);
+ * Options: --quick; --only=gateway,status,intake,events,upload,mixed,audit,binder,search,web (a subset);
  * --profile (every platform process runs under the V8 CPU profiler, harness/cpu-profiler.js; summaries in
  * bench/.work/profiles);
  * --mixed-sec=<seconds> (the mixed load's length instead of 600, or 30 with --quick: a longer soak, or a short look);
@@ -32,6 +32,7 @@ import { LoadGenerator } from './harness/load-client';
 import { ensureNginx, nginxVersion } from './harness/nginx';
 import { processTree } from './harness/process-tree';
 import { evaluateTargets, TARGETS } from './harness/targets';
+import { areaJsGzipKb } from './harness/web-bundle';
 import { pgClient } from './harness/workspace-modules';
 import { auditScenario } from './scenarios/audit';
 import { binderScenario } from './scenarios/binder';
@@ -142,6 +143,16 @@ async function main(): Promise<number> {
       quiet: true,
     });
     log(`production build in ${Date.now() - buildStarted} ms`);
+    if (wants('web')) {
+      // buildProduction made web/dist (the gateway's runtime files): what each area's pages download.
+      const dist = path.join(ROOT, 'web/dist');
+      results.web = {
+        portal_js_gzip_kb: areaJsGzipKb(dist, 'portal'),
+        workbench_js_gzip_kb: areaJsGzipKb(dist, 'workbench'),
+        examiner_js_gzip_kb: areaJsGzipKb(dist, 'examiner'),
+      };
+      log(`web: portal ${results.web.portal_js_gzip_kb} KB gzipped JavaScript`);
+    }
     // The audit scenario waits for the background verifier's pass over each seeded batch before it
     // measures. The verifier checks up to the newest checkpoint, and a batch seeded straight into the
     // table gets one only from the checkpoint timer: at the defaults (60 s verifier, 30 s checkpoint)

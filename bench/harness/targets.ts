@@ -39,6 +39,10 @@ export const TARGETS: Target[] = [
   { key: 'mixed.errors', op: '<=', threshold: 0 },
   { key: 'mixed.claim_to_audit_p99_ms', op: 'reported' },
   { key: 'mixed.rss_slope_mb_per_10min', op: '<', threshold: 5 },
+  // issue 34: the portal downloads only the portal's code (bench/harness/web-bundle.ts)
+  { key: 'web.portal_js_gzip_kb', op: '<=', threshold: 80 },
+  { key: 'web.workbench_js_gzip_kb', op: 'reported' },
+  { key: 'web.examiner_js_gzip_kb', op: 'reported' },
 ];
 
 export interface TargetResult {
