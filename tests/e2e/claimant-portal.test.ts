@@ -4,7 +4,7 @@ import { bearer, eventually, expectNoSeriousAccessibilityViolations, launchChrom
 import { startSmtpTestServer } from '../../services/claims/src/testing/smtp-test-server';
 import { ensureWebBuilt } from '../../scripts/web-build';
 import { fnolBody } from './fnol';
-import { sendTwoDocumentsThroughPortal } from './portal-steps';
+import { sendDocumentThroughPortal, sendTwoDocumentsThroughPortal } from './portal-steps';
 import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
 
 describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, %s', (_shape: string, mode: JourneyMode) => {
@@ -120,4 +120,134 @@ describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, 
     // The first link stopped working when the new one was sent.
     await request(gateway).get(`/api/claims/public/claims/${claimId}/status`).set('Authorization', `Bearer ${token}`).expect(404);
   }, 120000);
+
+  it('a claimant reports a loss in the portal (one claim for a double submit), sends documents, follows an update and withdraws — at 375 px, axe on every page', async () => {
+    const gateway = stack.gatewayUrl;
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+    const page = await context.newPage();
+    const fitsThePhone = async () =>
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE_VIEWPORT.width);
+
+    // Report: from the portal's entry to the form.
+    await page.goto(`${gateway}/portal`);
+    await page.getByRole('link', { name: 'Report a new loss' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Report a loss' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/portal/report');
+    await expectNoSeriousAccessibilityViolations(page);
+
+    // Validated in the browser with the API's schema: an empty form and a malformed email are refused without a request.
+    const intakeRequests: { key: string | null }[] = [];
+    page.on('request', (sent) => {
+      if (sent.method() === 'POST' && new URL(sent.url()).pathname === '/api/claims/public/claims')
+        intakeRequests.push({ key: sent.headers()['idempotency-key'] ?? null });
+    });
+    await page.getByRole('button', { name: 'Report the loss' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Please check the highlighted fields.' }).waitFor();
+    expect(await page.getByLabel('Your full name').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name'); // focus on the first error
+    const policyNumber = `POL-${Date.now()}`;
+    const email = `rosa.${Date.now()}@example.com`;
+    await page.getByLabel('Your full name').fill('Rosa Díaz');
+    await page.getByLabel('Policy number').fill(policyNumber);
+    await page.getByLabel('What kind of loss?').selectOption('auto_collision');
+    await page.getByLabel('What happened?').fill('A van reversed into my parked car.');
+    await page.getByLabel('When did it happen?').fill('2026-11-20');
+    await page.getByLabel('Where did it happen? (street and number)').fill('12 Calle Mayor');
+    await page.getByLabel('Town or city').fill('Madrid');
+    await page.getByLabel('Email').fill('rosa@');
+    await page.getByRole('button', { name: 'Report the loss' }).click();
+    await page.locator('.field-error').filter({ hasText: 'This does not look right.' }).waitFor();
+    expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+    expect(intakeRequests).toEqual([]);
+    await page.getByLabel('Email').fill(email);
+    await fitsThePhone();
+    await expectNoSeriousAccessibilityViolations(page);
+    await page.screenshot({ path: screenshotPath(mode, 'portal-report.png'), fullPage: true });
+
+    // Double submit: the first answer is lost on the way back (the claim was created), the claimant presses again.
+    let firstAnswer: { claim_number: string } | undefined;
+    await page.route('**/api/claims/public/claims', async (route) => {
+      const response = await route.fetch();
+      if (firstAnswer) return route.fulfill({ response });
+      firstAnswer = await response.json();
+      return route.abort('connectionreset');
+    });
+    await page.getByRole('button', { name: 'Report the loss' }).click();
+    await page.getByRole('alert').filter({ hasText: 'We could not reach us' }).waitFor();
+    await page.getByRole('button', { name: 'Report the loss' }).click();
+    const heading = page.getByRole('heading', { level: 1, name: /^Claim CLM-/ });
+    await heading.waitFor();
+    const claimNumber = (await heading.textContent())!.replace('Claim ', '');
+    expect(claimNumber).toBe(firstAnswer!.claim_number); // the second submit was answered with the first claim
+    expect(intakeRequests).toHaveLength(2);
+    expect(intakeRequests[0].key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(intakeRequests[1].key).toBe(intakeRequests[0].key);
+    const adjuster = await bearer('claims:read claims:write', 'Sam Lee');
+    const found = await request(gateway).get('/api/claims/claims').query({ q: policyNumber }).set('Authorization', adjuster).expect(200);
+    expect(found.body.items.filter((item: { policy_number: string }) => item.policy_number === policyNumber)).toHaveLength(1);
+    const portalPath = new URL(page.url()).pathname;
+    const claimId = portalPath.split('/').at(-1)!;
+    expect(page.url()).toBe(`${gateway}/portal/claims/${claimId}`); // the token is in no URL
+    await fitsThePhone();
+    await expectNoSeriousAccessibilityViolations(page);
+
+    // Upload: the photos and the estimate.
+    await sendTwoDocumentsThroughPortal(page);
+    const checklistItem = (type: string) => page.locator('.checklist-item', { hasText: type });
+    await expect(checklistItem('police report').textContent()).resolves.toContain('Missing');
+    await page.screenshot({ path: screenshotPath(mode, 'portal-claim.png'), fullPage: true });
+    await expectNoSeriousAccessibilityViolations(page);
+
+    // Follow: the adjuster asks for the police report; once it arrives the page stops asking for it.
+    await request(gateway)
+      .post(`/api/claims/claims/${claimId}/status-updates`)
+      .set('Authorization', adjuster)
+      .send({
+        channel: 'portal',
+        stage: 'triage',
+        what_happened: 'Your photos and estimate are with our reviewer.',
+        what_happens_next: 'We decide who handles your claim.',
+        what_we_need_from_you: 'The police report.',
+        expected_next_update_by: '2099-01-15',
+        cta: { label: 'Send the police report', url: `https://portal.example${portalPath}` },
+        contact: { phone: '+14155550111', email: 'sam@insurer.example' },
+        portal_url: `https://portal.example${portalPath}`,
+        language: 'en',
+      })
+      .expect(201);
+    await page.reload();
+    const latest = page.getByRole('region', { name: 'Latest update' });
+    await latest.getByText('Your photos and estimate are with our reviewer.').waitFor();
+    expect(await latest.getByRole('link', { name: 'Send the police report' }).count()).toBe(1);
+    await sendDocumentThroughPortal(page, 'police_report');
+    await latest.getByText('Received since: police report. Thank you.').waitFor();
+    expect(await latest.getByRole('link', { name: 'Send the police report' }).count()).toBe(0);
+    expect(await page.locator('.checklist-item--missing').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath(mode, 'portal-followed.png'), fullPage: true });
+    await expectNoSeriousAccessibilityViolations(page);
+
+    // Withdraw: the timeline shows the stages actually passed and "Closed — withdrawn"; the page asks for nothing.
+    await page.getByRole('button', { name: 'Withdraw claim' }).click();
+    await page.getByRole('button', { name: 'Yes, withdraw' }).click();
+    await page.locator('.timeline-step--current').filter({ hasText: 'Closed — withdrawn' }).waitFor();
+    const status = await request(gateway)
+      .get(`/api/claims/public/claims/${claimId}/status`)
+      .set('Authorization', `Bearer ${await page.evaluate((id) => sessionStorage.getItem(`claim-access:${id}`), claimId)}`)
+      .expect(200);
+    expect(status.body).toMatchObject({ stage: 'closed', closing_reason: 'withdrawn', stages_passed: ['intake', 'triage'] });
+    expect(await page.locator('.timeline-step').allTextContents()).toEqual([
+      'Received (done)',
+      'Review (done)',
+      'Closed — withdrawn (current step)',
+    ]);
+    await page.getByText('This claim is closed. We need nothing more from you.').waitFor();
+    expect(await page.getByText('Documents we need').count()).toBe(0);
+    expect(await page.getByLabel('Choose files').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Send the police report' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Withdraw claim' }).count()).toBe(0);
+    await fitsThePhone();
+    await page.screenshot({ path: screenshotPath(mode, 'portal-withdrawn.png'), fullPage: true });
+    await expectNoSeriousAccessibilityViolations(page);
+    await context.close();
+  }, 180000);
 });
