@@ -206,6 +206,36 @@ const es: Record<MessageKey, string> = {
   lossType_other: 'Otra cosa',
 };
 
+/**
+ * Document types as a claimant reads them (the claims service's claimant catalogue uses the same words in
+ * its messages: services/claims/src/shared/claimant-messages.ts). A type without a name reads as its words.
+ */
+const DOCUMENT_TYPE_NAMES: Record<Language, Record<string, string>> = {
+  en: {},
+  es: {
+    photos_of_damage: 'fotos de los daños',
+    repair_estimate: 'presupuesto de reparación',
+    police_report: 'denuncia policial',
+    glass_repair_invoice: 'factura de reparación del cristal',
+    proof_of_ownership: 'prueba de propiedad',
+    plumber_report: 'informe del fontanero',
+    fire_department_report: 'informe de los bomberos',
+    inventory_of_damaged_items: 'inventario de bienes dañados',
+    inventory_of_stolen_items: 'inventario de bienes robados',
+    photos_of_scene: 'fotos del lugar',
+    third_party_details: 'datos del tercero',
+    medical_report: 'informe médico',
+    medical_bills: 'facturas médicas',
+    supporting_documents: 'documentos justificativos',
+    other: 'otros documentos',
+  },
+};
+
+/** "photos_of_damage" in the claimant's language ("fotos de los daños"). */
+export function documentTypeName(language: Language, type: string): string {
+  return DOCUMENT_TYPE_NAMES[language][type] ?? type.replace(/_/g, ' ');
+}
+
 export const LANGUAGES = { en: { name: 'English', messages: en }, es: { name: 'Español', messages: es } } as const;
 export type Language = keyof typeof LANGUAGES;
 
