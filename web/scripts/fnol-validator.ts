@@ -9,15 +9,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type Ajv2020Type from 'ajv/dist/2020';
 import { ajv as platformAjv } from '../../packages/http/src/validation';
 import { intakeRequestSchema } from '../../services/claims/src/features/intake/intake-schemas';
 
 // the same ajv the platform validates with (web/ itself does not depend on ajv)
 const requireFromHttp = createRequire(fileURLToPath(new URL('../../packages/http/package.json', import.meta.url)));
-const Ajv2020 = (requireFromHttp('ajv/dist/2020') as { default: typeof Ajv2020Type }).default;
-const { _ } = requireFromHttp('ajv/dist/compile/codegen') as typeof import('ajv/dist/compile/codegen');
-const standaloneCode = (requireFromHttp('ajv/dist/standalone') as { default: typeof import('ajv/dist/standalone').default }).default;
+interface Ajv {
+  addFormat(name: string, format: unknown): unknown;
+  compile(schema: object): unknown;
+}
+const Ajv2020 = (requireFromHttp('ajv/dist/2020') as { default: new (options: object) => Ajv }).default;
+const { _ } = requireFromHttp('ajv/dist/compile/codegen') as { _: (strings: TemplateStringsArray) => unknown };
+const standaloneCode = (requireFromHttp('ajv/dist/standalone') as { default: (ajv: Ajv, validate: unknown) => string }).default;
 
 const OUTPUT = fileURLToPath(new URL('../src/portal/fnol-validate.generated.js', import.meta.url));
 
@@ -62,7 +65,7 @@ export function generatedValidator(): string {
   // ajv's runtime helpers (ucs2length: a length in code points, as the API counts) are self-contained functions: inlined, no require
   const inlined = code.replace(
     /require\("(ajv\/dist\/runtime\/[a-z0-9]+)"\)\.default/gi,
-    (_match, helper: string) => `(${(requireFromHttp(helper) as { default: () => unknown }).default.toString()})`,
+    (_match: string, helper: string) => `(${(requireFromHttp(helper) as { default: () => unknown }).default.toString()})`,
   );
   if (/\brequire\(/.test(inlined)) throw new Error('the generated validator still requires a module');
   return HEADER + formatsCode(names) + inlined.replace(/^"use strict";/, '');
