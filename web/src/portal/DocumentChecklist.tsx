@@ -1,5 +1,5 @@
-import { describeDocumentType } from '@platform/claims-domain';
 import { useLanguage } from '../i18n/language';
+import { documentTypeName } from '../i18n/messages';
 import type { ClaimantStatus } from './claim-status';
 import { formatBytes } from './problem-message';
 
@@ -9,7 +9,7 @@ export function DocumentChecklist({
   attachments,
   closed,
 }: Pick<ClaimantStatus, 'attachments'> & { documents: ClaimantStatus['required_documents']; closed: boolean }) {
-  const { t } = useLanguage();
+  const { t, language } = useLanguage();
   if (closed && attachments.length === 0) return null;
   return (
     <section aria-labelledby="documents-heading">
@@ -24,7 +24,7 @@ export function DocumentChecklist({
               <span className="checklist-mark" aria-hidden="true">
                 {document.received ? '✓' : '○'}
               </span>
-              <span>{describeDocumentType(document.type)}</span>
+              <span>{documentTypeName(language, document.type)}</span>
               <span className="checklist-state">{document.received ? t('received') : t('missing')}</span>
             </li>
           ))}
@@ -36,7 +36,7 @@ export function DocumentChecklist({
           <ul className="files">
             {attachments.map((file) => (
               <li key={file.attachment_id}>
-                {file.filename} · {describeDocumentType(file.document_type)} · {formatBytes(file.size_bytes)}
+                {file.filename} · {documentTypeName(language, file.document_type)} · {formatBytes(file.size_bytes)}
                 {file.scan_notice ? <span className="notice"> — {file.scan_notice}</span> : null}
               </li>
             ))}

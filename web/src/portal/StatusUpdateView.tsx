@@ -1,5 +1,6 @@
-import { describeDocumentType } from '@platform/claims-domain';
+import { formatDate, formatPhone } from '../i18n/format';
 import { useLanguage } from '../i18n/language';
+import { documentTypeName } from '../i18n/messages';
 import type { StatusUpdate } from './claim-status';
 
 /**
@@ -20,7 +21,7 @@ export function StatusUpdateView({
   receivedSince?: string[];
   asking?: boolean;
 }) {
-  const { t } = useLanguage();
+  const { t, language } = useLanguage();
   const contact = update.contact;
   return (
     <dl className="update">
@@ -41,7 +42,7 @@ export function StatusUpdateView({
             )}
             {receivedSince.length > 0 && (
               <p className="received-since">
-                {t('receivedSince', { documents: receivedSince.map((type) => describeDocumentType(type)).join(', ') })}
+                {t('receivedSince', { documents: receivedSince.map((type) => documentTypeName(language, type)).join(', ') })}
               </p>
             )}
           </dd>
@@ -51,7 +52,7 @@ export function StatusUpdateView({
         <>
           <dt>{t('nextUpdateBy')}</dt>
           <dd>
-            <time dateTime={update.expected_next_update_by}>{update.expected_next_update_by}</time>
+            <time dateTime={update.expected_next_update_by}>{formatDate(language, update.expected_next_update_by)}</time>
           </dd>
         </>
       )}
@@ -61,7 +62,7 @@ export function StatusUpdateView({
           <dd>
             {contactName}
             {' · '}
-            <a href={`tel:${contact.phone}`}>{contact.phone}</a>
+            <a href={`tel:${contact.phone}`}>{formatPhone(contact.phone)}</a>
             {' · '}
             <a href={`mailto:${contact.email}`}>{contact.email}</a>
           </dd>

@@ -1,3 +1,4 @@
+import { formatDate } from '../i18n/format';
 import { useLanguage } from '../i18n/language';
 import { documentsReceivedSince, updateStillAsks } from './claim-progress';
 import type { ClaimantStatus } from './claim-status';
@@ -12,7 +13,7 @@ export function UpdateHistory({ claim }: { claim: ClaimantStatus }) {
       <ol className="history">
         {history.items.map((item) => (
           <li key={item.update_id}>
-            <h3>{t('sentOn', { date: new Date(item.sent_at).toLocaleString(language) })}</h3>
+            <h3>{t('sentOn', { date: formatDate(language, item.sent_at) })}</h3>
             <StatusUpdateView
               update={item.update}
               contactName={contactName}

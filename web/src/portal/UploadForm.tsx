@@ -1,7 +1,7 @@
-import { describeDocumentType } from '@platform/claims-domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useLanguage } from '../i18n/language';
+import { documentTypeName } from '../i18n/messages';
 import { claimStatusKey, type ClaimantStatus } from './claim-status';
 import { problemMessage } from './problem-message';
 import { uploadAttachments } from './upload';
@@ -19,7 +19,7 @@ export function UploadForm({
   token: string;
   documents: ClaimantStatus['required_documents'];
 }) {
-  const { t } = useLanguage();
+  const { t, language } = useLanguage();
   const queryClient = useQueryClient();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -57,7 +57,7 @@ export function UploadForm({
         <select id={`${id}-type`} value={documentType} onChange={(event) => setDocumentType(event.target.value)}>
           {types.map((type) => (
             <option key={type} value={type}>
-              {describeDocumentType(type)}
+              {documentTypeName(language, type)}
             </option>
           ))}
         </select>

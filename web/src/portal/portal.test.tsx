@@ -70,8 +70,9 @@ describe('StatusUpdateView', () => {
         }}
       />,
     );
-    const contact = screen.getByRole('link', { name: '+14155550199' }).closest('dd')!;
-    expect(contact).toHaveTextContent('Ann Adjuster · +14155550199 · claims@example.com');
+    const contact = screen.getByRole('link', { name: '+1 415 555 0199' }).closest('dd')!;
+    expect(screen.getByRole('link', { name: '+1 415 555 0199' })).toHaveAttribute('href', 'tel:+14155550199');
+    expect(contact).toHaveTextContent('Ann Adjuster · +1 415 555 0199 · claims@example.com');
     expect(screen.getByRole('link', { name: 'claims@example.com' })).toHaveAttribute('href', 'mailto:claims@example.com');
   });
 });
