@@ -70,7 +70,7 @@ describe.each(JOURNEY_MODES)(
       await provider?.stop();
     });
 
-    it('an adjuster signs in, finds a claim by a misspelt name, takes it and runs triage; a lead decides the escalation; the adjuster writes an update whose adequacy rises while typing; the claim closes as paid', async () => {
+    it('an adjuster signs in, finds a claim by a misspelt name, takes it and runs triage; a lead decides the escalation; the adjuster writes an update whose adequacy rises while typing; the lead closes the claim as a duplicate', async () => {
       const gateway = stack.gatewayUrl;
       const { claim_id: claimId, claim_number: claimNumber } = await reportLoss(
         gateway,
@@ -140,18 +140,18 @@ describe.each(JOURNEY_MODES)(
       await adjuster.screenshot({ path: screenshotPath(mode, 'workbench-claim.png'), fullPage: true });
       await expectNoSeriousAccessibilityViolations(adjuster);
 
-      // Closing needs claims:decide (CONTRACT §2): the lead closes the claim as paid.
+      // Closing needs claims:decide (CONTRACT §2): the lead closes the claim as a duplicate (`paid` needs a payment, issue 36).
       await lead.reload();
       await lead.getByLabel('Stage').selectOption('closed');
-      await lead.getByLabel('Closing reason').selectOption('paid');
-      await lead.getByLabel('What happened', { exact: true }).fill('We paid your claim in full.');
+      await lead.getByLabel('Closing reason').selectOption('duplicate');
+      await lead.getByLabel('What happened', { exact: true }).fill('This loss is already handled under your earlier claim.');
       await lead.getByLabel('What happens next', { exact: true }).fill('Nothing more: your claim is closed.');
       // closing is its own operation (POST …/closing), not a status update carrying closing fields
       const closing = lead.waitForResponse((response) => response.request().method() === 'POST' && /\/closing$/.test(response.url()));
       await lead.getByRole('button', { name: 'Close the claim' }).click();
       expect((await closing).status()).toBe(201);
-      await lead.getByRole('status').filter({ hasText: 'Claim closed as paid' }).waitFor();
-      await lead.getByTestId('closing-reason').filter({ hasText: 'paid' }).waitFor();
+      await lead.getByRole('status').filter({ hasText: 'Claim closed as duplicate' }).waitFor();
+      await lead.getByTestId('closing-reason').filter({ hasText: 'duplicate' }).waitFor();
       expect(await lead.getByTestId('claim-stage').textContent()).toBe('closed');
       await expectNoSeriousAccessibilityViolations(lead);
     }, 150000);
