@@ -81,8 +81,13 @@ describe.each(JOURNEY_MODES)('a lead works the queue at 1440 × 900, %s', (_shap
     await shot(lead, 'columns');
 
     // 2. Sorted by amount, largest first, by the server; saved as a view; the view's URL reproduces it.
-    await lead.getByRole('button', { name: 'Amount' }).click();
+    // the table is aria-busy while the server's sorted page is on its way
+    await Promise.all([
+      lead.waitForResponse((response) => new URL(response.url()).searchParams.get('sort') === '-estimated_amount'),
+      lead.getByRole('button', { name: 'Amount' }).click(),
+    ]);
     await lead.waitForURL(/sort=-estimated_amount/);
+    await lead.locator('table.queue[aria-busy="false"]').waitFor();
     await lead
       .getByRole('columnheader', { name: /^Amount/ })
       .and(lead.locator('[aria-sort="descending"]'))
@@ -101,6 +106,7 @@ describe.each(JOURNEY_MODES)('a lead works the queue at 1440 × 900, %s', (_shap
       .getByRole('columnheader', { name: /^Amount/ })
       .and(lead.locator('[aria-sort="descending"]'))
       .waitFor();
+    await lead.locator('table.queue[aria-busy="false"] tbody tr').first().waitFor();
     expect(await amounts(lead)).toEqual(sorted);
     await expectNoSeriousAccessibilityViolations(lead);
     await shot(lead, 'saved-view');
@@ -155,11 +161,12 @@ describe.each(JOURNEY_MODES)('a lead works the queue at 1440 × 900, %s', (_shap
     await timeline.getByText(/claim\.assignee_changed by lead-lin — Released by adjuster-kofi: Rebalancing the week/).waitFor();
     expect(tab.url()).not.toMatch(/token|ey[A-Za-z0-9_-]{20,}/);
     expect(await tab.evaluate(() => JSON.stringify({ ...localStorage }))).not.toMatch(/ey[A-Za-z0-9_-]{20,}\./);
-    // on a wide screen the claim file and the timeline sit side by side
-    const fileBox = await tab.getByRole('region', { name: 'Claim file' }).boundingBox();
-    const timelineBox = await tab.getByRole('region', { name: 'Timeline' }).boundingBox();
-    expect(timelineBox!.x).toBeGreaterThanOrEqual(fileBox!.x + fileBox!.width);
-    expect(Math.abs(timelineBox!.y - fileBox!.y)).toBeLessThan(40);
+    // on a wide screen the claim file and the timeline sit side by side (tops level, the timeline right of the file)
+    await tab.waitForFunction(() => {
+      const box = (id: string) => document.querySelector(`section[aria-labelledby="${id}"]`)!.getBoundingClientRect();
+      const [file, timeline] = [box('claim-summary'), box('timeline')];
+      return timeline.left >= file.right && Math.abs(timeline.top - file.top) < 40;
+    });
     await expectNoSeriousAccessibilityViolations(tab);
     await shot(tab, 'new-tab-claim');
 

@@ -118,7 +118,7 @@ export function QueuePage() {
           void claims.refetch();
         }}
       />
-      <table className="queue">
+      <table className="queue" aria-busy={claims.isFetching}>
         <caption className="visually-hidden">Claims matching the filters</caption>
         <thead>
           <tr>

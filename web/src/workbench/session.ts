@@ -59,7 +59,7 @@ const CHANNEL = 'workbench-session';
 type SessionMessage = { type: 'request' } | { type: 'token'; token: string } | { type: 'signed-out' };
 
 /** How long a tab without a session waits for another tab to hand one over before asking to sign in. */
-export const HANDOVER_WAIT_MS = 400;
+export const HANDOVER_WAIT_MS = 1500;
 
 /**
  * Keeps this tab in step with the others while it is open: answers a new tab's request with this tab's
