@@ -20,6 +20,8 @@ export interface JourneyPlatform {
   gatewayUrl: string;
   claimsUrl: string;
   evidenceUrl: string;
+  /** What `pnpm start` printed so far (its log); null as deployed, where each service logs on its own. */
+  output: (() => string) | null;
   stop(): Promise<void>;
 }
 
@@ -27,7 +29,14 @@ export interface JourneyPlatform {
 export async function startJourneyPlatform(mode: JourneyMode, env: Record<string, string> = {}): Promise<JourneyPlatform> {
   if (mode === 'deployed') {
     const stack = await startStack(env);
-    return { mode, gatewayUrl: stack.gateway.url, claimsUrl: stack.claims.url, evidenceUrl: stack.evidence.url, stop: () => stack.stop() };
+    return {
+      mode,
+      gatewayUrl: stack.gateway.url,
+      claimsUrl: stack.claims.url,
+      evidenceUrl: stack.evidence.url,
+      output: null,
+      stop: () => stack.stop(),
+    };
   }
   const platform = await startPlatform({ NODE_ENV: 'test', AUTH_JWT_SECRET: TEST_JWT_SECRET, PUBLIC_RATE_LIMIT: '0', ...env });
   return {
@@ -35,6 +44,7 @@ export async function startJourneyPlatform(mode: JourneyMode, env: Record<string
     gatewayUrl: platform.gatewayUrl,
     claimsUrl: platform.claimsUrl,
     evidenceUrl: platform.evidenceUrl,
+    output: platform.output,
     async stop() {
       await platform.stop();
     },
