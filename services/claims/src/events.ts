@@ -9,6 +9,7 @@ import {
   claimPaymentVoided,
   claimReserveChanged,
 } from './features/financials/financials-events';
+import { claimNoteAdded } from './features/notes/notes-events';
 import { claimCreated } from './features/intake/intake-events';
 import { claimClosed, claimStatusUpdated } from './features/status-updates/status-updates-events';
 import { claimEscalationDecided, claimTriaged } from './features/triage/triage-events';
@@ -39,5 +40,6 @@ export const claimsEventCatalog: EventCatalog = {
     claimPaymentRequested,
     claimPaymentDecided,
     claimPaymentVoided,
+    claimNoteAdded,
   ],
 };

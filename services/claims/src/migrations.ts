@@ -6,6 +6,7 @@ import { attachmentPlacementsMigration, attachmentScansMigration } from './featu
 import { claimantNamesMigration, searchIndexesMigration, searchKnnMigration } from './features/claims-list/migrations';
 import { claimsCoreMigration } from './features/claims/migrations';
 import { financialsMigration } from './features/financials/migrations';
+import { notesMigration } from './features/notes/migrations';
 import { deliveriesMigration, deliveriesVacuumMigration } from './features/delivery/migrations';
 import { deadlinesDeliveriesMigration, deadlinesMetMigration, overdueMigration } from './features/deadlines/migrations';
 import { triageMigration } from './features/triage/migrations';
@@ -33,4 +34,5 @@ export const claimsMigrations: Migration[] = [
   attachmentPlacementsMigration,
   adjustersMigration,
   financialsMigration,
+  notesMigration,
 ];
