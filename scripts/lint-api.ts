@@ -1,7 +1,7 @@
 /**
  * `pnpm run lint:api`: builds every OpenAPI document from the code (no server, database or broker), writes
- * them to .tmp/api/ and lints them with Redocly's recommended rules (redocly.yaml: any warning fails);
- * then builds the AsyncAPI document of the events (the gateway's /asyncapi.json) and parses it with
+ * them to .tmp/api/ and lints them with Redocly's recommended rules (redocly.yaml: any warning fails) and with
+ * Spectral's `spectral:oas` (.spectral.yaml: any warning fails); then builds the AsyncAPI document of the events (the gateway's /asyncapi.json) and parses it with
  * @asyncapi/parser: any error or warning fails.
  */
 import { spawnSync } from 'node:child_process';
@@ -29,8 +29,15 @@ async function main(): Promise<number> {
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
     },
   );
+  const spectral = spawnSync(
+    path.join(root, 'node_modules', '.bin', 'spectral'),
+    ['lint', '--ruleset', path.join(root, '.spectral.yaml'), '--fail-severity', 'warn', '--format', 'text', ...files],
+    { stdio: 'inherit' },
+  );
+  if (spectral.status === 0) console.log('spectral: no errors or warnings');
   const asyncApi = await lintAsyncApi(out);
-  return redocly.status === 0 ? asyncApi : (redocly.status ?? 1);
+  // a linter killed by a signal has no status: that fails too
+  return [redocly.status ?? 1, spectral.status ?? 1, asyncApi].find((status) => status !== 0) ?? 0;
 }
 
 async function lintAsyncApi(out: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Express, Request, Response } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { API_LICENSE, problemResponse, problems, sendProblem } from '@platform/http';
+import { API_CONTACT, API_LICENSE, problemResponse, problems, sendProblem } from '@platform/http';
 import { classifyPath, type Upstream } from './request-path';
 
 /**
@@ -148,6 +148,7 @@ export function mergeDocuments(documents: { name: string; document: OpenApi }[])
     info: {
       title: 'Claims platform API',
       version: '1.0.0',
+      contact: API_CONTACT,
       license: API_LICENSE,
       description: `The platform behind its gateway: ${documents.map((d) => d.name).join(' and ')} merged from each service's /openapi.json. Besides the services' own answers, the gateway itself answers 502 when a service cannot be reached, 504 when a service stays silent for UPSTREAM_TIMEOUT_MS, and 408 when the client stops sending its request body for that long (the client's fault, not the service's); each as problem+json.`,
     },

@@ -42,6 +42,8 @@ export interface ServiceDefinition {
   name: string;
   title: string;
   description: string;
+  /** What each OpenAPI tag (one per feature) covers: the document's `tags`, each with its description. */
+  tags: Record<string, string>;
   basePath: string;
   migrations: Migration[];
   exchanges: string[];

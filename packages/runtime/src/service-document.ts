@@ -9,7 +9,11 @@ import type { ServiceDefinition, ServiceDeps } from './run-service';
 
 /** The service's OpenAPI builder, the one runService serves at /openapi.json. */
 export function serviceOpenApi(definition: ServiceDefinition): OpenApiDocument {
-  return new OpenApiDocument({ title: definition.title, version: '1.0.0', description: definition.description }, definition.basePath);
+  return new OpenApiDocument(
+    { title: definition.title, version: '1.0.0', description: definition.description },
+    definition.basePath,
+    definition.tags,
+  );
 }
 
 /**

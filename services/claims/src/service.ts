@@ -19,7 +19,6 @@ import { registerDeadlineMetrics } from './features/deadlines/deadlines-metrics'
 import { deliveryRoutes } from './features/delivery/delivery-routes';
 import { registerDeliveryMetrics } from './features/delivery/delivery-metrics';
 import { financialsRoutes } from './features/financials/financials-routes';
-import { notesRoutes } from './features/notes/notes-routes';
 import { statusUpdatesRoutes } from './features/status-updates/status-updates-routes';
 import { claimTriageDetail, claimTriageDetailProperties } from './features/triage/triage-detail';
 import { triageRoutes } from './features/triage/triage-routes';
@@ -34,6 +33,21 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
     name: 'claims',
     title: 'Claims service',
     description: 'First notice of loss, claimant status and attachments, triage with human gates, status updates, adjuster kits.',
+    tags: {
+      'Access links': "A new access link for a claimant who lost theirs, sent to the claim's email or phone",
+      'Adjuster kits': 'Hashed snapshots of a claim file for an adjuster to start work from, and the files they list',
+      Assignment: 'Who works a claim: the directory of adjusters and the claim’s assignee',
+      Attachments: 'Files added to a claim, scanned for viruses before they count',
+      'Claimant status': 'What claimants see of their own claim, opened with its access token',
+      Claims: 'The claim file and the queue of claims, for the people who work them',
+      Escalations: 'Decisions on triage escalations that need a person',
+      Financials: 'Reserves and payments of a claim, with approval above the requester’s authority',
+      Intake: 'First notice of loss: filing a new claim',
+      Notes: 'Internal notes on a claim, for the people who work it',
+      'Status updates': 'Updates to the claimant on the claim’s progress, delivered on their channel',
+      Triage: 'Scoring a new claim and routing it, with human gates',
+      Withdrawal: 'A claim withdrawn before settlement',
+    },
     basePath: '/api/claims',
     migrations: claimsMigrations,
     exchanges: [config.CLAIMS_EXCHANGE],
@@ -52,7 +66,6 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(deliveryRoutes(deps, config));
       app.use(assignmentRoutes(deps, config));
       app.use(financialsRoutes(deps, config));
-      app.use(notesRoutes(deps, config));
     },
     async startBackground(deps) {
       const attachments = attachmentStorage(config, deps.dataDir);

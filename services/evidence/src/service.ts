@@ -25,6 +25,13 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
     name: 'evidence',
     title: 'Evidence service',
     description: 'Controls and versions, runs, evidence, approvals, examiner-ready binders and a tamper-evident audit log.',
+    tags: {
+      Audit: 'The tamper-evident audit log: records, signed checkpoints, proofs and witness cosignatures',
+      Binders: 'Examiner-ready binders of a run: immutable, downloadable and verifiable offline',
+      Controls: 'Controls and their versions: what evidence each period must show',
+      Evidence: 'Notes, links, records and files added to a run as evidence',
+      Runs: 'Runs of a control version over a period: opened, evidenced, reviewed and approved',
+    },
     basePath: '/api/evidence',
     migrations: evidenceMigrations,
     exchanges: [config.EVIDENCE_EXCHANGE],

@@ -128,7 +128,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The whole claim file */
+        /**
+         * The whole claim file
+         * @description The whole claim file
+         */
         get: operations["getClaim"];
         put?: never;
         post?: never;
@@ -265,7 +268,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one status update of a claim */
+        /**
+         * Read one status update of a claim
+         * @description Read one status update of a claim
+         */
         get: operations["getStatusUpdate"];
         put?: never;
         post?: never;
@@ -302,7 +308,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a stored adjuster kit */
+        /**
+         * Read a stored adjuster kit
+         * @description Read a stored adjuster kit
+         */
         get: operations["getAdjusterKit"];
         put?: never;
         post?: never;
@@ -419,7 +428,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Page through audit records, oldest first */
+        /**
+         * Page through audit records, oldest first
+         * @description Page through audit records, oldest first
+         */
         get: operations["listAuditRecords"];
         put?: never;
         post?: never;
@@ -436,7 +448,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Page through the signed checkpoints, oldest first */
+        /**
+         * Page through the signed checkpoints, oldest first
+         * @description Page through the signed checkpoints, oldest first
+         */
         get: operations["listAuditCheckpoints"];
         put?: never;
         post?: never;
@@ -579,7 +594,10 @@ export interface paths {
          */
         get: operations["listControls"];
         put?: never;
-        /** Create a control (version 1) */
+        /**
+         * Create a control (version 1)
+         * @description Create a control (version 1)
+         */
         post: operations["createControl"];
         delete?: never;
         options?: never;
@@ -660,7 +678,10 @@ export interface paths {
          */
         get: operations["listRuns"];
         put?: never;
-        /** Open a run of a control version over a period */
+        /**
+         * Open a run of a control version over a period
+         * @description Open a run of a control version over a period
+         */
         post: operations["createRun"];
         delete?: never;
         options?: never;
@@ -697,7 +718,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit an open run for review (open → in_review) */
+        /**
+         * Submit an open run for review (open → in_review)
+         * @description Submit an open run for review (open → in_review)
+         */
         post: operations["submitRun"];
         delete?: never;
         options?: never;
@@ -754,7 +778,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Build an examiner-ready binder of a run (a new immutable binder each time) */
+        /**
+         * Build an examiner-ready binder of a run (a new immutable binder each time)
+         * @description Build an examiner-ready binder of a run (a new immutable binder each time)
+         */
         post: operations["buildBinder"];
         delete?: never;
         options?: never;
