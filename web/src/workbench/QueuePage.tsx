@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { api, type components } from '../api/client';
 import { DeadlineBadge } from './deadline';
+import { RequestFailed } from './RequestFailed';
 import {
   ariaSort,
   DEADLINES,
@@ -26,20 +27,6 @@ import { SEARCH_INPUT_ID, usePageTitle, useSession } from './WorkbenchSession';
 export const humanise = (value: string) => value.replace(/_/g, ' ');
 
 type ClaimSummary = components['schemas']['ListClaimsResponse']['items'][number];
-
-/** A failed request in words, with a way to try it again. */
-export function RequestFailed({ what, error, onRetry }: { what: string; error: Error; onRetry: () => void }) {
-  return (
-    <div className="error request-failed" role="alert">
-      <p>
-        {what} could not be loaded: {error.message}
-      </p>
-      <button type="button" onClick={onRetry}>
-        Retry
-      </button>
-    </div>
-  );
-}
 
 const age = (createdAt: string, now = Date.now()) => {
   const hours = Math.max(0, Math.floor((now - Date.parse(createdAt)) / 3_600_000));
