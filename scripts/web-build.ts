@@ -30,7 +30,13 @@ export function webBuildIsStale(): boolean {
 export function ensureWebBuilt(log: (line: string) => void = console.log): boolean {
   if (!webBuildIsStale()) return false;
   log('building the web pages (vite build in web/)…');
-  const result = spawnSync(path.join(WEB, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: WEB, stdio: 'inherit' });
+  // Vite builds what NODE_ENV says: under jest (NODE_ENV=test) it would bundle React's development build,
+  // half again as large and slower, so the pages are always built as production serves them.
+  const result = spawnSync(path.join(WEB, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
+    cwd: WEB,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status ?? result.signal})`);
   return true;
 }
