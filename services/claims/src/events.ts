@@ -9,6 +9,7 @@ import {
   claimPaymentVoided,
   claimReserveChanged,
 } from './features/financials/financials-events';
+import { claimActivityChanged } from './features/diary/diary-events';
 import { claimNoteAdded } from './features/notes/notes-events';
 import { claimCreated } from './features/intake/intake-events';
 import { claimClosed, claimStatusUpdated } from './features/status-updates/status-updates-events';
@@ -41,5 +42,6 @@ export const claimsEventCatalog: EventCatalog = {
     claimPaymentDecided,
     claimPaymentVoided,
     claimNoteAdded,
+    claimActivityChanged,
   ],
 };

@@ -19,6 +19,7 @@ import { registerDeadlineMetrics } from './features/deadlines/deadlines-metrics'
 import { deliveryRoutes } from './features/delivery/delivery-routes';
 import { registerDeliveryMetrics } from './features/delivery/delivery-metrics';
 import { financialsRoutes } from './features/financials/financials-routes';
+import { diaryRoutes } from './features/diary/diary-routes';
 import { notesRoutes } from './features/notes/notes-routes';
 import { statusUpdatesRoutes } from './features/status-updates/status-updates-routes';
 import { claimTriageDetail, claimTriageDetailProperties } from './features/triage/triage-detail';
@@ -68,6 +69,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(assignmentRoutes(deps, config));
       app.use(financialsRoutes(deps, config));
       app.use(notesRoutes(deps, config));
+      app.use(diaryRoutes(deps, config));
     },
     async startBackground(deps) {
       const attachments = attachmentStorage(config, deps.dataDir);

@@ -1,0 +1,83 @@
+import request from 'supertest';
+import { compile } from '@platform/http';
+import { bearer } from '@platform/testing';
+import { countRows, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { daysAgo, daysAhead, insertTestClaim } from '../../testing/workflow-fixtures';
+import { activitySchema, diaryPageSchema } from './diary-schemas';
+
+describe('the diary: activities on claims and my diary across them', () => {
+  let t: ClaimsTestService;
+  let ann = '';
+  let bob = '';
+
+  beforeAll(async () => {
+    t = await startClaimsTestService();
+    // a fresh subject per run: my diary is across every claim of the database
+    ann = await bearer('claims:read claims:write', `adjuster-${Date.now()}`);
+    bob = await bearer('claims:read claims:write', `adjuster-bob-${Date.now()}`);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const create = (claimId: string, body: object, auth = ann) =>
+    request(t.url).post(`/api/claims/claims/${claimId}/activities`).set('Authorization', auth).send(body);
+  const diary = (query: string, auth = ann) => request(t.url).get(`/api/claims/activities?assignee=me${query}`).set('Authorization', auth);
+  const idsOf = (body: { items: { activity_id: string }[] }) => body.items.map((a) => a.activity_id);
+
+  it('lists my open activities across claims by due (overdue, today, week), earliest first, cursor-paged', async () => {
+    const [a, b] = [(await insertTestClaim(t.db)).claim_id, (await insertTestClaim(t.db)).claim_id];
+    const overdue = await create(a, { subject: 'Call back', due_on: daysAgo(2), priority: 'high' }).expect(201);
+    expect(compile(activitySchema)(overdue.body)).toBe(true);
+    const today = await create(b, { subject: 'Chase estimate', due_on: daysAhead(0), priority: 'normal' }).expect(201);
+    const week = await create(a, { subject: 'Review photos', due_on: daysAhead(3), priority: 'low' }).expect(201);
+    const later = await create(b, { subject: 'Diary check', due_on: daysAhead(30), priority: 'low' }).expect(201);
+    await create(a, { subject: 'For Bob', due_on: daysAhead(0), priority: 'low', assignee: 'someone-else' }).expect(201);
+
+    expect(idsOf((await diary('&due=overdue').expect(200)).body)).toEqual([overdue.body.activity_id]);
+    expect(idsOf((await diary('&due=today').expect(200)).body)).toEqual([today.body.activity_id]);
+    expect(idsOf((await diary('&due=week').expect(200)).body)).toEqual([today.body.activity_id, week.body.activity_id]);
+    const first = await diary('&limit=3').expect(200);
+    expect(compile(diaryPageSchema)(first.body)).toBe(true);
+    expect(idsOf(first.body)).toEqual([overdue.body.activity_id, today.body.activity_id, week.body.activity_id]);
+    const second = await diary(`&limit=3&cursor=${first.body.next_cursor}`).expect(200);
+    expect(second.body).toEqual({ items: [later.body], next_cursor: null });
+    await diary('&cursor=bogus').expect(400);
+    await request(t.url).get('/api/claims/activities?assignee=bob').set('Authorization', ann).expect(400);
+    await request(t.url).get('/api/claims/activities').set('Authorization', ann).expect(400);
+  });
+
+  it('completes an activity once (then it leaves my diary) and reassigns an open one to someone else', async () => {
+    const claimId = (await insertTestClaim(t.db)).claim_id;
+    const one = await create(claimId, { subject: 'Inspect', due_on: daysAhead(1), priority: 'normal' }).expect(201);
+    const two = await create(claimId, { subject: 'Call', due_on: daysAhead(1), priority: 'normal' }).expect(201);
+    const path = (id: string, action: string) => `/api/claims/claims/${claimId}/activities/${id}/${action}`;
+    const done = await request(t.url).post(path(one.body.activity_id, 'complete')).set('Authorization', ann).expect(200);
+    expect(done.body.completed_at).not.toBeNull();
+    await request(t.url).post(path(one.body.activity_id, 'complete')).set('Authorization', ann).expect(409);
+    const bobSub = JSON.parse(Buffer.from(bob.split('.')[1], 'base64url').toString()).sub as string;
+    const moved = await request(t.url)
+      .post(path(two.body.activity_id, 'reassign'))
+      .set('Authorization', ann)
+      .send({ assignee: bobSub })
+      .expect(200);
+    expect(moved.body.assignee).toBe(bobSub);
+    const mine = idsOf((await diary('&due=week').expect(200)).body);
+    expect(mine).not.toContain(one.body.activity_id);
+    expect(mine).not.toContain(two.body.activity_id);
+    expect(idsOf((await diary('&due=week', bob).expect(200)).body)).toEqual([two.body.activity_id]);
+    await request(t.url).post(path(one.body.activity_id, 'reassign')).set('Authorization', ann).send({ assignee: bobSub }).expect(409);
+    await request(t.url).post(path('2b1f0d5e-1111-4111-8111-111111111111', 'complete')).set('Authorization', ann).expect(404);
+  });
+
+  it('refuses a bad activity with 400/403/404 and writes nothing', async () => {
+    const claimId = (await insertTestClaim(t.db)).claim_id;
+    const before = await countRows(t.db);
+    await create(claimId, { subject: 'x', due_on: '2026-02-30', priority: 'normal' }).expect(400);
+    await create(claimId, { subject: ' ', due_on: daysAhead(1), priority: 'normal' }).expect(400);
+    await create(claimId, { subject: 'x', due_on: daysAhead(1), priority: 'whenever' }).expect(400);
+    await create(claimId, { subject: 'x', due_on: daysAhead(1), priority: 'low' }, await bearer('claims:read', 'viewer')).expect(403);
+    await create('2b1f0d5e-1111-4111-8111-111111111111', { subject: 'x', due_on: daysAhead(1), priority: 'low' }).expect(404);
+    expect(await countRows(t.db)).toEqual(before);
+  });
+});
