@@ -1,5 +1,5 @@
 import { authConfigRules, authVariables } from '@platform/auth';
-import { readConfig, variable } from '@platform/config';
+import { brandConfigRules, brandVariables, readConfig, variable } from '@platform/config';
 import { clientTimeoutVariables, clientTimeouts } from '@platform/runtime';
 
 /**
@@ -42,6 +42,7 @@ export const gatewayVariables = {
   ),
   METRICS_HOST: variable.string('Interface the metrics listener binds to (keep it internal)', '127.0.0.1'),
   ...authVariables,
+  ...brandVariables,
   WORKBENCH_OIDC_CLIENT_ID: variable.string(
     'OpenID Connect client id of the workbench page (a public client: authorization code with PKCE, redirect URI `<gateway>/workbench/callback`)',
     'workbench',
@@ -69,6 +70,7 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   return readConfig(gatewayVariables, env, [
     (config) => void clientTimeouts(config),
     ...authConfigRules,
+    ...brandConfigRules,
     (config) => {
       if (!config.WORKBENCH_DEV_SIGN_IN) return;
       const refusedBecause = [

@@ -18,6 +18,7 @@ import {
 import { clientTimeouts, dependencyUpGauge } from '@platform/runtime';
 import { mountApiDocuments } from './api-documents';
 import { mountAsyncApiDocument } from './asyncapi-document';
+import { publicBrand } from '@platform/config';
 import type { GatewayConfig } from './config';
 import { forwardingHeaders } from './forwarding-headers';
 import { publicWriteRateLimit } from './public-rate-limit';
@@ -169,7 +170,7 @@ export function createGateway(config: GatewayConfig): Gateway {
   ]);
   mountAsyncApiDocument(app);
   mountWorkbenchSignIn(app, config);
-  mountWebPages(app, undefined, signInProviderOrigins(config));
+  mountWebPages(app, undefined, signInProviderOrigins(config), publicBrand(config));
   finishApp(app, logger);
 
   return {

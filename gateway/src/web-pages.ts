@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { brandVariables, publicBrand, readConfig } from '@platform/config';
 import { problems, sendProblem } from '@platform/http';
 
 /**
@@ -63,7 +64,12 @@ const LANDING_PAGE = `<!doctype html>
  * the bundles are served from /assets/ with a year-long immutable cache (their names carry a content hash).
  * Without a build, the pages answer a 503 problem saying how to build them.
  */
-export function mountWebPages(app: Express, distDir = WEB_DIST_DIR, connectOrigins: readonly string[] = []): void {
+export function mountWebPages(
+  app: Express,
+  distDir = WEB_DIST_DIR,
+  connectOrigins: readonly string[] = [],
+  brand: ReturnType<typeof publicBrand> = publicBrand(readConfig(brandVariables, {})),
+): void {
   const policy = pagesContentSecurityPolicy(connectOrigins);
   const pagesPolicy = (_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Content-Security-Policy', policy);
@@ -75,6 +81,17 @@ export function mountWebPages(app: Express, distDir = WEB_DIST_DIR, connectOrigi
     pagesPolicy,
     express.static(path.join(distDir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true }),
   );
+  // The insurer's face (BRAND_*): its colour as a stylesheet of custom properties (style-src 'self' allows
+  // a stylesheet from the gateway, never an inline style), its name, logo and contact for the pages to show.
+  const brandCss = `:root { --brand-primary: ${brand.primary_color}; }\n`;
+  app.get('/brand.css', pagesPolicy, (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('text/css').send(brandCss);
+  });
+  app.get('/brand.json', pagesPolicy, (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(brand);
+  });
   app.get('/', pagesPolicy, (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(LANDING_PAGE);

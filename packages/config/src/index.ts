@@ -143,3 +143,5 @@ export function describeVariables(specs: Specs): string {
   );
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }
+
+export * from './brand';

@@ -3,6 +3,7 @@ import type { ClaimStage, ClosingReason, LossType } from '@platform/claims-domai
 /** The portal's words in each language it speaks; Spanish must have every English key (the type says so). */
 const en = {
   appTitle: 'Your claim',
+  brandContact: 'Claims line:',
   claimNumber: 'Claim {number}',
   language: 'Language',
   loading: 'Loading your claim…',
@@ -108,6 +109,7 @@ export type MessageKey = keyof typeof en;
 
 const es: Record<MessageKey, string> = {
   appTitle: 'Su reclamación',
+  brandContact: 'Línea de siniestros:',
   claimNumber: 'Reclamación {number}',
   language: 'Idioma',
   loading: 'Cargando su reclamación…',

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { BrandBar, useBrand } from '../brand/brand';
 import { LanguageProvider, useLanguage } from '../i18n/language';
 import { LanguageSwitch } from '../i18n/LanguageSwitch';
 import { portalLanguage, translate, type MessageKey } from '../i18n/messages';
@@ -76,11 +77,13 @@ export function PortalLayout({
 }) {
   const { t, language } = useLanguage();
   const heading = useRef<HTMLHeadingElement>(null);
+  const brandName = useBrand()?.name;
   const text = title ? t('claimNumber', { number: title.number }) : t(headingKey);
   useEffect(() => {
     document.documentElement.lang = language;
-    document.title = text === t('appTitle') ? text : `${text} · ${t('appTitle')}`;
-  }, [language, text, t]);
+    // the page names the insurer (BRAND_NAME), never the platform
+    document.title = [text, brandName ?? ''].filter(Boolean).join(' · ');
+  }, [language, text, brandName]);
   // A page opened from a link starts with focus on its heading, so keyboard and screen-reader users begin at the
   // top — or on the upload form when the link asked for documents (`#upload`).
   useEffect(() => {
@@ -89,6 +92,7 @@ export function PortalLayout({
   }, []);
   return (
     <div className="portal">
+      <BrandBar />
       <header className="portal-header">
         <h1 ref={heading} tabIndex={-1}>
           {text}
