@@ -10,6 +10,7 @@ import {
   claimReserveChanged,
 } from './features/financials/financials-events';
 import { claimActivityChanged } from './features/diary/diary-events';
+import { claimActivityOverdue } from './features/diary/diary-overdue';
 import { claimNoteAdded } from './features/notes/notes-events';
 import { claimCreated } from './features/intake/intake-events';
 import { claimClosed, claimStatusUpdated } from './features/status-updates/status-updates-events';
@@ -43,5 +44,6 @@ export const claimsEventCatalog: EventCatalog = {
     claimPaymentVoided,
     claimNoteAdded,
     claimActivityChanged,
+    claimActivityOverdue,
   ],
 };

@@ -20,6 +20,7 @@ import { deliveryRoutes } from './features/delivery/delivery-routes';
 import { registerDeliveryMetrics } from './features/delivery/delivery-metrics';
 import { financialsRoutes } from './features/financials/financials-routes';
 import { diaryRoutes } from './features/diary/diary-routes';
+import { startDiarySweeper } from './features/diary/diary-overdue';
 import { notesRoutes } from './features/notes/notes-routes';
 import { statusUpdatesRoutes } from './features/status-updates/status-updates-routes';
 import { claimTriageDetail, claimTriageDetailProperties } from './features/triage/triage-detail';
@@ -98,9 +99,11 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       registerDeliveryMetrics(deps);
       registerAttachmentScanMetrics(deps);
       const witness = startHostedWitness(deps, config);
+      const diarySweeper = startDiarySweeper(deps, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS);
       return {
         async stop() {
           await witness?.stop();
+          await diarySweeper.stop();
           await deadlineSweeper.stop();
           await attachmentRescan?.stop();
           await deliveryWorker.stop();

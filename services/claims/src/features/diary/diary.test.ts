@@ -3,6 +3,7 @@ import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
 import { countRows, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { daysAgo, daysAhead, insertTestClaim } from '../../testing/workflow-fixtures';
+import { announceOverdueActivities } from './diary-overdue';
 import { activitySchema, diaryPageSchema } from './diary-schemas';
 
 describe('the diary: activities on claims and my diary across them', () => {
@@ -79,5 +80,30 @@ describe('the diary: activities on claims and my diary across them', () => {
     await create(claimId, { subject: 'x', due_on: daysAhead(1), priority: 'low' }, await bearer('claims:read', 'viewer')).expect(403);
     await create('2b1f0d5e-1111-4111-8111-111111111111', { subject: 'x', due_on: daysAhead(1), priority: 'low' }).expect(404);
     expect(await countRows(t.db)).toEqual(before);
+  });
+
+  it('announces an open overdue activity once (claim.activity_overdue), never a completed or future one', async () => {
+    const claimId = (await insertTestClaim(t.db)).claim_id;
+    const late = await create(claimId, { subject: 'Secret subject', due_on: daysAgo(1), priority: 'high' }).expect(201);
+    const done = await create(claimId, { subject: 'Done', due_on: daysAgo(1), priority: 'high' }).expect(201);
+    await create(claimId, { subject: 'Tomorrow', due_on: daysAhead(1), priority: 'high' }).expect(201);
+    await request(t.url)
+      .post(`/api/claims/claims/${claimId}/activities/${done.body.activity_id}/complete`)
+      .set('Authorization', ann)
+      .expect(200);
+    await announceOverdueActivities(t.db, t.config.CLAIMS_EXCHANGE);
+    await announceOverdueActivities(t.db, t.config.CLAIMS_EXCHANGE);
+    const announced = await t.db('claim_audit').where({ claim_id: claimId, action: 'claim.activity_overdue' }).select('data');
+    expect(announced.map((r: { data: { activity_id: string } }) => r.data.activity_id)).toEqual([late.body.activity_id]);
+    const ofClaim = (received: typeof t.events.received) =>
+      received.filter((e) => e.routingKey === 'claim.activity_overdue' && e.body.subject === claimId);
+    const [event] = ofClaim(await t.events.waitFor((received) => ofClaim(received).length >= 1));
+    expect(event.body.data).toEqual({
+      claim_id: claimId,
+      actor: 'system:diary-sweep',
+      activity_id: late.body.activity_id,
+      assignee: late.body.assignee,
+      due_on: daysAgo(1),
+    });
   });
 });
