@@ -13,7 +13,9 @@ import * as batchV1 from 'kubernetes-models/batch/v1';
 import * as networkingV1 from 'kubernetes-models/networking.k8s.io/v1';
 import * as policyV1 from 'kubernetes-models/policy/v1';
 import * as coreV1 from 'kubernetes-models/v1';
+import * as monitoringV1 from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { parseAllDocuments } from 'yaml';
+import { prometheusRuleYaml, PROMETHEUS_RULE_FILE } from '../../scripts/prometheus-rule';
 import { unknownFields } from './support/strict-k8s';
 
 const root = path.join(__dirname, '../..');
@@ -39,6 +41,7 @@ const modelsByApiVersion: Record<string, Record<string, unknown>> = {
   'networking.k8s.io/v1': networkingV1,
   'policy/v1': policyV1,
   v1: coreV1,
+  'monitoring.coreos.com/v1': monitoringV1,
 };
 
 type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [key: string]: any };
@@ -300,5 +303,35 @@ describe('the offline schema validation', () => {
       ]),
     );
     expect(problems).toHaveLength(2);
+  });
+});
+
+describe('monitoring in the prod overlay', () => {
+  const objects = render('prod');
+
+  it('carries the alerting rules of deploy/monitoring/alerts.yml as a PrometheusRule (regenerate: tsx scripts/prometheus-rule.ts)', () => {
+    expect(readFileSync(PROMETHEUS_RULE_FILE, 'utf8')).toBe(prometheusRuleYaml());
+    const rule = objects.find((object) => object.kind === 'PrometheusRule');
+    const alerts = parseAllDocuments(readFileSync(path.join(root, 'deploy/monitoring/alerts.yml'), 'utf8'))[0].toJS();
+    expect(rule?.spec.groups).toEqual(alerts.groups);
+  });
+
+  it('has every process scraped by a ServiceMonitor on a port its Service names, with the job label the rules use', () => {
+    const monitors = objects.filter((object) => object.kind === 'ServiceMonitor');
+    for (const name of processes) {
+      const service = objects.find((object) => object.kind === 'Service' && object.metadata.name === name)!;
+      const monitor = monitors.find((candidate) => {
+        const { matchLabels = {}, matchExpressions = [] } = candidate.spec.selector;
+        const labels = service.metadata.labels ?? {};
+        return (
+          Object.entries(matchLabels).every(([key, value]) => labels[key] === value) &&
+          matchExpressions.every((expression: { key: string; values: string[] }) => expression.values.includes(labels[expression.key]))
+        );
+      });
+      expect({ name, monitored: Boolean(monitor) }).toEqual({ name, monitored: true });
+      expect(monitor!.spec.jobLabel).toBe('app.kubernetes.io/name');
+      const ports = service.spec.ports.map((port: { name: string }) => port.name);
+      for (const endpoint of monitor!.spec.endpoints) expect(ports).toContain(endpoint.port);
+    }
   });
 });

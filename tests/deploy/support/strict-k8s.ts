@@ -14,8 +14,11 @@ type K8sObject = { apiVersion: string; kind: string; metadata?: { name?: string 
 
 const root = path.join(__dirname, '../../..');
 
-/** The kubernetes-models module of an apiVersion: `apps/v1` → `kubernetes-models/apps/v1`, `v1` → `kubernetes-models/v1`. */
-const moduleOf = (apiVersion: string) => `kubernetes-models/${apiVersion}`;
+/** The kubernetes-models module of an apiVersion: `apps/v1` → `kubernetes-models/apps/v1`, `v1` → `kubernetes-models/v1`; the Prometheus operator's from its own package. */
+const moduleOf = (apiVersion: string) =>
+  apiVersion.startsWith('monitoring.coreos.com/')
+    ? `@kubernetes-models/prometheus-operator/${apiVersion}`
+    : `kubernetes-models/${apiVersion}`;
 
 /** One message per field (or value) an object has that its schema does not allow, naming the object. */
 export function unknownFields(objects: K8sObject[]): string[] {
