@@ -401,6 +401,234 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/claims/claims/{id}/reserves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a cost category's open reserve
+         * @description `amount` becomes the open reserve of `cost_category` (what may still be paid from it), not an increment. Every change is a row (who, when, why, open reserve from → to), never an update, and publishes `claim.reserve_changed`. The first reserve sets the claim's currency; another currency later is 422. A closed claim is 409.
+         */
+        post: operations["setClaimReserve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/financials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reserves, paid, awaiting approval, outstanding and incurred per cost category, and totals
+         * @description Per category: `reserve` = paid + awaiting approval + outstanding; `outstanding` is the open reserve; `incurred` = paid + outstanding. `authority_limit` is the caller's own limit.
+         */
+        get: operations["getClaimFinancials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The claim's payments, newest first
+         * @description The claim's payments, newest first
+         */
+        get: operations["listClaimPayments"];
+        put?: never;
+        /**
+         * Request a payment: approved within your authority limit, awaiting approval above it
+         * @description A payment beyond the open reserve of its category is 409 (raise the reserve first). Within the requester's authority limit (`PAYMENT_AUTHORITY_LIMITS`: their own entry, else the highest of their scopes, else 0) it is `approved` at once; above it, it is `awaiting_approval` until someone else whose limit covers it decides (POST …/decision). Publishes `claim.payment_requested` (amounts and category, never the payee).
+         */
+        post: operations["requestClaimPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/payments/{payment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payment
+         * @description One payment
+         */
+        get: operations["getClaimPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/payments/{payment_id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject a payment awaiting approval
+         * @description Someone other than the requester (the same normalised-subject comparison as evidence approvals: case, accents, width and look-alike letters do not make a second person) whose authority limit covers the amount. `rationale` is required for both decisions. Publishes `claim.payment_decided`.
+         */
+        post: operations["decideClaimPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/payments/{payment_id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a payment before it is issued
+         * @description An approved payment or one awaiting approval; its amount returns to the open reserve. Publishes `claim.payment_voided`.
+         */
+        post: operations["voidClaimPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A claim's notes, newest first, cursor-paged
+         * @description A claim's notes, newest first, cursor-paged
+         */
+        get: operations["listClaimNotes"];
+        put?: never;
+        /**
+         * Add an internal note to a claim
+         * @description Notes are never edited or deleted: a correction is a new note naming the one it corrects (`corrects`), and both stay. Internal only: nothing of a note reaches the claimant; `claim.note_added` and the audit log carry its id and author, never its text.
+         */
+        post: operations["addClaimNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an activity to a claim's diary
+         * @description Assigned to `assignee`, or to the caller when omitted. Publishes `claim.activity_changed` (never the subject).
+         */
+        post: operations["createClaimActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/activities/{activity_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an activity
+         * @description Complete an activity
+         */
+        post: operations["completeClaimActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/activities/{activity_id}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an open activity to someone else
+         * @description Give an open activity to someone else
+         */
+        post: operations["reassignClaimActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My diary: my open activities across claims, earliest due first
+         * @description `assignee=me` (required); `due=overdue|today|week` counts days in UTC. Cursor-paged.
+         */
+        get: operations["listMyActivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/evidence/audit/verify": {
         parameters: {
             query?: never;
@@ -533,6 +761,26 @@ export interface paths {
          * @description For checking checkpoint signatures offline; X-Audit-Key-Id carries the key id stored with each checkpoint, and X-Audit-Verifier-Key the same key as a C2SP verifier key (<origin>+<key hash>+<base64 key>) for checkpoint notes.
          */
         get: operations["getAuditPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/audit/verifier-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The C2SP verifier keys to pin when verifying a binder offline
+         * @description `service`: the service's key (the same as the public key's X-Audit-Verifier-Key); `witnesses`: the witnesses the log trusts (AUDIT_WITNESS_KEYS). `node verify.mjs <binder>.zip --service-key <service> [--witness-key <witness>]...` checks a binder with them. Readable with any of evidence:write, evidence:approve, audit:read: whoever can download a binder can see what to verify it with.
+         */
+        get: operations["getAuditVerifierKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -769,6 +1017,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/evidence/evidence/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The content of one evidence item: a file as a download, a note, link or record as its stored JSON
+         * @description A file is answered with its bytes, its stored content type and `Content-Disposition: attachment` (never shown inline); a note, link or record with the RFC 8785 canonical JSON that was hashed (its `sha256`). A file the virus scan holds back (infected, or pending) is 409. Readable with any of evidence:write, evidence:approve, audit:read.
+         */
+        get: operations["getEvidenceContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/evidence/binders/run/{id}": {
         parameters: {
             query?: never;
@@ -780,7 +1048,7 @@ export interface paths {
         put?: never;
         /**
          * Build an examiner-ready binder of a run (a new immutable binder each time)
-         * @description Build an examiner-ready binder of a run (a new immutable binder each time)
+         * @description With evidence:write, of any run; with evidence:approve alone, of a run the caller decided (403 otherwise), so the approver can hand the examiner the binder of what they approved.
          */
         post: operations["buildBinder"];
         delete?: never;
@@ -866,6 +1134,32 @@ export interface components {
                 message?: string;
             }[];
         };
+        Activity: {
+            /** Format: uuid */
+            activity_id: string;
+            /** Format: uuid */
+            claim_id: string;
+            /**
+             * @description `manual`, or one the platform created itself
+             * @enum {unknown}
+             */
+            kind: "manual" | "first_contact_due" | "promised_update_due" | "documents_requested";
+            subject: string;
+            /**
+             * Format: date
+             * @description A calendar day (YYYY-MM-DD)
+             */
+            due_on: string;
+            /** @enum {unknown} */
+            priority: "low" | "normal" | "high" | "urgent";
+            assignee: string;
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            completed_by: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
         AddAttachmentsRequest: {
             file: string[];
             /**
@@ -898,6 +1192,16 @@ export interface components {
                 /** @description True when the claim already had these bytes; the stored attachment is returned */
                 duplicate: boolean;
             }[];
+        };
+        AddClaimNoteRequest: {
+            /** @description Plain text (links are made clickable on display), at most 10,000 characters */
+            body: string;
+            topic?: string;
+            /**
+             * Format: uuid
+             * @description The note of this claim this one corrects (neither is ever edited)
+             */
+            corrects?: string;
         };
         /** @description `sha256` is the SHA-256 (hex) of the RFC 8785 canonical JSON of this object without `sha256`. */
         AdjusterKit: {
@@ -1149,6 +1453,18 @@ export interface components {
                 adequacy_missing: string[];
             };
         };
+        CreateClaimActivityRequest: {
+            subject: string;
+            /**
+             * Format: date
+             * @description A calendar day (YYYY-MM-DD)
+             */
+            due_on: string;
+            /** @description A JWT `sub`; the caller when omitted */
+            assignee?: string;
+            /** @enum {unknown} */
+            priority: "low" | "normal" | "high" | "urgent";
+        };
         CreateClaimRequest: {
             policy_number: string;
             claimant: {
@@ -1264,6 +1580,12 @@ export interface components {
             portal_url?: string | null;
             language?: string | null;
         };
+        DecideClaimPaymentRequest: {
+            /** @enum {unknown} */
+            decision: "approved" | "rejected";
+            /** @description Why (required for both decisions) */
+            rationale: string;
+        };
         DecideEscalationRequest: {
             /** @enum {unknown} */
             decision: "accept" | "override";
@@ -1297,6 +1619,132 @@ export interface components {
             decided_at: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        Financials: {
+            /** Format: uuid */
+            claim_id: string;
+            /** @description The claim's one currency (set by its first reserve); null before any */
+            currency: string | null;
+            categories: {
+                indemnity: {
+                    /** @description Paid + awaiting approval + outstanding */
+                    reserve: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                    /** @description Approved payments, less voided ones */
+                    paid: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                    /** @description Payments waiting for someone with the authority */
+                    awaiting_approval: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                    /** @description The open reserve: what may still be paid */
+                    outstanding: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                    /** @description Paid + outstanding */
+                    incurred: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                };
+                expense: {
+                    /** @description Paid + awaiting approval + outstanding */
+                    reserve: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                    /** @description Approved payments, less voided ones */
+                    paid: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                    /** @description Payments waiting for someone with the authority */
+                    awaiting_approval: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                    /** @description The open reserve: what may still be paid */
+                    outstanding: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                    /** @description Paid + outstanding */
+                    incurred: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                };
+            };
+            totals: {
+                /** @description Paid + awaiting approval + outstanding */
+                reserve: {
+                    /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency: string;
+                };
+                /** @description Approved payments, less voided ones */
+                paid: {
+                    /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency: string;
+                };
+                /** @description Payments waiting for someone with the authority */
+                awaiting_approval: {
+                    /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency: string;
+                };
+                /** @description The open reserve: what may still be paid */
+                outstanding: {
+                    /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency: string;
+                };
+                /** @description Paid + outstanding */
+                incurred: {
+                    /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency: string;
+                };
+            };
+            /** @description The caller's own payment authority limit (PAYMENT_AUTHORITY_LIMITS) */
+            authority_limit: {
+                /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                amount: string;
+                /** @description ISO 4217 */
+                currency: string;
+            };
         };
         GetClaimResponse: {
             claim: {
@@ -1544,6 +1992,22 @@ export interface components {
                 adequacy_score: number;
                 adequacy_missing: string[];
             };
+            /** @description What was paid to the claimant, newest first: amount, day and method (never reserves, nor payments to others) */
+            payments: {
+                amount: {
+                    /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency: string;
+                };
+                /**
+                 * Format: date
+                 * @description The day the payment was approved (UTC)
+                 */
+                paid_on: string;
+                /** @enum {unknown} */
+                method: "eft" | "check";
+            }[];
             history: {
                 /** @description Every status update sent for the claim, newest first */
                 items: {
@@ -1635,6 +2099,77 @@ export interface components {
                 completed_at: string | null;
             }[];
         };
+        ListClaimNotesResponse: {
+            /** @description Newest first */
+            items: {
+                /** Format: uuid */
+                note_id: string;
+                /** Format: uuid */
+                claim_id: string;
+                body: string;
+                topic: string | null;
+                /** Format: uuid */
+                corrects: string | null;
+                author: string;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            next_cursor: string | null;
+        };
+        ListClaimPaymentsResponse: {
+            /** @description Newest first */
+            items: {
+                /** Format: uuid */
+                payment_id: string;
+                /** Format: uuid */
+                claim_id: string;
+                /** @enum {unknown} */
+                cost_category: "indemnity" | "expense";
+                amount: {
+                    /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency: string;
+                };
+                payee: {
+                    name: string;
+                    /** @enum {unknown} */
+                    kind: "claimant" | "vendor";
+                };
+                /** @enum {unknown} */
+                method: "eft" | "check";
+                memo: string;
+                /** Format: uuid */
+                invoice_attachment_id: string | null;
+                /** @enum {unknown} */
+                status: "awaiting_approval" | "approved" | "rejected" | "voided";
+                /** @description The requester's limit when they asked */
+                authority_limit: {
+                    /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency: string;
+                };
+                requested_by: string;
+                /** Format: date-time */
+                requested_at: string;
+                decision: null | {
+                    /** @enum {unknown} */
+                    decision: "approved" | "rejected";
+                    decided_by: string;
+                    /** Format: date-time */
+                    decided_at: string;
+                    /** @description Null when the payment was within the requester's own limit */
+                    rationale: string | null;
+                };
+                void: null | {
+                    voided_by: string;
+                    /** Format: date-time */
+                    voided_at: string;
+                    reason: string;
+                };
+            }[];
+        };
         ListClaimsResponse: {
             items: {
                 /** Format: uuid */
@@ -1671,6 +2206,100 @@ export interface components {
                 next_update_due: string | null;
             }[];
             next_cursor: string | null;
+        };
+        ListMyActivitiesResponse: {
+            /** @description Open activities, earliest due first */
+            items: {
+                /** Format: uuid */
+                activity_id: string;
+                /** Format: uuid */
+                claim_id: string;
+                /**
+                 * @description `manual`, or one the platform created itself
+                 * @enum {unknown}
+                 */
+                kind: "manual" | "first_contact_due" | "promised_update_due" | "documents_requested";
+                subject: string;
+                /**
+                 * Format: date
+                 * @description A calendar day (YYYY-MM-DD)
+                 */
+                due_on: string;
+                /** @enum {unknown} */
+                priority: "low" | "normal" | "high" | "urgent";
+                assignee: string;
+                created_by: string;
+                /** Format: date-time */
+                created_at: string;
+                completed_by: string | null;
+                /** Format: date-time */
+                completed_at: string | null;
+            }[];
+            next_cursor: string | null;
+        };
+        Note: {
+            /** Format: uuid */
+            note_id: string;
+            /** Format: uuid */
+            claim_id: string;
+            body: string;
+            topic: string | null;
+            /** Format: uuid */
+            corrects: string | null;
+            author: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Payment: {
+            /** Format: uuid */
+            payment_id: string;
+            /** Format: uuid */
+            claim_id: string;
+            /** @enum {unknown} */
+            cost_category: "indemnity" | "expense";
+            amount: {
+                /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                amount: string;
+                /** @description ISO 4217 */
+                currency: string;
+            };
+            payee: {
+                name: string;
+                /** @enum {unknown} */
+                kind: "claimant" | "vendor";
+            };
+            /** @enum {unknown} */
+            method: "eft" | "check";
+            memo: string;
+            /** Format: uuid */
+            invoice_attachment_id: string | null;
+            /** @enum {unknown} */
+            status: "awaiting_approval" | "approved" | "rejected" | "voided";
+            /** @description The requester's limit when they asked */
+            authority_limit: {
+                /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                amount: string;
+                /** @description ISO 4217 */
+                currency: string;
+            };
+            requested_by: string;
+            /** Format: date-time */
+            requested_at: string;
+            decision: null | {
+                /** @enum {unknown} */
+                decision: "approved" | "rejected";
+                decided_by: string;
+                /** Format: date-time */
+                decided_at: string;
+                /** @description Null when the payment was within the requester's own limit */
+                rationale: string | null;
+            };
+            void: null | {
+                voided_by: string;
+                /** Format: date-time */
+                voided_at: string;
+                reason: string;
+            };
         };
         PublishedTriagePolicy: {
             version: string;
@@ -1728,6 +2357,9 @@ export interface components {
                 };
             };
         };
+        ReassignClaimActivityRequest: {
+            assignee: string;
+        };
         RequestAccessLinkRequest: {
             /** @description As on the acknowledgement, e.g. CLM-2026-000123 (case does not matter) */
             claim_number: string;
@@ -1741,6 +2373,58 @@ export interface components {
         };
         RequestAccessLinkResponse: {
             message: string;
+        };
+        RequestClaimPaymentRequest: {
+            /** @enum {unknown} */
+            cost_category: "indemnity" | "expense";
+            amount: {
+                /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                amount: string;
+                /** @description ISO 4217 */
+                currency: string;
+            };
+            payee: {
+                name: string;
+                /** @enum {unknown} */
+                kind: "claimant" | "vendor";
+            };
+            /** @enum {unknown} */
+            method: "eft" | "check";
+            memo: string;
+            /**
+             * Format: uuid
+             * @description An attachment of this claim (the vendor's invoice)
+             */
+            invoice_attachment_id?: string;
+        };
+        ReserveChange: {
+            /** Format: uuid */
+            change_id: string;
+            /** Format: uuid */
+            claim_id: string;
+            /** @enum {unknown} */
+            cost_category: "indemnity" | "expense";
+            previous_open: {
+                /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                amount: string;
+                /** @description ISO 4217 */
+                currency: string;
+            };
+            open: {
+                /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                amount: string;
+                /** @description ISO 4217 */
+                currency: string;
+            };
+            /**
+             * @description `closing`: the claim closed and its remaining reserve went to zero
+             * @enum {unknown}
+             */
+            cause: "set" | "closing";
+            reason: string;
+            actor: string;
+            /** Format: date-time */
+            changed_at: string;
         };
         RunTriageResponse: {
             /** Format: uuid */
@@ -1782,6 +2466,19 @@ export interface components {
             previous_assignee: string | null;
             /** @description The claim version after the change (also the ETag) */
             version: number;
+        };
+        SetClaimReserveRequest: {
+            /** @enum {unknown} */
+            cost_category: "indemnity" | "expense";
+            /** @description The category's open reserve from now on (what may still be paid), not an increment */
+            amount: {
+                /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                amount: string;
+                /** @description ISO 4217 */
+                currency: string;
+            };
+            /** @description Why the reserve changes (kept on the change and the timeline) */
+            reason: string;
         };
         StatusUpdate: {
             /** Format: uuid */
@@ -1857,6 +2554,9 @@ export interface components {
                     params?: Record<string, never>;
                 };
             };
+        };
+        VoidClaimPaymentRequest: {
+            reason: string;
         };
         WithdrawClaimResponse: {
             /** Format: uuid */
@@ -2131,6 +2831,10 @@ export interface components {
             leaf_hash: string;
             /** @description RFC 9162 §2.1.3 inclusion path, the leaf's sibling first */
             proof: string[];
+        };
+        GetAuditVerifierKeysResponse: {
+            service: string;
+            witnesses: string[];
         };
         GetControlResponse: {
             /** Format: uuid */
@@ -2883,7 +3587,17 @@ export interface operations {
                      *           }
                      *         ],
                      *         "next_cursor": null
-                     *       }
+                     *       },
+                     *       "payments": [
+                     *         {
+                     *           "amount": {
+                     *             "amount": "1234.50",
+                     *             "currency": "USD"
+                     *           },
+                     *           "paid_on": "2026-11-28",
+                     *           "method": "eft"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["GetClaimStatusResponse"];
@@ -5933,7 +6647,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description The claim is already closed, or an escalation is still open */
+            /** @description The claim is already closed, an escalation is still open, a payment awaits approval, or `paid` with nothing paid (closing sets the remaining open reserves to zero, recorded as reserve changes) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7212,6 +7926,2334 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    setClaimReserve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cost_category": "indemnity",
+                 *       "amount": {
+                 *         "amount": "12000.00",
+                 *         "currency": "USD"
+                 *       },
+                 *       "reason": "Repair estimate received"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetClaimReserveRequest"];
+            };
+        };
+        responses: {
+            /** @description The recorded change */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "change_id": "7a1c2e3d-4b5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "cost_category": "indemnity",
+                     *       "previous_open": {
+                     *         "amount": "0.00",
+                     *         "currency": "USD"
+                     *       },
+                     *       "open": {
+                     *         "amount": "12000.00",
+                     *         "currency": "USD"
+                     *       },
+                     *       "cause": "set",
+                     *       "reason": "Repair estimate received",
+                     *       "actor": "adjuster-7",
+                     *       "changed_at": "2026-03-02T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReserveChange"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation (an amount with more than two decimals, a number instead of a string…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:write and claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim (or payment) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The claim is closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Another currency than the claim's, or a reserve beyond numeric(18,2) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unprocessable",
+                     *       "title": "Unprocessable request",
+                     *       "status": 422,
+                     *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getClaimFinancials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "currency": "USD",
+                     *       "categories": {
+                     *         "indemnity": {
+                     *           "reserve": {
+                     *             "amount": "12000.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "paid": {
+                     *             "amount": "0.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "awaiting_approval": {
+                     *             "amount": "7500.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "outstanding": {
+                     *             "amount": "4500.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "incurred": {
+                     *             "amount": "4500.00",
+                     *             "currency": "USD"
+                     *           }
+                     *         },
+                     *         "expense": {
+                     *           "reserve": {
+                     *             "amount": "500.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "paid": {
+                     *             "amount": "250.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "awaiting_approval": {
+                     *             "amount": "0.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "outstanding": {
+                     *             "amount": "250.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "incurred": {
+                     *             "amount": "500.00",
+                     *             "currency": "USD"
+                     *           }
+                     *         }
+                     *       },
+                     *       "totals": {
+                     *         "reserve": {
+                     *           "amount": "12500.00",
+                     *           "currency": "USD"
+                     *         },
+                     *         "paid": {
+                     *           "amount": "250.00",
+                     *           "currency": "USD"
+                     *         },
+                     *         "awaiting_approval": {
+                     *           "amount": "7500.00",
+                     *           "currency": "USD"
+                     *         },
+                     *         "outstanding": {
+                     *           "amount": "4750.00",
+                     *           "currency": "USD"
+                     *         },
+                     *         "incurred": {
+                     *           "amount": "5000.00",
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "authority_limit": {
+                     *         "amount": "5000.00",
+                     *         "currency": "USD"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Financials"];
+                };
+            };
+            /** @description A body was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim (or payment) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listClaimPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every payment of the claim */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "payment_id": "7a1c2e3d-4b5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *           "cost_category": "indemnity",
+                     *           "amount": {
+                     *             "amount": "7500.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "payee": {
+                     *             "name": "Ana Ruiz",
+                     *             "kind": "claimant"
+                     *           },
+                     *           "method": "eft",
+                     *           "memo": "Repair settlement",
+                     *           "invoice_attachment_id": null,
+                     *           "status": "approved",
+                     *           "authority_limit": {
+                     *             "amount": "5000.00",
+                     *             "currency": "USD"
+                     *           },
+                     *           "requested_by": "adjuster-7",
+                     *           "requested_at": "2026-03-02T10:15:00.000Z",
+                     *           "decision": {
+                     *             "decision": "approved",
+                     *             "decided_by": "lead-2",
+                     *             "decided_at": "2026-03-02T10:15:00.000Z",
+                     *             "rationale": "Matches the repair invoice"
+                     *           },
+                     *           "void": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListClaimPaymentsResponse"];
+                };
+            };
+            /** @description A body was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim (or payment) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    requestClaimPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cost_category": "indemnity",
+                 *       "amount": {
+                 *         "amount": "7500.00",
+                 *         "currency": "USD"
+                 *       },
+                 *       "payee": {
+                 *         "name": "Ana Ruiz",
+                 *         "kind": "claimant"
+                 *       },
+                 *       "method": "eft",
+                 *       "memo": "Repair settlement"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RequestClaimPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment_id": "7a1c2e3d-4b5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "cost_category": "indemnity",
+                     *       "amount": {
+                     *         "amount": "7500.00",
+                     *         "currency": "USD"
+                     *       },
+                     *       "payee": {
+                     *         "name": "Ana Ruiz",
+                     *         "kind": "claimant"
+                     *       },
+                     *       "method": "eft",
+                     *       "memo": "Repair settlement",
+                     *       "invoice_attachment_id": null,
+                     *       "status": "awaiting_approval",
+                     *       "authority_limit": {
+                     *         "amount": "5000.00",
+                     *         "currency": "USD"
+                     *       },
+                     *       "requested_by": "adjuster-7",
+                     *       "requested_at": "2026-03-02T10:15:00.000Z",
+                     *       "decision": null,
+                     *       "void": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation (an amount with more than two decimals, a number instead of a string…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:write and claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim (or payment) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Beyond the open reserve of the category, no reserve yet, or a closed claim */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Another currency than the claim's, or an invoice_attachment_id that is not this claim's */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unprocessable",
+                     *       "title": "Unprocessable request",
+                     *       "status": 422,
+                     *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getClaimPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment_id": "7a1c2e3d-4b5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "cost_category": "indemnity",
+                     *       "amount": {
+                     *         "amount": "7500.00",
+                     *         "currency": "USD"
+                     *       },
+                     *       "payee": {
+                     *         "name": "Ana Ruiz",
+                     *         "kind": "claimant"
+                     *       },
+                     *       "method": "eft",
+                     *       "memo": "Repair settlement",
+                     *       "invoice_attachment_id": null,
+                     *       "status": "awaiting_approval",
+                     *       "authority_limit": {
+                     *         "amount": "5000.00",
+                     *         "currency": "USD"
+                     *       },
+                     *       "requested_by": "adjuster-7",
+                     *       "requested_at": "2026-03-02T10:15:00.000Z",
+                     *       "decision": null,
+                     *       "void": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description A body was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim (or payment) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    decideClaimPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "decision": "approved",
+                 *       "rationale": "Matches the repair invoice"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DecideClaimPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment decided */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment_id": "7a1c2e3d-4b5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "cost_category": "indemnity",
+                     *       "amount": {
+                     *         "amount": "7500.00",
+                     *         "currency": "USD"
+                     *       },
+                     *       "payee": {
+                     *         "name": "Ana Ruiz",
+                     *         "kind": "claimant"
+                     *       },
+                     *       "method": "eft",
+                     *       "memo": "Repair settlement",
+                     *       "invoice_attachment_id": null,
+                     *       "status": "approved",
+                     *       "authority_limit": {
+                     *         "amount": "5000.00",
+                     *         "currency": "USD"
+                     *       },
+                     *       "requested_by": "adjuster-7",
+                     *       "requested_at": "2026-03-02T10:15:00.000Z",
+                     *       "decision": {
+                     *         "decision": "approved",
+                     *         "decided_by": "lead-2",
+                     *         "decided_at": "2026-03-02T10:15:00.000Z",
+                     *         "rationale": "Matches the repair invoice"
+                     *       },
+                     *       "void": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation (an amount with more than two decimals, a number instead of a string…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The requester deciding their own payment, a limit below the amount, or neither claims:write nor claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim (or payment) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The payment is not awaiting approval, or the claim is closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    voidClaimPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Duplicate of an earlier payment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VoidClaimPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment voided */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment_id": "7a1c2e3d-4b5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "cost_category": "indemnity",
+                     *       "amount": {
+                     *         "amount": "7500.00",
+                     *         "currency": "USD"
+                     *       },
+                     *       "payee": {
+                     *         "name": "Ana Ruiz",
+                     *         "kind": "claimant"
+                     *       },
+                     *       "method": "eft",
+                     *       "memo": "Repair settlement",
+                     *       "invoice_attachment_id": null,
+                     *       "status": "voided",
+                     *       "authority_limit": {
+                     *         "amount": "5000.00",
+                     *         "currency": "USD"
+                     *       },
+                     *       "requested_by": "adjuster-7",
+                     *       "requested_at": "2026-03-02T10:15:00.000Z",
+                     *       "decision": {
+                     *         "decision": "approved",
+                     *         "decided_by": "lead-2",
+                     *         "decided_at": "2026-03-02T10:15:00.000Z",
+                     *         "rationale": "Matches the repair invoice"
+                     *       },
+                     *       "void": {
+                     *         "voided_by": "adjuster-7",
+                     *         "voided_at": "2026-03-02T10:15:00.000Z",
+                     *         "reason": "Duplicate of an earlier payment"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation (an amount with more than two decimals, a number instead of a string…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:write and claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim (or payment) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The payment is already rejected or voided, or the claim is closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listClaimNotes: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "note_id": "5d6e7f80-91a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *           "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *           "body": "Called the body shop: parts arrive Thursday. Estimate at https://shop.example/est/77",
+                     *           "topic": "repair",
+                     *           "corrects": null,
+                     *           "author": "adjuster-7",
+                     *           "created_at": "2026-03-02T10:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListClaimNotesResponse"];
+                };
+            };
+            /** @description An unknown or malformed query parameter, or a cursor this service did not issue */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    addClaimNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "Called the body shop: parts arrive Thursday. Estimate at https://shop.example/est/77",
+                 *       "topic": "repair"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddClaimNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The note */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "note_id": "5d6e7f80-91a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "body": "Called the body shop: parts arrive Thursday. Estimate at https://shop.example/est/77",
+                     *       "topic": "repair",
+                     *       "corrects": null,
+                     *       "author": "adjuster-7",
+                     *       "created_at": "2026-03-02T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Note"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation (an empty body, more than 10,000 characters) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:write and claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description corrects names no note of this claim */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unprocessable",
+                     *       "title": "Unprocessable request",
+                     *       "status": 422,
+                     *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createClaimActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "Call the body shop about the parts",
+                 *       "due_on": "2026-03-04",
+                 *       "priority": "normal"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateClaimActivityRequest"];
+            };
+        };
+        responses: {
+            /** @description The activity */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "activity_id": "6e7f8091-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "kind": "manual",
+                     *       "subject": "Call the body shop about the parts",
+                     *       "due_on": "2026-03-04",
+                     *       "priority": "normal",
+                     *       "assignee": "adjuster-7",
+                     *       "created_by": "adjuster-7",
+                     *       "created_at": "2026-03-02T10:15:00.000Z",
+                     *       "completed_by": null,
+                     *       "completed_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:write and claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim (or activity on it) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    completeClaimActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity, completed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "activity_id": "6e7f8091-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "kind": "manual",
+                     *       "subject": "Call the body shop about the parts",
+                     *       "due_on": "2026-03-04",
+                     *       "priority": "normal",
+                     *       "assignee": "adjuster-7",
+                     *       "created_by": "adjuster-7",
+                     *       "created_at": "2026-03-02T10:15:00.000Z",
+                     *       "completed_by": "adjuster-7",
+                     *       "completed_at": "2026-03-03T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /** @description A body was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:write and claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim (or activity on it) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Already completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    reassignClaimActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "assignee": "adjuster-9"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReassignClaimActivityRequest"];
+            };
+        };
+        responses: {
+            /** @description The activity, reassigned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "activity_id": "6e7f8091-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "kind": "manual",
+                     *       "subject": "Call the body shop about the parts",
+                     *       "due_on": "2026-03-04",
+                     *       "priority": "normal",
+                     *       "assignee": "adjuster-9",
+                     *       "created_by": "adjuster-7",
+                     *       "created_at": "2026-03-02T10:15:00.000Z",
+                     *       "completed_by": null,
+                     *       "completed_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:write and claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim (or activity on it) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The activity is completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listMyActivities: {
+        parameters: {
+            query: {
+                assignee: "me";
+                due?: "overdue" | "today" | "week";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of my open activities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "activity_id": "6e7f8091-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *           "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *           "kind": "manual",
+                     *           "subject": "Call the body shop about the parts",
+                     *           "due_on": "2026-03-04",
+                     *           "priority": "normal",
+                     *           "assignee": "adjuster-7",
+                     *           "created_by": "adjuster-7",
+                     *           "created_at": "2026-03-02T10:15:00.000Z",
+                     *           "completed_by": null,
+                     *           "completed_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListMyActivitiesResponse"];
+                };
+            };
+            /** @description A missing or unknown query parameter, or a cursor this service did not issue */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:write and claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     verifyAuditLog: {
         parameters: {
             query?: {
@@ -7341,6 +10383,10 @@ export interface operations {
                 entity_id?: string;
                 source?: "evidence" | "claims";
                 action?: string;
+                entity_type?: string;
+                actor?: string;
+                recorded_from?: string;
+                recorded_before?: string;
                 after_seq?: number;
                 limit?: number;
             };
@@ -7959,6 +11005,72 @@ export interface operations {
                 };
             };
             /** @description The caller lacks audit:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getAuditVerifierKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verifier keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "service": "evidence.claims-platform/audit-log+3f2a1b9c+AWx0ZXN0LWtleS1ieXRlcy1mb3ItdGhlLWV4YW1wbGUtb25seQ==",
+                     *       "witnesses": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetAuditVerifierKeysResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has none of evidence:write, evidence:approve, audit:read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9876,6 +12988,106 @@ export interface operations {
                      *       "title": "Unprocessable request",
                      *       "status": 422,
                      *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getEvidenceContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored content */
+            200: {
+                headers: {
+                    /** @description For a file: attachment, with its file name */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such evidence (an id that is not a UUID names none) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The virus scan holds the file back */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
                      *     }
                      */
