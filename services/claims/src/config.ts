@@ -1,4 +1,4 @@
-import { inProduction, variable } from '@platform/config';
+import { brandConfigRules, brandVariables, inProduction, variable } from '@platform/config';
 import { objectStoreVariables } from '@platform/files';
 import { readServiceConfig, scanningVariables } from '@platform/runtime';
 import { checkWitnessSettings, witnessVariables } from '@platform/witness';
@@ -9,6 +9,7 @@ export const claimsVariables = {
   CLAIMS_EXCHANGE: variable.string('Topic exchange the claims service publishes to', 'claims.events'),
   ATTACHMENT_MAX_BYTES: variable.int('Largest accepted attachment, in bytes', 25 * 1024 * 1024, 1),
   ...scanningVariables,
+  ...brandVariables,
   ...objectStoreVariables,
   PUBLIC_BASE_URL: variable.string('Base URL used in links handed to claimants and adjusters', 'http://localhost:8080'),
   SMTP_URL: variable.url('SMTP server for email status updates; unset logs deliveries instead', ['smtp', 'smtps']),
@@ -74,6 +75,7 @@ export function readClaimsConfig(env: NodeJS.ProcessEnv = process.env) {
         !c.SMS_WEBHOOK_URL &&
         'SMTP_URL or SMS_WEBHOOK_URL must be set in production: new access links are sent through them',
     ),
+    ...brandConfigRules,
     (c) => void checkWitnessSettings(c),
     (c) => void parseAuthorityLimits(c.PAYMENT_AUTHORITY_LIMITS),
   ]);

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { headerOf, startSmtpTestServer } from '../../testing/smtp-test-server';
-import { createMessageSender, renderStatusUpdate, type OutgoingMessage } from './delivery-channels';
+import { createMessageSender, renderStatusUpdate, signWithBrand, type OutgoingMessage } from './delivery-channels';
 
 const update = {
   claim_id: '6a1f7c2e-0000-4000-8000-000000000000',
@@ -31,6 +31,19 @@ describe('delivery channels', () => {
     const send = createMessageSender({ SMTP_FROM: 'claims@example.com', NODE_ENV: 'test' }, logger);
     expect(await send(message('email', 'ana@example.com'))).toEqual({ status: 'logged', providerMessageId: null });
     expect(await send(message('sms', '+14155550100'))).toEqual({ status: 'logged', providerMessageId: null });
+  });
+
+  it("signs every message with the insurer's name and contact (BRAND_*), whatever its channel", async () => {
+    const smtp = await startSmtpTestServer();
+    try {
+      const brand = { BRAND_NAME: 'Aseguradora Sol', BRAND_CONTACT_PHONE: '+34900123456', BRAND_CONTACT_EMAIL: 'siniestros@sol.example' };
+      const send = createMessageSender({ SMTP_URL: smtp.url, SMTP_FROM: 'claims@example.com', NODE_ENV: 'test', ...brand }, logger);
+      await send(message('email', 'ana@example.com'));
+      expect(smtp.received[0].text.trimEnd()).toMatch(/\r?\n\r?\n— Aseguradora Sol · \+34900123456 · siniestros@sol\.example$/);
+      expect(signWithBrand('Hola', {})).toBe('Hola');
+    } finally {
+      await smtp.close();
+    }
   });
 
   it('hands a new access link to the log in development when no provider is configured, and refuses to in production', async () => {

@@ -64,12 +64,25 @@ function senderDomain(from: string): string {
   return /@([^\s>]+)/.exec(from)?.[1] ?? 'localhost';
 }
 
+/** The insurer a claimant message is signed with (BRAND_*, @platform/config). */
+export interface Brand {
+  BRAND_NAME?: string;
+  BRAND_CONTACT_PHONE?: string;
+  BRAND_CONTACT_EMAIL?: string;
+}
+
+/** Every message ends with the insurer's name and how to reach it, in any language (a name and two addresses). */
+export function signWithBrand(text: string, brand: Brand): string {
+  if (!brand.BRAND_NAME) return text;
+  return `${text}\n\n— ${[brand.BRAND_NAME, brand.BRAND_CONTACT_PHONE, brand.BRAND_CONTACT_EMAIL].filter(Boolean).join(' · ')}`;
+}
+
 /**
- * Email through SMTP (nodemailer) when SMTP_URL is set, SMS through a POST to SMS_WEBHOOK_URL when it
+ * Each message is signed with the insurer (signWithBrand). Email through SMTP (nodemailer) when SMTP_URL is set, SMS through a POST to SMS_WEBHOOK_URL when it
  * is set (its JSON answer's `id`, if any, is kept as the provider's message id); with neither, the message is written to the log (without its text: it may hold personal data).
  */
 export function createMessageSender(
-  settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string; NODE_ENV: string },
+  settings: { SMTP_URL?: string; SMTP_FROM: string; SMS_WEBHOOK_URL?: string; NODE_ENV: string } & Brand,
   logger: Logger,
 ): SendMessage {
   const mailer = settings.SMTP_URL
@@ -79,7 +92,8 @@ export function createMessageSender(
         socketTimeout: SEND_TIMEOUT_MS,
       } as never)
     : undefined;
-  return async (message) => {
+  return async (unsigned) => {
+    const message = { ...unsigned, text: signWithBrand(unsigned.text, settings) };
     if (message.channel === 'email' && mailer) {
       const info = await mailer.sendMail({
         from: settings.SMTP_FROM,

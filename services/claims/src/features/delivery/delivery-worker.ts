@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { claimantMessages } from '../../shared/claimant-messages';
 import { sendAccessLink } from '../access-links/access-link-delivery';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
-import { createMessageSender, renderStatusUpdate, type SendMessage, type SendOutcome } from './delivery-channels';
+import { createMessageSender, renderStatusUpdate, type Brand, type SendMessage, type SendOutcome } from './delivery-channels';
 import { deliveriesStore, type DueDelivery } from './delivery-store';
 
 export const DELIVERY_MAX_ATTEMPTS = 5;
@@ -120,13 +120,15 @@ export function startDeliveryWorker(
  * The worker as the service holds it: started with the background work; `kick` wakes it after a
  * status update or an access-link request commits (a no-op before it starts).
  */
-export function deliveryWorkerHandle(settings: {
-  SMTP_URL?: string;
-  SMTP_FROM: string;
-  SMS_WEBHOOK_URL?: string;
-  PUBLIC_BASE_URL: string;
-  NODE_ENV: string;
-}) {
+export function deliveryWorkerHandle(
+  settings: {
+    SMTP_URL?: string;
+    SMTP_FROM: string;
+    SMS_WEBHOOK_URL?: string;
+    PUBLIC_BASE_URL: string;
+    NODE_ENV: string;
+  } & Brand,
+) {
   let worker: DeliveryWorker | undefined;
   return {
     kick: () => worker?.kick(),
