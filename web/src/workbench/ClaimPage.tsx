@@ -6,7 +6,14 @@ import { api, type components } from '../api/client';
 import { DeadlineBadge } from './deadline';
 import { humanise } from './QueuePage';
 import { authHeader, hasScope, type WorkbenchSession } from './session';
-import { emptyDraft, StatusUpdateComposer, type ComposedClosing, type ComposedUpdate } from './StatusUpdateComposer';
+import {
+  emptyDraft,
+  refusalOfProblem,
+  StatusUpdateComposer,
+  type ComposedClosing,
+  type ComposedUpdate,
+  type ServerRefusal,
+} from './StatusUpdateComposer';
 import { usePageTitle, useSession } from './WorkbenchSession';
 
 type ClaimFile = components['schemas']['GetClaimResponse'];
@@ -68,6 +75,19 @@ export function ClaimPage() {
   );
 }
 
+/** Where the claim is queued: the claim's queue, else what triage found (a lead's decision pending), else not triaged. */
+export function queueText(file: Pick<ClaimFile, 'claim' | 'triage' | 'escalation'>): string {
+  if (file.claim.queue) return humanise(file.claim.queue);
+  if (file.escalation?.status === 'open') return `Waiting for a lead (proposed ${humanise(file.escalation.proposed_queue)})`;
+  if (file.triage) return humanise(file.triage.queue);
+  return 'Not triaged';
+}
+
+function locationText(location: ClaimFile['claim']['loss']['location']): string {
+  if (!location) return 'Not given';
+  return [location.address_line, location.postal_code, location.city, location.country].filter(Boolean).join(', ');
+}
+
 function ClaimSummary({ file }: { file: ClaimFile }) {
   const { claim } = file;
   return (
@@ -77,25 +97,40 @@ function ClaimSummary({ file }: { file: ClaimFile }) {
         <dt>Stage</dt>
         <dd data-testid="claim-stage">{humanise(claim.stage)}</dd>
         <dt>Claimant</dt>
-        <dd>
-          {claim.claimant.name} · {claim.claimant.email ?? ''} {claim.claimant.phone ?? ''}
+        <dd data-testid="claimant-contact">
+          {claim.claimant.name} · {[claim.claimant.email, claim.claimant.phone].filter(Boolean).join(' · ') || 'no contact given'} (prefers{' '}
+          {claim.preferred_channel}, language {claim.language}
+          {claim.time_zone ? `, ${claim.time_zone}` : ''})
         </dd>
         <dt>Policy</dt>
-        <dd>{claim.policy_number}</dd>
+        <dd data-testid="claim-policy">{claim.policy_number}</dd>
         <dt>Loss</dt>
         <dd>
           {humanise(claim.loss.type)} on {claim.loss.date}: {claim.loss.description}
         </dd>
+        <dt>Loss location</dt>
+        <dd data-testid="loss-location">{locationText(claim.loss.location)}</dd>
+        <dt>Injury</dt>
+        <dd data-testid="injury">{claim.injuries === null ? 'Not said' : claim.injuries ? 'Yes, someone was injured' : 'No'}</dd>
+        <dt>Estimated amount</dt>
+        <dd data-testid="estimated-amount">
+          {claim.estimated_amount ? `${claim.estimated_amount.amount} ${claim.estimated_amount.currency}` : 'Not given'}
+        </dd>
         <dt>Queue</dt>
-        <dd>{claim.queue ? humanise(claim.queue) : 'Not triaged'}</dd>
+        <dd data-testid="claim-queue">{queueText(file)}</dd>
         <dt>Next update due</dt>
         <dd>
           <DeadlineBadge due={claim.next_update_due} />
         </dd>
-        <dt>First contact due</dt>
-        <dd>
-          <DeadlineBadge due={claim.first_contact_due} />
-        </dd>
+        {/* The first-contact deadline ends when the claim closes. */}
+        {claim.stage !== 'closed' && (
+          <>
+            <dt>First contact due</dt>
+            <dd data-testid="first-contact-due">
+              <DeadlineBadge due={claim.first_contact_due} />
+            </dd>
+          </>
+        )}
         {claim.closing && (
           <>
             <dt>Closed</dt>
@@ -112,6 +147,13 @@ function ClaimSummary({ file }: { file: ClaimFile }) {
       </dl>
     </section>
   );
+}
+
+/** A refusal whose fields the composer shows next to each field. */
+class RefusedError extends Error {
+  constructor(readonly refusal: ServerRefusal) {
+    super(refusal.detail);
+  }
 }
 
 function useClaimMutation<T>(claimId: string, run: (input: T) => Promise<void>) {
@@ -153,6 +195,12 @@ function AssignmentSection({ file, session }: { file: ClaimFile; session: Workbe
   );
 }
 
+/** The triage outcome in words, following a lead's decision once there is one. */
+export function triageOutcomeText(triage: NonNullable<ClaimFile['triage']>, escalation: ClaimFile['escalation']): string {
+  if (escalation?.status === 'decided') return `decided by ${escalation.decided_by}: ${escalation.decision}`;
+  return triage.outcome === 'pending_human_decision' ? 'waiting for a lead to decide' : 'routed automatically';
+}
+
 function TriageSection({ file, session }: { file: ClaimFile; session: WorkbenchSession }) {
   const { claim, triage, escalation } = file;
   const run = useClaimMutation(claim.claim_id, async () => {
@@ -168,9 +216,7 @@ function TriageSection({ file, session }: { file: ClaimFile; session: WorkbenchS
       {triage ? (
         <>
           <p data-testid="triage-outcome">
-            Score {triage.score}, queue {humanise(triage.queue)},{' '}
-            {triage.outcome === 'pending_human_decision' ? 'waiting for a lead to decide' : 'routed automatically'} (policy{' '}
-            {triage.policy_version})
+            Score {triage.score}, queue {humanise(triage.queue)}, {triageOutcomeText(triage, escalation)} (policy {triage.policy_version})
           </p>
           <h3>Rules that matched</h3>
           <ul>
@@ -303,7 +349,7 @@ function ComposerSection({
       headers: authHeader(session),
       body,
     });
-    if (error) throw new Error(problemText(error, 'The update could not be sent'));
+    if (error) throw new RefusedError(refusalOfProblem(error, 'The update could not be sent'));
     setSent(`Update sent (adequacy ${Math.round(data.adequacy_score * 100)}%)`);
     await queryClient.invalidateQueries({ queryKey: ['deliveries', claim.claim_id] });
   });
@@ -314,22 +360,25 @@ function ComposerSection({
       headers: authHeader(session),
       body,
     });
-    if (error) throw new Error(problemText(error, 'The claim could not be closed'));
+    if (error) throw new RefusedError(refusalOfProblem(error, 'The claim could not be closed'));
     setSent(`Claim closed as ${data.reason} (update adequacy ${Math.round(data.status_update.adequacy_score * 100)}%)`);
     await queryClient.invalidateQueries({ queryKey: ['deliveries', claim.claim_id] });
   });
-  // The link the platform already sent the claimant (intake's acknowledgement), when it is one a status update
-  // may carry: the API takes https links only, and a development platform's own link is http.
-  const portalUrl = file.status_updates.find((update) => update.portal_url?.startsWith('https://'))?.portal_url ?? '';
+  // The link the platform already sent the claimant (intake's acknowledgement): the API takes it back whatever its
+  // scheme, being on the platform's own PUBLIC_BASE_URL (CONTRACT §3), so a development platform's http link is kept.
+  const portalUrl = file.status_updates.find((update) => update.portal_url)?.portal_url ?? '';
+  const contact = [...file.status_updates].reverse().find((update) => update.contact)?.contact ?? null;
+  const refusal = (failure: Error | null): ServerRefusal | null =>
+    failure ? (failure instanceof RefusedError ? failure.refusal : { detail: failure.message, fields: {} }) : null;
   return (
     <section>
       <StatusUpdateComposer
         key={claim.version}
-        initial={emptyDraft(claim.stage, claim.language, portalUrl)}
+        initial={emptyDraft(claim.stage, claim.language, portalUrl, contact)}
         onSend={(body) => send.mutate(body)}
         onClose={(body) => close.mutate(body)}
         sending={send.isPending || close.isPending}
-        error={send.error?.message ?? close.error?.message}
+        error={refusal(send.error) ?? refusal(close.error)}
       />
     </section>
   );

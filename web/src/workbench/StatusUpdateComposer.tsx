@@ -10,6 +10,7 @@ import {
 } from '@platform/claims-domain';
 import { useState, type FormEvent } from 'react';
 import type { components } from '../api/client';
+import { LANGUAGES } from '../i18n/messages';
 import { humanise } from './QueuePage';
 
 /** The StatusUpdate as POST …/status-updates takes it: exactly its fields, nothing about closing. */
@@ -68,6 +69,82 @@ export function draftToClosing(draft: Draft & { closing_reason: ClosingReason })
   };
 }
 
+/** A refusal of one field, in words, shown next to that field. */
+export type FieldErrors = Partial<Record<keyof Draft, string>>;
+
+/**
+ * What the API would refuse, checked before sending (CONTRACT §3): links are absolute https, except links on
+ * the platform's own origin (`ownOrigin`, the page's origin: the API accepts its own PUBLIC_BASE_URL whatever
+ * its scheme outside production), and the required texts are not empty.
+ */
+export function refusals(draft: Draft, ownOrigin: string): FieldErrors {
+  const errors: FieldErrors = {};
+  const link = (name: 'cta_url' | 'portal_url') => {
+    const text = draft[name].trim();
+    if (!text) return;
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      errors[name] = 'Enter a full link starting with https://';
+      return;
+    }
+    if (url.protocol !== 'https:' && url.origin !== ownOrigin)
+      errors[name] = 'The link must start with https:// (or be this platform’s own link)';
+  };
+  link('cta_url');
+  link('portal_url');
+  if (!draft.what_happened.trim()) errors.what_happened = 'Say what happened';
+  if (!draft.what_happens_next.trim()) errors.what_happens_next = 'Say what happens next';
+  if (given(draft.cta_label) && !given(draft.cta_url)) errors.cta_url = 'A call to action needs its link';
+  if (given(draft.cta_url) && !given(draft.cta_label)) errors.cta_label = 'A call to action needs its label';
+  if (given(draft.contact_phone) && !/^\+[1-9]\d{6,14}$/.test(draft.contact_phone.trim()))
+    errors.contact_phone = 'Enter the phone in international form, e.g. +14155550123';
+  if (draft.stage === 'closed' && draft.closing_reason === 'denied' && !given(draft.closing_rationale))
+    errors.closing_rationale = 'A denial needs its rationale';
+  return errors;
+}
+
+/** The composer field a problem+json `errors[].pointer` names (`/cta/url`, `/status_update/contact/phone`, `/rationale`). */
+export function fieldOfPointer(pointer: string): keyof Draft | null {
+  const parts = pointer.split('/').filter(Boolean);
+  if (parts[0] === 'status_update') parts.shift();
+  const [head, sub] = parts;
+  if (head === 'rationale') return 'closing_rationale';
+  if (head === 'reason') return 'closing_reason';
+  if (head === 'cta') return sub === 'label' ? 'cta_label' : 'cta_url';
+  if (head === 'contact') return sub === 'email' ? 'contact_email' : 'contact_phone';
+  const direct: (keyof Draft)[] = [
+    'channel',
+    'stage',
+    'what_happened',
+    'what_happens_next',
+    'what_we_need_from_you',
+    'expected_next_update_by',
+    'portal_url',
+    'language',
+  ];
+  return direct.find((name) => name === head) ?? null;
+}
+
+/** A server refusal: problem+json whose `errors[]` name fields; each goes next to its field, the rest in `detail`. */
+export interface ServerRefusal {
+  detail: string;
+  fields: FieldErrors;
+}
+
+export function refusalOfProblem(
+  problem: { detail?: string; title?: string; errors?: { pointer?: string; message?: string }[] } | undefined,
+  fallback: string,
+): ServerRefusal {
+  const fields: FieldErrors = {};
+  for (const error of problem?.errors ?? []) {
+    const name = error.pointer ? fieldOfPointer(error.pointer) : null;
+    if (name && error.message) fields[name] = fields[name] ? `${fields[name]}; ${error.message}` : error.message;
+  }
+  return { detail: problem?.detail ?? problem?.title ?? fallback, fields };
+}
+
 const MISSING_HINTS: Record<AdequacyField, string> = {
   expected_next_update_by: 'when the customer hears from us next',
   cta: 'a call to action (label and link) for what we need',
@@ -102,18 +179,50 @@ export function channelPreview(request: ComposedUpdate): string {
   }
 }
 
-export function emptyDraft(stage: ClaimStage, language: string, portalUrl: string): Draft {
+/** What happens next at each stage, as the composer starts it (the adjuster edits it), in the message's language. */
+const STAGE_TEMPLATES: Record<'en' | 'es', Partial<Record<ClaimStage, string>>> = {
+  en: {
+    triage: 'We are reviewing your claim to send it to the right team.',
+    assigned: 'Your adjuster will contact you to go through your claim.',
+    inspection: 'We will arrange an inspection of the damage with you.',
+    estimate: 'We are preparing an estimate of the repair or replacement.',
+    waiting_on_customer: 'We will continue as soon as we receive what we asked for.',
+    settlement: 'We are preparing your settlement.',
+    closed: 'Nothing more: your claim is closed.',
+  },
+  es: {
+    triage: 'Estamos revisando su reclamación para enviarla al equipo adecuado.',
+    assigned: 'Su tramitador se pondrá en contacto con usted para revisar su reclamación.',
+    inspection: 'Acordaremos con usted una inspección de los daños.',
+    estimate: 'Estamos preparando una valoración de la reparación o sustitución.',
+    waiting_on_customer: 'Continuaremos en cuanto recibamos lo que le pedimos.',
+    settlement: 'Estamos preparando su liquidación.',
+    closed: 'Nada más: su reclamación está cerrada.',
+  },
+};
+
+export function stageTemplate(stage: ClaimStage, language: string): string {
+  return STAGE_TEMPLATES[language === 'es' ? 'es' : 'en'][stage] ?? '';
+}
+
+/** A new draft, pre-filled from the claim: its stage and language, the platform's portal link, the last contact given, the stage's template. */
+export function emptyDraft(
+  stage: ClaimStage,
+  language: string,
+  portalUrl: string,
+  contact?: { phone: string; email: string } | null,
+): Draft {
   return {
     channel: 'email',
     stage,
     what_happened: '',
-    what_happens_next: '',
+    what_happens_next: stageTemplate(stage, language),
     what_we_need_from_you: '',
     expected_next_update_by: '',
     cta_label: '',
     cta_url: '',
-    contact_phone: '',
-    contact_email: '',
+    contact_phone: contact?.phone ?? '',
+    contact_email: contact?.email ?? '',
     portal_url: portalUrl,
     language,
     closing_reason: '',
@@ -139,11 +248,29 @@ export function StatusUpdateComposer({
   onSend: (request: ComposedUpdate) => void;
   onClose: (closing: ComposedClosing) => void;
   sending?: boolean;
-  error?: string | null;
+  error?: ServerRefusal | null;
 }) {
   const [draft, setDraft] = useState(initial);
+  const [checked, setChecked] = useState<FieldErrors | null>(null);
   const request = draftToRequest(draft);
   const { adequacy_score: score, adequacy_missing: missing } = computeAdequacy(request);
+  // Before sending: what the API would refuse; after a refusal: what the server named, each next to its field.
+  const fieldErrors: FieldErrors = { ...(error?.fields ?? {}), ...(checked ?? {}) };
+  const update = (name: keyof Draft, value: string) => {
+    const next = { ...draft, [name]: value } as Draft;
+    // A new stage or language brings its template, unless the adjuster has written their own.
+    if ((name === 'stage' || name === 'language') && draft.what_happens_next === stageTemplate(draft.stage, draft.language))
+      next.what_happens_next = stageTemplate(next.stage, next.language);
+    setDraft(next);
+    if (checked) setChecked(refusals(next, window.location.origin));
+  };
+  const fieldError = (name: keyof Draft) =>
+    fieldErrors[name] ? (
+      <span className="error field-error" id={`composer-${name}-error`} data-testid={`composer-${name}-error`}>
+        {fieldErrors[name]}
+      </span>
+    ) : null;
+  const describedBy = (name: keyof Draft) => (fieldErrors[name] ? `composer-${name}-error` : undefined);
   const field = (name: keyof Draft, label: string, type = 'text', required = false) => (
     <div>
       <label htmlFor={`composer-${name}`}>{label}</label>
@@ -152,26 +279,33 @@ export function StatusUpdateComposer({
         type={type}
         required={required}
         value={draft[name]}
-        onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
+        aria-invalid={fieldErrors[name] ? true : undefined}
+        aria-describedby={describedBy(name)}
+        onChange={(event) => update(name, event.target.value)}
       />
+      {fieldError(name)}
     </div>
   );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    const found = refusals(draft, window.location.origin);
+    setChecked(found);
+    if (Object.keys(found).length > 0) return;
     if (draft.stage === 'closed' && draft.closing_reason) onClose(draftToClosing({ ...draft, closing_reason: draft.closing_reason }));
     else onSend(request);
   };
+  const missingTexts = [
+    ...(draft.what_happened.trim() ? [] : ['what happened']),
+    ...(draft.what_happens_next.trim() ? [] : ['what happens next']),
+    ...missing.map((name) => MISSING_HINTS[name]),
+  ];
   return (
-    <form className="composer" onSubmit={onSubmit} aria-labelledby="composer-heading">
+    <form className="composer" noValidate onSubmit={onSubmit} aria-labelledby="composer-heading">
       <h2 id="composer-heading">Send a status update</h2>
       <div className="filter-row">
         <div>
           <label htmlFor="composer-channel">Channel</label>
-          <select
-            id="composer-channel"
-            value={draft.channel}
-            onChange={(event) => setDraft({ ...draft, channel: event.target.value as Channel })}
-          >
+          <select id="composer-channel" value={draft.channel} onChange={(event) => update('channel', event.target.value)}>
             {CHANNELS.map((channel) => (
               <option key={channel} value={channel}>
                 {channel}
@@ -181,11 +315,7 @@ export function StatusUpdateComposer({
         </div>
         <div>
           <label htmlFor="composer-stage">Stage</label>
-          <select
-            id="composer-stage"
-            value={draft.stage}
-            onChange={(event) => setDraft({ ...draft, stage: event.target.value as ClaimStage })}
-          >
+          <select id="composer-stage" value={draft.stage} onChange={(event) => update('stage', event.target.value)}>
             {CLAIM_STAGES.map((stage) => (
               <option key={stage} value={stage}>
                 {humanise(stage)}
@@ -200,7 +330,7 @@ export function StatusUpdateComposer({
               id="composer-closing_reason"
               required
               value={draft.closing_reason}
-              onChange={(event) => setDraft({ ...draft, closing_reason: event.target.value as ClosingReason })}
+              onChange={(event) => update('closing_reason', event.target.value)}
             >
               <option value="">Choose…</option>
               {CLOSING_REASONS.map((reason) => (
@@ -218,8 +348,11 @@ export function StatusUpdateComposer({
               id="composer-closing_rationale"
               required={draft.closing_reason === 'denied'}
               value={draft.closing_rationale}
-              onChange={(event) => setDraft({ ...draft, closing_rationale: event.target.value })}
+              aria-invalid={fieldErrors.closing_rationale ? true : undefined}
+              aria-describedby={describedBy('closing_rationale')}
+              onChange={(event) => update('closing_rationale', event.target.value)}
             />
+            {fieldError('closing_rationale')}
           </div>
         )}
       </div>
@@ -237,7 +370,18 @@ export function StatusUpdateComposer({
       </div>
       <div className="filter-row">
         {field('portal_url', 'Portal link', 'url')}
-        {field('language', 'Language')}
+        <div>
+          <label htmlFor="composer-language">Language</label>
+          <select id="composer-language" value={draft.language} onChange={(event) => update('language', event.target.value)}>
+            <option value="">Not set</option>
+            {Object.entries(LANGUAGES).map(([code, { name }]) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
+          </select>
+          {fieldError('language')}
+        </div>
       </div>
       <section className="adequacy" aria-label="Adequacy">
         <p>
@@ -247,10 +391,10 @@ export function StatusUpdateComposer({
             {Math.round(score * 100)}%
           </output>
         </p>
-        {missing.length > 0 ? (
+        {missingTexts.length > 0 ? (
           <ul aria-label="Missing from this update">
-            {missing.map((name) => (
-              <li key={name}>Missing: {MISSING_HINTS[name]}</li>
+            {missingTexts.map((text) => (
+              <li key={text}>Missing: {text}</li>
             ))}
           </ul>
         ) : (
@@ -266,7 +410,7 @@ export function StatusUpdateComposer({
       </button>
       {error && (
         <p className="error" role="alert">
-          {error}
+          {Object.keys(error.fields).length > 0 ? `The update was refused: ${Object.values(error.fields).join('; ')}` : error.detail}
         </p>
       )}
     </form>

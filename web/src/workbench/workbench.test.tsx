@@ -7,7 +7,15 @@ import { deadlineState, SOON_MS } from './deadline';
 import { pkceChallenge } from './oidc';
 import { QueueFilterForm } from './QueuePage';
 import { filtersFromSearch, filtersToSearch, listQuery, NO_FILTERS, type QueueFilters } from './queue-filters';
-import { emptyDraft, StatusUpdateComposer, type ComposedClosing, type ComposedUpdate } from './StatusUpdateComposer';
+import {
+  emptyDraft,
+  fieldOfPointer,
+  refusalOfProblem,
+  refusals,
+  StatusUpdateComposer,
+  type ComposedClosing,
+  type ComposedUpdate,
+} from './StatusUpdateComposer';
 
 const score = () => screen.getByTestId('adequacy-score').textContent;
 
@@ -22,12 +30,15 @@ describe('status update composer', () => {
         .getAllByRole('listitem')
         .map((item) => item.textContent);
     expect(missing()).toEqual([
+      'Missing: what happened',
       'Missing: when the customer hears from us next',
       'Missing: who to contact (phone and email)',
       'Missing: the language of the message',
     ]);
 
-    await user.type(screen.getByLabelText('Language'), 'en');
+    await user.type(screen.getByLabelText('What happened'), 'We got your photos.');
+    expect(missing()).not.toContain('Missing: what happened');
+    await user.selectOptions(screen.getByLabelText('Language'), 'en');
     expect(score()).toBe(`${Math.round(computeAdequacy({ channel: 'email', language: 'en' }).adequacy_score * 100)}%`);
     await user.type(screen.getByLabelText('Contact phone'), '+14155550111');
     expect(score()).toBe('17%'); // a contact counts only with both phone and email, as the service requires
@@ -109,6 +120,69 @@ describe('status update composer', () => {
     const [update] = onSend.mock.calls[0];
     expect(update).not.toHaveProperty('closing_reason');
     expect(update.contact).toEqual({ phone: '+14155550111', email: 'sam@insurer.example' });
+  });
+});
+
+describe('status update composer refusals', () => {
+  it('starts from the claim: its language, the stage template, the portal link and the last contact', () => {
+    render(
+      <StatusUpdateComposer
+        initial={emptyDraft('assigned', 'es', 'http://localhost:3000/portal/claims/x', {
+          phone: '+14155550111',
+          email: 'sam@insurer.example',
+        })}
+        onSend={() => {}}
+        onClose={() => {}}
+      />,
+    );
+    expect(screen.getByLabelText('Language')).toHaveValue('es');
+    expect(screen.getByLabelText('What happens next')).toHaveValue(
+      'Su tramitador se pondrá en contacto con usted para revisar su reclamación.',
+    );
+    expect(screen.getByLabelText('Portal link')).toHaveValue('http://localhost:3000/portal/claims/x');
+    expect(screen.getByLabelText('Contact email')).toHaveValue('sam@insurer.example');
+  });
+
+  it('refuses before sending an http link that is not the platform’s own, naming the field; the own origin passes', async () => {
+    const user = userEvent.setup();
+    const onSend = vi.fn<(request: ComposedUpdate) => void>();
+    render(<StatusUpdateComposer initial={emptyDraft('estimate', 'en', '')} onSend={onSend} onClose={() => {}} />);
+    await user.type(screen.getByLabelText('What happened'), 'We have your estimate.');
+    await user.type(screen.getByLabelText('Call to action label'), 'See it');
+    await user.type(screen.getByLabelText('Call to action link'), 'http://elsewhere.example/x');
+    await user.click(screen.getByRole('button', { name: 'Send update' }));
+    expect(onSend).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Call to action link')).toHaveAccessibleDescription(/must start with https:\/\//);
+    await user.clear(screen.getByLabelText('Call to action link'));
+    await user.type(screen.getByLabelText('Call to action link'), `${window.location.origin}/portal/claims/x`);
+    await user.click(screen.getByRole('button', { name: 'Send update' }));
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks for the rationale of a denial before closing', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn<(closing: ComposedClosing) => void>();
+    render(<StatusUpdateComposer initial={emptyDraft('settlement', 'en', '')} onSend={() => {}} onClose={onClose} />);
+    await user.selectOptions(screen.getByLabelText('Stage'), 'closed');
+    await user.selectOptions(screen.getByLabelText('Closing reason'), 'denied');
+    await user.type(screen.getByLabelText('What happened'), 'We cannot pay your claim.');
+    await user.click(screen.getByRole('button', { name: 'Close the claim' }));
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByTestId('composer-closing_rationale-error')).toHaveTextContent('A denial needs its rationale');
+  });
+
+  it('puts a server refusal next to the field its pointer names', () => {
+    expect(fieldOfPointer('/cta/url')).toBe('cta_url');
+    expect(fieldOfPointer('/status_update/contact/email')).toBe('contact_email');
+    expect(fieldOfPointer('/rationale')).toBe('closing_rationale');
+    expect(fieldOfPointer('/unknown')).toBeNull();
+    const refusal = refusalOfProblem(
+      { detail: 'Request body: portal_url must be https', errors: [{ pointer: '/portal_url', message: 'must be an https link' }] },
+      '',
+    );
+    render(<StatusUpdateComposer initial={emptyDraft('estimate', 'en', '')} onSend={() => {}} onClose={() => {}} error={refusal} />);
+    expect(screen.getByLabelText('Portal link')).toHaveAccessibleDescription('must be an https link');
+    expect(refusals(emptyDraft('estimate', 'en', 'ftp://x'), 'https://claims.example').portal_url).toMatch(/https/);
   });
 });
 
