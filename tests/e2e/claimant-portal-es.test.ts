@@ -7,6 +7,13 @@ import { ensureWebBuilt } from '../../scripts/web-build';
 import { fnolBody } from './fnol';
 import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
 
+// the insurer, configured: its name, colour (rgb(122, 31, 31): 9.9:1 with white) and contact on every page and message
+const BRAND = {
+  BRAND_NAME: 'Aseguradora Sol',
+  BRAND_PRIMARY_COLOR: '#7a1f1f',
+  BRAND_CONTACT_PHONE: '+34900123456',
+  BRAND_CONTACT_EMAIL: 'siniestros@sol.example',
+};
 const WEB_DIST = path.resolve(__dirname, '../../web/dist');
 const SPANISH_DATE = /\d{1,2} de (enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre) de \d{4}/;
 
@@ -20,6 +27,16 @@ function scriptsRequested(page: Page): string[] {
   return scripts;
 }
 
+/** The insurer's name, colour (from /brand.css, no inline style) and contact on the page, and its name in the title. */
+async function expectBrand(page: Page, heading: string): Promise<void> {
+  const bar = page.locator('.brand-bar');
+  await bar.getByText('Aseguradora Sol').waitFor();
+  await bar.getByRole('link', { name: '+34 900 123 456' }).waitFor();
+  expect(await bar.textContent()).toContain('siniestros@sol.example');
+  expect(await bar.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(122, 31, 31)');
+  await page.waitForFunction((title) => document.title === title, `${heading} · Aseguradora Sol`, { timeout: 5000 });
+}
+
 describe.each(JOURNEY_MODES)('claimant portal in Spanish, in Chromium, %s', (_shape: string, mode: JourneyMode) => {
   let stack: JourneyPlatform;
   let browser: Browser;
@@ -27,7 +44,7 @@ describe.each(JOURNEY_MODES)('claimant portal in Spanish, in Chromium, %s', (_sh
   beforeAll(async () => {
     ensureWebBuilt();
     // no SMTP_URL or SMS_WEBHOOK_URL: on the default start a new link is handed over in the log
-    stack = await startJourneyPlatform(mode);
+    stack = await startJourneyPlatform(mode, BRAND);
     browser = await launchChromium();
   }, 180000);
   afterAll(async () => {
@@ -58,6 +75,7 @@ describe.each(JOURNEY_MODES)('claimant portal in Spanish, in Chromium, %s', (_sh
     await page.goto(`${gateway}${portalPath}#token=${token}`);
     await page.getByRole('heading', { level: 1, name: `Reclamación ${claimNumber}` }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE_VIEWPORT.width);
+    await expectBrand(page, `Reclamación ${claimNumber}`);
 
     // document types in Spanish, in the checklist and in the upload form
     const checklist = page.locator('.checklist-item', { hasText: 'denuncia policial' });
@@ -97,6 +115,7 @@ describe.each(JOURNEY_MODES)('claimant portal in Spanish, in Chromium, %s', (_sh
     const lost = await lostContext.newPage();
     await lost.goto(`${gateway}${portalPath}`);
     await lost.getByRole('heading', { name: '¿Perdió su enlace?' }).waitFor();
+    await expectBrand(lost, 'Su reclamación');
     await expectNoSeriousAccessibilityViolations(lost);
     await lost.getByLabel('Número de reclamación').fill(claimNumber);
     await lost.getByLabel('Correo o teléfono').fill(phone);
@@ -116,6 +135,7 @@ describe.each(JOURNEY_MODES)('claimant portal in Spanish, in Chromium, %s', (_sh
         20000,
       );
       expect(line).toContain('Ha pedido un nuevo enlace');
+      expect(line).toContain('— Aseguradora Sol · +34900123456 · siniestros@sol.example'); // signed by the insurer
       const link = new URL(linkPattern.exec(line)![0]);
       const newToken = link.hash.slice('#token='.length);
       // stored once the (logged) hand-over is recorded, a moment after the line is printed
