@@ -5,6 +5,7 @@ import { SCAN_STATUSES } from '@platform/runtime';
 import { checkedValues, openTestDatabase, releasedMigrationProblems } from '@platform/testing';
 import { DELIVERY_KINDS } from './features/delivery/delivery-store';
 import { COST_CATEGORIES, PAYEE_KINDS, PAYMENT_METHODS, PAYMENT_STATUSES } from './features/financials/financials-schemas';
+import { ACTIVITY_KINDS, ACTIVITY_PRIORITIES } from './features/diary/diary-schemas';
 import { DEFAULT_TRIAGE_POLICY } from './features/triage/default-policy';
 import { QUEUES } from './features/triage/triage-policy';
 import { claimsMigrations } from './migrations';
@@ -48,6 +49,8 @@ describe('claims migrations', () => {
       ['payments', 'status', PAYMENT_STATUSES],
       ['payments', 'method', PAYMENT_METHODS],
       ['payments', 'payee_kind', PAYEE_KINDS],
+      ['claim_activities', 'kind', ACTIVITY_KINDS],
+      ['claim_activities', 'priority', ACTIVITY_PRIORITIES],
     ])('%s.%s accepts exactly the values the code uses', async (table, column, values) => {
       expect((await checkedValues(db, table, column)).sort()).toEqual([...values].sort());
     });
