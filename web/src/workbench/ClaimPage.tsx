@@ -7,8 +7,10 @@ import { DeadlineBadge } from './deadline';
 import { humanise } from './QueuePage';
 import { authHeader, hasScope, type WorkbenchSession } from './session';
 import {
+  draftToRequest,
   emptyDraft,
   refusalOfProblem,
+  stageTemplate,
   StatusUpdateComposer,
   type ComposedClosing,
   type ComposedUpdate,
@@ -64,6 +66,9 @@ export function ClaimPage() {
       <AssignmentSection file={file.data} session={session} />
       <TriageSection file={file.data} session={session} />
       {claim.stage !== 'closed' && <ComposerSection file={file.data} session={session} onOutcome={setOutcome} />}
+      {claim.stage === 'closed' && hasScope(session, 'claims:decide') && (
+        <ReopenSection file={file.data} session={session} onOutcome={setOutcome} />
+      )}
       <p role="status" className="status-message">
         {outcome}
       </p>
@@ -381,6 +386,64 @@ function ComposerSection({
         error={refusal(send.error) ?? refusal(close.error)}
       />
     </section>
+  );
+}
+
+const REOPEN_STAGES = ['assigned', 'inspection', 'estimate', 'waiting_on_customer', 'settlement'] as const;
+
+/**
+ * A lead (claims:decide) reopens a closed claim into a working stage: a status update into that stage
+ * (CONTRACT §3), whose "what happened" is the reason the claimant is told; the timeline records who reopened it.
+ */
+function ReopenSection({ file, session, onOutcome }: { file: ClaimFile; session: WorkbenchSession; onOutcome: (outcome: string) => void }) {
+  const { claim } = file;
+  const reopen = useClaimMutation(claim.claim_id, async (body: ComposedUpdate) => {
+    const { error } = await api.POST('/api/claims/claims/{id}/status-updates', {
+      params: { path: { id: claim.claim_id } },
+      headers: authHeader(session),
+      body,
+    });
+    if (error) throw new Error(problemText(error, 'The claim could not be reopened'));
+    onOutcome(`Claim reopened into ${humanise(body.stage)}`);
+  });
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const stage = String(form.get('stage')) as (typeof REOPEN_STAGES)[number];
+    const portalUrl = file.status_updates.find((update) => update.portal_url)?.portal_url ?? '';
+    const contact = [...file.status_updates].reverse().find((update) => update.contact)?.contact ?? null;
+    const draft = emptyDraft(stage, claim.language, portalUrl, contact);
+    reopen.mutate(
+      draftToRequest({
+        ...draft,
+        channel: claim.preferred_channel,
+        what_happened: String(form.get('reason')),
+        what_happens_next: stageTemplate(stage, claim.language),
+      }),
+    );
+  };
+  return (
+    <form className="composer" onSubmit={onSubmit} aria-labelledby="reopen-heading">
+      <h2 id="reopen-heading">Reopen the claim</h2>
+      <label htmlFor="reopen-stage">Reopen into</label>
+      <select id="reopen-stage" name="stage" defaultValue="assigned">
+        {REOPEN_STAGES.map((stage) => (
+          <option key={stage} value={stage}>
+            {humanise(stage)}
+          </option>
+        ))}
+      </select>
+      <label htmlFor="reopen-reason">Reason (told to the claimant)</label>
+      <textarea id="reopen-reason" name="reason" required minLength={1} />
+      <button type="submit" disabled={reopen.isPending}>
+        Reopen the claim
+      </button>
+      {reopen.error && (
+        <p className="error" role="alert">
+          {reopen.error.message}
+        </p>
+      )}
+    </form>
   );
 }
 
