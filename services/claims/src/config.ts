@@ -45,8 +45,7 @@ export const claimsVariables = {
   ),
   IDEMPOTENCY_RETENTION_HOURS: variable.int('How long stored intake responses answer retries', 24, 1),
   CLAIMS_CONTACT_NAME: variable.string(
-    'Contact name the portal shows a claimant while no adjuster is assigned to the claim',
-    'Claims team',
+    'Contact name the portal shows a claimant while no adjuster is assigned to the claim; unset: "Claims team" in the claim\'s language',
   ),
   CLAIMS_CONTACT_PHONE: variable.string('Contact phone (E.164) given to claimants in the intake acknowledgement', '+18005550100'),
   ...witnessVariables,

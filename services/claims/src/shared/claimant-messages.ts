@@ -25,6 +25,7 @@ const en = {
   updateNextUpdateBy: 'Your next update by: {date, date, day}',
   updateFollow: 'Follow your claim: {url}',
   updateQuestions: 'Questions: {contact}',
+  teamContactName: 'Claims team',
   accessLinkSubject: 'Your link to claim {claimNumber}',
   accessLinkText:
     'You asked for a new link to follow your claim {claimNumber}:\n{link}\nIt replaces every link we sent you before. If you did not ask for it, you can ignore this message.',
@@ -53,6 +54,7 @@ const es: Record<ClaimantMessageId, string> = {
   updateNextUpdateBy: 'Su próxima actualización antes del: {date, date, day}',
   updateFollow: 'Siga su reclamación: {url}',
   updateQuestions: 'Preguntas: {contact}',
+  teamContactName: 'Equipo de siniestros',
   accessLinkSubject: 'Su enlace a la reclamación {claimNumber}',
   accessLinkText:
     'Ha pedido un nuevo enlace para seguir su reclamación {claimNumber}:\n{link}\nSustituye a todos los enlaces que le enviamos antes. Si no lo pidió, puede ignorar este mensaje.',

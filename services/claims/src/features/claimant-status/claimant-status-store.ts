@@ -13,6 +13,8 @@ export interface ClaimantStatusRow {
   status: Omit<ClaimantStatus, 'attachments' | 'history' | 'contact_name'> & {
     /** The claim's assignee, or null while unassigned. */
     assignee: string | null;
+    /** The claim's language (BCP 47), for the words the service puts in the view. */
+    language: string;
     attachments: ClaimantAttachment[];
     history: { items: ClaimantStatus['history']['items'] };
   };
@@ -40,7 +42,7 @@ const readClaimantStatus = preparedStatement<ClaimantStatusRow>(
   SELECT c.access_token_hash,
     json_build_object(
       'claim_id', c.id, 'claim_number', c.claim_number, 'stage', c.stage, 'received_at', ${isoTimestampSql('c.received_at')},
-      'assignee', c.assignee, 'required_documents', c.required_documents, 'closing_reason', c.closing_reason,
+      'assignee', c.assignee, 'language', c.language, 'required_documents', c.required_documents, 'closing_reason', c.closing_reason,
       -- every stage change's timeline entry names the stage it moved to; intake is where every claim starts
       'stages_passed', (
         SELECT coalesce(json_agg(passed.stage ORDER BY passed.first_at), '[]'::json)

@@ -75,6 +75,15 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
     expect(response.headers['cache-control']).toBe('no-store');
   });
 
+  it("names the claims team in the claim's language while nobody is assigned (no CLAIMS_CONTACT_NAME), and the assignee once assigned", async () => {
+    const spanish = await fileClaim(t.url, { language: 'es-MX' });
+    const before = await status(spanish.claim_id, `Bearer ${spanish.access_token}`).expect(200);
+    expect(before.body.contact_name).toBe('Equipo de siniestros');
+    expect((await status(claim.claim_id, `Bearer ${claim.access_token}`).expect(200)).body.contact_name).toBe('Claims team');
+    await t.db('claims').where({ id: spanish.claim_id }).update({ assignee: 'Lucía Pérez' });
+    expect((await status(spanish.claim_id, `Bearer ${spanish.access_token}`).expect(200)).body.contact_name).toBe('Lucía Pérez');
+  });
+
   it('shows the newest status update, whatever its channel', async () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     await statusUpdatesStore(t.db).insert({
