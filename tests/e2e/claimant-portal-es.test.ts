@@ -88,6 +88,9 @@ describe.each(JOURNEY_MODES)('claimant portal in Spanish, in Chromium, %s', (_sh
     const history = page.getByRole('heading', { level: 3, name: /^Enviada el / }).first();
     expect(await history.textContent()).toMatch(SPANISH_DATE);
     expect(await latest.textContent()).toMatch(SPANISH_DATE);
+    // nobody is assigned yet: the contact is the claims team, named in Spanish
+    await latest.getByText('A quién contactar').waitFor();
+    expect(await latest.textContent()).toContain('Equipo de siniestros');
     await expectNoSeriousAccessibilityViolations(page);
     await page.screenshot({ path: screenshotPath(mode, 'portal-es-claim.png'), fullPage: true });
 
