@@ -289,5 +289,13 @@ describe.each(JOURNEY_MODES)('examiner desk in Chromium, through the gateway, %s
     // Signing out from the desk's header ends the session.
     await other.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
     await other.getByRole('heading', { name: 'Sign in to the workbench' }).waitFor();
+
+    // Someone with none of the desk's scopes (an adjuster) reads a sentence, not a scope error.
+    const adjuster = await newPage();
+    await adjuster.goto(`${desk.gateway}/workbench/examiner`);
+    await desk.signIn(adjuster, { login: `adjuster-${suffix.toLowerCase()}`, scopes: ['claims:read', 'claims:write'] });
+    await adjuster.getByText('The examiner desk is for people who prepare evidence, approve runs or examine the audit log').waitFor();
+    expect(await adjuster.getByText(/scope/).count()).toBe(0);
+    await step(adjuster, 'no-access');
   }, 240000);
 });

@@ -6,7 +6,7 @@ import { AuditPage } from './AuditPage';
 import { ControlsPage } from './ControlsPage';
 import { RunPage } from './RunPage';
 import { RunsPage } from './RunsPage';
-import { examinerSession } from './session';
+import { canApprove, canAudit, canWrite, examinerSession } from './session';
 import '../workbench/workbench.css';
 import './examiner.css';
 
@@ -40,13 +40,20 @@ function Desk() {
         <NavLink to="/workbench/examiner/controls">Controls</NavLink>
         <NavLink to="/workbench/examiner/audit">Audit log</NavLink>
       </nav>
-      <Routes>
-        <Route index element={<ApprovalQueue session={session} />} />
-        <Route path="runs" element={<RunsPage session={session} />} />
-        <Route path="runs/:runId" element={<RunPage session={session} />} />
-        <Route path="controls" element={<ControlsPage session={session} />} />
-        <Route path="audit" element={<AuditPage session={session} />} />
-      </Routes>
+      {!canWrite(session) && !canApprove(session) && !canAudit(session) ? (
+        <p className="notice">
+          The examiner desk is for people who prepare evidence, approve runs or examine the audit log; your sign-in includes none of these.
+          Ask for the access you need, or go back to the work queue.
+        </p>
+      ) : (
+        <Routes>
+          <Route index element={<ApprovalQueue session={session} />} />
+          <Route path="runs" element={<RunsPage session={session} />} />
+          <Route path="runs/:runId" element={<RunPage session={session} />} />
+          <Route path="controls" element={<ControlsPage session={session} />} />
+          <Route path="audit" element={<AuditPage session={session} />} />
+        </Routes>
+      )}
     </main>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attachmentName } from './binder-download';
+import { problemText } from './problem';
 import { evidenceText } from './RunPage';
 import { verifyCommand } from './VerifierKeys';
 
@@ -27,5 +28,20 @@ describe('the examiner desk’s helpers', () => {
     expect(verifyCommand('binder-1.zip', { service: 'log+0a0b0c0d+S', witnesses: ['w1+01020304+A', 'w2+05060708+B'] })).toBe(
       'node verify.mjs binder-1.zip --service-key log+0a0b0c0d+S --witness-key w1+01020304+A --witness-key w2+05060708+B',
     );
+  });
+});
+
+describe('a refusal in words', () => {
+  it('says a missing scope as a sentence about the sign-in, and any other refusal as the service wrote it', () => {
+    expect(problemText({ status: 403, detail: 'This operation requires the evidence:approve scope' }, 403)).toBe(
+      'Your sign-in does not include approving runs; someone who does can do it, or ask for that access.',
+    );
+    expect(problemText({ detail: 'This operation requires one of the scopes evidence:write, evidence:approve, audit:read' }, 403)).toBe(
+      'Your sign-in does not include preparing evidence or approving runs or examining the audit log; someone who does can do it, or ask for that access.',
+    );
+    const own = 'Only someone with evidence:write, or the approver who decided this run, may build its binder';
+    expect(problemText({ detail: own }, 403)).toBe(own);
+    expect(problemText({ detail: 'The run is not open' }, 409)).toBe('The run is not open');
+    expect(problemText(null, 502)).toBe('The request failed (502).');
   });
 });
