@@ -3,6 +3,7 @@ import type { FromSchema } from '@platform/http';
 import { eventKind, eventSchemaId } from '@platform/messaging';
 import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
 import { claimEventProperties, recordClaimChange } from '../../shared/claim-change';
+import { reconcilePlatformActivities } from './platform-activities';
 
 export const DIARY_SWEEP_ACTOR = 'system:diary-sweep';
 const BATCH = 200;
@@ -66,7 +67,8 @@ export async function announceOverdueActivities(db: Knex, exchange: string): Pro
 export function startDiarySweeper(deps: ServiceDeps, exchange: string, intervalMs: number) {
   return startPeriodicTask({
     name: 'activity-overdue',
-    work: () => announceOverdueActivities(deps.db, exchange),
+    // the platform's own activities first, so one that fell due is announced in the same pass
+    work: async () => (await reconcilePlatformActivities(deps.db, exchange)) + (await announceOverdueActivities(deps.db, exchange)),
     intervalMs,
     logger: deps.logger,
     metrics: deps.metrics,

@@ -4,6 +4,7 @@ import { bearer } from '@platform/testing';
 import { countRows, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { daysAgo, daysAhead, insertTestClaim } from '../../testing/workflow-fixtures';
 import { announceOverdueActivities } from './diary-overdue';
+import { reconcilePlatformActivities } from './platform-activities';
 import { activitySchema, diaryPageSchema } from './diary-schemas';
 
 describe('the diary: activities on claims and my diary across them', () => {
@@ -105,5 +106,44 @@ describe('the diary: activities on claims and my diary across them', () => {
       assignee: late.body.assignee,
       due_on: daysAgo(1),
     });
+  });
+
+  it("keeps the platform activities in the assignee's diary from the claim: first contact, promised update, documents, closed when fulfilled", async () => {
+    const sub = JSON.parse(Buffer.from(bob.split('.')[1], 'base64url').toString()).sub as string;
+    const claimId = (await insertTestClaim(t.db, { stage: 'assigned' })).claim_id;
+    const promised = new Date(`${daysAhead(3)}T12:00:00Z`);
+    await t.db('claims').where({ id: claimId }).update({ assignee: sub, next_update_due: promised });
+    await reconcilePlatformActivities(t.db, t.config.CLAIMS_EXCHANGE);
+    const open = async () =>
+      (await t.db('claim_activities').where({ claim_id: claimId }).whereNull('completed_at').orderBy('kind').select('kind', 'due_on')).map(
+        (r: { kind: string; due_on: Date | string }) => [r.kind, typeof r.due_on === 'string' ? r.due_on : r.due_on.toISOString()],
+      );
+    expect((await open()).map(([kind]) => kind)).toEqual(['documents_requested', 'first_contact_due', 'promised_update_due']);
+    await reconcilePlatformActivities(t.db, t.config.CLAIMS_EXCHANGE);
+    expect(Number((await t.db('claim_activities').where({ claim_id: claimId }).count({ n: '*' }))[0].n)).toBe(3);
+    expect(idsOf((await diary('&due=week', bob).expect(200)).body).length).toBeGreaterThanOrEqual(3);
+
+    // contact made, every document received, a new promise: the first two close, the promise moves
+    await t
+      .db('claims')
+      .where({ id: claimId })
+      .update({
+        first_contact_made_at: new Date(),
+        required_documents: JSON.stringify([{ type: 'photos_of_damage', received: true }]),
+        next_update_due: new Date(`${daysAhead(5)}T12:00:00Z`),
+      });
+    await reconcilePlatformActivities(t.db, t.config.CLAIMS_EXCHANGE);
+    const after = await t
+      .db('claim_activities')
+      .where({ claim_id: claimId })
+      .whereNull('completed_at')
+      .select('kind', t.db.raw(`to_char(due_on, 'YYYY-MM-DD') AS due`));
+    expect(after).toEqual([{ kind: 'promised_update_due', due: daysAhead(5) }]);
+    const completed = await t.db('claim_activities').where({ claim_id: claimId }).whereNotNull('completed_at').select('completed_by');
+    expect(completed.map((r: { completed_by: string }) => r.completed_by)).toEqual(['system:diary', 'system:diary', 'system:diary']);
+
+    await t.db('claims').where({ id: claimId }).update({ stage: 'closed', closing_reason: 'duplicate', next_update_due: null });
+    await reconcilePlatformActivities(t.db, t.config.CLAIMS_EXCHANGE);
+    expect(await t.db('claim_activities').where({ claim_id: claimId }).whereNull('completed_at').select('kind')).toEqual([]);
   });
 });
