@@ -74,10 +74,10 @@ export type FieldErrors = Partial<Record<keyof Draft, string>>;
 
 /**
  * What the API would refuse, checked before sending (CONTRACT §3): links are absolute https, except links on
- * the platform's own origin (`ownOrigin`, the page's origin: the API accepts its own PUBLIC_BASE_URL whatever
- * its scheme outside production), and the required texts are not empty.
+ * the platform's own origins (`ownOrigins`: the API accepts links on its PUBLIC_BASE_URL whatever their scheme
+ * outside production), and the required texts are not empty.
  */
-export function refusals(draft: Draft, ownOrigin: string): FieldErrors {
+export function refusals(draft: Draft, ownOrigins: readonly string[]): FieldErrors {
   const errors: FieldErrors = {};
   const link = (name: 'cta_url' | 'portal_url') => {
     const text = draft[name].trim();
@@ -89,7 +89,7 @@ export function refusals(draft: Draft, ownOrigin: string): FieldErrors {
       errors[name] = 'Enter a full link starting with https://';
       return;
     }
-    if (url.protocol !== 'https:' && url.origin !== ownOrigin)
+    if (url.protocol !== 'https:' && !ownOrigins.includes(url.origin))
       errors[name] = 'The link must start with https:// (or be this platform’s own link)';
   };
   link('cta_url');
@@ -252,6 +252,8 @@ export function StatusUpdateComposer({
 }) {
   const [draft, setDraft] = useState(initial);
   const [checked, setChecked] = useState<FieldErrors | null>(null);
+  // The platform's own origins: this page's, and that of the portal link the platform itself handed out (its PUBLIC_BASE_URL).
+  const ownOrigins = [window.location.origin, ...(URL.canParse(initial.portal_url) ? [new URL(initial.portal_url).origin] : [])];
   const request = draftToRequest(draft);
   const { adequacy_score: score, adequacy_missing: missing } = computeAdequacy(request);
   // Before sending: what the API would refuse; after a refusal: what the server named, each next to its field.
@@ -262,7 +264,7 @@ export function StatusUpdateComposer({
     if ((name === 'stage' || name === 'language') && draft.what_happens_next === stageTemplate(draft.stage, draft.language))
       next.what_happens_next = stageTemplate(next.stage, next.language);
     setDraft(next);
-    if (checked) setChecked(refusals(next, window.location.origin));
+    if (checked) setChecked(refusals(next, ownOrigins));
   };
   const fieldError = (name: keyof Draft) =>
     fieldErrors[name] ? (
@@ -288,7 +290,7 @@ export function StatusUpdateComposer({
   );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const found = refusals(draft, window.location.origin);
+    const found = refusals(draft, ownOrigins);
     setChecked(found);
     if (Object.keys(found).length > 0) return;
     if (draft.stage === 'closed' && draft.closing_reason) onClose(draftToClosing({ ...draft, closing_reason: draft.closing_reason }));

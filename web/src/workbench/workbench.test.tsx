@@ -143,6 +143,17 @@ describe('status update composer refusals', () => {
     expect(screen.getByLabelText('Contact email')).toHaveValue('sam@insurer.example');
   });
 
+  it('takes an http link on the origin of the portal link the platform handed out (its PUBLIC_BASE_URL)', () => {
+    const draft = {
+      ...emptyDraft('estimate', 'en', 'http://localhost:3000/portal/claims/x'),
+      what_happened: 'x',
+      cta_label: 'Upload',
+      cta_url: 'http://localhost:3000/portal/claims/x#upload',
+    };
+    expect(refusals(draft, ['http://localhost:3000'])).toEqual({});
+    expect(refusals(draft, ['http://127.0.0.1:3000']).cta_url).toMatch(/https/);
+  });
+
   it('refuses before sending an http link that is not the platform’s own, naming the field; the own origin passes', async () => {
     const user = userEvent.setup();
     const onSend = vi.fn<(request: ComposedUpdate) => void>();
@@ -182,7 +193,7 @@ describe('status update composer refusals', () => {
     );
     render(<StatusUpdateComposer initial={emptyDraft('estimate', 'en', '')} onSend={() => {}} onClose={() => {}} error={refusal} />);
     expect(screen.getByLabelText('Portal link')).toHaveAccessibleDescription('must be an https link');
-    expect(refusals(emptyDraft('estimate', 'en', 'ftp://x'), 'https://claims.example').portal_url).toMatch(/https/);
+    expect(refusals(emptyDraft('estimate', 'en', 'ftp://x'), ['https://claims.example']).portal_url).toMatch(/https/);
   });
 });
 
