@@ -47,9 +47,13 @@ export const claimsVariables = {
   CLAIMS_CONTACT_NAME: variable.string(
     'Contact name the portal shows a claimant while no adjuster is assigned to the claim; unset: "Claims team" in the claim\'s language',
   ),
-  CLAIMS_CONTACT_PHONE: variable.string('Contact phone (E.164) given to claimants in the intake acknowledgement', '+18005550100'),
+  CLAIMS_CONTACT_PHONE: variable.string(
+    'Contact phone (E.164) given to claimants in the acknowledgement and closing messages; unset: BRAND_CONTACT_PHONE',
+  ),
   ...witnessVariables,
-  CLAIMS_CONTACT_EMAIL: variable.string('Contact email given to claimants in the intake acknowledgement', 'claims@example.com'),
+  CLAIMS_CONTACT_EMAIL: variable.string(
+    'Contact email given to claimants in the acknowledgement and closing messages; unset: BRAND_CONTACT_EMAIL',
+  ),
   PAYMENT_AUTHORITY_LIMITS: variable.list(
     'Payment authority limits, per scope (`claims:write=5000`) or per user (`user:<sub>=250000`), comma-separated: a payment above ' +
       "the requester's limit (a user's own entry, else the highest of their scopes, else 0) waits for someone else whose limit covers it",
@@ -58,6 +62,14 @@ export const claimsVariables = {
 };
 
 export type ClaimsConfig = ReturnType<typeof readClaimsConfig>;
+
+/** Whom the service's own messages tell the claimant to contact: the claims desk if configured, else the insurer's line. */
+export function claimantContact(config: ClaimsConfig): { phone: string; email: string } {
+  return {
+    phone: config.CLAIMS_CONTACT_PHONE ?? config.BRAND_CONTACT_PHONE,
+    email: config.CLAIMS_CONTACT_EMAIL ?? config.BRAND_CONTACT_EMAIL,
+  };
+}
 
 export function readClaimsConfig(env: NodeJS.ProcessEnv = process.env) {
   return readServiceConfig(claimsVariables, env, [

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { withTransactional } from '@platform/db';
 import { assertValid, compile, jsonBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
-import type { ClaimsConfig } from '../../config';
+import { claimantContact, type ClaimsConfig } from '../../config';
 import {
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_RULE,
@@ -22,7 +22,7 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
     intakeService({
       exchange: config.CLAIMS_EXCHANGE,
       publicBaseUrl: config.PUBLIC_BASE_URL,
-      contact: { phone: config.CLAIMS_CONTACT_PHONE, email: config.CLAIMS_CONTACT_EMAIL },
+      contact: claimantContact(config),
       idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
     }),
     deps.db,

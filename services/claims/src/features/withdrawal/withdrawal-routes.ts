@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { withTransactional } from '@platform/db';
 import { noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
-import type { ClaimsConfig } from '../../config';
+import { claimantContact, type ClaimsConfig } from '../../config';
 import { claimIds, statusUpdateExample } from '../claims/claim-examples';
 import { requireClaimantToken } from '../../shared/claimant-access';
 import { withdrawalSchema } from './withdrawal-schemas';
@@ -13,7 +13,7 @@ export function withdrawalRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
   const withdrawals = withTransactional(
     withdrawalService({
       exchange: config.CLAIMS_EXCHANGE,
-      contact: { phone: config.CLAIMS_CONTACT_PHONE, email: config.CLAIMS_CONTACT_EMAIL },
+      contact: claimantContact(config),
     }),
     deps.db,
   );
