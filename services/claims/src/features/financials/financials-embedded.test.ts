@@ -6,10 +6,11 @@ import { messagingMigrations } from '@platform/messaging';
 import { canRunEmbeddedInJest, createTestDatabase, runEmbeddedCases, type TestDatabase } from '@platform/testing';
 import { claimsMigrations } from '../../migrations';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
+import { reconcilePlatformActivities } from '../diary/platform-activities';
 import { parseAuthorityLimits } from './authority-limits';
 import { financialsService, settleReservesOnClosing } from './financials-service';
 
-const CASES = 3;
+const CASES = 4;
 const limits = parseAuthorityLimits(['claims:write=5000', 'claims:decide=9999999999999999.99']);
 const ann = { sub: 'adjuster-ann', scopes: new Set(['claims:read', 'claims:write']) };
 const lead = (sub: string) => ({ sub, scopes: new Set(['claims:read', 'claims:decide']) });
@@ -18,7 +19,7 @@ const usd = (amount: string) => ({ amount, currency: 'USD' });
 /** Reserves, payments and the closing rule on both databases the platform runs on (PGlite: in a child jest). */
 const modes = canRunEmbeddedInJest() ? (['postgres', 'embedded'] as const) : (['postgres'] as const);
 
-describe.each(modes)('reserves and payments on %s', (mode) => {
+describe.each(modes)('reserves, payments and the diary on %s', (mode) => {
   let db: Knex;
   let database: TestDatabase | undefined;
   let embeddedDir: string | undefined;
@@ -75,9 +76,19 @@ describe.each(modes)('reserves and payments on %s', (mode) => {
     });
   });
 
+  it('opens the platform activities of an assigned claim (the diary sweep)', async () => {
+    const id = await claim();
+    await db('claims')
+      .where({ id })
+      .update({ assignee: 'adjuster-ann', next_update_due: new Date(Date.now() + 86400_000) });
+    await reconcilePlatformActivities(db, 'claims.events');
+    const kinds = await db('claim_activities').where({ claim_id: id }).orderBy('kind').pluck('kind');
+    expect(kinds).toEqual(['documents_requested', 'first_contact_due', 'promised_update_due']);
+  });
+
   if (mode === 'postgres') {
     it('passes every case on embedded PGlite too', async () => {
-      const result = await runEmbeddedCases(__filename, 'reserves and payments on embedded');
+      const result = await runEmbeddedCases(__filename, 'reserves, payments and the diary on embedded');
       expect(result.passed === CASES && result.failed === 0 ? 'all passed' : result.output).toBe('all passed');
     }, 240000);
   }
