@@ -91,6 +91,8 @@ describe.each(JOURNEY_MODES)('claimant portal in Spanish, in Chromium, %s', (_sh
     // nobody is assigned yet: the contact is the claims team, named in Spanish
     await latest.getByText('A quién contactar').waitFor();
     expect(await latest.textContent()).toContain('Equipo de siniestros');
+    // with no claims-desk contact configured, the acknowledgement gives the insurer's line (BRAND_CONTACT_*)
+    await latest.getByRole('link', { name: '+34 900 123 456' }).waitFor();
     await expectNoSeriousAccessibilityViolations(page);
     await page.screenshot({ path: screenshotPath(mode, 'portal-es-claim.png'), fullPage: true });
 
