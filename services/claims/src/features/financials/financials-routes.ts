@@ -1,12 +1,15 @@
 import { Router, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody, noBody } from '@platform/http';
+import { assertValid, jsonBody, noBody, parseQuery } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { parseAuthorityLimits } from './authority-limits';
 import {
+  approvalQueueQuerySchema,
+  approvalQueueSchema,
+  type ApprovalQueueQuery,
   financialsSchema,
   paymentDecisionRequestSchema,
   paymentRequestSchema,
@@ -274,6 +277,32 @@ export function financialsRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
     const body = assertValid<PaymentVoidRequest>(paymentVoidRequestSchema, req.body);
     const caller = principalOf(req);
     res.json(await financials.transactional((s) => s.void(String(req.params.id), String(req.params.paymentId), body, caller)));
+  });
+  deps.openapi.operation('get', '/api/claims/payments/awaiting-approval', {
+    operationId: 'listPaymentsAwaitingApproval',
+    summary: 'The payment approval queue: payments awaiting approval across claims, oldest first',
+    description:
+      'Each with `you_may_decide` and, when not, `why_not` (the caller requested it — the normalised-subject comparison — or it is ' +
+      'above their authority limit). Cursor-paged.',
+    tag: 'Financials',
+    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
+    parameters: Object.entries(approvalQueueQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
+    responses: {
+      200: {
+        description: 'A page of the queue',
+        schema: approvalQueueSchema,
+        example: { items: [{ payment: paymentExample, you_may_decide: true, why_not: null }], next_cursor: null },
+      },
+      400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
+      401: { description: 'No credentials, or credentials that do not verify' },
+      403: { description: 'The caller lacks claims:write and claims:decide' },
+      503: { description: 'The database is unavailable' },
+    },
+  });
+  router.get('/api/claims/payments/awaiting-approval', ...writer, noBody, async (req, res) => {
+    const query = parseQuery<ApprovalQueueQuery>(approvalQueueQuerySchema, req.query as Record<string, unknown>);
+    const caller = principalOf(req);
+    res.json(await financials.transactional((s) => s.approvalQueue(query, caller)));
   });
   return router;
 }

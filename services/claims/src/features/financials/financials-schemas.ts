@@ -208,4 +208,40 @@ export const claimantPaymentSchema = {
 } as const;
 export type ClaimantPayment = FromSchema<typeof claimantPaymentSchema>;
 
+/** GET /api/claims/payments/awaiting-approval: the approval queue, oldest request first. */
+export const approvalQueueQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    cursor: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' },
+  },
+} as const;
+export type ApprovalQueueQuery = FromSchema<typeof approvalQueueQuerySchema>;
+
+export const approvalQueueSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items', 'next_cursor'],
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['payment', 'you_may_decide', 'why_not'],
+        properties: {
+          payment: paymentSchema,
+          you_may_decide: { type: 'boolean' },
+          why_not: {
+            type: ['string', 'null'],
+            description: 'Why the caller may not decide it: they requested it, or it is above their limit',
+          },
+        },
+      },
+    },
+    next_cursor: { type: ['string', 'null'] },
+  },
+} as const;
+
 export { AMOUNT_PATTERN };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '@platform/auth';
 import { subjectKeySql } from '@platform/auth';
 import type { Knex } from '@platform/db';
-import { problems } from '@platform/http';
+import { UUID_PATTERN, invalidCursor, problems } from '@platform/http';
 import { recordClaimChange } from '../../shared/claim-change';
 import { lockClaim, readClaim } from '../../shared/claim-state';
 import { isClosed } from '../../shared/stage-machine';
@@ -10,6 +10,7 @@ import { authorityLimitOf, type AuthorityLimits } from './authority-limits';
 import { claimPaymentDecided, claimPaymentRequested, claimPaymentVoided, claimReserveChanged } from './financials-events';
 import {
   COST_CATEGORIES,
+  type ApprovalQueueQuery,
   type ClaimantPayment,
   type Financials,
   type Payment,
@@ -289,6 +290,44 @@ export const financialsService = (exchange: string, limits: AuthorityLimits) => 
         },
       });
       return payment;
+    },
+
+    /** Payments awaiting approval across claims, oldest first, with whether the caller may decide each and why not. */
+    async approvalQueue(query: ApprovalQueueQuery, caller: Principal) {
+      const limit = query.limit ?? 25;
+      let after: { s: string; i: string } | undefined;
+      if (query.cursor !== undefined) {
+        try {
+          after = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8'));
+        } catch {
+          throw invalidCursor();
+        }
+        if (typeof after?.s !== 'string' || !/^[0-9]{1,18}$/.test(after.s) || typeof after.i !== 'string' || !UUID_PATTERN.test(after.i)) {
+          throw invalidCursor();
+        }
+      }
+      const rows: (PaymentRow & { seq: string; mine: boolean })[] = await db('payments')
+        .where({ status: 'awaiting_approval' })
+        .modify((q) => {
+          if (after) q.where('seq', '>', after.s);
+        })
+        .orderBy('seq')
+        .limit(limit + 1)
+        .select('*', db.raw(`${subjectKeySql('requested_by')} = ${subjectKeySql('?')} AS mine`, [caller.sub]));
+      const page = rows.slice(0, limit);
+      const own = authorityLimitOf(limits, caller);
+      const items = page.map((row) => {
+        const whyNot = row.mine
+          ? 'You requested this payment; someone else with the authority must decide it'
+          : own < toCents(row.amount)
+            ? 'Above your authority limit: someone with a higher limit must decide it'
+            : null;
+        return { payment: paymentOf(row), you_may_decide: whyNot === null, why_not: whyNot };
+      });
+      const last = page[page.length - 1];
+      const nextCursor =
+        rows.length > limit ? Buffer.from(JSON.stringify({ s: String(last.seq), i: last.id }), 'utf8').toString('base64url') : null;
+      return { items, next_cursor: nextCursor };
     },
 
     async payments(claimId: string): Promise<Payment[]> {

@@ -18,6 +18,7 @@ describe('reserves and payments with authority limits', () => {
     lead: () => bearer('claims:read claims:write claims:decide', 'supervisor-sam'),
     lou: (sub = 'Lead-Lou') => bearer('claims:read claims:write claims:decide', sub),
     reader: () => bearer('claims:read', 'viewer-vic'),
+    bearerOf: (sub: string) => bearer('claims:read claims:write', sub),
   };
 
   beforeAll(async () => {
@@ -302,6 +303,38 @@ describe('reserves and payments with authority limits', () => {
     expect(Number(audit[0].n)).toBe(4);
     await reserve(id, { cost_category: 'indemnity', amount: usd('1'), reason: 'x' }).expect(409);
     await pay(id, { amount: usd('1') }).expect(409);
+  });
+
+  it('lists payments awaiting approval across claims, saying who may decide each and why not, cursor-paged', async () => {
+    const id = await claim();
+    await reserve(id, { cost_category: 'indemnity', amount: usd('50000'), reason: 'Estimate' }).expect(201);
+    const waiting = await pay(id, { amount: usd('7000') }).expect(201);
+    const queue = async (auth: string) => {
+      const items: { payment: { payment_id: string }; you_may_decide: boolean; why_not: string | null }[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await request(t.url)
+          .get(`/api/claims/payments/awaiting-approval?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+          .set('Authorization', auth)
+          .expect(200);
+        items.push(...page.body.items);
+        cursor = page.body.next_cursor;
+      } while (cursor);
+      return items.find((item) => item.payment.payment_id === waiting.body.payment_id);
+    };
+    expect(await queue(await as.bearerOf('ADJUSTER-ANN'))).toMatchObject({
+      you_may_decide: false,
+      why_not: expect.stringMatching(/You requested/),
+    });
+    expect(await queue(await as.bob())).toMatchObject({ you_may_decide: false, why_not: expect.stringMatching(/higher limit/) });
+    expect(await queue(await as.lead())).toMatchObject({ you_may_decide: true, why_not: null });
+    await decide(id, waiting.body.payment_id, { decision: 'approved', rationale: 'OK' }, await as.lead()).expect(200);
+    expect(await queue(await as.lead())).toBeUndefined();
+    await request(t.url).get('/api/claims/payments/awaiting-approval?cursor=bogus').set('Authorization', ann).expect(400);
+    await request(t.url)
+      .get('/api/claims/payments/awaiting-approval')
+      .set('Authorization', await as.reader())
+      .expect(403);
   });
 
   it('answers 404 for an unknown claim or payment and 401 without credentials', async () => {
