@@ -313,7 +313,7 @@ describe('reserves and payments with authority limits', () => {
       const items: { payment: { payment_id: string }; you_may_decide: boolean; why_not: string | null }[] = [];
       let cursor: string | null = null;
       do {
-        const page = await request(t.url)
+        const page: request.Response = await request(t.url)
           .get(`/api/claims/payments/awaiting-approval?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
           .set('Authorization', auth)
           .expect(200);
