@@ -63,9 +63,9 @@ describe('the status update request schema', () => {
     expect(validate({ ...valid, what_happened: '   ' })).toBe(false);
     expect(validate({ ...valid, what_happens_next: 'a\u0000b' })).toBe(false);
   });
-  it('needs https URLs and an E.164 phone', () => {
+  it('needs http(s) URLs (the service refuses http off the platform’s own origin) and an E.164 phone', () => {
     const validate = compile(statusUpdateRequestSchema);
-    expect(validate({ ...valid, portal_url: 'http://p.example.com' })).toBe(false);
+    expect(validate({ ...valid, portal_url: 'ftp://p.example.com' })).toBe(false);
     expect(validate({ ...valid, cta: { label: 'x', url: 'javascript:alert(1)' } })).toBe(false);
     expect(validate({ ...valid, contact: { ...contact, phone: '555-0100' } })).toBe(false);
     expect(validate({ ...valid, portal_url: 'https://p.example.com', cta, contact })).toBe(true);

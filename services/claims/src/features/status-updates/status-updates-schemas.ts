@@ -4,7 +4,11 @@ import { CHANNELS, CLAIM_STAGES, CLOSING_REASONS } from '../../shared/claim-voca
 import { LANGUAGE_TAG_PATTERN } from './language-tag';
 
 const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
-const HTTPS_URL_PATTERN = '^https://[^\\s]+$';
+/**
+ * https, or http for a link on the platform's own PUBLIC_BASE_URL origin (which production requires to be https):
+ * the schema admits both schemes and `checkLinks` refuses an http link on any other origin.
+ */
+const LINK_URL_PATTERN = '^https?://[^\\s]+$';
 
 const ctaRequestSchema = {
   type: 'object',
@@ -12,7 +16,7 @@ const ctaRequestSchema = {
   required: ['label', 'url'],
   properties: {
     label: { type: 'string', minLength: 1, maxLength: 200, pattern: NON_BLANK_TEXT_PATTERN },
-    url: { type: 'string', format: 'uri', pattern: HTTPS_URL_PATTERN, maxLength: 2000 },
+    url: { type: 'string', format: 'uri', pattern: LINK_URL_PATTERN, maxLength: 2000 },
   },
 } as const;
 
@@ -46,7 +50,7 @@ export const statusUpdateRequestSchema = {
     expected_next_update_by: { type: ['string', 'null'], format: 'date' },
     cta: { oneOf: [{ type: 'null' }, ctaRequestSchema] },
     contact: { oneOf: [{ type: 'null' }, contactRequestSchema] },
-    portal_url: { type: ['string', 'null'], format: 'uri', pattern: HTTPS_URL_PATTERN, maxLength: 2000 },
+    portal_url: { type: ['string', 'null'], format: 'uri', pattern: LINK_URL_PATTERN, maxLength: 2000 },
     language: { type: ['string', 'null'], pattern: LANGUAGE_TAG_PATTERN, maxLength: 35 },
   },
 } as const;

@@ -21,6 +21,23 @@ export interface Caller {
 }
 
 /** Checks what the schema cannot: the path/body claim id, the promised date, the language tag. */
+/**
+ * Links are https, except links on the platform's own origin (PUBLIC_BASE_URL, https in production), which are
+ * taken back whatever their scheme, so a development platform's own portal link can be sent (CONTRACT §3).
+ */
+function checkLinks(request: StatusUpdateRequest, ownOrigin: string): void {
+  const links = [
+    { pointer: '/cta/url', url: request.cta?.url },
+    { pointer: '/portal_url', url: request.portal_url },
+  ];
+  const refused = links.filter(({ url }) => url != null && !url.startsWith('https://') && new URL(url).origin !== ownOrigin);
+  if (refused.length > 0)
+    throw problems.badRequest(
+      `Request body: ${refused.map(({ pointer }) => pointer.slice(1).replace('/', '.')).join(' and ')} must be an https link`,
+      refused.map(({ pointer }) => ({ pointer, message: "must be an https link (or a link on this platform's own address)" })),
+    );
+}
+
 function checkRequest(claimId: string, request: StatusUpdateRequest, timeZone: string | null): { language: string | null } {
   if (request.claim_id !== undefined && request.claim_id.toLowerCase() !== claimId.toLowerCase()) {
     throw problems.unprocessable('claim_id in the body names another claim than the path', {
@@ -63,13 +80,15 @@ interface ClosingFacts {
  * update (`next_update_due`) replaced, and `claim.status_updated` published — in one transaction. An open
  * claim always keeps a promise: `defaultCadenceDays` out when the update names no date.
  */
-export function statusUpdateService(exchange: string, defaultCadenceDays: number) {
+export function statusUpdateService(exchange: string, defaultCadenceDays: number, publicBaseUrl: string) {
+  const ownOrigin = new URL(publicBaseUrl).origin;
   return (db: Knex) => {
     const statusUpdates = statusUpdatesStore(db);
 
     /** The one way a status update is stored, a closing's included: `closing` is given exactly when it closes. */
     async function apply(claimId: string, request: StatusUpdateRequest, caller: Caller, closing?: ClosingFacts) {
       const claim = await lockClaim(db, claimId);
+      checkLinks(request, ownOrigin);
       const { language } = checkRequest(claimId, request, claim.time_zone);
       if (claim.stage === 'closed' && request.stage === 'closed') throw problems.conflict('The claim is already closed');
       if (request.stage === 'closed' && !closing) {

@@ -9,6 +9,8 @@ import { as, daysAgo, daysAhead, insertTestClaim, type TestClaimFields } from '.
 import { DELIVERY_MAX_ATTEMPTS } from '../delivery/delivery-worker';
 import { statusUpdateSchema } from './status-updates-schemas';
 
+const OWN_BASE_URL = 'http://claims.localhost:8080';
+
 /** The fake SMS provider refuses messages to this number. */
 const FAILING_PHONE = '+14155550000';
 
@@ -60,7 +62,7 @@ describe('status updates and deliveries', () => {
     });
     await new Promise<void>((resolve) => smsServer.listen(0, '127.0.0.1', resolve));
     const smsUrl = `http://127.0.0.1:${(smsServer.address() as AddressInfo).port}/sms`;
-    t = await startClaimsTestService({ SMS_WEBHOOK_URL: smsUrl });
+    t = await startClaimsTestService({ SMS_WEBHOOK_URL: smsUrl, PUBLIC_BASE_URL: OWN_BASE_URL });
   });
   afterAll(async () => {
     await t?.stop();
@@ -115,6 +117,21 @@ describe('status updates and deliveries', () => {
       delete missing.what_happens_next;
       expect((await post(claim.claim_id, missing)).status).toBe(400);
       expect(await countUpdates(claim.claim_id)).toBe(0);
+    });
+
+    it('takes back an http link on the platform’s own PUBLIC_BASE_URL origin; on another origin it names the field (400)', async () => {
+      const claim = await newClaim({ stage: 'triage' });
+      const own = `${OWN_BASE_URL}/portal/claims/${claim.claim_id}`;
+      const sent = await post(
+        claim.claim_id,
+        update({ portal_url: own, cta: { label: 'Upload photos', url: `${own}#upload` }, what_we_need_from_you: 'Photos' }),
+      );
+      expect(sent.status).toBe(201);
+      expect(sent.body.portal_url).toBe(own);
+      const refused = await post(claim.claim_id, update({ portal_url: 'http://elsewhere.example/claims/1' }));
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([{ pointer: '/portal_url', message: expect.stringContaining('https') }]);
+      expect(await countUpdates(claim.claim_id)).toBe(1);
     });
 
     it('refuses a body claim_id naming another claim (422), unknown claims (404), readers (403), non-JSON (415)', async () => {
