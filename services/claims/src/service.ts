@@ -43,6 +43,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       Attachments: 'Files added to a claim, scanned for viruses before they count',
       'Claimant status': 'What claimants see of their own claim, opened with its access token',
       Claims: 'The claim file and the queue of claims, for the people who work them',
+      Diary: 'Activities on claims, due on a day, and each adjuster’s own diary across claims',
       Escalations: 'Decisions on triage escalations that need a person',
       Financials: 'Reserves and payments of a claim, with approval above the requester’s authority',
       Intake: 'First notice of loss: filing a new claim',
