@@ -525,6 +525,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/claims/payments/awaiting-approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payment approval queue: payments awaiting approval across claims, oldest first
+         * @description Each with `you_may_decide` and, when not, `why_not` (the caller requested it — the normalised-subject comparison — or it is above their authority limit). Cursor-paged.
+         */
+        get: operations["listPaymentsAwaitingApproval"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/claims/claims/{id}/notes": {
         parameters: {
             query?: never;
@@ -2234,6 +2254,65 @@ export interface components {
                 completed_by: string | null;
                 /** Format: date-time */
                 completed_at: string | null;
+            }[];
+            next_cursor: string | null;
+        };
+        ListPaymentsAwaitingApprovalResponse: {
+            items: {
+                payment: {
+                    /** Format: uuid */
+                    payment_id: string;
+                    /** Format: uuid */
+                    claim_id: string;
+                    /** @enum {unknown} */
+                    cost_category: "indemnity" | "expense";
+                    amount: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                    payee: {
+                        name: string;
+                        /** @enum {unknown} */
+                        kind: "claimant" | "vendor";
+                    };
+                    /** @enum {unknown} */
+                    method: "eft" | "check";
+                    memo: string;
+                    /** Format: uuid */
+                    invoice_attachment_id: string | null;
+                    /** @enum {unknown} */
+                    status: "awaiting_approval" | "approved" | "rejected" | "voided";
+                    /** @description The requester's limit when they asked */
+                    authority_limit: {
+                        /** @description A non-negative decimal string with at most 2 decimals (at most 9999999999999999.99), never a number */
+                        amount: string;
+                        /** @description ISO 4217 */
+                        currency: string;
+                    };
+                    requested_by: string;
+                    /** Format: date-time */
+                    requested_at: string;
+                    decision: null | {
+                        /** @enum {unknown} */
+                        decision: "approved" | "rejected";
+                        decided_by: string;
+                        /** Format: date-time */
+                        decided_at: string;
+                        /** @description Null when the payment was within the requester's own limit */
+                        rationale: string | null;
+                    };
+                    void: null | {
+                        voided_by: string;
+                        /** Format: date-time */
+                        voided_at: string;
+                        reason: string;
+                    };
+                };
+                you_may_decide: boolean;
+                /** @description Why the caller may not decide it: they requested it, or it is above their limit */
+                why_not: string | null;
             }[];
             next_cursor: string | null;
         };
@@ -9248,6 +9327,147 @@ export interface operations {
                      *       "title": "Unsupported media type",
                      *       "status": 415,
                      *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listPaymentsAwaitingApproval: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the queue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "payment": {
+                     *             "payment_id": "7a1c2e3d-4b5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *             "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *             "cost_category": "indemnity",
+                     *             "amount": {
+                     *               "amount": "7500.00",
+                     *               "currency": "USD"
+                     *             },
+                     *             "payee": {
+                     *               "name": "Ana Ruiz",
+                     *               "kind": "claimant"
+                     *             },
+                     *             "method": "eft",
+                     *             "memo": "Repair settlement",
+                     *             "invoice_attachment_id": null,
+                     *             "status": "awaiting_approval",
+                     *             "authority_limit": {
+                     *               "amount": "5000.00",
+                     *               "currency": "USD"
+                     *             },
+                     *             "requested_by": "adjuster-7",
+                     *             "requested_at": "2026-03-02T10:15:00.000Z",
+                     *             "decision": null,
+                     *             "void": null
+                     *           },
+                     *           "you_may_decide": true,
+                     *           "why_not": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListPaymentsAwaitingApprovalResponse"];
+                };
+            };
+            /** @description An unknown or malformed query parameter, or a cursor this service did not issue */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:write and claims:decide */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
                      *     }
                      */
