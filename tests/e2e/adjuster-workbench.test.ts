@@ -7,7 +7,7 @@ import { fnolBody, reportLoss } from './fnol';
 import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
 
 const RESOURCE = 'urn:claims-platform:api';
-const DESKTOP = { width: 1280, height: 900 };
+const DESKTOP = { width: 1440, height: 900 };
 
 /** The OpenID provider of tests/e2e/oidc-test-provider.ts as its own process; resolves once it listens. */
 async function startOpenIdProvider(port: number, redirectUri: string): Promise<{ issuer: string; stop(): Promise<void> }> {
@@ -70,12 +70,19 @@ describe.each(JOURNEY_MODES)(
       await provider?.stop();
     });
 
-    it('an adjuster signs in, finds a claim by a misspelt name, takes it and runs triage; a lead decides the escalation; the adjuster writes an update whose adequacy rises while typing; the lead closes the claim as a duplicate', async () => {
+    it('an adjuster signs in, finds a claim by a misspelt name, takes it and runs triage; a lead decides the escalation; the adjuster sends an update from the pre-filled composer (refused before sending, then by the server next to its field, then sent); the lead denies with a rationale and reopens into a chosen stage', async () => {
       const gateway = stack.gatewayUrl;
       const { claim_id: claimId, claim_number: claimNumber } = await reportLoss(
         gateway,
         fnolBody({
           claimant: { name: 'Marguerite Okonkwo', email: `marguerite.${Date.now()}@example.com`, phone: '+14155550123' },
+          loss: {
+            date: '2026-11-20',
+            type: 'auto_collision',
+            description: 'Rear-ended at a junction',
+            location: { address_line: '12 Harbour Road', city: 'Bristol', country: 'GB' },
+          },
+          estimated_amount: { amount: '4200.00', currency: 'EUR' },
           injuries: true,
         }),
       );
@@ -96,14 +103,23 @@ describe.each(JOURNEY_MODES)(
 
       await row.getByRole('link', { name: claimNumber }).click();
       await adjuster.getByRole('heading', { level: 1, name: `Claim ${claimNumber}` }).waitFor();
+      // The claim file is complete: location, injury, estimated amount, policy and the claimant's contact.
+      expect(await adjuster.getByTestId('loss-location').textContent()).toBe('12 Harbour Road, Bristol, GB');
+      expect(await adjuster.getByTestId('injury').textContent()).toBe('Yes, someone was injured');
+      expect(await adjuster.getByTestId('estimated-amount').textContent()).toBe('4200.00 EUR');
+      expect(await adjuster.getByTestId('claim-policy').textContent()).toMatch(/^POL-\d{6}$/);
+      expect(await adjuster.getByTestId('claimant-contact').textContent()).toContain('+14155550123');
       await adjuster.getByRole('button', { name: 'Take this claim' }).click();
       await adjuster.getByTestId('assignee').filter({ hasText: 'Assigned to you' }).waitFor();
       await adjuster.getByRole('button', { name: 'Run triage' }).click();
       await adjuster.getByTestId('triage-outcome').filter({ hasText: 'waiting for a lead to decide' }).waitFor();
       await adjuster.getByText('injury: The claim reports an injury').waitFor();
+      // "Queue: Not triaged" never shows after triage.
+      await adjuster.getByTestId('claim-queue').filter({ hasText: 'Waiting for a lead' }).waitFor();
       // Only claims:decide sees the decision form; the adjuster sees that it waits.
       await adjuster.getByTestId('escalation-status').filter({ hasText: 'waiting for a lead' }).waitFor();
       expect(await adjuster.getByRole('button', { name: 'Record decision' }).count()).toBe(0);
+      await adjuster.screenshot({ path: screenshotPath(mode, 'workbench-triage.png'), fullPage: true });
       await expectNoSeriousAccessibilityViolations(adjuster);
 
       const lead = await (await browser.newContext({ viewport: DESKTOP })).newPage();
@@ -115,45 +131,110 @@ describe.each(JOURNEY_MODES)(
       await lead.getByLabel('Rationale').fill('Injury confirmed with the claimant by phone');
       await lead.getByRole('button', { name: 'Record decision' }).click();
       await lead.getByTestId('escalation-decision').filter({ hasText: 'Injury confirmed with the claimant by phone' }).waitFor();
+      await lead.screenshot({ path: screenshotPath(mode, 'workbench-decided.png'), fullPage: true });
 
       await adjuster.reload();
       await adjuster.getByTestId('escalation-status').filter({ hasText: 'decided: accept' }).waitFor();
+      // The triage text follows the decision, and the queue is the decided one.
+      await adjuster.getByTestId('triage-outcome').filter({ hasText: 'decided by lead-bo: accept' }).waitFor();
+      expect(await adjuster.getByTestId('claim-queue').textContent()).not.toMatch(/Not triaged|Waiting/);
+
+      // The composer starts from the claim: its language, the stage's template, the platform's own portal link.
+      expect(await adjuster.getByLabel('Language').inputValue()).toBe('en');
+      expect(await adjuster.getByLabel('What happens next', { exact: true }).inputValue()).not.toBe('');
+      // The portal link is the one the platform handed out at intake (http on a development start: the API takes it back).
+      const portalLink = new URL(await adjuster.getByLabel('Portal link').inputValue());
+      expect(portalLink.pathname).toBe(`/portal/claims/${claimId}`);
+      if (mode === 'embedded') expect(portalLink.protocol).toBe('http:');
+      // The contact is the one the platform gave the claimant.
+      expect(await adjuster.getByLabel('Contact phone').inputValue()).toMatch(/^\+[1-9]\d{6,14}$/);
+      expect(await adjuster.getByLabel('Contact email').inputValue()).toContain('@');
       const score = adjuster.getByTestId('adequacy-score');
+      // An empty "what happened" is listed as missing.
+      await adjuster.getByRole('list', { name: 'Missing from this update' }).getByText('Missing: what happened').waitFor();
       await adjuster
         .getByLabel('What happened', { exact: true })
         .fill('A lead confirmed the injury; your claim goes to our complex-claims team.');
       await adjuster.getByLabel('What happens next', { exact: true }).fill('Your adjuster will call you this week.');
       const before = await score.textContent();
-      await adjuster.getByLabel('Contact phone').pressSequentially('+14155550111');
-      await adjuster.getByLabel('Contact email').pressSequentially('ana@insurer.example');
-      const middle = await score.textContent();
-      await adjuster.getByLabel('Next update by').fill('2099-01-15');
+      await adjuster.getByLabel('Next update by').fill('2001-01-15');
       const after = await score.textContent();
-      expect([before, middle, after]).toEqual(['17%', '50%', '100%']);
+      // language (1) and contact (2) pre-filled of 6; the next-update date (3) completes it
+      expect([before, after]).toEqual(['50%', '100%']);
       await adjuster
         .getByRole('region', { name: 'Preview on email' })
         .getByText(/Your adjuster will call you this week/)
         .waitFor();
+
+      // Refused before sending: a link the API would refuse (http, not the platform's own); no request leaves.
+      let posted = 0;
+      adjuster.on('request', (request) => {
+        if (request.method() === 'POST' && request.url().endsWith('/status-updates')) posted += 1;
+      });
+      await adjuster.getByLabel('Call to action label').fill('See the repairers');
+      await adjuster.getByLabel('Call to action link').fill('http://repairers.example/list');
       await adjuster.getByRole('button', { name: 'Send update' }).click();
+      await adjuster.getByTestId('composer-cta_url-error').filter({ hasText: 'must start with https://' }).waitFor();
+      expect(posted).toBe(0);
+      await adjuster.getByLabel('Call to action label').fill('');
+      await adjuster.getByLabel('Call to action link').fill('');
+
+      // Refused by the server (a date in the past): the refusal stands next to the field its pointer names.
+      const refused = adjuster.waitForResponse(
+        (response) => response.request().method() === 'POST' && /\/status-updates$/.test(response.url()),
+      );
+      await adjuster.getByRole('button', { name: 'Send update' }).click();
+      const refusedResponse = await refused;
+      expect(refusedResponse.status()).toBe(400);
+      await adjuster.getByTestId('composer-expected_next_update_by-error').filter({ hasText: 'must be today or later' }).waitFor();
+      expect(await adjuster.getByLabel('Next update by').getAttribute('aria-invalid')).toBe('true');
+      await adjuster.screenshot({ path: screenshotPath(mode, 'workbench-update-refused.png'), fullPage: true });
+      await expectNoSeriousAccessibilityViolations(adjuster);
+
+      // With the portal link the platform gave (http on a development start), the update sends.
+      await adjuster.getByLabel('Next update by').fill('2099-01-15');
+      const sent = adjuster.waitForResponse(
+        (response) => response.request().method() === 'POST' && /\/status-updates$/.test(response.url()),
+      );
+      await adjuster.getByRole('button', { name: 'Send update' }).click();
+      expect((await sent).status()).toBe(201);
       await adjuster.getByRole('status').filter({ hasText: 'Update sent (adequacy 100%)' }).waitFor();
       await adjuster.getByRole('region', { name: 'Deliveries' }).getByText('status update by email').first().waitFor();
       await adjuster.screenshot({ path: screenshotPath(mode, 'workbench-claim.png'), fullPage: true });
       await expectNoSeriousAccessibilityViolations(adjuster);
 
-      // Closing needs claims:decide (CONTRACT §2): the lead closes the claim as a duplicate (`paid` needs a payment, issue 36).
+      // Closing as denied needs claims:decide and asks for the rationale the API requires.
       await lead.reload();
       await lead.getByLabel('Stage').selectOption('closed');
-      await lead.getByLabel('Closing reason').selectOption('duplicate');
-      await lead.getByLabel('What happened', { exact: true }).fill('This loss is already handled under your earlier claim.');
-      await lead.getByLabel('What happens next', { exact: true }).fill('Nothing more: your claim is closed.');
-      // closing is its own operation (POST …/closing), not a status update carrying closing fields
+      await lead.getByLabel('Closing reason').selectOption('denied');
+      await lead.getByLabel('What happened', { exact: true }).fill('Your policy does not cover this loss.');
+      await lead.getByLabel('What happens next', { exact: true }).fill('You can ask us to review this decision.');
+      await lead.getByRole('button', { name: 'Close the claim' }).click();
+      await lead.getByTestId('composer-closing_rationale-error').filter({ hasText: 'A denial needs its rationale' }).waitFor();
+      await lead.getByLabel('Rationale (internal; required for a denial)').fill('Driver not named on the policy');
       const closing = lead.waitForResponse((response) => response.request().method() === 'POST' && /\/closing$/.test(response.url()));
       await lead.getByRole('button', { name: 'Close the claim' }).click();
       expect((await closing).status()).toBe(201);
-      await lead.getByRole('status').filter({ hasText: 'Claim closed as duplicate' }).waitFor();
-      await lead.getByTestId('closing-reason').filter({ hasText: 'duplicate' }).waitFor();
+      await lead.getByRole('status').filter({ hasText: 'Claim closed as denied' }).waitFor();
+      await lead.getByTestId('closing-reason').filter({ hasText: 'denied — Driver not named on the policy' }).waitFor();
       expect(await lead.getByTestId('claim-stage').textContent()).toBe('closed');
+      // The first-contact deadline ends with the claim.
+      expect(await lead.getByTestId('first-contact-due').count()).toBe(0);
+      await lead.screenshot({ path: screenshotPath(mode, 'workbench-denied.png'), fullPage: true });
       await expectNoSeriousAccessibilityViolations(lead);
-    }, 150000);
+
+      // A lead reopens the closed claim into a chosen stage, with a reason.
+      await lead.getByLabel('Reopen into').selectOption('estimate');
+      await lead.getByLabel('Reason (told to the claimant)').fill('The named-driver endorsement was found; we look at your claim again.');
+      await lead.getByRole('button', { name: 'Reopen the claim' }).click();
+      await lead.getByRole('status').filter({ hasText: 'Claim reopened into estimate' }).waitFor();
+      await lead.getByTestId('claim-stage').filter({ hasText: 'estimate' }).waitFor();
+      await lead
+        .getByText(/Reopened from closed to estimate/)
+        .first()
+        .waitFor();
+      await lead.screenshot({ path: screenshotPath(mode, 'workbench-reopened.png'), fullPage: true });
+      await expectNoSeriousAccessibilityViolations(lead);
+    }, 180000);
   },
 );
