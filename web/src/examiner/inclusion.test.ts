@@ -15,7 +15,7 @@ function records(count: number) {
     event_id: null,
     occurred_at: '2026-11-22T10:00:00.000Z',
     recorded_at: '2026-11-22T10:00:01.000Z',
-    data: { n: i, ratio: 1.5e-7, big: 1e21, text: 'é ✓ "quoted"\n\u0001', nested: { b: 1, a: [1.5, null, true], 'é': 2, Z: 3 } },
+    data: { n: i, ratio: 1.5e-7, big: 1e21, text: 'é ✓ "quoted"\n\u0001', nested: { b: 1, a: [1.5, null, true], é: 2, Z: 3 } },
     prev_hash: '0'.repeat(64),
     hash: 'ignored',
   }));

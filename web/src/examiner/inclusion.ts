@@ -83,5 +83,7 @@ export async function checkInclusion(
   if (proof.leaf_index !== record.seq - 1) return { included: false, reason: 'the proof is for another record' };
   const root = await rootFromInclusionProof(proof.leaf_index, proof.tree_size, await recordLeafHash(record), proof.proof.map(fromBase64));
   if (!root) return { included: false, reason: 'the proof has the wrong length for this tree' };
-  return toBase64(root) === head.root ? { included: true } : { included: false, reason: 'the proof does not lead to the checkpoint’s root hash' };
+  return toBase64(root) === head.root
+    ? { included: true }
+    : { included: false, reason: 'the proof does not lead to the checkpoint’s root hash' };
 }
