@@ -153,27 +153,43 @@ const MISSING_HINTS: Record<AdequacyField, string> = {
   language: 'the language of the message',
 };
 
-/** The message as each channel would carry it, so the adjuster sees what the customer gets. */
+const PREVIEW_WORDS = {
+  en: { subject: 'Subject: An update on your claim', next: 'Next update by {date}.', contact: 'Contact', open: 'Open' },
+  es: {
+    subject: 'Asunto: Novedades sobre su reclamación',
+    next: 'Próxima actualización antes del {date}.',
+    contact: 'Contacto',
+    open: 'Abrir',
+  },
+} as const;
+
+/** The promised day as the claimant reads it: a calendar day, in the message's language (it is a day in their time zone). */
+export function promisedDay(date: string, language: string): string {
+  return new Intl.DateTimeFormat(language || 'en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+}
+
+/** The message as each channel would carry it, wholly in the message's language, so the adjuster sees what the customer gets. */
 export function channelPreview(request: ComposedUpdate): string {
+  const language = request.language ?? 'en';
+  const words = PREVIEW_WORDS[language.startsWith('es') ? 'es' : 'en'];
   const parts = [request.what_happened, request.what_happens_next, request.what_we_need_from_you ?? ''].filter(Boolean);
-  const next = request.expected_next_update_by ? `Next update by ${request.expected_next_update_by}.` : '';
-  const contact = request.contact ? `Contact ${request.contact.phone} ${request.contact.email}` : '';
+  const next = request.expected_next_update_by ? words.next.replace('{date}', promisedDay(request.expected_next_update_by, language)) : '';
+  const contact = request.contact ? `${words.contact} ${request.contact.phone} ${request.contact.email}` : '';
   switch (request.channel) {
     case 'sms':
       return [parts.join(' '), next, request.cta?.url ?? request.portal_url ?? ''].filter(Boolean).join(' ').slice(0, 320);
     case 'email':
-      return [
-        `Subject: An update on your claim`,
-        '',
-        ...parts,
-        next,
-        request.cta ? `${request.cta.label}: ${request.cta.url}` : '',
-        contact,
-      ]
+      return [words.subject, '', ...parts, next, request.cta ? `${request.cta.label}: ${request.cta.url}` : '', contact]
         .filter((line, i) => i < 2 || line)
         .join('\n');
     case 'portal':
-      return [...parts, next, request.cta ? `[${request.cta.label}]` : '', request.portal_url ? `Open: ${request.portal_url}` : '', contact]
+      return [
+        ...parts,
+        next,
+        request.cta ? `[${request.cta.label}]` : '',
+        request.portal_url ? `${words.open}: ${request.portal_url}` : '',
+        contact,
+      ]
         .filter(Boolean)
         .join('\n');
   }

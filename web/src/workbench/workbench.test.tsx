@@ -182,6 +182,17 @@ describe('status update composer refusals', () => {
     expect(screen.getByTestId('composer-closing_rationale-error')).toHaveTextContent('A denial needs its rationale');
   });
 
+  it('previews an SMS wholly in the message’s language, the promised date as the day promised', async () => {
+    const user = userEvent.setup();
+    render(<StatusUpdateComposer initial={emptyDraft('estimate', 'es', '')} onSend={() => {}} onClose={() => {}} />);
+    await user.selectOptions(screen.getByLabelText('Channel'), 'sms');
+    await user.type(screen.getByLabelText('What happened'), 'Tenemos su valoración.');
+    await user.type(screen.getByLabelText('Next update by'), '2099-01-15');
+    const preview = screen.getByRole('region', { name: 'Preview on sms' });
+    expect(preview).toHaveTextContent('Próxima actualización antes del 15 de enero de 2099.');
+    expect(preview).not.toHaveTextContent(/Next update|2099-01-15/);
+  });
+
   it('puts a server refusal next to the field its pointer names', () => {
     expect(fieldOfPointer('/cta/url')).toBe('cta_url');
     expect(fieldOfPointer('/status_update/contact/email')).toBe('contact_email');
