@@ -103,6 +103,7 @@ describe.each(JOURNEY_MODES)(
 
       await row.getByRole('link', { name: claimNumber }).click();
       await adjuster.getByRole('heading', { level: 1, name: `Claim ${claimNumber}` }).waitFor();
+      expect(await adjuster.getByTestId('first-contact-due').textContent()).not.toBe('Made');
       // The claim file is complete: location, injury, estimated amount, policy and the claimant's contact.
       expect(await adjuster.getByTestId('loss-location').textContent()).toBe('12 Harbour Road, Bristol, GB');
       expect(await adjuster.getByTestId('injury').textContent()).toBe('Yes, someone was injured');
@@ -200,6 +201,8 @@ describe.each(JOURNEY_MODES)(
       expect((await sent).status()).toBe(201);
       await adjuster.getByRole('status').filter({ hasText: 'Update sent (adequacy 100%)' }).waitFor();
       await adjuster.getByRole('region', { name: 'Deliveries' }).getByText('status update by email').first().waitFor();
+      // The first update a person sends is the first contact: the badge goes.
+      await adjuster.getByTestId('first-contact-due').filter({ hasText: 'Made' }).waitFor();
       await adjuster.screenshot({ path: screenshotPath(mode, 'workbench-claim.png'), fullPage: true });
       await expectNoSeriousAccessibilityViolations(adjuster);
 
