@@ -26,7 +26,10 @@ export type DeliveryKick = () => void;
  */
 export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kickDelivery: DeliveryKick): Router {
   const router = Router();
-  const updates = withTransactional(statusUpdateService(config.CLAIMS_EXCHANGE, config.DEFAULT_UPDATE_CADENCE_DAYS, config.PUBLIC_BASE_URL), deps.db);
+  const updates = withTransactional(
+    statusUpdateService(config.CLAIMS_EXCHANGE, config.DEFAULT_UPDATE_CADENCE_DAYS, config.PUBLIC_BASE_URL),
+    deps.db,
+  );
 
   deps.openapi.operation('post', '/api/claims/claims/{id}/status-updates', {
     operationId: 'createStatusUpdate',
