@@ -95,7 +95,13 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
         );
       // claims workflow: the delivery worker and the deadline sweep, and their gauges
       const deliveryWorker = delivery.start(deps);
-      const deadlineSweeper = startDeadlineSweeper(deps.db, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS, deps.logger);
+      const deadlineSweeper = startDeadlineSweeper(
+        deps.db,
+        config.CLAIMS_EXCHANGE,
+        config.OVERDUE_SWEEP_INTERVAL_MS,
+        deps.logger,
+        deps.metrics,
+      );
       registerDeadlineMetrics(deps);
       registerDeliveryMetrics(deps);
       registerAttachmentScanMetrics(deps);

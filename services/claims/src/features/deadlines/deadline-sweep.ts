@@ -1,5 +1,7 @@
 import type { Knex } from '@platform/db';
+import { startPeriodicTask, type PeriodicTask } from '@platform/runtime';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { recordClaimChange } from '../../shared/claim-change';
 import { DEADLINES, type Deadline } from '../../shared/claim-deadlines';
 import { claimSlaBreached, claimUpdateOverdue } from './deadlines-events';
@@ -61,30 +63,25 @@ export async function sweepDeadlines(db: Knex, exchange: string, stopping: () =>
 }
 
 /**
- * Runs the sweep every `intervalMs` (OVERDUE_SWEEP_INTERVAL_MS); stop() waits for the batch in flight, not
- * for the whole sweep (a backlog of thousands of breaches would hold a shutdown past its deadline).
+ * Runs the sweep every `intervalMs` (OVERDUE_SWEEP_INTERVAL_MS) on the periodic-task runner (task
+ * `deadline-sweep`); stop() waits for the batch in flight, not for the whole sweep (a backlog of thousands of
+ * breaches would hold a shutdown past its deadline).
  */
-export function startDeadlineSweeper(db: Knex, exchange: string, intervalMs: number, logger: Logger): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = sweepDeadlines(db, exchange, () => stopped)
-      .then((count) => {
-        if (count > 0) logger.info({ count }, 'broken claim deadlines announced');
-      })
-      .catch((error) => logger.warn({ err: error }, 'deadline sweep failed; retrying at the next interval'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
+export function startDeadlineSweeper(db: Knex, exchange: string, intervalMs: number, logger: Logger, metrics?: Registry): PeriodicTask {
+  let stopping = false;
+  const task = startPeriodicTask({
+    name: 'deadline-sweep',
+    work: () => sweepDeadlines(db, exchange, () => stopping),
+    intervalMs,
+    runAtStart: false,
+    logger,
+    metrics,
+  });
   return {
+    runNow: task.runNow,
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+      stopping = true;
+      await task.stop();
     },
   };
 }
