@@ -170,6 +170,8 @@ describe.each(STORAGE_KINDS)('POST /api/claims/public/claims/{id}/attachments (%
 
     it('an upload to a closed claim with 409', async () => {
       const closed = await fileClaim(t.url);
+      // its claim.created is published asynchronously: wait for it, so it is not counted against the rejection
+      await t.events.waitFor((events) => events.some((e) => e.routingKey === 'claim.created' && e.body.data.claim_id === closed.claim_id));
       await t.db('claims').where({ id: closed.claim_id }).update({ stage: 'closed' });
       await expectRejected(() => upload(closed.claim_id, closed.access_token).attach('file', pdf(), 'a.pdf'), 409);
     });
