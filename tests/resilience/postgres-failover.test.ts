@@ -28,6 +28,8 @@ async function startFailover(scenario: string, synchronous: boolean): Promise<Fa
     const stack = await startScenarioStack(scenario, {
       CLAIMS_DATABASE_URL: pair.urlFor('claims'),
       EVIDENCE_DATABASE_URL: pair.urlFor('evidence'),
+      // a sweep a second, so its resumption after the failover shows within the scenario
+      OVERDUE_SWEEP_INTERVAL_MS: '1000',
     });
     return { pair, stack };
   } catch (error) {
@@ -100,7 +102,7 @@ describe('a PostgreSQL primary lost under load, with a synchronous standby', () 
     writeReliability();
   });
 
-  it('every intake answered 201 is on the promoted standby; relay, consumer, checkpoint signer and witness resume without a restart; readiness goes 503 and back', async () => {
+  it('every intake answered 201 is on the promoted standby; relay, consumer, deadline sweep, checkpoint signer and witness resume without a restart; readiness goes 503 and back', async () => {
     const started = Date.now();
     const { stack } = failover!;
     // a witness (its own database, not the one that fails) cosigning the evidence log throughout
@@ -146,6 +148,11 @@ describe('a PostgreSQL primary lost under load, with a synchronous standby', () 
         ])
       )[0].n;
     await until('a checkpoint signed on the promoted standby', async () => Number(await signedSince()) > 0, 60000);
+    const sweptAt = async () => {
+      const text = await (await fetch(`${stack.claims.url}/metrics`)).text();
+      return Number(/^periodic_task_last_success_timestamp_seconds\{[^}]*task="deadline-sweep"[^}]*\} (\S+)$/m.exec(text)?.[1] ?? 0) * 1000;
+    };
+    await until('the deadline sweep passes again on the promoted standby', async () => (await sweptAt()) > run.promotedAt, 60000);
 
     writeFigures({
       scenario: 'postgres-failover',

@@ -1,3 +1,4 @@
+import { bearer, createEvidenceRun } from '@platform/testing';
 import { auditedClaimEvents } from './support/database';
 import { pendingOutbox, settleAuditLog } from './support/audit';
 import { describeRecords, startLoad } from './support/load-runner';
@@ -34,6 +35,26 @@ describe('a RabbitMQ cluster of three nodes with quorum queues', () => {
     );
     const mix = { target: stack!.gateway.url, mode: 'intake' } as const;
     const { rate, describe } = await halfOfSaturation(mix, stack!);
+    // evidence writes beside the intake load: each appends to the log and puts an event in the evidence outbox
+    const preparer = await bearer('evidence:write', 'cluster-preparer');
+    const runId = await createEvidenceRun(stack!.gateway.url, preparer, {
+      control: { key: 'CLUSTER-1', title: 'Broker nodes are replaced without losing events' },
+      period: { start: '2026-10-01', end: '2026-12-31' },
+      notes: [],
+    });
+    const evidenceStatuses: number[] = [];
+    let writingEvidence = true;
+    const evidenceLoad = (async () => {
+      for (let i = 0; writingEvidence; i++) {
+        const response = await fetch(`${stack!.gateway.url}/api/evidence/runs/${runId}/evidence`, {
+          method: 'POST',
+          headers: { authorization: preparer, 'content-type': 'application/json' },
+          body: JSON.stringify({ kind: 'note', title: `Node drill note ${i}` }),
+        });
+        evidenceStatuses.push(response.status);
+        await sleep(100);
+      }
+    })();
     const loadStarted = Date.now();
     const load = startLoad({ ...mix, rate, maxRequests: rate * 40, maxSeconds: 30 });
     await load.running();
@@ -58,23 +79,31 @@ describe('a RabbitMQ cluster of three nodes with quorum queues', () => {
     const newLeader = await cluster!.leaderOf(queue);
 
     const records = await load.finished();
+    writingEvidence = false;
+    await evidenceLoad;
     await watchFlow;
     const intakes = records.filter((r) => r.op === 'intake');
     const notCreated = intakes.filter((r) => r.status !== 201);
     const claimIds = intakes.filter((r) => r.claim_id).map((r) => r.claim_id!);
     const { lost, duplicated, waitedMs } = await settleAuditLog(stack!.evidenceDatabaseUrl, claimIds);
     const pending = await pendingOutbox(stack!.claimsDatabaseUrl);
+    await until(
+      'the evidence outbox drained through the cluster',
+      async () => (await pendingOutbox(stack!.evidenceDatabaseUrl)) === 0,
+      60000,
+    );
+    const evidenceRefused = evidenceStatuses.filter((status) => status !== 201);
 
     writeFigures({
       scenario: 'rabbitmq-cluster',
       title: 'RabbitMQ cluster: the queue leader killed',
-      load: `${intakes.length} intake requests through the gateway at ${rate}/s over ${((Date.now() - loadStarted) / 1000).toFixed(0)} s`,
+      load: `${intakes.length} intake requests through the gateway at ${rate}/s over ${((Date.now() - loadStarted) / 1000).toFixed(0)} s, and ${evidenceStatuses.length} evidence notes (10/s) whose events leave through the evidence outbox`,
       rate: describe,
       faults: `SIGKILL of ${leader.name.split('@')[0]}, the leader of the quorum queue ${queue} (3 nodes, one Erlang cookie, Debian rabbitmq-server), restarted ${NODE_DOWN_MS / 1000} s later; the services are given the three nodes' addresses and fail over between them`,
       badInputsTried: 0,
       recordsLost: lost.length,
       duplicatesApplied: duplicated.length,
-      unexpectedStatuses: notCreated.length,
+      unexpectedStatuses: notCreated.length + evidenceRefused.length,
       durationSeconds: (Date.now() - started) / 1000,
       notes: [
         `events flowed into the audit log again ${flowingAgainMs === undefined ? 'never within 120 s' : `${(flowingAgainMs / 1000).toFixed(1)} s`} after the kill (${auditedBeforeKill} claims audited before it); leader afterwards: ${newLeader.name.split('@')[0]}`,
@@ -83,6 +112,8 @@ describe('a RabbitMQ cluster of three nodes with quorum queues', () => {
     });
 
     expect(describeRecords(notCreated)).toBe('');
+    expect(evidenceRefused).toEqual([]);
+    expect(evidenceStatuses.length).toBeGreaterThan(50);
     expect(intakes.length).toBeGreaterThan(rate * 15);
     expect(flowingAgainMs).toBeDefined();
     expect(lost).toEqual([]);
