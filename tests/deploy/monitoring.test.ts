@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
+import { typeCheck } from './support/typed-literals';
 
 const root = path.join(__dirname, '../..');
 const monitoring = path.join(root, 'deploy/monitoring');
@@ -134,6 +135,16 @@ describe('Prometheus and Grafana', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("is a dashboard by Grafana's own schema (@grafana/schema's declarations, generated from Grafana's CUE kinds; unknown fields refused)", () => {
+    const asTyped = (value: unknown) =>
+      `import type { Dashboard } from '@grafana/schema';\nexport const dashboard: Dashboard = ${JSON.stringify(value, null, 1)};\n`;
+    expect(typeCheck(asTyped(dashboard))).toEqual([]);
+    // the check can fail: a misspelt field and a panel without its grid position are refused
+    const misspelt = { ...dashboard, panels: [{ ...dashboard.panels[1], gridPoss: dashboard.panels[1].gridPos }] };
+    expect(typeCheck(asTyped(misspelt)).length).toBeGreaterThan(0);
+    expect(typeCheck(asTyped({ ...dashboard, refresh: 30 })).length).toBeGreaterThan(0);
   });
 
   it('lays the dashboard out on Grafana’s 24-column grid without overlaps, each panel with a unique id', () => {

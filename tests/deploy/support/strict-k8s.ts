@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import ts from 'typescript';
+import { typeCheck } from './typed-literals';
 
 /**
  * Strict validation of Kubernetes objects offline: the kubernetes-models validators check types, required
@@ -12,8 +10,6 @@ import ts from 'typescript';
  */
 type K8sObject = { apiVersion: string; kind: string; metadata?: { name?: string } };
 
-const root = path.join(__dirname, '../../..');
-
 /** The kubernetes-models module of an apiVersion: `apps/v1` → `kubernetes-models/apps/v1`, `v1` → `kubernetes-models/v1`; the Prometheus operator's from its own package. */
 const moduleOf = (apiVersion: string) =>
   apiVersion.startsWith('monitoring.coreos.com/')
@@ -22,42 +18,24 @@ const moduleOf = (apiVersion: string) =>
 
 /** One message per field (or value) an object has that its schema does not allow, naming the object. */
 export function unknownFields(objects: K8sObject[]): string[] {
-  const dir = mkdtempSync(path.join(root, 'tests/deploy/.strict-'));
-  try {
-    const file = path.join(dir, 'objects.ts');
-    const imports = new Map<string, string>();
-    const declarations = objects.map((object, index) => {
-      const alias = `T${imports.size}`;
-      const key = `${object.apiVersion} ${object.kind}`;
-      if (!imports.has(key)) imports.set(key, `import type { I${object.kind} as ${alias} } from '${moduleOf(object.apiVersion)}';`);
-      const type = imports.get(key)!.split(' as ')[1].split(' ')[0];
-      return `// ${object.kind} ${object.metadata?.name ?? '?'}\nexport const o${index}: ${type} = ${JSON.stringify(object, null, 1)};`;
-    });
-    writeFileSync(file, [...imports.values(), ...declarations].join('\n'));
-    const program = ts.createProgram([file], {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      module: ts.ModuleKind.CommonJS,
-      moduleResolution: ts.ModuleResolutionKind.Node10,
-      target: ts.ScriptTarget.ES2022,
-      types: [],
-    });
-    const source = program.getSourceFile(file)!;
-    const lines = source.text.split('\n');
-    return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
-      if (diagnostic.file !== source || diagnostic.start === undefined) return message;
-      const { line } = source.getLineAndCharacterOfPosition(diagnostic.start);
-      // the object's name is in the comment above its constant
-      const owner =
-        lines
-          .slice(0, line + 1)
-          .reverse()
-          .find((text) => text.startsWith('// ')) ?? '';
-      return `${owner.slice(3)}: ${message}`;
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const imports = new Map<string, string>();
+  const declarations = objects.map((object, index) => {
+    const alias = `T${imports.size}`;
+    const key = `${object.apiVersion} ${object.kind}`;
+    if (!imports.has(key)) imports.set(key, `import type { I${object.kind} as ${alias} } from '${moduleOf(object.apiVersion)}';`);
+    const type = imports.get(key)!.split(' as ')[1].split(' ')[0];
+    return `// ${object.kind} ${object.metadata?.name ?? '?'}\nexport const o${index}: ${type} = ${JSON.stringify(object, null, 1)};`;
+  });
+  const source = [...imports.values(), ...declarations].join('\n');
+  const lines = source.split('\n');
+  return typeCheck(source).map(({ line, message }) => {
+    if (line < 0) return message;
+    // the object's name is in the comment above its constant
+    const owner =
+      lines
+        .slice(0, line + 1)
+        .reverse()
+        .find((text) => text.startsWith('// ')) ?? '';
+    return `${owner.slice(3)}: ${message}`;
+  });
 }
