@@ -1,30 +1,23 @@
 import request from 'supertest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectNoSeriousAccessibilityViolations, freePort, launchChromium } from '@platform/testing';
-import { ensureWebBuilt } from '../../scripts/web-build';
+import { expectNoSeriousAccessibilityViolations } from '@platform/testing';
 import { fnolBody, reportLoss } from './fnol';
-import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
-import { RESOURCE, signInThroughProvider, startOpenIdProvider } from './oidc-provider-process';
+import { JOURNEY_MODES, screenshotPath, type JourneyMode, type JourneyPlatform } from './journey-platform';
+import { signInThroughProvider, startPlatformWithProvider } from './oidc-provider-process';
 
 const WIDE = { width: 1440, height: 900 };
 
 describe.each(JOURNEY_MODES)('a lead works the queue at 1440 × 900, %s', (_shape: string, mode: JourneyMode) => {
   let stack: JourneyPlatform;
-  let provider: Awaited<ReturnType<typeof startOpenIdProvider>>;
   let browser: Browser;
+  let platform: Awaited<ReturnType<typeof startPlatformWithProvider>> | undefined;
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    const providerPort = await freePort();
-    const issuer = `http://127.0.0.1:${providerPort}`;
-    stack = await startJourneyPlatform(mode, { AUTH_JWKS_URL: `${issuer}/jwks`, AUTH_ISSUER: issuer, AUTH_AUDIENCE: RESOURCE });
-    provider = await startOpenIdProvider(providerPort, `${stack.gatewayUrl}/workbench/callback`);
-    browser = await launchChromium();
+    platform = await startPlatformWithProvider(mode);
+    ({ stack, browser } = platform);
   }, 180000);
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    await provider?.stop();
+    await platform?.stop();
   });
 
   const shot = (page: Page, step: string) => page.screenshot({ path: screenshotPath(mode, `workbench-queue-${step}.png`), fullPage: true });

@@ -1,9 +1,8 @@
 import type { Browser } from 'playwright-core';
-import { expectNoSeriousAccessibilityViolations, freePort, launchChromium } from '@platform/testing';
-import { ensureWebBuilt } from '../../scripts/web-build';
+import { expectNoSeriousAccessibilityViolations } from '@platform/testing';
 import { fnolBody, reportLoss } from './fnol';
-import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
-import { RESOURCE, signInThroughProvider, startOpenIdProvider } from './oidc-provider-process';
+import { JOURNEY_MODES, screenshotPath, type JourneyMode, type JourneyPlatform } from './journey-platform';
+import { signInThroughProvider, startPlatformWithProvider } from './oidc-provider-process';
 
 const DESKTOP = { width: 1440, height: 900 };
 
@@ -11,22 +10,15 @@ describe.each(JOURNEY_MODES)(
   'adjuster workbench in Chromium, through the gateway, signing in with a real OpenID provider, %s',
   (_shape: string, mode: JourneyMode) => {
     let stack: JourneyPlatform;
-    let provider: Awaited<ReturnType<typeof startOpenIdProvider>>;
     let browser: Browser;
+    let platform: Awaited<ReturnType<typeof startPlatformWithProvider>> | undefined;
 
     beforeAll(async () => {
-      ensureWebBuilt();
-      const providerPort = await freePort();
-      const issuer = `http://127.0.0.1:${providerPort}`;
-      // The platform trusts only the provider's keys (fetched when the first token arrives), for this issuer and audience.
-      stack = await startJourneyPlatform(mode, { AUTH_JWKS_URL: `${issuer}/jwks`, AUTH_ISSUER: issuer, AUTH_AUDIENCE: RESOURCE });
-      provider = await startOpenIdProvider(providerPort, `${stack.gatewayUrl}/workbench/callback`);
-      browser = await launchChromium();
+      platform = await startPlatformWithProvider(mode);
+      ({ stack, browser } = platform);
     }, 180000);
     afterAll(async () => {
-      await browser?.close();
-      await stack?.stop();
-      await provider?.stop();
+      await platform?.stop();
     });
 
     it('an adjuster signs in, finds a claim by a misspelt name, takes it and runs triage; a lead decides the escalation; the adjuster sends an update from the pre-filled composer (refused before sending, then by the server next to its field, then sent); the lead denies with a rationale and reopens into a chosen stage', async () => {

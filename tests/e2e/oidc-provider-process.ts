@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { expectNoSeriousAccessibilityViolations } from '@platform/testing';
+import type { Browser, Page } from 'playwright-core';
+import { expectNoSeriousAccessibilityViolations, freePort, launchChromium } from '@platform/testing';
+import { ensureWebBuilt } from '../../scripts/web-build';
+import { startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
 
 /** The resource (audience) the test provider issues access tokens for. */
 export const RESOURCE = 'urn:claims-platform:api';
@@ -43,4 +45,31 @@ export async function signInThroughProvider(page: Page, login: string) {
   await page.locator('input[name="password"]').fill('any password');
   await page.getByRole('button', { name: 'Sign-in' }).click();
   await page.getByText(`Signed in as ${login}`).waitFor();
+}
+
+/**
+ * The platform in `mode` trusting only the test OpenID provider (its keys, issuer and audience), the provider
+ * redirecting back to the workbench, and Chromium: what a journey that signs in through the page needs.
+ */
+export async function startPlatformWithProvider(
+  mode: JourneyMode,
+): Promise<{ stack: JourneyPlatform; browser: Browser; stop(): Promise<void> }> {
+  ensureWebBuilt();
+  const providerPort = await freePort();
+  const issuer = `http://127.0.0.1:${providerPort}`;
+  const stack = await startJourneyPlatform(mode, { AUTH_JWKS_URL: `${issuer}/jwks`, AUTH_ISSUER: issuer, AUTH_AUDIENCE: RESOURCE });
+  const provider = await startOpenIdProvider(providerPort, `${stack.gatewayUrl}/workbench/callback`).catch(async (error) => {
+    await stack.stop();
+    throw error;
+  });
+  const browser = await launchChromium();
+  return {
+    stack,
+    browser,
+    async stop() {
+      await browser.close();
+      await stack.stop();
+      await provider.stop();
+    },
+  };
 }
