@@ -7893,6 +7893,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description next_cursor of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -9502,6 +9503,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description `next_cursor` of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -10350,7 +10352,9 @@ export interface operations {
     listMyActivities: {
         parameters: {
             query: {
+                /** @description Only `me` (the caller's own diary) */
                 assignee: "me";
+                /** @description Due before today (UTC), today, or within the next 7 days; all open when omitted */
                 due?: "overdue" | "today" | "week";
                 limit?: number;
                 cursor?: string;
@@ -10604,9 +10608,13 @@ export interface operations {
                 source?: "evidence" | "claims";
                 action?: string;
                 entity_type?: string;
+                /** @description Exactly this actor (as recorded) */
                 actor?: string;
+                /** @description Only records recorded at or after this instant */
                 recorded_from?: string;
+                /** @description Only records recorded before this instant */
                 recorded_before?: string;
+                /** @description Only records after this seq (a previous page's next_cursor) */
                 after_seq?: number;
                 limit?: number;
             };
@@ -10953,7 +10961,9 @@ export interface operations {
     getAuditInclusionProof: {
         parameters: {
             query: {
+                /** @description Leaf index: the record seq - 1 */
                 index: number;
+                /** @description Size of the tree (a checkpoint's size); more than index, at most the current size */
                 tree_size: number;
             };
             header?: never;
@@ -11070,7 +11080,9 @@ export interface operations {
     getAuditConsistencyProof: {
         parameters: {
             query: {
+                /** @description The older tree size */
                 from: number;
+                /** @description The newer tree size: at least from, at most the current size */
                 to: number;
             };
             header?: never;

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, invalidCursor, jsonBody, noBody, parseQuery, problems } from '@platform/http';
+import { assertValid, invalidCursor, jsonBody, noBody, parseQuery, problems, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimExample } from '../claims/claim-examples';
@@ -86,7 +86,7 @@ export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       'whoever a claim is assigned to. Someone who has never done either is not listed (they can still be assigned by `sub`).',
     tag: 'Assignment',
     security: { scope: 'claims:read' },
-    parameters: Object.entries(adjustersQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
+    parameters: queryParameters(adjustersQuerySchema),
     responses: {
       200: {
         description: 'A page of adjusters, by sub',

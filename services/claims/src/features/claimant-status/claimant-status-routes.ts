@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { noBody, parseQuery } from '@platform/http';
+import { noBody, parseQuery, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimIds, requiredDocumentsExample, statusUpdateExample } from '../claims/claim-examples';
@@ -28,12 +28,7 @@ export function claimantStatusRoutes(deps: ServiceDeps, config: ClaimsConfig): R
     description:
       'The history pages newest first: pass `history.next_cursor` as `cursor` for older updates. An unknown or malformed parameter is 400.',
     security: 'claimant',
-    parameters: Object.entries(claimantStatusQuerySchema.properties).map(([name, schema]) => ({
-      name,
-      in: 'query' as const,
-      schema,
-      description: schema.description,
-    })),
+    parameters: queryParameters(claimantStatusQuerySchema),
     responses: {
       200: {
         description:

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { authenticate, principalOf, requireScope } from '@platform/auth';
-import { noBody, parseQuery } from '@platform/http';
+import { noBody, parseQuery, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { claimExample } from '../claims/claim-examples';
 import type { ClaimsConfig } from '../../config';
@@ -35,12 +35,7 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
       '`sort` orders by created_at, estimated_amount, severity (latest triage score) or loss_type, `-` descending; the cursor continues only its own sort.',
     tag: 'Claims',
     security: { scope: 'claims:read' },
-    parameters: Object.entries(claimsListQuerySchema.properties).map(([name, schema]) => ({
-      name,
-      in: 'query' as const,
-      schema,
-      ...('description' in schema ? { description: schema.description as string } : {}),
-    })),
+    parameters: queryParameters(claimsListQuerySchema),
     responses: {
       200: {
         description: 'A page of claim summaries',

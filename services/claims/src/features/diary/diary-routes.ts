@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireAnyScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody, noBody, parseQuery } from '@platform/http';
+import { assertValid, jsonBody, noBody, parseQuery, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
@@ -118,12 +118,7 @@ export function diaryRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
     description: '`assignee=me` (required); `due=overdue|today|week` counts days in UTC. Cursor-paged.',
     tag: 'Diary',
     security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    parameters: Object.entries(diaryQuerySchema.properties).map(([name, schema]) => ({
-      name,
-      in: 'query' as const,
-      schema,
-      ...(name === 'assignee' ? { required: true } : {}),
-    })),
+    parameters: queryParameters(diaryQuerySchema),
     responses: {
       200: {
         description: 'A page of my open activities',

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody, noBody, parseQuery } from '@platform/http';
+import { assertValid, jsonBody, noBody, parseQuery, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
@@ -286,7 +286,7 @@ export function financialsRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       'above their authority limit). Cursor-paged.',
     tag: 'Financials',
     security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    parameters: Object.entries(approvalQueueQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
+    parameters: queryParameters(approvalQueueQuerySchema),
     responses: {
       200: {
         description: 'A page of the queue',

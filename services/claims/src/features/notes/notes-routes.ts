@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody, noBody, parseQuery } from '@platform/http';
+import { assertValid, jsonBody, noBody, parseQuery, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
@@ -60,7 +60,7 @@ export function notesRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
     summary: "A claim's notes, newest first, cursor-paged",
     tag: 'Notes',
     security: { scope: 'claims:read' },
-    parameters: Object.entries(notesQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
+    parameters: queryParameters(notesQuerySchema),
     responses: {
       200: { description: 'A page of notes', schema: notesPageSchema, example: { items: [noteExample], next_cursor: null } },
       400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },

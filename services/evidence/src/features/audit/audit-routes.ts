@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { authenticate, requireAnyScope, requireScope } from '@platform/auth';
 import { READ_SCOPES } from '../../shared/access';
-import { parseQuery, problems } from '@platform/http';
+import { parseQuery, problems, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { auditStore } from './audit-store';
@@ -102,7 +102,7 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     summary: 'Page through audit records, oldest first',
     tag,
     security,
-    parameters: Object.entries(recordsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
+    parameters: queryParameters(recordsQuerySchema),
     responses: {
       200: {
         description: 'A page of records',
@@ -142,7 +142,7 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     summary: 'Page through the signed checkpoints, oldest first',
     tag,
     security,
-    parameters: Object.entries(checkpointsQuerySchema.properties).map(([name, schema]) => ({ name, in: 'query' as const, schema })),
+    parameters: queryParameters(checkpointsQuerySchema),
     responses: {
       200: {
         description: 'A page of checkpoints',
@@ -204,12 +204,7 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       "Leaf index = record seq - 1. Verify with the record's canonical bytes and the root of a checkpoint of tree_size (RFC 9162 §2.1.3.2).",
     tag,
     security,
-    parameters: Object.entries(inclusionQuerySchema.properties).map(([name, schema]) => ({
-      name,
-      in: 'query' as const,
-      schema,
-      required: true,
-    })),
+    parameters: queryParameters(inclusionQuerySchema),
     responses: {
       200: {
         description: 'The inclusion proof',
@@ -239,12 +234,7 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
     description: 'Proves that the tree of the first `from` records is a prefix of the tree of the first `to` (RFC 9162 §2.1.4.2).',
     tag,
     security,
-    parameters: Object.entries(consistencyQuerySchema.properties).map(([name, schema]) => ({
-      name,
-      in: 'query' as const,
-      schema,
-      required: true,
-    })),
+    parameters: queryParameters(consistencyQuerySchema),
     responses: {
       200: {
         description: 'The consistency proof',

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { withTransactional } from '@platform/db';
 import { authenticate, principalOf, requireAnyScope, requireScope, sameSubject } from '@platform/auth';
-import { noBody, parseQuery, problems, setDownloadHeaders } from '@platform/http';
+import { noBody, parseQuery, problems, setDownloadHeaders, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { evidenceStorage } from '../evidence/file-store';
@@ -139,12 +139,7 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
     description: `Newest first, without manifests (read a binder for its manifest); pass \`next_cursor\` as \`cursor\` for the next page. Readable with any of ${READ_SCOPES.join(', ')}.`,
     tag: TAG,
     security: { anyScope: READ_SCOPES },
-    parameters: Object.entries(listBindersQuerySchema.properties).map(([name, schema]) => ({
-      name,
-      in: 'query' as const,
-      schema,
-      ...('description' in schema ? { description: schema.description } : {}),
-    })),
+    parameters: queryParameters(listBindersQuerySchema),
     responses: {
       200: {
         description: 'A page of binders',

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { withTransactional } from '@platform/db';
 import { authenticate, hasScope, principalOf, requireAnyScope, requireScope } from '@platform/auth';
-import { assertValid, jsonBody, noBody, parseQuery, problems } from '@platform/http';
+import { assertValid, jsonBody, noBody, parseQuery, problems, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { evidenceItemSchema } from '../evidence/evidence-schemas';
@@ -80,12 +80,7 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
     description: `Newest first; pass \`next_cursor\` as \`cursor\` for the next page. Readable with any of ${READ_SCOPES.join(', ')}. \`status=in_review&awaiting=me\` is the approval queue: the runs in review the caller may decide (segregation of duties, the rule the decision enforces). Any unknown or malformed parameter is 400.`,
     tag: TAG,
     security: { anyScope: READ_SCOPES },
-    parameters: Object.entries(listRunsQuerySchema.properties).map(([name, schema]) => ({
-      name,
-      in: 'query' as const,
-      schema,
-      ...('description' in schema ? { description: schema.description } : {}),
-    })),
+    parameters: queryParameters(listRunsQuerySchema),
     responses: {
       200: {
         description: 'A page of runs',
