@@ -19,6 +19,10 @@ function names(prefix: string) {
 
 const event = () => createEvent({ source: '/claims', type: 'claim.created', data: { n: 1 } });
 
+/** Consumes every event of `exchange` through `queue`, pushing each id into `received` (when given). */
+const consumeAll = (transport: AmqpTransport, { exchange, queue }: { exchange: string; queue: string }, received?: string[]) =>
+  transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async (e) => void received?.push(e.id) });
+
 async function consumerCount(queue: string): Promise<number> {
   const connection = await amqp.connect(testAmqpUrl());
   try {
@@ -73,14 +77,7 @@ describe('AmqpTransport', () => {
       proxy.cut();
       const transport = open(proxy.urlFor(testAmqpUrl()));
       const received: string[] = [];
-      const subscription = await transport.consume({
-        exchange,
-        queue,
-        bindings: ['#'],
-        prefetch: 1,
-        maxAttempts: 3,
-        onMessage: async (e) => void received.push(e.id),
-      });
+      const subscription = await consumeAll(transport, { exchange, queue }, received);
       await sleep(300);
       expect(await consumerCount(queue)).toBe(0);
       proxy.restore();
@@ -115,14 +112,7 @@ describe('AmqpTransport', () => {
     const transport = open();
     await transport.check();
     const received: string[] = [];
-    const subscription = await transport.consume({
-      exchange,
-      queue,
-      bindings: ['#'],
-      prefetch: 1,
-      maxAttempts: 3,
-      onMessage: async (e) => void received.push(e.id),
-    });
+    const subscription = await consumeAll(transport, { exchange, queue }, received);
     await eventually(async () => (await consumerCount(queue)) === 1);
     await deleteTopology([], [queue]);
     await eventually(async () => (await consumerCount(queue)) === 1, 10000);
@@ -137,14 +127,7 @@ describe('AmqpTransport', () => {
     const transport = open();
     transport.start();
     await sleep(5);
-    const subscription = await transport.consume({
-      exchange,
-      queue,
-      bindings: ['#'],
-      prefetch: 1,
-      maxAttempts: 3,
-      onMessage: async () => undefined,
-    });
+    const subscription = await consumeAll(transport, { exchange, queue });
     await transport.check();
     await eventually(async () => (await consumerCount(queue)) >= 1);
     await sleep(300);
@@ -157,14 +140,7 @@ describe('AmqpTransport', () => {
     const { exchange, queue } = names('quorum');
     const transport = open();
     await transport.check();
-    const subscription = await transport.consume({
-      exchange,
-      queue,
-      bindings: ['#'],
-      prefetch: 1,
-      maxAttempts: 3,
-      onMessage: async () => undefined,
-    });
+    const subscription = await consumeAll(transport, { exchange, queue });
     await subscription.stop();
     // A queue's type is one of its arguments: redeclaring it with another type is refused by the broker.
     const declaredAs = async (name: string, type: 'quorum' | 'classic') => {
@@ -198,18 +174,9 @@ describe('AmqpTransport', () => {
 
     const transport = open();
     await transport.check();
-    await expect(
-      transport.consume({ exchange, queue, bindings: ['#'], prefetch: 1, maxAttempts: 3, onMessage: async () => undefined }),
-    ).rejects.toThrow();
+    await expect(consumeAll(transport, { exchange, queue })).rejects.toThrow();
     const received: string[] = [];
-    await transport.consume({
-      exchange: good.exchange,
-      queue: good.queue,
-      bindings: ['#'],
-      prefetch: 1,
-      maxAttempts: 3,
-      onMessage: async (e) => void received.push(e.id),
-    });
+    await consumeAll(transport, { exchange: good.exchange, queue: good.queue }, received);
     const published = event();
     await transport.publish(good.exchange, 'claim.created', published);
     await eventually(async () => received.includes(published.id));
@@ -224,14 +191,7 @@ describe('AmqpTransport', () => {
       const transport = open(`${first.urlFor(testAmqpUrl())}, ${second.urlFor(testAmqpUrl())}`);
       await transport.check();
       const received: string[] = [];
-      await transport.consume({
-        exchange,
-        queue,
-        bindings: ['#'],
-        prefetch: 1,
-        maxAttempts: 3,
-        onMessage: async (e) => void received.push(e.id),
-      });
+      await consumeAll(transport, { exchange, queue }, received);
       first.cut();
       const published = event();
       // the first publish may meet the lost connection; the transport reconnects through the second node
