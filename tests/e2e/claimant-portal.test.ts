@@ -7,6 +7,26 @@ import { fnolBody } from './fnol';
 import { sendDocumentThroughPortal, sendTwoDocumentsThroughPortal } from './portal-steps';
 import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
 
+/** The adjuster's portal update that asks the claimant for the police report (what exactly: `need`). */
+async function askForThePoliceReport(gateway: string, adjuster: string, claimId: string, portalPath: string, need: string) {
+  await request(gateway)
+    .post(`/api/claims/claims/${claimId}/status-updates`)
+    .set('Authorization', adjuster)
+    .send({
+      channel: 'portal',
+      stage: 'triage',
+      what_happened: 'Your photos and estimate are with our reviewer.',
+      what_happens_next: 'We decide who handles your claim.',
+      what_we_need_from_you: need,
+      expected_next_update_by: '2099-01-15',
+      cta: { label: 'Send the police report', url: `https://portal.example${portalPath}` },
+      contact: { phone: '+14155550111', email: 'sam@insurer.example' },
+      portal_url: `https://portal.example${portalPath}`,
+      language: 'en',
+    })
+    .expect(201);
+}
+
 describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, %s', (_shape: string, mode: JourneyMode) => {
   let stack: JourneyPlatform;
   let smtp: Awaited<ReturnType<typeof startSmtpTestServer>>;
@@ -61,22 +81,7 @@ describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, 
       .set('Authorization', adjuster)
       .send({ assignee: 'Sam Lee' })
       .expect(200);
-    await request(gateway)
-      .post(`/api/claims/claims/${claimId}/status-updates`)
-      .set('Authorization', adjuster)
-      .send({
-        channel: 'portal',
-        stage: 'triage',
-        what_happened: 'Your photos and estimate are with our reviewer.',
-        what_happens_next: 'We decide who handles your claim.',
-        what_we_need_from_you: 'The police report number.',
-        expected_next_update_by: '2099-01-15',
-        cta: { label: 'Send the police report', url: `https://portal.example${portalPath}` },
-        contact: { phone: '+14155550111', email: 'sam@insurer.example' },
-        portal_url: `https://portal.example${portalPath}`,
-        language: 'en',
-      })
-      .expect(201);
+    await askForThePoliceReport(gateway, adjuster, claimId, portalPath, 'The police report number.');
     await page.reload();
     const latest = page.getByRole('region', { name: 'Latest update' });
     await latest.getByText('Your photos and estimate are with our reviewer.').waitFor();
@@ -199,22 +204,7 @@ describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, 
     await expectNoSeriousAccessibilityViolations(page);
 
     // Follow: the adjuster asks for the police report; once it arrives the page stops asking for it.
-    await request(gateway)
-      .post(`/api/claims/claims/${claimId}/status-updates`)
-      .set('Authorization', adjuster)
-      .send({
-        channel: 'portal',
-        stage: 'triage',
-        what_happened: 'Your photos and estimate are with our reviewer.',
-        what_happens_next: 'We decide who handles your claim.',
-        what_we_need_from_you: 'The police report.',
-        expected_next_update_by: '2099-01-15',
-        cta: { label: 'Send the police report', url: `https://portal.example${portalPath}` },
-        contact: { phone: '+14155550111', email: 'sam@insurer.example' },
-        portal_url: `https://portal.example${portalPath}`,
-        language: 'en',
-      })
-      .expect(201);
+    await askForThePoliceReport(gateway, adjuster, claimId, portalPath, 'The police report.');
     await page.reload();
     const latest = page.getByRole('region', { name: 'Latest update' });
     await latest.getByText('Your photos and estimate are with our reviewer.').waitFor();
