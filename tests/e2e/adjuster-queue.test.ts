@@ -57,8 +57,13 @@ describe.each(JOURNEY_MODES)('a lead works the queue at 1440 × 900, %s', (_shap
     const adjusterContext = await browser.newContext({ viewport: WIDE });
     const adjuster = await adjusterContext.newPage();
     await adjuster.goto(`${gateway}/workbench`);
+    // the directory learns them from their list request: wait for its answer before closing the page
+    const listed = adjuster.waitForResponse(
+      (response) => response.request().method() === 'GET' && /\/api\/claims\/claims(\?|$)/.test(response.url()),
+    );
     await signInThroughProvider(adjuster, 'adjuster-kofi');
     await adjuster.getByRole('heading', { level: 1, name: 'Work queue' }).waitFor();
+    expect((await listed).status()).toBe(200);
     await adjusterContext.close();
 
     // 1. The lead signs in through the page; the queue has the new columns.
