@@ -103,6 +103,7 @@ describe('audit log forgery by the database owner with the stolen service key', 
       WITNESS_LOG_JWT_SECRET: TEST_JWT_SECRET,
       WITNESS_POLL_INTERVAL_MS: '3600000',
     });
+    await witness.witness.pollNow(); // the poll the witness starts with ends before a scenario writes
     // A control of its own: the binders of earlier scenarios' controls cite checkpoints of a log reset since.
     const control = await api('POST', '/api/evidence/controls', writer, {
       key: `FORGERY-${Date.now()}`,

@@ -3,7 +3,8 @@ import type { Registry } from 'prom-client';
 import type { Knex } from '@platform/db';
 import { formatWitnessVerifierKey } from './cosignature';
 import { httpLogClient, witnessToken } from './log-client';
-import { createWitness, startWitnessPolling, type Witness } from './witness';
+import { startPeriodicTask } from '@platform/runtime';
+import { createWitness, type Witness } from './witness';
 import { checkWitnessSettings, loadWitnessKey, type WitnessSettings } from './witness-config';
 import type { Refusal } from './witness-store';
 
@@ -11,6 +12,8 @@ export interface RunningWitness {
   witness: Witness;
   /** The witness's C2SP vkey, for examiners to pin beside the log's key. */
   verifierKey: string;
+  /** Polls now, or waits for the poll in flight (the first one starts with the witness). */
+  pollNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +48,12 @@ export function startConfiguredWitness(
   });
   const verifierKey = formatWitnessVerifierKey(settings.WITNESS_NAME, privateKey);
   deps.logger.info({ origin: witness.origin, verifier_key: verifierKey, log: settings.WITNESS_EVIDENCE_URL }, 'witness started');
-  const polling = startWitnessPolling(witness, settings.WITNESS_POLL_INTERVAL_MS, deps.logger);
-  return { witness, verifierKey, stop: () => polling.stop() };
+  const polling = startPeriodicTask({
+    name: 'witness-poll',
+    work: async () => void (await witness.witnessOnce()),
+    intervalMs: settings.WITNESS_POLL_INTERVAL_MS,
+    logger: deps.logger,
+    metrics: deps.metrics,
+  });
+  return { witness, verifierKey, pollNow: () => polling.runNow(), stop: () => polling.stop() };
 }

@@ -91,7 +91,7 @@ export function createWitness(options: WitnessOptions) {
     return { outcome: 'refused', reason, size: offered.size };
   }
 
-  async function witnessOnce(): Promise<WitnessOutcome> {
+  async function checkLatest(): Promise<WitnessOutcome> {
     const note = await log.checkpoint();
     const body = verifyNote(note, origin, logKey!.publicKey);
     const offered = body === undefined ? undefined : parseCheckpoint(body);
@@ -124,29 +124,15 @@ export function createWitness(options: WitnessOptions) {
     return { outcome: 'cosigned', size: offered.size };
   }
 
+  // Two checks at once could both cosign the same size (a poll and a call from the host): one at a time.
+  let inFlight: Promise<unknown> = Promise.resolve();
+  function witnessOnce(): Promise<WitnessOutcome> {
+    const next = inFlight.then(checkLatest, checkLatest);
+    inFlight = next.catch(() => undefined);
+    return next;
+  }
+
   return { origin, witnessOnce };
 }
 
 export type Witness = ReturnType<typeof createWitness>;
-
-/** Polls the log every `intervalMs` (runs never overlap; a failed poll is logged and retried next time). */
-export function startWitnessPolling(witness: Witness, intervalMs: number, logger: Logger): { stop(): Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  const poll = () => {
-    running ??= witness
-      .witnessOnce()
-      .catch((error: unknown) => logger.warn({ err: error }, 'witness poll failed; will retry'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  poll();
-  const timer = setInterval(poll, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

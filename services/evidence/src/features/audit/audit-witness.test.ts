@@ -108,6 +108,7 @@ describe('witnessed checkpoints (standalone witness, own database)', () => {
       WITNESS_LOG_JWT_SECRET: TEST_JWT_SECRET,
       WITNESS_POLL_INTERVAL_MS: '3600000',
     });
+    await witness.witness.pollNow(); // the poll the witness starts with, over the empty log, ends before a test appends
     witnessDb = createDatabase({ url: witnessEnv.databaseUrl, poolMax: 1 });
   });
   afterEach(async () => {
