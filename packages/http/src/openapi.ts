@@ -47,20 +47,6 @@ export interface OperationSpec {
   responses: Record<number, ResponseSpec>;
 }
 
-/** The query parameters of an operation from its query's JSON Schema: each property, its description, required as the schema says. */
-export function queryParameters(schema: {
-  properties: Record<string, object>;
-  required?: readonly string[];
-}): NonNullable<OperationSpec['parameters']> {
-  return Object.entries(schema.properties).map(([name, property]) => ({
-    name,
-    in: 'query' as const,
-    schema: property,
-    ...('description' in property ? { description: String(property.description) } : {}),
-    ...(schema.required?.includes(name) ? { required: true } : {}),
-  }));
-}
-
 export const PROBLEM_SCHEMA = {
   type: 'object',
   required: ['type', 'title', 'status'],

@@ -9,3 +9,4 @@ export * from './service-main';
 export * from './node-flags';
 export * from './dependency-metrics';
 export * from './pool-metrics';
+export * from './feature-routes';

@@ -1,8 +1,7 @@
-import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody, noBody, parseQuery, queryParameters } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { noteRequestSchema, noteSchema, notesPageSchema, notesQuerySchema, type NoteRequest, type NotesQuery } from './notes-schemas';
@@ -20,18 +19,19 @@ const noteExample = {
 
 /** POST and GET /api/claims/claims/{id}/notes: internal notes, appended, newest first. */
 export function notesRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Notes');
   const notes = withTransactional(notesService(config.CLAIMS_EXCHANGE), deps.db);
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/notes', {
+  defineRoute<{ body: NoteRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/notes',
     operationId: 'addClaimNote',
     summary: 'Add an internal note to a claim',
     description:
       'Notes are never edited or deleted: a correction is a new note naming the one it corrects (`corrects`), and both stay. ' +
       'Internal only: nothing of a note reaches the claimant; `claim.note_added` and the audit log carry its id and author, never its text.',
-    tag: 'Notes',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    requestBody: { contentType: 'application/json', schema: noteRequestSchema, example: { body: noteExample.body, topic: 'repair' } },
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
+    body: { contentType: 'application/json', schema: noteRequestSchema, example: { body: noteExample.body, topic: 'repair' } },
     responses: {
       201: { description: 'The note', schema: noteSchema, schemaName: 'Note', example: noteExample },
       400: { description: 'Malformed JSON or a schema violation (an empty body, more than 10,000 characters)' },
@@ -42,25 +42,19 @@ export function notesRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       422: { description: 'corrects names no note of this claim' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.post(
-    '/api/claims/claims/:id/notes',
-    authenticate(deps.verifyToken),
-    requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE),
-    jsonBody,
-    async (req: Request, res: Response) => {
-      const body = assertValid<NoteRequest>(noteRequestSchema, req.body);
+    handler: async (req, res, { body }) => {
       const caller = principalOf(req);
       res.status(201).json(await notes.transactional((s) => s.add(String(req.params.id), body, caller)));
     },
-  );
+  });
 
-  deps.openapi.operation('get', '/api/claims/claims/{id}/notes', {
+  defineRoute<{ query: NotesQuery }>({
+    method: 'get',
+    path: '/api/claims/claims/{id}/notes',
     operationId: 'listClaimNotes',
     summary: "A claim's notes, newest first, cursor-paged",
-    tag: 'Notes',
-    security: { scope: 'claims:read' },
-    parameters: queryParameters(notesQuerySchema),
+    scopes: ['claims:read'],
+    query: notesQuerySchema,
     responses: {
       200: { description: 'A page of notes', schema: notesPageSchema, example: { items: [noteExample], next_cursor: null } },
       400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
@@ -69,10 +63,9 @@ export function notesRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       404: { description: 'No such claim' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.get('/api/claims/claims/:id/notes', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
-    const query = parseQuery<NotesQuery>(notesQuerySchema, req.query as Record<string, unknown>);
-    res.json(await notes.transactional((s) => s.list(String(req.params.id), query)));
+    handler: async (req, res, { query }) => {
+      res.json(await notes.transactional((s) => s.list(String(req.params.id), query)));
+    },
   });
   return router;
 }
