@@ -1,5 +1,5 @@
 import { Route, Routes } from 'react-router-dom';
-import { ClaimPage } from './ClaimPage';
+import { ClaimPage } from './claim/ClaimPage';
 import { OverviewPage } from './OverviewPage';
 import { QueuePage } from './QueuePage';
 import { SignInCallbackPage, SignInPage } from './SignInPage';

@@ -1,0 +1,32 @@
+import { useMutation } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import { authHeader, type WorkbenchSession } from '../session';
+import { downloadObjectUrl } from './AttachmentsSection';
+import { ErrorAlert, problemText } from './claim-file';
+
+export function AdjusterKitSection({ claimId, session }: { claimId: string; session: WorkbenchSession }) {
+  const generate = useMutation({
+    mutationFn: async () => {
+      const { data, error } = await api.POST('/api/claims/claims/{id}/generate-adjuster-kit', {
+        params: { path: { id: claimId } },
+        headers: authHeader(session),
+      });
+      if (error) throw new Error(problemText(error, 'The kit could not be generated'));
+      downloadObjectUrl(
+        URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })),
+        `adjuster-kit-${data.kit_id}.json`,
+      );
+      return data;
+    },
+  });
+  return (
+    <section aria-labelledby="adjuster-kit">
+      <h2 id="adjuster-kit">Adjuster kit</h2>
+      <button type="button" onClick={() => generate.mutate()} disabled={generate.isPending}>
+        Generate and download the adjuster kit
+      </button>
+      {generate.data && <p role="status">Kit generated {new Date(generate.data.generated_at).toLocaleString('en-GB')}</p>}
+      <ErrorAlert error={generate.error} />
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+import { describeDocumentType } from '@platform/claims-domain';
+import { useEffect, useState } from 'react';
+import { authHeader, type WorkbenchSession } from '../session';
+import type { ClaimFile } from './claim-file';
+
+/** Fetches a protected file with the token and hands back an object URL the page may show (the CSP allows blob:). */
+async function fetchObjectUrl(path: string, session: WorkbenchSession): Promise<string> {
+  const response = await fetch(path, { headers: authHeader(session) });
+  if (!response.ok) throw new Error(`The file could not be fetched (${response.status})`);
+  return URL.createObjectURL(await response.blob());
+}
+
+function AttachmentPreview({
+  claimId,
+  attachment,
+  session,
+}: {
+  claimId: string;
+  attachment: ClaimFile['attachments'][number];
+  session: WorkbenchSession;
+}) {
+  const [url, setUrl] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const contentPath = `/api/claims/claims/${claimId}/attachments/${attachment.attachment_id}/content`;
+  const previewable = attachment.content_type.startsWith('image/') || attachment.content_type === 'application/pdf';
+  useEffect(
+    () => () => {
+      if (url) URL.revokeObjectURL(url);
+    },
+    [url],
+  );
+  return (
+    <li>
+      {attachment.filename} ({describeDocumentType(attachment.document_type)}, {attachment.scan_status}){' '}
+      {previewable && !url && (
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => fetchObjectUrl(contentPath, session).then(setUrl, (e: Error) => setError(e.message))}
+        >
+          Preview {attachment.filename}
+        </button>
+      )}
+      <button
+        type="button"
+        className="secondary"
+        onClick={() =>
+          fetchObjectUrl(contentPath, session).then(
+            (objectUrl) => downloadObjectUrl(objectUrl, attachment.filename),
+            (e: Error) => setError(e.message),
+          )
+        }
+      >
+        Download {attachment.filename}
+      </button>
+      {url && attachment.content_type === 'application/pdf' && (
+        <iframe src={url} title={`Preview of ${attachment.filename}`} className="preview-frame" />
+      )}
+      {url && attachment.content_type.startsWith('image/') && (
+        <img src={url} alt={`Preview of ${attachment.filename}`} className="preview-image" />
+      )}
+      {error && <span className="error"> {error}</span>}
+    </li>
+  );
+}
+
+export function downloadObjectUrl(url: string, filename: string) {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+export function AttachmentsSection({ file, session }: { file: ClaimFile; session: WorkbenchSession }) {
+  return (
+    <section aria-labelledby="attachments">
+      <h2 id="attachments">Attachments</h2>
+      {file.attachments.length === 0 ? (
+        <p>No attachments.</p>
+      ) : (
+        <ul>
+          {file.attachments.map((attachment) => (
+            <AttachmentPreview key={attachment.attachment_id} claimId={file.claim.claim_id} attachment={attachment} session={session} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { hasScope } from '../session';
+import { usePageTitle, useSession } from '../WorkbenchSession';
+import { AdjusterKitSection } from './AdjusterKitSection';
+import { AssignmentSection } from './AssignmentSection';
+import { AttachmentsSection } from './AttachmentsSection';
+import { useClaimFile } from './claim-file';
+import { ClaimSummary } from './ClaimSummary';
+import { ComposerSection } from './ComposerSection';
+import { DeliveriesSection } from './DeliveriesSection';
+import { ReopenSection } from './ReopenSection';
+import { TimelineSection } from './TimelineSection';
+import { TriageSection } from './TriageSection';
+
+/** /workbench/claims/:claimId — everything about one claim, and what an adjuster does with it. */
+export function ClaimPage() {
+  const { claimId = '' } = useParams();
+  const session = useSession();
+  const file = useClaimFile(claimId, session);
+  // Kept above the composer: closing unmounts the composer, and the word that the claim closed must stay.
+  const [outcome, setOutcome] = useState<string | null>(null);
+  usePageTitle(file.data ? `Claim ${file.data.claim.claim_number}` : 'Claim');
+  if (file.error)
+    return (
+      <main>
+        <h1>Claim</h1>
+        <p className="error" role="alert">
+          {file.error.message}
+        </p>
+      </main>
+    );
+  if (!file.data)
+    return (
+      <main>
+        <h1>Claim</h1>
+        <p role="status">Loading…</p>
+      </main>
+    );
+  const { claim } = file.data;
+  return (
+    <main className="claim-page">
+      <h1>Claim {claim.claim_number}</h1>
+      <ClaimSummary file={file.data} />
+      <AssignmentSection file={file.data} session={session} />
+      <TriageSection file={file.data} session={session} />
+      {claim.stage !== 'closed' && <ComposerSection file={file.data} session={session} onOutcome={setOutcome} />}
+      {claim.stage === 'closed' && hasScope(session, 'claims:decide') && (
+        <ReopenSection file={file.data} session={session} onOutcome={setOutcome} />
+      )}
+      <p role="status" className="status-message">
+        {outcome}
+      </p>
+      <DeliveriesSection claimId={claim.claim_id} session={session} />
+      <AttachmentsSection file={file.data} session={session} />
+      <AdjusterKitSection claimId={claim.claim_id} session={session} />
+      <TimelineSection file={file.data} />
+    </main>
+  );
+}
