@@ -40,6 +40,32 @@ describe('startPeriodicTask', () => {
     expect(most).toBe(1);
   });
 
+  it('wake() runs a pass that starts after the call: at once when idle, right after the pass in flight otherwise', async () => {
+    let seen = 0;
+    let items = 0;
+    const task = start({
+      name: 'woken',
+      intervalMs: 60000,
+      runAtStart: false,
+      work: async () => {
+        const now = items;
+        await sleep(30);
+        seen = now;
+      },
+    });
+    await task.wake();
+    expect(seen).toBe(0);
+    items = 1;
+    const inFlight = task.runNow();
+    await sleep(5);
+    items = 2; // after the pass in flight looked
+    const woken = [task.wake(), task.wake()];
+    await inFlight;
+    expect(seen).toBe(1);
+    await Promise.all(woken);
+    expect(seen).toBe(2);
+  });
+
   it('stop() waits for the pass in flight, and no pass starts after it', async () => {
     let passes = 0;
     let finished = false;

@@ -20,6 +20,12 @@ export interface PeriodicTaskOptions {
 export interface PeriodicTask {
   /** Runs a pass now, or joins the pass in flight (never two at once). */
   runNow(): Promise<void>;
+  /**
+   * Runs a pass that starts after this call: at once when idle, else right after the pass in flight (the
+   * callers meanwhile share that one). For work that a new item should wake, which a pass in flight may
+   * have looked past.
+   */
+  wake(): Promise<void>;
   /** No pass starts after this; resolves once the pass in flight has ended. */
   stop(): Promise<void>;
 }
@@ -76,6 +82,7 @@ export function startPeriodicTask(options: PeriodicTaskOptions): PeriodicTask {
   const { name, work, intervalMs, logger, jitter = 0.1, random = Math.random } = options;
   const metrics = options.metrics && taskMetrics(options.metrics);
   let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
@@ -106,11 +113,20 @@ export function startPeriodicTask(options: PeriodicTaskOptions): PeriodicTask {
     });
     return running;
   };
+  const wake = (): Promise<void> => {
+    if (stopped || !running) return runNow();
+    next ??= running.then(() => {
+      next = undefined;
+      return runNow();
+    });
+    return next;
+  };
 
   if (options.runAtStart === false) schedule();
   else void runNow();
   return {
     runNow,
+    wake,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -78,7 +78,7 @@ export function startDeadlineSweeper(db: Knex, exchange: string, intervalMs: num
     metrics,
   });
   return {
-    runNow: task.runNow,
+    ...task,
     async stop() {
       stopping = true;
       await task.stop();

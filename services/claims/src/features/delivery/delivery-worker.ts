@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import { retryDelayMs } from '@platform/messaging';
-import type { ServiceDeps } from '@platform/runtime';
+import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
 import type { Logger } from 'pino';
 import { claimantMessages } from '../../shared/claimant-messages';
 import { sendAccessLink } from '../access-links/access-link-delivery';
@@ -15,8 +15,6 @@ const POLL_INTERVAL_MS = 1000;
 export interface DeliveryWorker {
   /** Look at the queue now (after a commit) rather than at the next poll. */
   kick(): void;
-  /** Processes every delivery due now; resolves with how many were attempted. */
-  drain(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -60,16 +58,13 @@ async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Lo
 /** The background worker that empties the delivery queue (started by the service's startBackground). */
 /** `publicBaseUrl` starts the links that access-link messages carry. */
 export function startDeliveryWorker(
-  db: Knex,
+  deps: Pick<ServiceDeps, 'db' | 'logger' | 'metrics'>,
   send: SendMessage,
-  logger: Logger,
   publicBaseUrl: string,
   pollIntervalMs = POLL_INTERVAL_MS,
 ): DeliveryWorker {
+  const { db, logger, metrics } = deps;
   let stopped = false;
-  let running: Promise<number> | undefined;
-  let again = false;
-
   const drain = async (): Promise<number> => {
     let count = 0;
     while (!stopped) {
@@ -80,38 +75,12 @@ export function startDeliveryWorker(
     }
     return count;
   };
-  const tick = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((error) => {
-        logger.warn({ err: error }, 'delivery worker pass failed; retrying at the next poll');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          tick();
-        }
-      });
-  };
-  const timer = setInterval(tick, pollIntervalMs);
-  timer.unref();
-  tick();
+  const task = startPeriodicTask({ name: 'delivery', work: drain, intervalMs: pollIntervalMs, logger, metrics });
   return {
-    kick: tick,
-    drain: async () => {
-      await running;
-      return drain();
-    },
+    kick: () => void task.wake(),
     async stop() {
       stopped = true;
-      clearInterval(timer);
-      await running;
+      await task.stop();
     },
   };
 }
@@ -133,7 +102,7 @@ export function deliveryWorkerHandle(
   return {
     kick: () => worker?.kick(),
     start(deps: ServiceDeps): DeliveryWorker {
-      worker = startDeliveryWorker(deps.db, createMessageSender(settings, deps.logger), deps.logger, settings.PUBLIC_BASE_URL);
+      worker = startDeliveryWorker(deps, createMessageSender(settings, deps.logger), settings.PUBLIC_BASE_URL);
       return worker;
     },
   };

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Knex } from '@platform/db';
 import { createEvent, enqueueEvent } from '@platform/messaging';
+import { startPeriodicTask } from '@platform/runtime';
 import { auditSignals, chainHead, lockAuditChain, measureAuditChain } from '../../shared/audit-append';
 import { chainTimestamp } from '../../shared/audit-chain';
 import { auditTreeRoot, catchUpAuditTree } from '../../shared/audit-tree';
@@ -74,74 +75,53 @@ export interface CheckpointerOptions {
 /**
  * Background checkpointing: `delayMs` after a same-process append (so a quiet log is signed within about a
  * second, and a busy one once per delay, not once per record), at once after `every` committed records,
- * and every `intervalMs` when the head is unsigned. Runs are serialised; a failed run (database down)
- * is retried by the next trigger. stop() takes a last checkpoint of what is unsigned.
+ * and every `intervalMs` when the head is unsigned. Runs are serialised (a trigger during one runs another
+ * after it); a failed run (database down) is retried by the next trigger. stop() takes a last checkpoint of what is unsigned.
  */
 export async function startCheckpointer(options: CheckpointerOptions): Promise<{ stop(): Promise<void> }> {
-  const { db, signer, exchange, logger, every, delayMs, intervalMs } = options;
-  const taken = new Counter({
+  const { db, signer, exchange, logger, metrics, every, delayMs, intervalMs } = options;
+  const checkpoints = new Counter({
     name: 'evidence_audit_checkpoints_total',
     help: 'Signed audit checkpoints taken',
-    registers: [options.metrics],
+    registers: [metrics],
   });
-  measureAuditChain(db, options.metrics);
+  measureAuditChain(db, metrics);
   const store = auditStore(db);
   let signedSeq = (await store.latestCheckpoint())?.seq ?? 0;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-
-  const run = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
+  const checkpoint = async () => {
+    const taken = await takeCheckpoint(db, signer, exchange);
+    if (taken) {
+      signedSeq = Math.max(signedSeq, taken.seq);
+      checkpoints.inc();
+      logger.info({ seq: taken.seq, hash: taken.hash }, 'audit checkpoint signed');
+    } else {
+      signedSeq = Math.max(signedSeq, (await store.latestCheckpoint())?.seq ?? 0); // another instance signed it
     }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          const checkpoint = await takeCheckpoint(db, signer, exchange);
-          if (checkpoint) {
-            signedSeq = Math.max(signedSeq, checkpoint.seq);
-            taken.inc();
-            logger.info({ seq: checkpoint.seq, hash: checkpoint.hash }, 'audit checkpoint signed');
-          } else {
-            signedSeq = Math.max(signedSeq, (await store.latestCheckpoint())?.seq ?? 0); // another instance signed it
-          }
-        } catch (error) {
-          logger.warn({ err: error }, 'audit checkpoint failed; will retry');
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
   };
+  const task = startPeriodicTask({ name: 'audit-checkpoints', work: checkpoint, intervalMs, logger, metrics, runAtStart: false });
 
+  let stopped = false;
   let delayed: NodeJS.Timeout | undefined;
   const onAppended = (seq: number) => {
     if (stopped) return;
-    if (seq - signedSeq >= every) void run();
+    if (seq - signedSeq >= every) void task.wake();
     else if (!delayed) {
       delayed = setTimeout(() => {
         delayed = undefined;
-        void run();
+        void task.wake();
       }, delayMs);
       delayed.unref();
     }
   };
   auditSignals.on('appended', onAppended);
-  const timer = setInterval(() => void run(), intervalMs);
-  timer.unref();
 
   return {
     async stop() {
       stopped = true;
       auditSignals.off('appended', onAppended);
-      clearInterval(timer);
       clearTimeout(delayed);
-      await running;
-      await run();
+      await task.stop();
+      await checkpoint().catch((error: unknown) => logger.warn({ err: error }, 'last audit checkpoint failed; the next start signs it'));
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Knex } from '@platform/db';
+import { startPeriodicTask } from '@platform/runtime';
 import { consistencyProof, consistencyProofRanges, nodesFor, verifyConsistency } from '@platform/merkle';
 import { createEvent, enqueueEvent } from '@platform/messaging';
 import { chainTimestamp } from '../../shared/audit-chain';
@@ -104,37 +105,30 @@ export interface AuditWatcherOptions {
 
 /** Runs watchAuditLog now and every `intervalMs` (one pass at a time); a break is logged at error level and counted once. */
 export function startAuditWatcher(options: AuditWatcherOptions): { pass(): Promise<WatchOutcome | undefined>; stop(): Promise<void> } {
-  const { db, signer, exchange, logger, intervalMs, pageSize } = options;
+  const { db, signer, exchange, logger, metrics, intervalMs, pageSize } = options;
   const breaks = new Counter({
     name: 'evidence_audit_breaks_detected_total',
     help: 'Breaks of the audit log found by the background verifier (each raised once)',
-    registers: [options.metrics],
+    registers: [metrics],
   });
-  let running: Promise<WatchOutcome | undefined> | undefined;
-  const pass = () =>
-    (running ??= watchAuditLog(db, signer, exchange, pageSize)
-      .then((outcome) => {
-        if (outcome.break) {
-          breaks.inc();
-          logger.error({ audit_break: outcome.break }, 'audit log break detected');
-        }
-        return outcome;
-      })
-      .catch((error: unknown) => {
-        logger.warn({ err: error }, 'audit log watch failed; retrying at the next interval');
-        return undefined;
-      })
-      .finally(() => {
-        running = undefined;
-      }));
-  const timer = setInterval(() => void pass(), intervalMs);
-  timer.unref();
-  void pass();
-  return {
-    pass,
-    async stop() {
-      clearInterval(timer);
-      await running;
+  let last: WatchOutcome | undefined;
+  const task = startPeriodicTask({
+    name: 'audit-watch',
+    intervalMs,
+    logger,
+    metrics,
+    async work() {
+      last = undefined;
+      last = await watchAuditLog(db, signer, exchange, pageSize);
+      if (last.break) {
+        breaks.inc();
+        logger.error({ audit_break: last.break }, 'audit log break detected');
+      }
     },
+  });
+  return {
+    /** Runs a pass now, or joins the one in flight; its outcome, or undefined when it failed (logged). */
+    pass: () => task.runNow().then(() => last),
+    stop: task.stop,
   };
 }
