@@ -12,6 +12,7 @@ import {
 import { claimActivityChanged } from './features/diary/diary-events';
 import { claimActivityOverdue } from './features/diary/diary-overdue';
 import { claimNoteAdded } from './features/notes/notes-events';
+import { claimContactRecorded } from './features/contacts/contacts-events';
 import { claimCreated } from './features/intake/intake-events';
 import { claimClosed, claimStatusUpdated } from './features/status-updates/status-updates-events';
 import { claimEscalationDecided, claimTriaged } from './features/triage/triage-events';
@@ -43,6 +44,7 @@ export const claimsEventCatalog: EventCatalog = {
     claimPaymentDecided,
     claimPaymentVoided,
     claimNoteAdded,
+    claimContactRecorded,
     claimActivityChanged,
     claimActivityOverdue,
   ],

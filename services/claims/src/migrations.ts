@@ -7,6 +7,7 @@ import { claimantNamesMigration, searchIndexesMigration, searchKnnMigration } fr
 import { claimsCoreMigration } from './features/claims/migrations';
 import { financialsMigration } from './features/financials/migrations';
 import { notesMigration } from './features/notes/migrations';
+import { contactsMigration } from './features/contacts/migrations';
 import { diaryMigration } from './features/diary/migrations';
 import { deliveriesMigration, deliveriesVacuumMigration } from './features/delivery/migrations';
 import { deadlinesDeliveriesMigration, deadlinesMetMigration, overdueMigration } from './features/deadlines/migrations';
@@ -37,4 +38,5 @@ export const claimsMigrations: Migration[] = [
   financialsMigration,
   notesMigration,
   diaryMigration,
+  contactsMigration,
 ];

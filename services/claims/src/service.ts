@@ -22,6 +22,7 @@ import { financialsRoutes } from './features/financials/financials-routes';
 import { diaryRoutes } from './features/diary/diary-routes';
 import { startDiarySweeper } from './features/diary/diary-overdue';
 import { notesRoutes } from './features/notes/notes-routes';
+import { contactsRoutes } from './features/contacts/contacts-routes';
 import { statusUpdatesRoutes } from './features/status-updates/status-updates-routes';
 import { claimTriageDetail, claimTriageDetailProperties } from './features/triage/triage-detail';
 import { triageRoutes } from './features/triage/triage-routes';
@@ -43,6 +44,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       Attachments: 'Files added to a claim, scanned for viruses before they count',
       'Claimant status': 'What claimants see of their own claim, opened with its access token',
       Claims: 'The claim file and the queue of claims, for the people who work them',
+      Contacts: 'Contacts an adjuster made with the claimant; the first ends the first-contact deadline',
       Diary: 'Activities on claims, due on a day, and each adjuster’s own diary across claims',
       Escalations: 'Decisions on triage escalations that need a person',
       Financials: 'Reserves and payments of a claim, with approval above the requester’s authority',
@@ -71,6 +73,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(assignmentRoutes(deps, config));
       app.use(financialsRoutes(deps, config));
       app.use(notesRoutes(deps, config));
+      app.use(contactsRoutes(deps, config));
       app.use(diaryRoutes(deps, config));
     },
     async startBackground(deps) {

@@ -569,6 +569,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/claims/claims/{id}/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A claim's recorded contacts, latest first
+         * @description A claim's recorded contacts, latest first
+         */
+        get: operations["listClaimContacts"];
+        put?: never;
+        /**
+         * Record a contact made with the claimant (call, email, visit)
+         * @description The first contact recorded ends the first-contact deadline (`first_contact_made_at` on the claim; no `claim.sla_breached` for it afterwards) and completes the assignee's "First contact due" diary activity. Contacts are never edited or deleted. `claim.contact_recorded` and the audit log carry the channel and moment, never the note. Not keyed by Idempotency-Key (like the other adjuster writes): a repeated request records a second contact, which changes no deadline.
+         */
+        post: operations["recordClaimContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/claims/claims/{id}/activities": {
         parameters: {
             query?: never;
@@ -1292,6 +1316,8 @@ export interface components {
                 acknowledged_at: null | string;
                 /** Format: date-time */
                 first_contact_due: string;
+                /** @description When the first contact with the claimant was made (a recorded contact or the first update a person sent); null while due */
+                first_contact_made_at: null | string;
                 next_update_due: null | string;
                 /** Format: date-time */
                 created_at: string;
@@ -1393,6 +1419,21 @@ export interface components {
                 draft: true;
             }[];
             sha256: string;
+        };
+        ClaimContact: {
+            /** Format: uuid */
+            contact_id: string;
+            /** Format: uuid */
+            claim_id: string;
+            /** @enum {unknown} */
+            channel: "call" | "email" | "visit";
+            /** Format: date-time */
+            occurred_at: string;
+            note: string | null;
+            /** @description The JWT `sub` who recorded it */
+            recorded_by: string;
+            /** Format: date-time */
+            recorded_at: string;
         };
         CloseClaimRequest: {
             /**
@@ -1825,6 +1866,8 @@ export interface components {
                 acknowledged_at: null | string;
                 /** Format: date-time */
                 first_contact_due: string;
+                /** @description When the first contact with the claimant was made (a recorded contact or the first update a person sent); null while due */
+                first_contact_made_at: null | string;
                 next_update_due: null | string;
                 /** Format: date-time */
                 created_at: string;
@@ -2080,6 +2123,24 @@ export interface components {
                 last_seen_at: string;
             }[];
             next_cursor: string | null;
+        };
+        ListClaimContactsResponse: {
+            /** @description Latest first */
+            items: {
+                /** Format: uuid */
+                contact_id: string;
+                /** Format: uuid */
+                claim_id: string;
+                /** @enum {unknown} */
+                channel: "call" | "email" | "visit";
+                /** Format: date-time */
+                occurred_at: string;
+                note: string | null;
+                /** @description The JWT `sub` who recorded it */
+                recorded_by: string;
+                /** Format: date-time */
+                recorded_at: string;
+            }[];
         };
         ListClaimDeliveriesResponse: {
             /** @description Oldest first */
@@ -2438,6 +2499,20 @@ export interface components {
         };
         ReassignClaimActivityRequest: {
             assignee: string;
+        };
+        RecordClaimContactRequest: {
+            /**
+             * @description How the adjuster reached the claimant
+             * @enum {unknown}
+             */
+            channel: "call" | "email" | "visit";
+            /**
+             * Format: date-time
+             * @description When the contact took place (default: now); not in the future, not before the claim was received
+             */
+            occurred_at?: string;
+            /** @description Internal, at most 2,000 characters */
+            note?: string;
         };
         RequestAccessLinkRequest: {
             /** @description As on the acknowledgement, e.g. CLM-2026-000123 (case does not matter) */
@@ -4436,6 +4511,7 @@ export interface operations {
                      *         "acknowledge_by": "2026-11-23T10:00:00Z",
                      *         "acknowledged_at": "2026-11-22T10:00:00Z",
                      *         "first_contact_due": "2026-11-24T10:00:00Z",
+                     *         "first_contact_made_at": null,
                      *         "next_update_due": "2026-11-28T00:00:00Z",
                      *         "created_at": "2026-11-22T10:00:00Z",
                      *         "updated_at": "2026-11-22T13:00:00Z"
@@ -7006,6 +7082,7 @@ export interface operations {
                      *         "acknowledge_by": "2026-11-23T10:00:00Z",
                      *         "acknowledged_at": "2026-11-22T10:00:00Z",
                      *         "first_contact_due": "2026-11-24T10:00:00Z",
+                     *         "first_contact_made_at": null,
                      *         "next_update_due": "2026-11-28T00:00:00Z",
                      *         "created_at": "2026-11-22T10:00:00Z",
                      *         "updated_at": "2026-11-22T13:00:00Z"
@@ -7280,6 +7357,7 @@ export interface operations {
                      *         "acknowledge_by": "2026-11-23T10:00:00Z",
                      *         "acknowledged_at": "2026-11-22T10:00:00Z",
                      *         "first_contact_due": "2026-11-24T10:00:00Z",
+                     *         "first_contact_made_at": null,
                      *         "next_update_due": "2026-11-28T00:00:00Z",
                      *         "created_at": "2026-11-22T10:00:00Z",
                      *         "updated_at": "2026-11-22T13:00:00Z"
@@ -9781,6 +9859,320 @@ export interface operations {
                 };
             };
             /** @description corrects names no note of this claim */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unprocessable",
+                     *       "title": "Unprocessable request",
+                     *       "status": 422,
+                     *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listClaimContacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every contact of the claim */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "contact_id": "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *           "channel": "call",
+                     *           "occurred_at": "2026-11-23T09:30:00.000Z",
+                     *           "note": "Explained the next steps; photos to follow",
+                     *           "recorded_by": "adjuster-7",
+                     *           "recorded_at": "2026-11-23T09:41:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListClaimContactsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    recordClaimContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel": "call",
+                 *       "occurred_at": "2026-11-23T09:30:00.000Z",
+                 *       "note": "Explained the next steps; photos to follow"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordClaimContactRequest"];
+            };
+        };
+        responses: {
+            /** @description The contact */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "contact_id": "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "channel": "call",
+                     *       "occurred_at": "2026-11-23T09:30:00.000Z",
+                     *       "note": "Explained the next steps; photos to follow",
+                     *       "recorded_by": "adjuster-7",
+                     *       "recorded_at": "2026-11-23T09:41:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimContact"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation (an unknown channel, a note over 2,000 characters) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The claim is closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description occurred_at is in the future or before the claim was received */
             422: {
                 headers: {
                     [name: string]: unknown;

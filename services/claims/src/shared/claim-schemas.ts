@@ -56,6 +56,7 @@ export const claimSchema = {
     'acknowledge_by',
     'acknowledged_at',
     'first_contact_due',
+    'first_contact_made_at',
     'next_update_due',
     'created_at',
     'updated_at',
@@ -111,6 +112,11 @@ export const claimSchema = {
     acknowledge_by: timestamp,
     acknowledged_at: nullable(timestamp),
     first_contact_due: timestamp,
+    first_contact_made_at: {
+      ...nullable(timestamp),
+      description:
+        'When the first contact with the claimant was made (a recorded contact or the first update a person sent); null while due',
+    },
     next_update_due: nullable(timestamp),
     created_at: timestamp,
     updated_at: timestamp,

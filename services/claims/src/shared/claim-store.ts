@@ -57,6 +57,7 @@ interface ClaimRow {
   acknowledge_by: Date;
   acknowledged_at: Date | null;
   first_contact_due: Date;
+  first_contact_made_at: Date | null;
   next_update_due: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -93,6 +94,7 @@ function toClaim(row: ClaimRow): ClaimWithTokenHash {
     acknowledge_by: iso(row.acknowledge_by)!,
     acknowledged_at: iso(row.acknowledged_at),
     first_contact_due: iso(row.first_contact_due)!,
+    first_contact_made_at: iso(row.first_contact_made_at),
     next_update_due: iso(row.next_update_due),
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,

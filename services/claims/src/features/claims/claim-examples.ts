@@ -148,6 +148,7 @@ export const claimExample = {
   acknowledge_by: '2026-11-23T10:00:00Z',
   acknowledged_at: '2026-11-22T10:00:00Z',
   first_contact_due: '2026-11-24T10:00:00Z',
+  first_contact_made_at: null,
   next_update_due: '2026-11-28T00:00:00Z',
   created_at: '2026-11-22T10:00:00Z',
   updated_at: '2026-11-22T13:00:00Z',

@@ -42,9 +42,10 @@ interface Changed {
 /**
  * One pass: completes each platform activity whose claim no longer calls for it (contact made, the promised
  * update sent — a new promise is a new activity — every document received, or the claim closed), then opens
- * the ones an assigned, open claim calls for and lacks; each change on the timeline and the bus.
+ * the ones an assigned, open claim calls for and lacks; each change on the timeline and the bus. Over every
+ * claim, or over `claimId` only (a change that fulfils an activity completes it at once).
  */
-export async function reconcilePlatformActivities(db: Knex, exchange: string): Promise<number> {
+export async function reconcilePlatformActivities(db: Knex, exchange: string, claimId?: string): Promise<number> {
   return db.transaction(async (trx) => {
     let changes = 0;
     const publish = async (rows: Changed[], change: 'created' | 'completed') => {
@@ -59,14 +60,16 @@ export async function reconcilePlatformActivities(db: Knex, exchange: string): P
       changes += rows.length;
     };
     const returning = `a.id, a.claim_id, a.assignee, to_char(a.due_on, 'YYYY-MM-DD') AS due_on`;
+    const ofClaim = claimId === undefined ? '' : 'AND c.id = ?';
+    const claimBinding = claimId === undefined ? [] : [claimId];
     for (const { kind, subject, open, due } of PLATFORM_KINDS) {
       const done = await trx.raw(
         `UPDATE claim_activities a SET completed_by = ?, completed_at = clock_timestamp()
            FROM claims c
           WHERE a.claim_id = c.id AND a.kind = ? AND a.completed_at IS NULL
-            AND (c.stage = 'closed' OR NOT (${open}) OR a.due_on <> ${due})
+            AND (c.stage = 'closed' OR NOT (${open}) OR a.due_on <> ${due}) ${ofClaim}
           RETURNING ${returning}`,
-        [DIARY_ACTOR, kind],
+        [DIARY_ACTOR, kind, ...claimBinding],
       );
       await publish(done.rows, 'completed');
       const created = await trx.raw(
@@ -74,9 +77,9 @@ export async function reconcilePlatformActivities(db: Knex, exchange: string): P
          SELECT gen_random_uuid(), c.id, ?, ?, ${due}, 'high', c.assignee, ?
            FROM claims c
           WHERE c.assignee IS NOT NULL AND c.stage <> 'closed' AND ${open}
-            AND NOT EXISTS (SELECT 1 FROM claim_activities o WHERE o.claim_id = c.id AND o.kind = ? AND o.completed_at IS NULL)
+            AND NOT EXISTS (SELECT 1 FROM claim_activities o WHERE o.claim_id = c.id AND o.kind = ? AND o.completed_at IS NULL) ${ofClaim}
          RETURNING ${returning}`,
-        [kind, subject, DIARY_ACTOR, kind],
+        [kind, subject, DIARY_ACTOR, kind, ...claimBinding],
       );
       await publish(created.rows, 'created');
     }
