@@ -1,8 +1,7 @@
-import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireScope } from '@platform/auth';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody, noBody } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { WRITE_SCOPE } from '../../shared/stage-machine';
 import { contactRequestSchema, contactSchema, contactsListSchema, type ContactRequest } from './contacts-schemas';
@@ -20,10 +19,12 @@ const contactExample = {
 
 /** POST and GET /api/claims/claims/{id}/contacts: contacts an adjuster made with the claimant. */
 export function contactsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Contacts');
   const contacts = withTransactional(contactsService(config.CLAIMS_EXCHANGE), deps.db);
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/contacts', {
+  defineRoute<{ body: ContactRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/contacts',
     operationId: 'recordClaimContact',
     summary: 'Record a contact made with the claimant (call, email, visit)',
     description:
@@ -31,9 +32,8 @@ export function contactsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router 
       'afterwards) and completes the assignee\'s "First contact due" diary activity. Contacts are never edited or deleted. ' +
       '`claim.contact_recorded` and the audit log carry the channel and moment, never the note. ' +
       'Not keyed by Idempotency-Key (like the other adjuster writes): a repeated request records a second contact, which changes no deadline.',
-    tag: 'Contacts',
-    security: { scope: WRITE_SCOPE },
-    requestBody: {
+    scopes: [WRITE_SCOPE],
+    body: {
       contentType: 'application/json',
       schema: contactRequestSchema,
       example: { channel: 'call', occurred_at: contactExample.occurred_at, note: contactExample.note },
@@ -49,24 +49,18 @@ export function contactsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router 
       422: { description: 'occurred_at is in the future or before the claim was received' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.post(
-    '/api/claims/claims/:id/contacts',
-    authenticate(deps.verifyToken),
-    requireScope(WRITE_SCOPE),
-    jsonBody,
-    async (req: Request, res: Response) => {
-      const body = assertValid<ContactRequest>(contactRequestSchema, req.body);
+    handler: async (req, res, { body }) => {
       const caller = principalOf(req);
       res.status(201).json(await contacts.transactional((s) => s.record(String(req.params.id), body, caller)));
     },
-  );
+  });
 
-  deps.openapi.operation('get', '/api/claims/claims/{id}/contacts', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/claims/{id}/contacts',
     operationId: 'listClaimContacts',
     summary: "A claim's recorded contacts, latest first",
-    tag: 'Contacts',
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     responses: {
       200: { description: 'Every contact of the claim', schema: contactsListSchema, example: { items: [contactExample] } },
       401: { description: 'No credentials, or credentials that do not verify' },
@@ -74,9 +68,9 @@ export function contactsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router 
       404: { description: 'No such claim' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.get('/api/claims/claims/:id/contacts', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
-    res.json(await contacts.transactional((s) => s.list(String(req.params.id))));
+    handler: async (req, res) => {
+      res.json(await contacts.transactional((s) => s.list(String(req.params.id))));
+    },
   });
   return router;
 }
