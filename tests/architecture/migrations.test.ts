@@ -1,16 +1,31 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { claimsMigrations } from '@platform/claims';
+import { evidenceMigrations } from '@platform/evidence';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Every migrations module of the services: a feature's `migrations.ts` and the service's ordered list. */
+const SERVICES = { claims: claimsMigrations, evidence: evidenceMigrations };
+
+/** The files of a service's migrations folder: one per migration, and `index.ts`, the ordered list. */
+function migrationsFolder(service: string): string[] {
+  const folder = path.join(ROOT, 'services', service, 'src', 'migrations');
+  return readdirSync(folder).map((name) => path.join(folder, name));
+}
+
+/** Every migrations module of the services. */
 function migrationModules(): string[] {
-  return ['claims', 'evidence'].flatMap((service) =>
-    readdirSync(path.join(ROOT, 'services', service, 'src'), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() && entry.name === 'migrations.ts')
-      .map((entry) => path.join(entry.parentPath, entry.name)),
-  );
+  return Object.keys(SERVICES).flatMap(migrationsFolder);
+}
+
+/** Every file under a service's src/ named like a migrations module outside its migrations folder. */
+function strayMigrationModules(service: string): string[] {
+  return readdirSync(path.join(ROOT, 'services', service, 'src'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /^migrations?\.ts$|^\d{4}_\w+\.ts$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => path.basename(path.dirname(file)) !== 'migrations')
+    .map((file) => path.relative(ROOT, file));
 }
 
 /**
@@ -44,6 +59,19 @@ function executedImports(file: string): string[] {
   return found;
 }
 
+describe.each(Object.entries(SERVICES))('the %s migrations live in one ordered folder', (service, migrations) => {
+  it('one file per migration, named for it, and the list in index.ts in the order of the names', () => {
+    const files = migrationsFolder(service).map((file) => path.basename(file, '.ts'));
+    const names = migrations.map((migration) => migration.name);
+    expect(files.filter((name) => name !== 'index').sort()).toEqual(names);
+    expect([...names].sort()).toEqual(names);
+  });
+
+  it('and nowhere else', () => {
+    expect(strayMigrationModules(service)).toEqual([]);
+  });
+});
+
 describe('a migration holds literal SQL only', () => {
   const modules = migrationModules();
 
@@ -53,11 +81,11 @@ describe('a migration holds literal SQL only', () => {
 
   // Code a migration called could be edited and so rewrite, unseen, a migration a database already ran
   // (the checksums catch it only once it happened). A migrations module imports types from @platform/db;
-  // the one that lists a service's migrations in order also imports the other migrations modules.
+  // the one that lists a service's migrations in order (index.ts) also imports the others of its folder.
   it('imports nothing that runs but other migrations modules (types from @platform/db only)', () => {
     const offenders = modules.flatMap((file) =>
       executedImports(file)
-        .filter((specifier) => !(specifier.startsWith('.') && path.basename(specifier) === 'migrations'))
+        .filter((specifier) => !(path.basename(file) === 'index.ts' && /^\.\/\d{4}_\w+$/.test(specifier)))
         .map((specifier) => `${path.relative(ROOT, file)} → ${specifier}`),
     );
     expect(offenders).toEqual([]);

@@ -38,11 +38,3 @@ export const runsMigration: Migration = {
     CREATE TRIGGER evidence_run_decisions_no_truncate BEFORE TRUNCATE ON evidence_run_decisions
       FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_evidence_run_decisions();`,
 };
-
-/** The runs and binders lists read newest first by keyset (created_at, id): an index in that order, so a page reads its rows, not the table. */
-export const listIndexesMigration: Migration = {
-  name: '0009_evidence_list_indexes',
-  sql: `
-      CREATE INDEX evidence_runs_newest_idx ON evidence_runs (created_at DESC, run_id DESC);
-      CREATE INDEX evidence_binders_newest_idx ON evidence_binders (created_at DESC, binder_id DESC);`,
-};

@@ -40,34 +40,3 @@ export const evidenceMigration: Migration = {
     CREATE TRIGGER evidence_items_no_truncate BEFORE TRUNCATE ON evidence_items
       FOR EACH STATEMENT EXECUTE FUNCTION refuse_change_evidence_items();`,
 };
-
-/**
- * Virus scan status of file evidence. Evidence rows are append-only, so the status, which changes
- * (`pending` → `clean` or `infected`), lives beside them. Files stored before scanning existed were
- * never scanned.
- */
-export const evidenceFileScansMigration: Migration = {
-  name: '0007_evidence_file_scans',
-  sql: `
-      CREATE TABLE evidence_file_scans (
-        evidence_id uuid PRIMARY KEY REFERENCES evidence_items (evidence_id),
-        scan_status text NOT NULL CHECK (scan_status IN ('pending', 'clean', 'infected', 'not_scanned')),
-        scan_signature text,
-        scanned_at timestamptz,
-        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
-      );
-      CREATE INDEX evidence_file_scans_pending_idx ON evidence_file_scans (created_at, evidence_id) WHERE scan_status = 'pending';
-      INSERT INTO evidence_file_scans (evidence_id, scan_status) SELECT evidence_id, 'not_scanned' FROM evidence_items WHERE kind = 'file';`,
-};
-
-/** Evidence files placed by transactions that may not commit, so a restart removes what they left (file-placements.ts). */
-export const evidencePlacementsMigration: Migration = {
-  name: '0012_evidence_file_placements',
-  sql: `
-      CREATE TABLE file_placements (
-        id uuid PRIMARY KEY,
-        sha256 text NOT NULL,
-        announced_at timestamptz NOT NULL DEFAULT now()
-      );
-      CREATE INDEX file_placements_announced_idx ON file_placements (announced_at);`,
-};

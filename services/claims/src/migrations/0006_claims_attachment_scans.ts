@@ -13,15 +13,3 @@ export const attachmentScansMigration: Migration = {
         ADD COLUMN scanned_at timestamptz;
       CREATE INDEX attachments_scan_pending_idx ON attachments (received_at, id) WHERE scan_status = 'pending';`,
 };
-
-/** Attachment files placed by transactions that may not commit, so a restart removes what they left (file-placements.ts). */
-export const attachmentPlacementsMigration: Migration = {
-  name: '0017_claims_file_placements',
-  sql: `
-      CREATE TABLE file_placements (
-        id uuid PRIMARY KEY,
-        sha256 text NOT NULL,
-        announced_at timestamptz NOT NULL DEFAULT now()
-      );
-      CREATE INDEX file_placements_announced_idx ON file_placements (announced_at);`,
-};

@@ -1,0 +1,50 @@
+import type { Migration } from '@platform/db';
+import { claimsCoreMigration } from './0001_claims_core';
+import { triageMigration } from './0002_claims_triage';
+import { deliveriesMigration } from './0003_claims_deliveries';
+import { overdueMigration } from './0004_claims_overdue_announcements';
+import { adjusterKitsMigration } from './0005_claims_adjuster_kits';
+import { attachmentScansMigration } from './0006_claims_attachment_scans';
+import { assignmentSearchMigration } from './0007_claims_assignment_search';
+import { deadlinesDeliveriesMigration } from './0008_claims_deadlines_deliveries';
+import { claimantSelfServiceMigration } from './0009_claims_claimant_self_service';
+import { claimsWitnessMigration } from './0010_claims_witness';
+import { searchIndexesMigration } from './0011_claims_search_indexes';
+import { searchKnnMigration } from './0012_claims_search_knn';
+import { claimantNamesMigration } from './0013_claims_claimant_names';
+import { deadlinesMetMigration } from './0014_claims_deadlines_met';
+import { deliveriesVacuumMigration } from './0015_claims_deliveries_vacuum';
+import { claimVersionVisibleChangesMigration } from './0016_claims_version_visible_changes';
+import { attachmentPlacementsMigration } from './0017_claims_file_placements';
+import { adjustersMigration } from './0018_claims_adjusters';
+import { financialsMigration } from './0019_claims_financials';
+import { notesMigration } from './0020_claims_notes';
+import { diaryMigration } from './0021_claims_activities';
+import { contactsMigration } from './0022_claims_contacts';
+
+/** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
+export const claimsMigrations: Migration[] = [
+  claimsCoreMigration,
+  // claims workflow: triage and escalations, delivery queue, overdue announcements, adjuster kits
+  triageMigration,
+  deliveriesMigration,
+  overdueMigration,
+  adjusterKitsMigration,
+  attachmentScansMigration,
+  assignmentSearchMigration,
+  deadlinesDeliveriesMigration,
+  claimantSelfServiceMigration,
+  claimsWitnessMigration,
+  searchIndexesMigration,
+  searchKnnMigration,
+  claimantNamesMigration,
+  deadlinesMetMigration,
+  deliveriesVacuumMigration,
+  claimVersionVisibleChangesMigration,
+  attachmentPlacementsMigration,
+  adjustersMigration,
+  financialsMigration,
+  notesMigration,
+  diaryMigration,
+  contactsMigration,
+];
