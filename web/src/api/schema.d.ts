@@ -600,7 +600,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A claim's diary: its open activities earliest due first, then the completed ones
+         * @description A claim's diary: its open activities earliest due first, then the completed ones
+         */
+        get: operations["listClaimActivities"];
         put?: never;
         /**
          * Add an activity to a claim's diary
@@ -2123,6 +2127,35 @@ export interface components {
                 last_seen_at: string;
             }[];
             next_cursor: string | null;
+        };
+        ListClaimActivitiesResponse: {
+            /** @description Open activities earliest due first, then completed ones latest first */
+            items: {
+                /** Format: uuid */
+                activity_id: string;
+                /** Format: uuid */
+                claim_id: string;
+                /**
+                 * @description `manual`, or one the platform created itself
+                 * @enum {unknown}
+                 */
+                kind: "manual" | "first_contact_due" | "promised_update_due" | "documents_requested";
+                subject: string;
+                /**
+                 * Format: date
+                 * @description A calendar day (YYYY-MM-DD)
+                 */
+                due_on: string;
+                /** @enum {unknown} */
+                priority: "low" | "normal" | "high" | "urgent";
+                assignee: string;
+                created_by: string;
+                /** Format: date-time */
+                created_at: string;
+                completed_by: string | null;
+                /** Format: date-time */
+                completed_at: string | null;
+            }[];
         };
         ListClaimContactsResponse: {
             /** @description Latest first */
@@ -10184,6 +10217,147 @@ export interface operations {
                      *       "title": "Unprocessable request",
                      *       "status": 422,
                      *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listClaimActivities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim's activities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "activity_id": "6e7f8091-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *           "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *           "kind": "manual",
+                     *           "subject": "Call the body shop about the parts",
+                     *           "due_on": "2026-03-04",
+                     *           "priority": "normal",
+                     *           "assignee": "adjuster-7",
+                     *           "created_by": "adjuster-7",
+                     *           "created_at": "2026-03-02T10:15:00.000Z",
+                     *           "completed_by": null,
+                     *           "completed_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListClaimActivitiesResponse"];
+                };
+            };
+            /** @description A body was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
                      *     }
                      */

@@ -1,13 +1,14 @@
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { authenticate, principalOf, requireAnyScope } from '@platform/auth';
 import { withTransactional } from '@platform/db';
 import { assertValid, jsonBody, noBody, parseQuery, queryParameters } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import {
   activityRequestSchema,
   activitySchema,
+  claimActivitiesSchema,
   diaryPageSchema,
   diaryQuerySchema,
   reassignRequestSchema,
@@ -41,7 +42,7 @@ const writes = {
 
 /** The diary: POST …/activities, …/complete, …/reassign, and GET /api/claims/activities (my diary across claims). */
 export function diaryRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Diary');
   const diary = withTransactional(diaryService(config.CLAIMS_EXCHANGE), deps.db);
   const writer = [authenticate(deps.verifyToken), requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE)];
 
@@ -65,6 +66,25 @@ export function diaryRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
     const body = assertValid<ActivityRequest>(activityRequestSchema, req.body);
     const caller = principalOf(req);
     res.status(201).json(await diary.transactional((s) => s.create(String(req.params.id), body, caller)));
+  });
+
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/claims/{id}/activities',
+    operationId: 'listClaimActivities',
+    summary: "A claim's diary: its open activities earliest due first, then the completed ones",
+    scopes: ['claims:read'],
+    responses: {
+      200: { description: "The claim's activities", schema: claimActivitiesSchema, example: { items: [activityExample] } },
+      400: { description: 'A body was sent' },
+      401: { description: 'No credentials, or credentials that do not verify' },
+      403: { description: 'The caller lacks claims:read' },
+      404: { description: 'No such claim' },
+      503: { description: 'The database is unavailable' },
+    },
+    handler: async (req, res) => {
+      res.json({ items: await diary.transactional((s) => s.ofClaim(String(req.params.id))) });
+    },
   });
 
   deps.openapi.operation('post', '/api/claims/claims/{id}/activities/{activity_id}/complete', {

@@ -85,3 +85,12 @@ export const diaryPageSchema = {
     next_cursor: { type: ['string', 'null'] },
   },
 } as const;
+
+export const claimActivitiesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items'],
+  properties: {
+    items: { type: 'array', items: activitySchema, description: 'Open activities earliest due first, then completed ones latest first' },
+  },
+} as const;

@@ -3,7 +3,7 @@ import type { Principal } from '@platform/auth';
 import type { Knex } from '@platform/db';
 import { UUID_PATTERN, invalidCursor, problems } from '@platform/http';
 import { recordClaimChange } from '../../shared/claim-change';
-import { lockClaim } from '../../shared/claim-state';
+import { lockClaim, readClaim } from '../../shared/claim-state';
 import { claimActivityChanged } from './diary-events';
 import type { Activity, ActivityRequest, DiaryQuery, ReassignRequest } from './diary-schemas';
 
@@ -106,6 +106,15 @@ export const diaryService = (exchange: string) => (db: Knex) => {
       const row = await reread(found.id);
       await publish(row, 'reassigned', caller.sub);
       return activityOf(row);
+    },
+
+    /** Every activity of one claim: the open ones earliest due first, then the completed ones, latest completed first. */
+    async ofClaim(claimId: string): Promise<Activity[]> {
+      const claim = await readClaim(db, claimId);
+      const rows: ActivityRow[] = await select(db)
+        .where({ claim_id: claim.claim_id })
+        .orderByRaw('completed_at IS NOT NULL, completed_at DESC, claim_activities.due_on, id');
+      return rows.map(activityOf);
     },
 
     /** The caller's open activities across claims, earliest due first, keyset-paged on (due_on, id). */

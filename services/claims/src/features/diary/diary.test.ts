@@ -5,7 +5,7 @@ import { countRows, startClaimsTestService, type ClaimsTestService } from '../..
 import { daysAgo, daysAhead, insertTestClaim } from '../../testing/workflow-fixtures';
 import { announceOverdueActivities } from './diary-overdue';
 import { reconcilePlatformActivities } from './platform-activities';
-import { activitySchema, diaryPageSchema } from './diary-schemas';
+import { activitySchema, claimActivitiesSchema, diaryPageSchema } from './diary-schemas';
 
 describe('the diary: activities on claims and my diary across them', () => {
   let t: ClaimsTestService;
@@ -70,6 +70,15 @@ describe('the diary: activities on claims and my diary across them', () => {
     expect(idsOf((await diary('&due=week', bob).expect(200)).body)).toEqual([two.body.activity_id]);
     await request(t.url).post(path(one.body.activity_id, 'reassign')).set('Authorization', ann).send({ assignee: bobSub }).expect(409);
     await request(t.url).post(path('2b1f0d5e-1111-4111-8111-111111111111', 'complete')).set('Authorization', ann).expect(404);
+
+    // The claim's own diary: open first (whoever has them), then the completed ones.
+    const ofClaim = (id: string, auth = ann) => request(t.url).get(`/api/claims/claims/${id}/activities`).set('Authorization', auth);
+    const listed = await ofClaim(claimId, await bearer('claims:read', 'viewer')).expect(200);
+    expect(compile(claimActivitiesSchema)(listed.body)).toBe(true);
+    expect(idsOf(listed.body)).toEqual([two.body.activity_id, one.body.activity_id]);
+    expect(listed.body.items[0].assignee).toBe(bobSub);
+    await ofClaim('2b1f0d5e-1111-4111-8111-111111111111').expect(404);
+    await ofClaim(claimId, await bearer('evidence:write', 'preparer')).expect(403);
   });
 
   it('refuses a bad activity with 400/403/404 and writes nothing', async () => {
