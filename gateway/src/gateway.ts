@@ -16,6 +16,7 @@ import {
   type RunningServer,
 } from '@platform/http';
 import { clientTimeouts, dependencyUpGauge } from '@platform/runtime';
+import { setHttpRoute } from '@platform/telemetry';
 import { mountApiDocuments } from './api-documents';
 import { mountAsyncApiDocument } from './asyncapi-document';
 import { publicBrand } from '@platform/config';
@@ -24,7 +25,7 @@ import { forwardingHeaders } from './forwarding-headers';
 import { publicWriteRateLimit } from './public-rate-limit';
 import { securityHeaders } from './security-headers';
 import { classifyPath, normalisePath, type ApiRoute, type Upstream } from './request-path';
-import { proxiedRouteLabels } from './route-labels';
+import { apiRouteTemplate, proxiedRouteLabels } from './route-labels';
 import { createUpstreamProxy, upstreamDurationHistogram } from './upstream-proxy';
 import { mountWebPages } from './web-pages';
 import { limitConnectionsPerClient } from './connection-limit';
@@ -102,6 +103,7 @@ export function createGateway(config: GatewayConfig): Gateway {
   };
   const requireToken = authenticate(verifyToken);
   const forward = (route: ApiRoute, req: Request, res: Response, next: NextFunction) => {
+    setHttpRoute(apiRouteTemplate(route));
     const queryAt = req.url.indexOf('?');
     req.url = route.path + (queryAt === -1 ? '' : req.url.slice(queryAt));
     void proxies[route.upstream].handler(req, res, next);

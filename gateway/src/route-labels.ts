@@ -12,6 +12,11 @@ export function routeTemplate(path: string): string {
   return path.replace(SEGMENT, (segment) => (IDENTIFIER.test(segment) ? ':id' : segment));
 }
 
+/** The template of an API route (its `http.route`). */
+export function apiRouteTemplate(route: ApiRoute): string {
+  return routeTemplate(route.path.replace(/\/$/, ''));
+}
+
 /**
  * The `route` label of a proxied request: its template, with bounded cardinality. A 404 names no route that
  * exists (anyone can send any path), so it and every template past the cap are labelled by the group only.
@@ -23,7 +28,7 @@ export function proxiedRouteLabels() {
     if (!route) return undefined;
     const group = `/api/${route.upstream}${route.group === 'public' ? '/public' : ''}/*`;
     if (res.statusCode === 404) return group;
-    const template = routeTemplate(route.path.replace(/\/$/, ''));
+    const template = apiRouteTemplate(route);
     if (seen.has(template)) return template;
     if (seen.size >= MAX_TEMPLATES) return group;
     seen.add(template);

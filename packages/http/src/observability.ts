@@ -1,6 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+// The module alone: the package's index also loads the SDK, which only a process's tracing.ts starts.
+import { traceLogFields } from '@platform/telemetry/src/trace-context';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { BoundCounter, BoundHistogram, type CounterSeries, type HistogramSeries } from './bound-metrics';
 
@@ -12,6 +14,7 @@ export function createLogger(name: string): Logger {
     name,
     level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
     redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
+    mixin: traceLogFields,
   };
   if (!process.stdout.isTTY || process.env.NODE_ENV === 'production') return pino(options);
   // One in-process stream for every logger: a pino transport would start a worker thread per logger.

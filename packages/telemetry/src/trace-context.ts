@@ -1,3 +1,4 @@
+import { RPCType, getRPCMetadata } from '@opentelemetry/core';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type Context } from '@opentelemetry/api';
 
 /** The platform's own spans (the instrumentations make the http, express, pg and amqplib ones). */
@@ -17,6 +18,20 @@ export function currentTraceContext(): TraceCarrier {
     ...(carrier.traceparent ? { traceparent: carrier.traceparent } : {}),
     ...(carrier.tracestate ? { tracestate: carrier.tracestate } : {}),
   };
+}
+
+/** What every log line written inside a traced request or message carries: the active span's ids. */
+export function traceLogFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getSpan(context.active());
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
+/** Names the route template of the HTTP request being served (`http.route` and the name of its server span) when no express route matched it. */
+export function setHttpRoute(route: string): void {
+  const metadata = getRPCMetadata(context.active());
+  if (metadata?.type === RPCType.HTTP) metadata.route = route;
 }
 
 /** The context a carried trace context continues; the root context when it carries none. */
