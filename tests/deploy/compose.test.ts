@@ -1,26 +1,56 @@
 /**
  * docker-compose.yml, as `docker-compose config` renders it: the services keep uploaded files in the
- * S3-compatible store the file starts (never on one container's disk), after its bucket exists.
+ * S3-compatible store the file starts (never on one container's disk), after its bucket exists; every
+ * container is hardened as the Kubernetes pods are; no password has a default.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { COMPOSE_REQUIRED_ENV } from './support/compose-env';
 
 const root = path.join(__dirname, '../..');
 
-type Service = { image?: string; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }> };
+const mount = (volume: string) => {
+  const [source, target, mode] = volume.split(':');
+  return { source, target, mode };
+};
+
+type Service = {
+  image?: string;
+  build?: { dockerfile: string };
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  user?: string;
+  read_only?: boolean;
+  tmpfs?: string[];
+  cap_drop?: string[];
+  cap_add?: string[];
+  security_opt?: string[];
+  mem_limit?: string | number;
+  cpus?: number | string;
+  pids_limit?: number;
+  healthcheck?: { test?: string[]; disable?: boolean };
+  restart?: string;
+  /** `source:target:mode`, as docker-compose 1.x renders them. */
+  volumes?: string[];
+};
+
+const compose = (env: Record<string, string>) =>
+  spawnSync('docker-compose', ['config'], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env } });
 
 function rendered(): Record<string, Service> {
   const output = execFileSync('docker-compose', ['config'], {
     cwd: root,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, AUTH_JWT_SECRET: 'compose-test-secret-compose-test-secret', AUDIT_SIGNING_KEY: 'test' },
+    env: { PATH: process.env.PATH, ...COMPOSE_REQUIRED_ENV },
   });
   return (parse(output) as { services: Record<string, Service> }).services;
 }
 
 describe('docker-compose.yml', () => {
   const services = rendered();
+  const platform = ['gateway', 'claims', 'evidence', 'claims-migrate', 'evidence-migrate'];
 
   it.each(['claims', 'evidence', 'claims-migrate', 'evidence-migrate'])(
     'gives %s the object store the file runs, by path-style endpoint',
@@ -40,5 +70,68 @@ describe('docker-compose.yml', () => {
     expect(JSON.stringify(services['object-store-bucket'])).toContain(`store/${bucket}`);
     for (const name of ['claims', 'evidence'])
       expect(services[name].depends_on!['object-store-bucket']).toEqual({ condition: 'service_completed_successfully' });
+  });
+
+  it('refuses to start while any secret or password is unset, naming it', () => {
+    expect(compose(COMPOSE_REQUIRED_ENV).status).toBe(0);
+    for (const name of Object.keys(COMPOSE_REQUIRED_ENV)) {
+      const { [name]: _left, ...others } = COMPOSE_REQUIRED_ENV;
+      const refused = compose(others);
+      expect({ name, status: refused.status }).toEqual({ name, status: 1 });
+      expect(refused.stderr).toContain(`${name} must be set`);
+    }
+  });
+
+  it('drops every capability, forbids gaining privileges and limits memory, CPU and processes in every container', () => {
+    for (const [name, service] of Object.entries(services)) {
+      expect({ name, cap_drop: service.cap_drop }).toEqual({ name, cap_drop: ['ALL'] });
+      expect({ name, security_opt: service.security_opt }).toEqual({ name, security_opt: ['no-new-privileges:true'] });
+      // the stock images' entrypoints start as root and step down to their own user: only what that takes comes back
+      for (const capability of service.cap_add ?? []) expect(['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'SETGID', 'SETUID']).toContain(capability);
+      expect({ name, memory: Boolean(service.mem_limit), cpus: Number(service.cpus) > 0, pids: (service.pids_limit ?? 0) > 0 }).toEqual({
+        name,
+        memory: true,
+        cpus: true,
+        pids: true,
+      });
+    }
+  });
+
+  it('runs the platform as uid 1000 on a read-only root filesystem with a /tmp tmpfs and nothing given back', () => {
+    for (const name of platform) {
+      const service = services[name];
+      expect({ name, user: service.user, read_only: service.read_only, cap_add: service.cap_add }).toEqual({
+        name,
+        user: '1000:1000',
+        read_only: true,
+        cap_add: undefined,
+      });
+      expect(service.tmpfs?.some((mount) => mount.startsWith('/tmp'))).toBe(true);
+    }
+    // what they write besides /tmp: the DATA_DIR volume of the two services
+    for (const name of ['claims', 'evidence'])
+      expect(services[name].volumes?.map((volume) => mount(volume).target)).toEqual([services[name].environment!.DATA_DIR]);
+  });
+
+  it('has a health check on every long-running container (the platform images carry theirs)', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (service.restart === 'no') continue; // one-shot
+      const own = service.healthcheck?.test && !service.healthcheck.disable;
+      const fromImage = service.build?.dockerfile === 'deploy/Dockerfile' && !service.healthcheck?.disable;
+      expect({ name, healthcheck: Boolean(own || fromImage) }).toEqual({ name, healthcheck: true });
+    }
+  });
+
+  it('scans uploads with a clamd of its own, and puts the platform on a vhost whose default queue type is quorum', () => {
+    for (const name of ['claims', 'evidence']) {
+      const clamd = new URL(services[name].environment!.CLAMD_URL);
+      expect(clamd.protocol).toBe('tcp:');
+      expect(services[clamd.hostname]?.image).toMatch(/^clamav\/clamav:/);
+      const amqp = new URL(services[name].environment!.AMQP_URL);
+      expect(amqp.pathname).toBe(`/${services.rabbitmq.environment!.RABBITMQ_DEFAULT_VHOST}`);
+    }
+    const conf = services.rabbitmq.volumes!.map(mount).find((volume) => volume.target.startsWith('/etc/rabbitmq/conf.d/'))!;
+    expect(conf.mode).toBe('ro');
+    expect(readFileSync(conf.source, 'utf8')).toMatch(/^default_queue_type = quorum$/m);
   });
 });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { typeCheck } from './support/typed-literals';
+import { COMPOSE_REQUIRED_ENV } from './support/compose-env';
 
 const root = path.join(__dirname, '../..');
 const monitoring = path.join(root, 'deploy/monitoring');
@@ -165,7 +166,7 @@ describe('Prometheus and Grafana', () => {
     const compose = (env: Record<string, string>) =>
       spawnSync('docker-compose', ['-f', 'docker-compose.yml', '-f', 'deploy/monitoring/docker-compose.monitoring.yml', 'config', '-q'], {
         cwd: root,
-        env: { PATH: process.env.PATH, AUTH_JWT_SECRET: 'x'.repeat(48), AUDIT_SIGNING_KEY: 'ci', ...env },
+        env: { PATH: process.env.PATH, ...COMPOSE_REQUIRED_ENV, ...env },
         encoding: 'utf8',
       });
     expect(compose({ GRAFANA_ADMIN_PASSWORD: 'a-long-password' })).toMatchObject({ status: 0 });
