@@ -5,10 +5,13 @@ import { usePageTitle, useSession } from '../WorkbenchSession';
 import { AdjusterKitSection } from './AdjusterKitSection';
 import { AssignmentSection } from './AssignmentSection';
 import { AttachmentsSection } from './AttachmentsSection';
+import { ActivitiesSection } from './ActivitiesSection';
 import { useClaimFile } from './claim-file';
 import { ClaimSummary } from './ClaimSummary';
 import { ComposerSection } from './ComposerSection';
 import { DeliveriesSection } from './DeliveriesSection';
+import { FinancialsSection } from './FinancialsSection';
+import { NotesSection } from './NotesSection';
 import { ReopenSection } from './ReopenSection';
 import { TimelineSection } from './TimelineSection';
 import { TriageSection } from './TriageSection';
@@ -51,6 +54,9 @@ export function ClaimPage() {
       <p role="status" className="status-message">
         {outcome}
       </p>
+      <FinancialsSection claimId={claim.claim_id} session={session} />
+      <ActivitiesSection claimId={claim.claim_id} session={session} open={claim.stage !== 'closed'} />
+      <NotesSection claimId={claim.claim_id} session={session} />
       <DeliveriesSection claimId={claim.claim_id} session={session} />
       <AttachmentsSection file={file.data} session={session} />
       <AdjusterKitSection claimId={claim.claim_id} session={session} />

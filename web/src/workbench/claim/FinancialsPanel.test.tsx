@@ -1,7 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { centsOf, FinancialsPanel, type ClaimFinancials } from './FinancialsPanel';
+import { centsOf } from '../money';
+import { FinancialsPanel, type ClaimFinancials } from './FinancialsPanel';
 
 const usd = (amount: string) => ({ amount, currency: 'USD' });
 const figures = (reserve: string, paid: string, awaiting: string, outstanding: string, incurred: string) => ({

@@ -1,14 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import type { components } from '../../api/client';
 
 /** A note as GET/POST …/notes return it. */
-export interface ClaimNote {
-  note_id: string;
-  body: string;
-  topic: string | null;
-  corrects: string | null;
-  author: string;
-  created_at: string;
-}
+export type ClaimNote = Omit<components['schemas']['Note'], 'claim_id'>;
 
 export const NOTE_MAX_CHARS = 10000;
 const LINK = /(https?:\/\/[^\s<>"]+)/g;

@@ -1,44 +1,14 @@
 import { useState, type FormEvent } from 'react';
+import type { components } from '../../api/client';
+import { AMOUNT, centsOf, moneyText as show } from '../money';
 
-export interface Money {
-  amount: string;
-  currency: string;
-}
-interface Figures {
-  reserve: Money;
-  paid: Money;
-  awaiting_approval: Money;
-  outstanding: Money;
-  incurred: Money;
-}
+type Schemas = components['schemas'];
+type Figures = Schemas['Financials']['totals'];
 /** GET /api/claims/claims/{id}/financials. */
-export interface ClaimFinancials {
-  currency: string | null;
-  categories: { indemnity: Figures; expense: Figures };
-  totals: Figures;
-  authority_limit: Money;
-}
-type Category = 'indemnity' | 'expense';
-export interface ReserveInput {
-  cost_category: Category;
-  amount: Money;
-  reason: string;
-}
-export interface PaymentInput {
-  cost_category: Category;
-  amount: Money;
-  payee: { name: string; kind: 'claimant' | 'vendor' };
-  method: 'eft' | 'check';
-  memo: string;
-}
-
-/** What numeric(18,2) holds; the page never turns an amount into a floating-point number. */
-const AMOUNT = /^(0|[1-9][0-9]{0,15})(\.[0-9]{1,2})?$/;
-/** "1234.5" → 123450n. */
-export function centsOf(amount: string): bigint {
-  const [whole, fraction = ''] = amount.split('.');
-  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
-}
+export type ClaimFinancials = Omit<Schemas['Financials'], 'claim_id'>;
+type Category = Schemas['SetClaimReserveRequest']['cost_category'];
+export type ReserveInput = Schemas['SetClaimReserveRequest'];
+export type PaymentInput = Schemas['RequestClaimPaymentRequest'];
 
 const CATEGORIES: Category[] = ['indemnity', 'expense'];
 const ROWS: [keyof Figures, string][] = [
@@ -48,7 +18,6 @@ const ROWS: [keyof Figures, string][] = [
   ['outstanding', 'Outstanding'],
   ['incurred', 'Incurred'],
 ];
-const show = (m: Money) => `${m.amount} ${m.currency}`;
 
 interface Props {
   financials: ClaimFinancials;

@@ -1,0 +1,80 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { api, type components } from '../api/client';
+import { problemText } from './claim/claim-file';
+import { humanise } from './QueuePage';
+import { authHeader } from './session';
+import { useSession } from './WorkbenchSession';
+
+export type Activity = components['schemas']['Activity'];
+
+/** Today as the API counts diary days: in UTC. */
+export const utcToday = () => new Date().toISOString().slice(0, 10);
+
+/** Completing or reassigning an activity; every diary list (the claim's, mine) is read again after. */
+function useActivityChange(activity: Activity) {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const path = { id: activity.claim_id, activity_id: activity.activity_id };
+  return useMutation({
+    mutationFn: async (assignee: string | null) => {
+      const { error } =
+        assignee === null
+          ? await api.POST('/api/claims/claims/{id}/activities/{activity_id}/complete', { params: { path }, headers: authHeader(session) })
+          : await api.POST('/api/claims/claims/{id}/activities/{activity_id}/reassign', {
+              params: { path },
+              headers: authHeader(session),
+              body: { assignee },
+            });
+      if (error) throw new Error(problemText(error, 'The activity could not be changed'));
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['activities'] }),
+  });
+}
+
+/** One activity: subject, due day (overdue when before today), priority, who has it; complete or reassign it while open. */
+export function ActivityItem({ activity, withClaimLink = false }: { activity: Activity; withClaimLink?: boolean }) {
+  const change = useActivityChange(activity);
+  const [assignee, setAssignee] = useState('');
+  const open = activity.completed_at === null;
+  const overdue = open && activity.due_on < utcToday();
+  const reassignId = `reassign-${activity.activity_id}`;
+  const onReassign = (event: FormEvent) => {
+    event.preventDefault();
+    if (assignee.trim()) change.mutate(assignee.trim());
+  };
+  return (
+    <li data-testid="activity">
+      <p>
+        <strong>{activity.subject}</strong> · due <time dateTime={activity.due_on}>{activity.due_on}</time>{' '}
+        {overdue && <span className="badge badge--breached">Overdue</span>} · {humanise(activity.priority)} priority
+        {activity.kind !== 'manual' && ' · set by the platform'} ·{' '}
+        {open ? `with ${activity.assignee}` : `completed by ${activity.completed_by}`}
+        {withClaimLink && (
+          <>
+            {' '}
+            · <Link to={`/workbench/claims/${activity.claim_id}`}>Open the claim</Link>
+          </>
+        )}
+      </p>
+      {open && (
+        <form className="inline-form" onSubmit={onReassign}>
+          <button type="button" onClick={() => change.mutate(null)} disabled={change.isPending}>
+            Complete
+          </button>
+          <label htmlFor={reassignId}>Reassign to</label>
+          <input id={reassignId} value={assignee} onChange={(e) => setAssignee(e.target.value)} required />
+          <button type="submit" className="secondary" disabled={change.isPending}>
+            Reassign
+          </button>
+        </form>
+      )}
+      {change.error && (
+        <p className="error" role="alert">
+          {change.error.message}
+        </p>
+      )}
+    </li>
+  );
+}

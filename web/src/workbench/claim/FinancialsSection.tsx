@@ -1,0 +1,87 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { api, type components } from '../../api/client';
+import { humanise } from '../QueuePage';
+import { moneyText } from '../money';
+import { authHeader, type WorkbenchSession } from '../session';
+import { ErrorAlert, problemText } from './claim-file';
+import { FinancialsPanel, type PaymentInput, type ReserveInput } from './FinancialsPanel';
+
+type Payment = components['schemas']['Payment'];
+
+/** What became of a payment, in words; its requester is told when it waits for someone with a higher limit. */
+export function paymentStateText(payment: Payment, viewer: string): string {
+  const decided = payment.decision && `by ${payment.decision.decided_by}: ${payment.decision.rationale}`;
+  switch (payment.status) {
+    case 'awaiting_approval':
+      return payment.requested_by === viewer
+        ? `Awaiting approval: above your limit of ${moneyText(payment.authority_limit)}, someone with a higher limit must approve`
+        : `Awaiting approval: above ${payment.requested_by}'s limit of ${moneyText(payment.authority_limit)}`;
+    case 'approved':
+      return decided ? `Approved ${decided}` : `Approved (within ${payment.requested_by}'s limit)`;
+    case 'rejected':
+      return `Rejected ${decided}`;
+    case 'voided':
+      return `Voided by ${payment.void?.voided_by}: ${payment.void?.reason}`;
+  }
+}
+
+/** The claim's reserves and payments: the figures, setting a reserve, requesting a payment, and each payment's state. */
+export function FinancialsSection({ claimId, session }: { claimId: string; session: WorkbenchSession }) {
+  const queryClient = useQueryClient();
+  const read =
+    <T,>(what: string, load: () => Promise<{ data?: T; error?: { detail?: string; title?: string } }>) =>
+    async () => {
+      const { data, error } = await load();
+      if (error || data === undefined) throw new Error(problemText(error, `The ${what} could not be loaded`));
+      return data;
+    };
+  const params = { params: { path: { id: claimId } }, headers: authHeader(session) };
+  const financials = useQuery({
+    queryKey: ['financials', claimId],
+    queryFn: read('financials', () => api.GET('/api/claims/claims/{id}/financials', params)),
+  });
+  const payments = useQuery({
+    queryKey: ['payments', claimId],
+    queryFn: read('payments', () => api.GET('/api/claims/claims/{id}/payments', params)),
+  });
+  const changed = () =>
+    Promise.all(['financials', 'payments', 'claim'].map((key) => queryClient.invalidateQueries({ queryKey: [key, claimId] })));
+  const onSetReserve = async (body: ReserveInput) => {
+    const { error } = await api.POST('/api/claims/claims/{id}/reserves', { ...params, body });
+    if (error) throw new Error(problemText(error, 'The reserve could not be set'));
+    await changed();
+  };
+  const onRequestPayment = async (body: PaymentInput) => {
+    const { error } = await api.POST('/api/claims/claims/{id}/payments', { ...params, body });
+    if (error) throw new Error(problemText(error, 'The payment could not be requested'));
+    await changed();
+  };
+  return (
+    <>
+      <ErrorAlert error={financials.error} />
+      {financials.data && <FinancialsPanel financials={financials.data} onSetReserve={onSetReserve} onRequestPayment={onRequestPayment} />}
+      <section aria-labelledby="payments-heading">
+        <h2 id="payments-heading">Payments</h2>
+        <ErrorAlert error={payments.error} />
+        {payments.data?.items.length === 0 && <p>No payments.</p>}
+        <ul aria-label="Payments, newest first">
+          {payments.data?.items.map((payment) => (
+            <li key={payment.payment_id} data-testid="payment">
+              {moneyText(payment.amount)} {payment.cost_category} to {payment.payee.name} ({payment.payee.kind}) by{' '}
+              {payment.method === 'eft' ? 'EFT' : 'check'}, requested by {payment.requested_by}:{' '}
+              <span className={`badge badge--payment-${payment.status}`}>{humanise(payment.status)}</span>{' '}
+              <span data-testid="payment-state">{paymentStateText(payment, session.sub)}</span>
+              {payment.status === 'awaiting_approval' && payment.requested_by !== session.sub && (
+                <>
+                  {' '}
+                  <Link to="/workbench/approvals">Open the approval queue</Link>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}
