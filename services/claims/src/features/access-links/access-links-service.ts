@@ -34,7 +34,7 @@ function matches(request: AccessLinkRequest, contacts: { email: string | null; p
  * number — a number, not a claim, so a refusal says nothing about whether the claim exists — and
  * refuses with 429 over either limit. `request` (after answering: its outcome never shows in the answer
  * or its timing) queues a new link on the delivery queue when the details match; the delivery worker
- * sends it (access-link-delivery.ts).
+ * sends it (delivery/access-link-delivery.ts).
  */
 export const accessLinksService = (settings: AccessLinkSettings) => (db: Knex) => {
   const store = accessLinksStore(db);

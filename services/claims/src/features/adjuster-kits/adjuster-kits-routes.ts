@@ -10,7 +10,7 @@ import { adjusterKitSchema } from './adjuster-kits-schemas';
 import { adjusterKitService } from './adjuster-kits-service';
 import { attachmentStorage } from '../attachments/attachment-storage';
 import { findKitAttachment } from './attachment-files';
-import { attachmentExample, claimExample, escalationExample, timelineExample, triageExample } from '../claims/claim-examples';
+import { attachmentExample, claimExample, escalationExample, timelineExample, triageExample } from '../../shared/claim-examples';
 
 const adjusterKitExample = {
   kit_id: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',

@@ -1,7 +1,7 @@
 import type { FromSchema } from '@platform/http';
-import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
+import { attachmentScanStatusSchema } from '../../shared/attachment';
 import { claimSchema } from '../../shared/claim-schemas';
-import { timelineEntrySchema } from '../claims/claims-schemas';
+import { timelineEntrySchema } from '../../shared/timeline-entry';
 import { escalationSchema } from '../triage/escalation-schemas';
 import { triageResultSchema } from '../triage/triage-schemas';
 

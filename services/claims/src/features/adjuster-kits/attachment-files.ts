@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import { attachmentsStore } from '../attachments/attachments-store';
-import type { Attachment } from '../attachments/attachments-schemas';
+import type { Attachment } from '../../shared/attachment';
 
 /** An attachment as the adjuster side sees it: the claims core's attachment plus where to download it. */
 export interface KitAttachment extends Attachment {

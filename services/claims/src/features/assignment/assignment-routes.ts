@@ -4,7 +4,7 @@ import { withTransactional } from '@platform/db';
 import { assertValid, invalidCursor, jsonBody, noBody, parseQuery, problems, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { claimExample } from '../claims/claim-examples';
+import { claimExample } from '../../shared/claim-examples';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { adjusterDirectory } from './adjuster-directory';
 import {

@@ -4,7 +4,7 @@ import { problems } from '@platform/http';
 import { scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
-import { attachmentExample } from '../claims/claim-examples';
+import { attachmentExample } from '../../shared/claim-examples';
 import { attachmentService, type ScannedUpload } from './attachments-service';
 import { attachmentPlacements, attachmentStorage } from './attachment-storage';
 import { attachmentsResponseSchema, uploadSchema } from './attachments-schemas';

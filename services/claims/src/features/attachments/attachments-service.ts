@@ -8,7 +8,7 @@ import { claimStore } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimAttachmentAdded } from './attachments-events';
 import { attachmentsStore } from './attachments-store';
-import type { Attachment } from './attachments-schemas';
+import type { Attachment } from '../../shared/attachment';
 import type { ReceivedFile, ReceivedUpload } from './multipart-upload';
 
 export interface AttachmentResult extends Omit<Attachment, 'description'> {

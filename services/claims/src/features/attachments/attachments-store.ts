@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
-import type { Attachment } from './attachments-schemas';
+import type { Attachment } from '../../shared/attachment';
 
 interface AttachmentRow {
   id: string;

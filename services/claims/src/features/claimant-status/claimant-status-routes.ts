@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { noBody, parseQuery, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { claimIds, requiredDocumentsExample, statusUpdateExample } from '../claims/claim-examples';
+import { claimIds, requiredDocumentsExample, statusUpdateExample } from '../../shared/claim-examples';
 import { requireClaimantToken } from '../../shared/claimant-access';
 import { claimantStatusQuerySchema, claimantStatusSchema, type ClaimantStatusQuery } from './claimant-status-schemas';
 import { claimantStatusService } from './claimant-status-service';

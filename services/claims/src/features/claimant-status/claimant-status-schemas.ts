@@ -1,8 +1,8 @@
 import type { FromSchema } from '@platform/http';
 import { claimantPaymentSchema } from '../financials/financials-schemas';
-import { attachmentScanStatusSchema } from '../attachments/attachments-schemas';
+import { attachmentScanStatusSchema } from '../../shared/attachment';
 import { requiredDocumentsSchema } from '../../shared/claim-schemas';
-import { statusUpdateSchema } from '../status-updates/status-updates-schemas';
+import { statusUpdateSchema } from '../../shared/status-update';
 import { CLAIM_STAGES, CLOSING_REASONS } from '../../shared/claim-vocabulary';
 
 /** Query of GET /api/claims/public/claims/{id}/status: the page of the history; every other parameter is a 400. */

@@ -2,7 +2,7 @@ import { preparedStatement, type Knex } from '@platform/db';
 import { cursorTimestampSql, type NewestFirstPosition } from '@platform/http';
 import type { ScanStatus } from '@platform/runtime';
 import { isoTimestampSql } from '../../shared/json-sql';
-import { statusUpdateJsonSql } from '../status-updates/status-update-json-sql';
+import { statusUpdateJsonSql } from '../../shared/status-update';
 import type { ClaimantStatus } from './claimant-status-schemas';
 
 type ClaimantAttachment = Omit<ClaimantStatus['attachments'][number], 'scan_notice'> & { scan_status: ScanStatus };

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { authenticate, principalOf, requireScope } from '@platform/auth';
 import { noBody, parseQuery, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
-import { claimExample } from '../claims/claim-examples';
+import { claimExample } from '../../shared/claim-examples';
 import type { ClaimsConfig } from '../../config';
 import { claimsListQuerySchema, claimsListResponseSchema, type ClaimsListQuery } from './claims-list-schemas';
 import { claimsListService } from './claims-list-service';

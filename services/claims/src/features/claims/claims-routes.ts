@@ -4,12 +4,20 @@ import type { Knex } from '@platform/db';
 import { noBody, problems } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { attachmentSchema } from '../attachments/attachments-schemas';
+import { attachmentSchema } from '../../shared/attachment';
 import { attachmentsStore } from '../attachments/attachments-store';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
-import { storedStatusUpdateSchema, timelineEntrySchema } from './claims-schemas';
+import { storedStatusUpdateSchema } from './claims-schemas';
+import { timelineEntrySchema } from '../../shared/timeline-entry';
 import { claimSchema } from '../../shared/claim-schemas';
-import { attachmentExample, claimExample, escalationExample, statusUpdateExample, timelineExample, triageExample } from './claim-examples';
+import {
+  attachmentExample,
+  claimExample,
+  escalationExample,
+  statusUpdateExample,
+  timelineExample,
+  triageExample,
+} from '../../shared/claim-examples';
 import { claimStore, withoutTokenHash } from '../../shared/claim-store';
 
 /**

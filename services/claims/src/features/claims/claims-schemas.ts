@@ -1,4 +1,4 @@
-import { statusUpdateSchema } from '../status-updates/status-updates-schemas';
+import { statusUpdateSchema } from '../../shared/status-update';
 
 /** JSON Schemas (2020-12) of the claim file's parts; the claim itself is in `shared/claim-schemas.ts` (the claim store's type comes from it). */
 const timestamp = { type: 'string', format: 'date-time' } as const;
@@ -13,20 +13,5 @@ export const storedStatusUpdateSchema = {
     created_at: timestamp,
     created_by: { type: 'string' },
     ...statusUpdateSchema.properties,
-  },
-} as const;
-
-/** One entry of a claim's internal timeline (the append-only claim_audit table). */
-export const timelineEntrySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['audit_id', 'action', 'actor', 'reason', 'data', 'occurred_at'],
-  properties: {
-    audit_id: { type: 'string', format: 'uuid' },
-    action: { type: 'string' },
-    actor: { type: 'string' },
-    reason: { type: ['string', 'null'] },
-    data: { type: 'object' },
-    occurred_at: { type: 'string', format: 'date-time' },
   },
 } as const;

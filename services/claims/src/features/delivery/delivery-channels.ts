@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import { claimantMessages, type ClaimantMessages } from '../../shared/claimant-messages';
-import type { StatusUpdate } from '../status-updates/status-updates-schemas';
+import type { StatusUpdate } from '../../shared/status-update';
 
 /** One message to a claimant; `to` is an email address or an E.164 number. */
 export interface OutgoingMessage {

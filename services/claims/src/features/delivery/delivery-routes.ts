@@ -3,7 +3,7 @@ import { authenticate, requireScope } from '@platform/auth';
 import { noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { claimExample, statusUpdateExample } from '../claims/claim-examples';
+import { claimExample, statusUpdateExample } from '../../shared/claim-examples';
 import { claimDeliveriesResponseSchema } from './delivery-schemas';
 import { deliveryService } from './delivery-service';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex, PendingWrite } from '@platform/db';
-import type { StoredStatusUpdate } from '../status-updates/status-updates-store';
+import { statusUpdateJsonSql, type StatusUpdate } from '../../shared/status-update';
 import type { ClaimDelivery } from './delivery-schemas';
 
 /** What a delivery carries: a stored status update, or a new access link (no update behind it). */
@@ -11,6 +11,8 @@ export interface DueDelivery {
   kind: (typeof DELIVERY_KINDS)[number];
   /** The status update it carries; null for an access link. */
   update_id: string | null;
+  /** That update, read with the lease; null for an access link or when the update no longer exists. */
+  update: StatusUpdate | null;
   claim_id: string;
   channel: 'email' | 'sms';
   attempts: number;
@@ -63,7 +65,7 @@ export function deliveriesStore(db: Knex) {
      * passed to `writeTogether`. A portal update is delivered by being stored (the claimant status
      * endpoint serves it).
      */
-    queue(stored: Pick<StoredStatusUpdate, 'update_id' | 'update'>): PendingWrite {
+    queue(stored: { update_id: string; update: Pick<StatusUpdate, 'channel' | 'claim_id'> }): PendingWrite {
       const { channel, claim_id } = stored.update;
       return db('deliveries').insert({
         id: randomUUID(),
@@ -78,8 +80,8 @@ export function deliveriesStore(db: Knex) {
     /**
      * Leases the next due pending delivery: it is pushed `leaseSeconds` into the future and its attempt
      * counted in one statement, so two workers never send it at once and a worker that dies mid-send
-     * leaves it to be retried when the lease runs out. The same statement reads who it goes to (the one
-     * leased row joined to its claim by primary key).
+     * leaves it to be retried when the lease runs out. The same statement reads who it goes to and the
+     * update it carries (the one leased row joined to its claim and its update by primary key).
      */
     async leaseDue(leaseSeconds: number): Promise<DueDelivery | undefined> {
       const { rows } = await db.raw<{
@@ -96,8 +98,10 @@ export function deliveriesStore(db: Knex) {
            WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
                        ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
            RETURNING id, kind, update_id, claim_id, channel, attempts)
-         SELECT leased.*, claims.claim_number, claims.language, claims.claimant_email, claims.claimant_phone
-         FROM leased JOIN claims ON claims.id = leased.claim_id`,
+         SELECT leased.*, claims.claim_number, claims.language, claims.claimant_email, claims.claimant_phone,
+                CASE WHEN su.update_id IS NULL THEN NULL ELSE ${statusUpdateJsonSql('su')} END AS update
+         FROM leased JOIN claims ON claims.id = leased.claim_id
+         LEFT JOIN status_updates su ON su.update_id = leased.update_id`,
         [leaseSeconds],
       );
       const [row] = rows;
@@ -106,6 +110,7 @@ export function deliveriesStore(db: Knex) {
             delivery_id: row.id,
             kind: row.kind,
             update_id: row.update_id,
+            update: row.update,
             claim_id: row.claim_id,
             channel: row.channel,
             attempts: row.attempts,

@@ -3,8 +3,7 @@ import { retryDelayMs } from '@platform/messaging';
 import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
 import type { Logger } from 'pino';
 import { claimantMessages } from '../../shared/claimant-messages';
-import { sendAccessLink } from '../access-links/access-link-delivery';
-import { statusUpdatesStore } from '../status-updates/status-updates-store';
+import { sendAccessLink } from './access-link-delivery';
 import { createMessageSender, renderStatusUpdate, type Brand, type SendMessage, type SendOutcome } from './delivery-channels';
 import { deliveriesStore, type DueDelivery } from './delivery-store';
 
@@ -19,30 +18,25 @@ export interface DeliveryWorker {
 }
 
 /** Sends a status update to the claimant; a missing update, claim or contact fails it at once. */
-async function sendStatusUpdate(
-  db: Knex,
-  send: SendMessage,
-  due: DueDelivery,
-): Promise<SendOutcome | { status: 'failed'; lastError: string }> {
-  const stored = due.update_id === null ? undefined : await statusUpdatesStore(db).find(due.update_id);
-  if (!stored) return { status: 'failed', lastError: 'The status update no longer exists' };
-  const { claim } = due;
+async function sendStatusUpdate(send: SendMessage, due: DueDelivery): Promise<SendOutcome | { status: 'failed'; lastError: string }> {
+  const { claim, update } = due;
+  if (due.update_id === null || !update) return { status: 'failed', lastError: 'The status update no longer exists' };
   const to = due.channel === 'email' ? claim.email : claim.phone;
   if (!to) return { status: 'failed', lastError: `The claimant has no ${due.channel === 'email' ? 'email address' : 'phone number'}` };
   return send({
     channel: due.channel,
     to,
     claimNumber: claim.claim_number,
-    updateId: stored.update_id,
+    updateId: due.update_id,
     idempotencyKey: `delivery-${due.delivery_id}`,
-    ...renderStatusUpdate(claim.claim_number, stored.update, claimantMessages(stored.update.language ?? claim.language)),
+    ...renderStatusUpdate(claim.claim_number, update, claimantMessages(update.language ?? claim.language)),
   });
 }
 
 /** Sends one leased delivery (a status update or an access link) and records the outcome; a failure is retried with backoff, then failed. */
 async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Logger, publicBaseUrl: string): Promise<void> {
   try {
-    const outcome = due.kind === 'access_link' ? await sendAccessLink(db, publicBaseUrl, due, send) : await sendStatusUpdate(db, send, due);
+    const outcome = due.kind === 'access_link' ? await sendAccessLink(db, publicBaseUrl, due, send) : await sendStatusUpdate(send, due);
     await deliveriesStore(db).complete(due.delivery_id, outcome);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

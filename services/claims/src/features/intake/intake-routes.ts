@@ -12,7 +12,7 @@ import {
   type IntakeRequest,
 } from './intake-schemas';
 import { intakeService } from './intake-service';
-import { intakeRequestExample, intakeResponseExample } from '../claims/claim-examples';
+import { intakeRequestExample, intakeResponseExample } from '../../shared/claim-examples';
 
 export const INTAKE_PATH = '/api/claims/public/claims';
 

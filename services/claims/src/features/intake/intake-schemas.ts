@@ -1,8 +1,8 @@
 import type { FromSchema } from '@platform/http';
 import { NON_BLANK_TEXT_PATTERN, lossLocationSchema, requiredDocumentsSchema, type LossLocation } from '../../shared/claim-schemas';
 import { CHANNELS, LOSS_TYPES, type Channel, type LossType } from '../../shared/claim-vocabulary';
-import { LANGUAGE_TAG_PATTERN } from '../status-updates/language-tag';
-import { statusUpdateSchema } from '../status-updates/status-updates-schemas';
+import { LANGUAGE_TAG_PATTERN } from '../../shared/language-tag';
+import { statusUpdateSchema } from '../../shared/status-update';
 
 export interface IntakeRequest {
   policy_number: string;

@@ -1,7 +1,7 @@
 import { compile } from '@platform/http';
-import { normaliseLanguageTag } from './language-tag';
+import { normaliseLanguageTag } from '../../shared/language-tag';
 import { computeAdequacy } from './status-update-adequacy';
-import { isCalendarDate, isTodayOrLater, nextUpdateDueAt } from './status-update-dates';
+import { isCalendarDate, isTodayOrLater, nextUpdateDueAt } from '../../shared/dates';
 import { statusUpdateRequestSchema } from './status-updates-schemas';
 
 const contact = { phone: '+18005550100', email: 'claims@example.com' };

@@ -8,13 +8,13 @@ import {
   closingRequestSchema,
   closingSchema,
   statusUpdateRequestSchema,
-  statusUpdateSchema,
   type ClosingRequest,
   type StatusUpdateRequest,
 } from './status-updates-schemas';
+import { statusUpdateSchema } from '../../shared/status-update';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { statusUpdateService } from './status-updates-service';
-import { closingExample, closingRequestExample, statusUpdateExample, statusUpdateRequestExample } from '../claims/claim-examples';
+import { closingExample, closingRequestExample, statusUpdateExample, statusUpdateRequestExample } from '../../shared/claim-examples';
 
 /** Called once a status update has committed, so the delivery worker looks at the queue at once. */
 export type DeliveryKick = () => void;

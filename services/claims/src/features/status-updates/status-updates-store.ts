@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex, PendingWrite } from '@platform/db';
 import { computeAdequacy } from './status-update-adequacy';
 import type { ClosingReason } from '../../shared/claim-vocabulary';
-import type { StatusUpdate } from './status-updates-schemas';
+import type { StatusUpdate } from '../../shared/status-update';
 
 export interface NewStatusUpdate extends Omit<StatusUpdate, 'adequacy_score' | 'adequacy_missing'> {
   created_by: string;

@@ -7,7 +7,7 @@ import { bearer, eventually } from '@platform/testing';
 import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as, daysAgo, daysAhead, insertTestClaim, type TestClaimFields } from '../../testing/workflow-fixtures';
 import { DELIVERY_MAX_ATTEMPTS } from '../delivery/delivery-worker';
-import { statusUpdateSchema } from './status-updates-schemas';
+import { statusUpdateSchema } from '../../shared/status-update';
 
 const OWN_BASE_URL = 'http://claims.localhost:8080';
 

@@ -4,7 +4,7 @@ import { withTransactional } from '@platform/db';
 import { assertValid, jsonBody, noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
-import { escalationExample, triageExample } from '../claims/claim-examples';
+import { escalationExample, triageExample } from '../../shared/claim-examples';
 import { escalationDecisionRequestSchema, escalationSchema, type EscalationDecisionRequest } from './escalation-schemas';
 import { escalationService } from './escalation-service';
 import { triageResultSchema } from './triage-schemas';

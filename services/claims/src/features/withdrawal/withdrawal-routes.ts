@@ -3,7 +3,7 @@ import { withTransactional } from '@platform/db';
 import { noBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { claimantContact, type ClaimsConfig } from '../../config';
-import { claimIds, statusUpdateExample } from '../claims/claim-examples';
+import { claimIds, statusUpdateExample } from '../../shared/claim-examples';
 import { requireClaimantToken } from '../../shared/claimant-access';
 import { withdrawalSchema } from './withdrawal-schemas';
 import { withdrawalService } from './withdrawal-service';

@@ -1,5 +1,5 @@
 import type { FromSchema } from '@platform/http';
-import { statusUpdateSchema } from '../status-updates/status-updates-schemas';
+import { statusUpdateSchema } from '../../shared/status-update';
 
 /** Answer of POST /api/claims/public/claims/{id}/withdraw: the claim is closed, and the update that says so. */
 export const withdrawalSchema = {

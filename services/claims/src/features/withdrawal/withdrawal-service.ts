@@ -4,7 +4,7 @@ import { recordClaimChange } from '../../shared/claim-change';
 import { claimOpenedBy } from '../../shared/claimant-access';
 import { claimantMessages } from '../../shared/claimant-messages';
 import { deliveriesStore } from '../delivery/delivery-store';
-import type { StatusUpdateContact } from '../status-updates/status-updates-schemas';
+import type { StatusUpdateContact } from '../../shared/status-update';
 import { statusUpdatesStore } from '../status-updates/status-updates-store';
 import { claimWithdrawn } from './withdrawal-events';
 import type { Withdrawal } from './withdrawal-schemas';

@@ -1,4 +1,4 @@
-import { addDays, dateIn, promiseDueAt } from '../../shared/claim-deadlines';
+import { addDays, dateIn, promiseDueAt } from './claim-deadlines';
 
 /** True when a calendar date (YYYY-MM-DD) is a real date (2026-02-30 is not). */
 export function isCalendarDate(value: string): boolean {
