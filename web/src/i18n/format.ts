@@ -26,6 +26,11 @@ export function formatMoney(language: Language, cents: number, currency: string)
   return new Intl.NumberFormat(language, { style: 'currency', currency }).format(cents / 100);
 }
 
+/** A decimal-string amount (`{ amount: "1234.50", currency: "USD" }`) as the language writes money: Intl formats the string exactly, never through a float. */
+export function formatAmount(language: Language, money: { amount: string; currency: string }): string {
+  return new Intl.NumberFormat(language, { style: 'currency', currency: money.currency }).format(money.amount as `${number}`);
+}
+
 /**
  * An E.164 number grouped for reading ("+34600123456" → "+34 600 123 456"; North American numbers as
  * "+1 415 555 0100"); anything else is left as given. The `tel:` link keeps the E.164 form.

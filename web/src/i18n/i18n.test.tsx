@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, formatNumber, formatPhone } from './format';
+import { formatAmount, formatDate, formatMoney, formatNumber, formatPhone } from './format';
 import { LANGUAGE_STORAGE_KEY, LanguageProvider, useLanguage } from './language';
 import { documentTypeName } from './messages';
 
@@ -19,6 +19,8 @@ describe('portal formatting', () => {
   it('writes numbers and money the language’s way', () => {
     expect(formatNumber('es', 12345.5)).toBe('12.345,5');
     expect(formatNumber('en', 12345.5)).toBe('12,345.5');
+    // A decimal string is formatted exactly: as a float this amount would read 100,000,000,000,000.00.
+    expect(formatAmount('en', { amount: '99999999999999.99', currency: 'USD' })).toBe('$99,999,999,999,999.99');
     expect(formatMoney('es', 123450, 'EUR')).toMatch(/^1234,50\s€$|^1\.234,50\s€$/);
   });
 

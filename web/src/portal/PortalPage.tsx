@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { BrandBar, useBrand } from '../brand/brand';
+import { formatAmount, formatDate } from '../i18n/format';
 import { LanguageProvider, useLanguage } from '../i18n/language';
 import { LanguageSwitch } from '../i18n/LanguageSwitch';
 import { portalLanguage, translate, type MessageKey } from '../i18n/messages';
@@ -139,8 +140,30 @@ function ClaimView({ claim, token }: { claim: ClaimantStatus; token: string }) {
       </section>
       <DocumentChecklist documents={claim.required_documents} attachments={claim.attachments} closed={!open} />
       {open && <UploadForm claimId={claim.claim_id} token={token} documents={claim.required_documents} />}
+      {claim.payments.length > 0 && <PaymentsToYou payments={claim.payments} />}
       <UpdateHistory claim={claim} />
       {withdrawable && <WithdrawSection claimId={claim.claim_id} claimNumber={claim.claim_number} token={token} />}
     </>
+  );
+}
+
+/** What was paid to the claimant (amount, day, method), newest first; reserves and others' payments never reach the portal. */
+function PaymentsToYou({ payments }: { payments: ClaimantStatus['payments'] }) {
+  const { t, language } = useLanguage();
+  return (
+    <section aria-labelledby="payments-heading">
+      <h2 id="payments-heading">{t('paymentsHeading')}</h2>
+      <ul>
+        {payments.map((payment, index) => (
+          <li key={index} data-testid="payment-to-you">
+            {t('paymentLine', {
+              amount: formatAmount(language, payment.amount),
+              date: formatDate(language, payment.paid_on),
+              method: t(`method_${payment.method}`),
+            })}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

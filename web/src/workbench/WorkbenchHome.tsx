@@ -1,5 +1,7 @@
 import { Route, Routes } from 'react-router-dom';
+import { ApprovalQueuePage } from './ApprovalQueuePage';
 import { ClaimPage } from './claim/ClaimPage';
+import { DiaryPage } from './DiaryPage';
 import { OverviewPage } from './OverviewPage';
 import { QueuePage } from './QueuePage';
 import { SignInCallbackPage, SignInPage } from './SignInPage';
@@ -26,6 +28,22 @@ export function WorkbenchHome() {
         element={
           <RequireSession>
             <OverviewPage />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="diary"
+        element={
+          <RequireSession>
+            <DiaryPage />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="approvals"
+        element={
+          <RequireSession>
+            <ApprovalQueuePage />
           </RequireSession>
         }
       />

@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import {
   currentSession,
+  hasScope,
   requestSessionFromOtherTabs,
   shareSessionWithOtherTabs,
   signOutEverywhere,
@@ -95,8 +96,13 @@ function WorkbenchFrame({ session, children }: { session: WorkbenchSession; chil
           Workbench
         </Link>
         <nav aria-label="Workbench">
-          <Link to="/workbench">Work queue</Link> <Link to="/workbench/overview">Overview</Link>{' '}
-          <Link to="/workbench/examiner">Examiner desk</Link>
+          <Link to="/workbench">Work queue</Link> <Link to="/workbench/diary">My diary</Link>{' '}
+          {(hasScope(session, 'claims:write') || hasScope(session, 'claims:decide')) && (
+            <>
+              <Link to="/workbench/approvals">Payment approvals</Link>{' '}
+            </>
+          )}
+          <Link to="/workbench/overview">Overview</Link> <Link to="/workbench/examiner">Examiner desk</Link>
         </nav>
         <span className="workbench-user">
           Signed in as <strong>{session.sub}</strong>{' '}
