@@ -13,7 +13,8 @@
  * Without them the image built no binder and answered every page with a 503.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
@@ -63,9 +64,10 @@ const thirdPartyExternal: Plugin = {
   },
 };
 
-export async function bundleProcess(name: ProductionProcess, outDir: string): Promise<string> {
+/** Bundles one process into `<outDir>/<name>/main.js`; returns its path and the packages it imports (by name). */
+export async function bundleProcess(name: ProductionProcess, outDir: string): Promise<{ entry: string; imported: Set<string> }> {
   const outfile = join(outDir, name, 'main.js');
-  await build({
+  const { metafile } = await build({
     absWorkingDir: ROOT,
     entryPoints: [productionProcesses[name].entry],
     outfile,
@@ -76,6 +78,7 @@ export async function bundleProcess(name: ProductionProcess, outDir: string): Pr
     sourcemap: 'linked',
     plugins: [thirdPartyExternal],
     logLevel: 'warning',
+    metafile: true,
   });
   const spec: ProductionProcessSpec = productionProcesses[name];
   for (const file of spec.runtimeFiles) {
@@ -84,7 +87,60 @@ export async function bundleProcess(name: ProductionProcess, outDir: string): Pr
     rmSync(target, { recursive: true, force: true });
     cpSync(resolve(ROOT, file.from), target, { recursive: true });
   }
-  return outfile;
+  const imported = new Set<string>();
+  for (const output of Object.values(metafile.outputs))
+    for (const { path, external } of output.imports) if (external && !isBuiltin(path)) imported.add(packageNameOf(path));
+  return { entry: outfile, imported };
+}
+
+/** `@scope/name/sub/path` → `@scope/name`; `name/sub` → `name`. */
+function packageNameOf(specifier: string): string {
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+}
+
+/**
+ * Removes from a process's node_modules every package that what main.js imports does not need, directly or
+ * through their dependencies (found as Node.js resolves them). `pnpm deploy` installs the whole dependency list
+ * of every workspace package the process bundles, so the gateway, which bundles the services' event catalogs,
+ * got their database drivers and object-store SDK too.
+ */
+export function pruneToImported(processDir: string, imported: Set<string>): void {
+  const nodeModules = join(processDir, 'node_modules');
+  const resolvePackage = (fromDir: string, name: string): string | undefined => {
+    for (let dir = fromDir; dir.startsWith(processDir); dir = dirname(dir)) {
+      const candidate = join(dir, 'node_modules', name);
+      if (existsSync(join(candidate, 'package.json'))) return candidate;
+    }
+    return undefined;
+  };
+  const kept = new Set<string>();
+  const keep = (fromDir: string, name: string) => {
+    const dir = resolvePackage(fromDir, name);
+    if (!dir || kept.has(dir)) return;
+    kept.add(dir);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies'])
+      for (const dependency of Object.keys(manifest[field] ?? {})) keep(dir, dependency);
+  };
+  for (const name of imported) keep(processDir, name);
+  for (const dir of installedPackages(nodeModules)) if (!kept.has(dir)) rmSync(dir, { recursive: true, force: true });
+  for (const scope of readdirSync(nodeModules).filter((entry) => entry.startsWith('@')))
+    if (readdirSync(join(nodeModules, scope)).length === 0) rmSync(join(nodeModules, scope), { recursive: true });
+}
+
+/** The top-level package directories of a node_modules directory (scoped ones included). */
+export function installedPackages(nodeModules: string): string[] {
+  if (!existsSync(nodeModules)) return [];
+  return readdirSync(nodeModules)
+    .filter((entry) => !entry.startsWith('.'))
+    .flatMap((entry) =>
+      entry.startsWith('@')
+        ? readdirSync(join(nodeModules, entry)).map((name) => join(nodeModules, entry, name))
+        : [join(nodeModules, entry)],
+    );
 }
 
 /**
@@ -145,8 +201,9 @@ export async function buildProduction(
   const entries = await Promise.all(
     names.map(async (name) => {
       mkdirSync(join(outDir, name), { recursive: true });
-      const entry = await bundleProcess(name, outDir);
+      const { entry, imported } = await bundleProcess(name, outDir);
       await installProductionDependencies(name, outDir, options);
+      pruneToImported(join(outDir, name), imported);
       return [name, entry] as const;
     }),
   );

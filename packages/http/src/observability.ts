@@ -1,6 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
 // The module alone: the package's index also loads the SDK, which only a process's tracing.ts starts.
 import { traceLogFields } from '@platform/telemetry/src/trace-context';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
@@ -17,14 +16,28 @@ export function createLogger(name: string): Logger {
     mixin: traceLogFields,
   };
   if (!process.stdout.isTTY || process.env.NODE_ENV === 'production') return pino(options);
-  // One in-process stream for every logger: a pino transport would start a worker thread per logger.
-  prettyStdout ??= pretty({
+  prettyStdout ??= prettyStream();
+  return prettyStdout ? pino(options, prettyStdout) : pino(options);
+}
+
+/**
+ * One in-process stream for every logger (a pino transport would start a worker thread per logger).
+ * pino-pretty is a development dependency, loaded only here: no production image carries it, and a build
+ * run at a terminal without it logs JSON.
+ */
+function prettyStream(): DestinationStream | undefined {
+  let pretty: typeof import('pino-pretty');
+  try {
+    pretty = require('pino-pretty') as typeof import('pino-pretty');
+  } catch {
+    return undefined;
+  }
+  return pretty({
     sync: true,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname,req,res,ms,request_id',
     messageFormat: prettyMessage,
   });
-  return pino(options, prettyStdout);
 }
 
 /** An access-log line reads `GET /path 200 3 ms`; any line of a request ends with its request id. */
