@@ -13,7 +13,7 @@ import { InProcessBus } from '@platform/messaging';
 import { exitOnSignals, runService } from '@platform/runtime';
 import { claimsService, readClaimsConfig } from '../services/claims/src';
 import { evidenceService, readEvidenceConfig } from '../services/evidence/src';
-import { checkpointSignerFor } from '../services/evidence/src/features/audit/checkpoint-signer';
+import { checkpointSignerFor } from '../services/evidence/src/features/audit';
 import { formatWitnessVerifierKey, loadWitnessKey } from '../packages/witness/src';
 import { readGatewayConfig, startGateway } from '../gateway/src';
 import { platformVariables } from './platform-variables';

@@ -2,7 +2,7 @@ import { brandConfigRules, brandVariables, inProduction, variable } from '@platf
 import { objectStoreVariables } from '@platform/files';
 import { readServiceConfig, scanningVariables } from '@platform/runtime';
 import { checkWitnessSettings, witnessVariables } from '@platform/witness';
-import { parseAuthorityLimits } from './features/financials/authority-limits';
+import { parseAuthorityLimits } from './features/financials';
 
 export const claimsVariables = {
   PORT: variable.int('Port of the claims service', 3001, 0, 65535),

@@ -1,32 +1,29 @@
 import { startPendingScans, startPlacementRecovery, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { ClaimsConfig } from './config';
-import { rescanPendingAttachments } from './features/attachments/attachment-rescan';
-import { registerAttachmentScanMetrics } from './features/attachments/attachments-metrics';
-import { attachmentsRoutes } from './features/attachments/attachments-routes';
-import { attachmentPlacements, attachmentStorage } from './features/attachments/attachment-storage';
-import { accessLinksRoutes } from './features/access-links/access-links-routes';
-import { claimantStatusRoutes } from './features/claimant-status/claimant-status-routes';
-import { withdrawalRoutes } from './features/withdrawal/withdrawal-routes';
-import { claimsRoutes } from './features/claims/claims-routes';
-import { claimsListRoutes } from './features/claims-list/claims-list-routes';
-import { startIdempotencyPurge } from './features/intake/idempotency-purge';
-import { intakeRoutes } from './features/intake/intake-routes';
-import { adjusterKitsRoutes } from './features/adjuster-kits/adjuster-kits-routes';
-import { assignmentRoutes } from './features/assignment/assignment-routes';
-import { deliveryWorkerHandle } from './features/delivery/delivery-worker';
-import { startDeadlineSweeper } from './features/deadlines/deadline-sweep';
-import { registerDeadlineMetrics } from './features/deadlines/deadlines-metrics';
-import { deliveryRoutes } from './features/delivery/delivery-routes';
-import { registerDeliveryMetrics } from './features/delivery/delivery-metrics';
-import { financialsRoutes } from './features/financials/financials-routes';
-import { diaryRoutes } from './features/diary/diary-routes';
-import { startDiarySweeper } from './features/diary/diary-overdue';
-import { notesRoutes } from './features/notes/notes-routes';
-import { contactsRoutes } from './features/contacts/contacts-routes';
-import { statusUpdatesRoutes } from './features/status-updates/status-updates-routes';
-import { claimTriageDetail, claimTriageDetailProperties } from './features/triage/triage-detail';
-import { triageRoutes } from './features/triage/triage-routes';
-import { startHostedWitness } from './features/witness/witness-host';
+import {
+  rescanPendingAttachments,
+  registerAttachmentScanMetrics,
+  attachmentsRoutes,
+  attachmentPlacements,
+  attachmentStorage,
+} from './features/attachments';
+import { accessLinksRoutes } from './features/access-links';
+import { claimantStatusRoutes } from './features/claimant-status';
+import { withdrawalRoutes } from './features/withdrawal';
+import { claimsRoutes } from './features/claims';
+import { claimsListRoutes } from './features/claims-list';
+import { startIdempotencyPurge, intakeRoutes } from './features/intake';
+import { adjusterKitsRoutes } from './features/adjuster-kits';
+import { assignmentRoutes } from './features/assignment';
+import { deliveryWorkerHandle, deliveryRoutes, registerDeliveryMetrics } from './features/delivery';
+import { startDeadlineSweeper, registerDeadlineMetrics } from './features/deadlines';
+import { financialsRoutes } from './features/financials';
+import { diaryRoutes, startDiarySweeper } from './features/diary';
+import { notesRoutes } from './features/notes';
+import { contactsRoutes } from './features/contacts';
+import { statusUpdatesRoutes } from './features/status-updates';
+import { claimTriageDetail, claimTriageDetailProperties, triageRoutes } from './features/triage';
+import { startHostedWitness } from './features/witness';
 import { claimsMigrations } from './migrations';
 
 /** The claims service: public first notice of loss and claimant status, internal adjuster work. */

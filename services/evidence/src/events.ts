@@ -1,9 +1,9 @@
 import type { EventCatalog } from '@platform/messaging';
-import { auditBreakDetected, auditCheckpoint } from './features/audit/audit-events';
-import { binderBuilt } from './features/binders/binders-events';
-import { controlCreated, controlVersionAdded } from './features/controls/controls-events';
-import { evidenceAdded, fileScanned } from './features/evidence/evidence-events';
-import { runCreated, runDecided, runSubmitted } from './features/runs/runs-events';
+import { auditBreakDetected, auditCheckpoint } from './features/audit';
+import { binderBuilt } from './features/binders';
+import { controlCreated, controlVersionAdded } from './features/controls';
+import { evidenceAdded, fileScanned } from './features/evidence';
+import { runCreated, runDecided, runSubmitted } from './features/runs';
 import { EVENT_SOURCE } from './shared/record-change';
 
 /** Every event the evidence service publishes (the gateway's /asyncapi.json documents them). */

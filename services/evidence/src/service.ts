@@ -1,19 +1,18 @@
 import { startPendingScans, startPlacementRecovery, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
 import type { EvidenceConfig } from './config';
-import { startCheckpointer } from './features/audit/audit-checkpoints';
-import { startAuditWatcher } from './features/audit/audit-watch';
-import { auditRoutes } from './features/audit/audit-routes';
-import { auditWitnessRoutes } from './features/audit/audit-witness-routes';
-import { trustedWitnesses } from './features/audit/audit-witnesses';
-import { checkpointSignerFor } from './features/audit/checkpoint-signer';
-import { bindersRoutes } from './features/binders/binders-routes';
-import { startClaimEventConsumer } from './features/claim-events/claim-events-consumer';
-import { controlsRoutes } from './features/controls/controls-routes';
-import { evidenceRoutes } from './features/evidence/evidence-routes';
-import { rescanPendingFiles } from './features/evidence/file-rescan';
-import { evidencePlacements, evidenceStorage } from './features/evidence/file-store';
-import { startRunScheduler } from './features/runs/run-scheduler';
-import { runsRoutes } from './features/runs/runs-routes';
+import {
+  startCheckpointer,
+  startAuditWatcher,
+  auditRoutes,
+  auditWitnessRoutes,
+  trustedWitnesses,
+  checkpointSignerFor,
+} from './features/audit';
+import { bindersRoutes } from './features/binders';
+import { startClaimEventConsumer } from './features/claim-events';
+import { controlsRoutes } from './features/controls';
+import { evidenceRoutes, rescanPendingFiles, evidencePlacements, evidenceStorage } from './features/evidence';
+import { startRunScheduler, runsRoutes } from './features/runs';
 import { evidenceMigrations } from './migrations';
 
 /** The evidence service: controls, runs, evidence, approvals, binders and the verifiable audit log. */

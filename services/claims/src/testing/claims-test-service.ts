@@ -7,7 +7,7 @@ import { readClaimsConfig, type ClaimsConfig } from '../config';
 import { claimsEventCatalog } from '../events';
 import { claimsMigrations } from '../migrations';
 import { claimsService } from '../service';
-import { attachmentStorage } from '../features/attachments/attachment-storage';
+import { attachmentStorage } from '../features/attachments';
 
 /**
  * The claims service for a test file: a fresh PostgreSQL database, the real broker on an exchange of

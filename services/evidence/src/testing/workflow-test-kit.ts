@@ -8,7 +8,7 @@ import { readEvidenceConfig, type EvidenceConfig } from '../config';
 import { evidenceEventCatalog } from '../events';
 import { evidenceMigrations } from '../migrations';
 import { evidenceService } from '../service';
-import { evidenceStorage } from '../features/evidence/file-store';
+import { evidenceStorage } from '../features/evidence';
 
 /** People of the tests: who writes, who approves, who examines. */
 export const people = {

@@ -8,7 +8,7 @@ import type { ClaimsConfig } from '../../config';
 import { readClaim } from '../../shared/claim-state';
 import { adjusterKitSchema } from './adjuster-kits-schemas';
 import { adjusterKitService } from './adjuster-kits-service';
-import { attachmentStorage } from '../attachments/attachment-storage';
+import { attachmentStorage } from '../attachments';
 import { findKitAttachment } from './attachment-files';
 import { attachmentExample, claimExample, escalationExample, timelineExample, triageExample } from '../../shared/claim-examples';
 

@@ -2,8 +2,7 @@ import type { FromSchema } from '@platform/http';
 import { attachmentScanStatusSchema } from '../../shared/attachment';
 import { claimSchema } from '../../shared/claim-schemas';
 import { timelineEntrySchema } from '../../shared/timeline-entry';
-import { escalationSchema } from '../triage/escalation-schemas';
-import { triageResultSchema } from '../triage/triage-schemas';
+import { escalationSchema, triageResultSchema } from '../triage';
 
 const nullable = <const S extends object>(schema: S) => ({ oneOf: [{ type: 'null' }, schema] }) as const;
 

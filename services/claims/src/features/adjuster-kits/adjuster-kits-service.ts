@@ -7,7 +7,7 @@ import { recordClaimChange } from '../../shared/claim-change';
 import { claimAdjusterKitGenerated } from './adjuster-kits-events';
 import type { AdjusterKit, AdjusterKitSnapshot } from './adjuster-kits-schemas';
 import { isUuid, lockClaim, readClaim } from '../../shared/claim-state';
-import { claimTriageDetail } from '../triage/triage-detail';
+import { claimTriageDetail } from '../triage';
 import { adjusterKitsStore } from './adjuster-kits-store';
 import { listKitAttachments } from './attachment-files';
 import { suggestNextSteps } from './next-steps';

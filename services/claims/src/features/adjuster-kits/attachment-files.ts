@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import { attachmentsStore } from '../attachments/attachments-store';
+import { attachmentsStore } from '../attachments';
 import type { Attachment } from '../../shared/attachment';
 
 /** An attachment as the adjuster side sees it: the claims core's attachment plus where to download it. */

@@ -1,7 +1,5 @@
 import type { Claim } from '../../shared/claim-schemas';
-import type { Escalation } from '../triage/escalation-schemas';
-import type { Gate } from '../triage/triage-policy';
-import type { TriageResult } from '../triage/triage-schemas';
+import type { Escalation, Gate, TriageResult } from '../triage';
 
 /** A suggestion for the adjuster: always a draft, for a human to accept or ignore. */
 export interface SuggestedStep {

@@ -1,5 +1,5 @@
 import { attachmentScanStatusSchema } from '../../shared/attachment';
-import { DOCUMENT_TYPES } from '../intake/required-documents';
+import { DOCUMENT_TYPES } from '../intake';
 import { ACCEPTED_CONTENT_TYPES, MAX_FILES } from './multipart-upload';
 
 const attachmentResultSchema = {

@@ -1,5 +1,5 @@
 import type { FromSchema } from '@platform/http';
-import { claimantPaymentSchema } from '../financials/financials-schemas';
+import { claimantPaymentSchema } from '../financials';
 import { attachmentScanStatusSchema } from '../../shared/attachment';
 import { requiredDocumentsSchema } from '../../shared/claim-schemas';
 import { statusUpdateSchema } from '../../shared/status-update';

@@ -1,8 +1,8 @@
 import type { Knex } from '@platform/db';
 import { UUID_PATTERN } from '@platform/http';
-import { claimantPayments } from '../financials/financials-service';
-import { scanNotice } from '../attachments/attachments-service';
-import { decodeCursor, encodeCursor } from '../claims-list/claim-cursor';
+import { claimantPayments } from '../financials';
+import { scanNotice } from '../attachments';
+import { decodeCursor, encodeCursor } from '../claims-list';
 import { openedBy } from '../../shared/claimant-access';
 import { claimantMessages } from '../../shared/claimant-messages';
 import type { ClaimantStatus, ClaimantStatusQuery } from './claimant-status-schemas';

@@ -3,7 +3,7 @@ import { arrangePaidClaim } from '../financials/financials-fixtures';
 import { compile } from '@platform/http';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as } from '../../testing/workflow-fixtures';
-import { statusUpdatesStore } from '../status-updates/status-updates-store';
+import { statusUpdatesStore } from '../status-updates';
 import { claimantStatusSchema } from './claimant-status-schemas';
 
 describe('GET /api/claims/public/claims/{id}/status', () => {

@@ -6,7 +6,7 @@ import { claimExample } from '../../shared/claim-examples';
 import type { ClaimsConfig } from '../../config';
 import { claimsListQuerySchema, claimsListResponseSchema, type ClaimsListQuery } from './claims-list-schemas';
 import { claimsListService } from './claims-list-service';
-import { adjusterDirectory } from '../assignment/adjuster-directory';
+import { adjusterDirectory } from '../assignment';
 
 /** GET /api/claims/claims (claims:read) — claims newest first, filtered, keyset-paginated. */
 export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {

@@ -1,7 +1,7 @@
 import type { FromSchema } from '@platform/http';
 import { DEADLINES } from '../../shared/claim-deadlines';
 import { CLAIM_STAGES, LOSS_TYPES } from '../../shared/claim-vocabulary';
-import { SUBJECT_PATTERN } from '../assignment/assignment-schemas';
+import { SUBJECT_PATTERN } from '../assignment';
 
 /** The columns the claims list can be sorted by; `-` descending. */
 export const SORT_COLUMNS = ['created_at', 'estimated_amount', 'severity', 'loss_type'] as const;

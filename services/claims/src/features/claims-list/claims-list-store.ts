@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/db';
 import { ANY_OPEN_BREACH, openBreachCondition } from '../../shared/claim-deadlines';
 import type { ClaimStage, LossType } from '../../shared/claim-vocabulary';
-import { HAS_FAILED_DELIVERY } from '../delivery/delivery-store';
+import { HAS_FAILED_DELIVERY } from '../delivery';
 import { sortColumnOf, type ClaimCursor } from './claim-cursor';
 import { ACCENTED, DIGITS, PLAIN, prefixPattern, reverse } from './claim-search';
 import { DEFAULT_SORT, type ClaimsListQuery, type ClaimSort, type ClaimSummary, type SortColumn } from './claims-list-schemas';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
-import { claimTriageDetailProperties } from '../triage/triage-detail';
+import { claimTriageDetailProperties } from '../triage';
 import { claimFileSchema } from './claims-routes';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 

@@ -5,7 +5,7 @@ import { problems } from '@platform/http';
 import { recordClaimChange } from '../../shared/claim-change';
 import { lockClaim, readClaim } from '../../shared/claim-state';
 import { isClosed } from '../../shared/stage-machine';
-import { reconcilePlatformActivities } from '../diary/platform-activities';
+import { reconcilePlatformActivities } from '../diary';
 import { claimContactRecorded } from './contacts-events';
 import type { Contact, ContactRequest } from './contacts-schemas';
 

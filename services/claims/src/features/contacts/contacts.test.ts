@@ -4,7 +4,7 @@ import { bearer } from '@platform/testing';
 import { countRows, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { openBreachCondition } from '../../shared/claim-deadlines';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
-import { reconcilePlatformActivities } from '../diary/platform-activities';
+import { reconcilePlatformActivities } from '../diary';
 import { contactSchema, contactsListSchema } from './contacts-schemas';
 
 describe('contacts with the claimant (POST/GET …/contacts)', () => {

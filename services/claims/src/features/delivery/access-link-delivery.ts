@@ -3,7 +3,7 @@ import type { Knex } from '@platform/db';
 import { claimStore } from '../../shared/claim-store';
 import { claimantMessages } from '../../shared/claimant-messages';
 import type { SendMessage, SendOutcome } from './delivery-channels';
-import { accessLinksStore } from '../access-links/access-links-store';
+import { accessLinksStore } from '../access-links';
 
 /** The portal page of a claim; the token rides in the fragment, which browsers never send to a server or put in logs. */
 export function accessLinkUrl(publicBaseUrl: string, claimId: string, token: string): string {

@@ -1,6 +1,6 @@
 import type { FromSchema } from '@platform/http';
 import { NON_BLANK_TEXT_PATTERN } from '../../shared/claim-schemas';
-import { SUBJECT_PATTERN } from '../assignment/assignment-schemas';
+import { SUBJECT_PATTERN } from '../assignment';
 
 export const ACTIVITY_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const ACTIVITY_KINDS = ['manual', 'first_contact_due', 'promised_update_due', 'documents_requested'] as const;

@@ -6,7 +6,7 @@ import { messagingMigrations } from '@platform/messaging';
 import { canRunEmbeddedInJest, createTestDatabase, runEmbeddedCases, type TestDatabase } from '@platform/testing';
 import { claimsMigrations } from '../../migrations';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
-import { reconcilePlatformActivities } from '../diary/platform-activities';
+import { reconcilePlatformActivities } from '../diary';
 import { parseAuthorityLimits } from './authority-limits';
 import { financialsService, settleReservesOnClosing } from './financials-service';
 

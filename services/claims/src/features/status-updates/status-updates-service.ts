@@ -1,18 +1,17 @@
 import { claimStore } from '../../shared/claim-store';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { deliveriesStore } from '../delivery/delivery-store';
-import { settleReservesOnClosing } from '../financials/financials-service';
-import { escalationStore } from '../triage/escalation-store';
+import { deliveriesStore } from '../delivery';
+import { settleReservesOnClosing } from '../financials';
+import { escalationStore } from '../triage';
 import { recordClaimChange } from '../../shared/claim-change';
-import { claimStatusUpdated } from './status-updates-events';
+import { claimStatusUpdated, claimClosed } from './status-updates-events';
 import { lockClaim, readClaim } from '../../shared/claim-state';
 import type { ClosingReason } from '../../shared/claim-vocabulary';
 import { DECIDE_SCOPE, WRITE_SCOPE, judgeTransition } from '../../shared/stage-machine';
 import { normaliseLanguageTag } from '../../shared/language-tag';
 import { isTodayOrLater, nextUpdateDueAt } from '../../shared/dates';
 import type { Closing, ClosingRequest, StatusUpdateRequest } from './status-updates-schemas';
-import { claimClosed } from './status-updates-events';
 import { statusUpdatesStore, type StoredStatusUpdate } from './status-updates-store';
 
 export interface Caller {

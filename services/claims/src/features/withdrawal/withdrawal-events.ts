@@ -1,6 +1,6 @@
 import type { FromSchema } from '@platform/http';
 import { eventKind, eventSchemaId } from '@platform/messaging';
-import { claimClosingEventProperties } from '../status-updates/status-updates-events';
+import { claimClosingEventProperties } from '../status-updates';
 
 /** `data` of `claim.withdrawn`: the claimant withdrew the claim and it closed (reason `withdrawn`). */
 export const claimWithdrawnData = {

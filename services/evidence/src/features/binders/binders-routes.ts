@@ -6,16 +6,13 @@ import { authenticate, principalOf, requireAnyScope, requireScope, sameSubject }
 import { noBody, parseQuery, problems, setDownloadHeaders, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
-import { evidenceStorage } from '../evidence/file-store';
+import { evidenceStorage } from '../evidence';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import { coalesce, streamZip } from './binder-zip';
-import type { CheckpointSigner } from '../audit/checkpoint-signer';
-import { checkpointCovering } from '../audit/audit-checkpoints';
-import { auditStore } from '../audit/audit-store';
-import { awaitCosignatures, trustedWitnesses } from '../audit/audit-witnesses';
+import { type CheckpointSigner, checkpointCovering, auditStore, awaitCosignatures, trustedWitnesses } from '../audit';
 import { bindersService } from './binders-service';
 import { binderListResponseSchema, listBindersQuerySchema, type ListBindersQuery } from './binders-schemas';
-import { evidenceExample, runIds } from '../runs/examples';
+import { evidenceExample, runIds } from '../../shared/examples';
 
 const binderExample = {
   binder_id: 'cc33dd44-ee55-4f66-8a77-889900aabbcc',

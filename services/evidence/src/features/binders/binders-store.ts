@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { keysetPages, type Knex } from '@platform/db';
-import type { EvidenceKind } from '../evidence/evidence-schemas';
+import type { EvidenceKind } from '../evidence';
 import { cursorTimestampSql, type NewestFirstPosition } from '@platform/http';
 
 /**

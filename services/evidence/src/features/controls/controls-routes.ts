@@ -18,7 +18,7 @@ import {
   type ListControlsQuery,
 } from './controls-schemas';
 import { controlsService } from './controls-service';
-import { controlExample, controlWithVersionsExample, createControlRequestExample } from '../runs/examples';
+import { controlExample, controlWithVersionsExample, createControlRequestExample } from '../../shared/examples';
 
 const TAG = 'Controls';
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };

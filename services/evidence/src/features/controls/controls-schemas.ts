@@ -1,5 +1,5 @@
 import type { FromSchema } from '@platform/http';
-import { NO_NUL } from '../runs/runs-schemas';
+import { NO_NUL } from '../../shared/schema-patterns';
 
 /** JSON Schemas (2020-12) of the controls API: requests and responses, one source for validation and OpenAPI. */
 /** A control key, e.g. AC-2: letters, digits and . _ : - (up to 64). */

@@ -18,7 +18,7 @@ import {
   type JsonEvidenceRequest,
 } from './evidence-schemas';
 import { createEvidenceService } from './evidence-service';
-import { addEvidenceRequestExample, evidenceExample } from '../runs/examples';
+import { addEvidenceRequestExample, evidenceExample } from '../../shared/examples';
 
 function isWebUrl(value: string): boolean {
   try {

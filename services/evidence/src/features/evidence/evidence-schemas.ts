@@ -1,7 +1,7 @@
 /** JSON Schemas (2020-12) of evidence: the JSON and multipart forms of a submission, and the stored item. */
 import type { FromSchema } from '@platform/http';
 import { SCAN_STATUSES } from '@platform/runtime';
-import { NO_NUL, YEAR_1000_TO_9999 } from '../runs/runs-schemas';
+import { NO_NUL, YEAR_1000_TO_9999 } from '../../shared/schema-patterns';
 
 const uuid = { type: 'string', format: 'uuid' } as const;
 const timestamp = { type: 'string', format: 'date-time' } as const;

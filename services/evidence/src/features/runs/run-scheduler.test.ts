@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { createDatabase, type Knex } from '@platform/db';
 import { currentPeriod } from '../controls/control-periods';
-import { controlsStore } from '../controls/controls-store';
+import { controlsStore } from '../controls';
 import { createControl, startWorkflowService, type WorkflowService } from '../../testing/workflow-test-kit';
 import { SCHEDULER_ACTOR, runScheduler } from './run-scheduler';
 

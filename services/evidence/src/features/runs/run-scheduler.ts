@@ -2,8 +2,7 @@ import { withTransactional, type Knex } from '@platform/db';
 import { startPeriodicTask, type PeriodicTask } from '@platform/runtime';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { currentPeriods } from '../controls/control-periods';
-import { controlsStore } from '../controls/controls-store';
+import { currentPeriods, controlsStore } from '../controls';
 import { runsService } from './runs-service';
 
 /** The `sub` recorded as the creator (and audit actor) of the runs the scheduler opens. */

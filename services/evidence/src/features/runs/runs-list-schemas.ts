@@ -1,6 +1,7 @@
 import type { FromSchema } from '@platform/http';
-import { KEY_PATTERN } from '../controls/controls-schemas';
-import { NO_NUL, RUN_STATUSES, YEAR_1000_TO_9999, runStateSchema } from './runs-schemas';
+import { KEY_PATTERN } from '../controls';
+import { NO_NUL, YEAR_1000_TO_9999 } from '../../shared/schema-patterns';
+import { RUN_STATUSES, runStateSchema } from './runs-schemas';
 
 const date = { type: 'string', format: 'date', pattern: YEAR_1000_TO_9999 } as const;
 

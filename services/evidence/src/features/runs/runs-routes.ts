@@ -4,7 +4,7 @@ import { authenticate, hasScope, principalOf, requireAnyScope, requireScope } fr
 import { assertValid, jsonBody, noBody, parseQuery, problems, queryParameters } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
-import { evidenceItemSchema } from '../evidence/evidence-schemas';
+import { evidenceItemSchema } from '../evidence';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import {
   createRunRequestSchema,
@@ -17,7 +17,14 @@ import {
 } from './runs-schemas';
 import { runsService } from './runs-service';
 import { listRunsQuerySchema, runListResponseSchema, type ListRunsQuery } from './runs-list-schemas';
-import { createRunRequestExample, decisionExample, decisionRequestExample, evidenceExample, runExample, runStateExample } from './examples';
+import {
+  createRunRequestExample,
+  decisionExample,
+  decisionRequestExample,
+  evidenceExample,
+  runExample,
+  runStateExample,
+} from '../../shared/examples';
 
 const TAG = 'Runs';
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };

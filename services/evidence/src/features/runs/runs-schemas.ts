@@ -1,11 +1,8 @@
 /** JSON Schemas (2020-12) of runs, submission and decisions. */
 import type { FromSchema } from '@platform/http';
+import { YEAR_1000_TO_9999 } from '../../shared/schema-patterns';
 
 const uuid = { type: 'string', format: 'uuid' } as const;
-/** Years 1000–9999: what PostgreSQL stores as a date without surprise (year 0000 does not exist there). */
-export const YEAR_1000_TO_9999 = '^[1-9][0-9]{3}-';
-/** Text PostgreSQL can store: no NUL characters. */
-export const NO_NUL = '^[^\\u0000]*$';
 const date = { type: 'string', format: 'date', pattern: YEAR_1000_TO_9999, description: 'A calendar date, YYYY-MM-DD' } as const;
 const timestamp = { type: 'string', format: 'date-time' } as const;
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;

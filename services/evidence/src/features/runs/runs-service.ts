@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { decodeCursor, pageOf, problems } from '@platform/http';
-import { currentPeriods, type Period } from '../controls/control-periods';
-import { controlsStore } from '../controls/controls-store';
-import { evidenceStore } from '../evidence/evidence-store';
-import type { EvidenceItem } from '../evidence/evidence-schemas';
+import { currentPeriods, type Period, controlsStore } from '../controls';
+import { evidenceStore, type EvidenceItem } from '../evidence';
 import { recordChange } from '../../shared/record-change';
 import { runCreated, runSubmitted, runDecided } from './runs-events';
 import type { CreateRunRequest, Decision, DecisionRequest, Run, RunState } from './runs-schemas';

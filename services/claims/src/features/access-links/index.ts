@@ -1,0 +1,2 @@
+export { accessLinksRoutes } from './access-links-routes';
+export { accessLinksStore } from './access-links-store';

@@ -1,0 +1,2 @@
+export { claimAdjusterKitGenerated } from './adjuster-kits-events';
+export { adjusterKitsRoutes } from './adjuster-kits-routes';

@@ -1,0 +1,7 @@
+export { rescanPendingAttachments } from './attachment-rescan';
+export { attachmentPlacements, attachmentStorage } from './attachment-storage';
+export { claimAttachmentAdded, claimAttachmentScanned } from './attachments-events';
+export { registerAttachmentScanMetrics } from './attachments-metrics';
+export { attachmentsRoutes } from './attachments-routes';
+export { scanNotice } from './attachments-service';
+export { attachmentsStore } from './attachments-store';

@@ -1,0 +1,1 @@
+export { claimantStatusRoutes } from './claimant-status-routes';

@@ -1,0 +1,2 @@
+export { decodeCursor, encodeCursor } from './claim-cursor';
+export { claimsListRoutes } from './claims-list-routes';

@@ -1,0 +1,1 @@
+export { claimsRoutes } from './claims-routes';

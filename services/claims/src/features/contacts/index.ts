@@ -1,0 +1,2 @@
+export { claimContactRecorded } from './contacts-events';
+export { contactsRoutes } from './contacts-routes';

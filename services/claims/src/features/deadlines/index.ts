@@ -1,0 +1,3 @@
+export { startDeadlineSweeper } from './deadline-sweep';
+export { claimSlaBreached, claimUpdateOverdue } from './deadlines-events';
+export { registerDeadlineMetrics } from './deadlines-metrics';

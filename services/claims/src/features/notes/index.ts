@@ -1,0 +1,2 @@
+export { claimNoteAdded } from './notes-events';
+export { notesRoutes } from './notes-routes';

@@ -1,0 +1,2 @@
+export { claimWithdrawn } from './withdrawal-events';
+export { withdrawalRoutes } from './withdrawal-routes';

@@ -1,0 +1,2 @@
+export { witnessConsistencyFailed } from './witness-events';
+export { startHostedWitness } from './witness-host';

@@ -1,0 +1,2 @@
+export { binderBuilt } from './binders-events';
+export { bindersRoutes } from './binders-routes';

@@ -1,0 +1,1 @@
+export { startClaimEventConsumer } from './claim-events-consumer';
