@@ -131,6 +131,21 @@ describe('the OpenAPI documents a client developer works from', () => {
     expect(generateKit).toEqual(getKit);
   });
 
+  it('every query parameter is its query schema’s property, described as the schema describes it (defineRoute maps them; none by hand)', () => {
+    const parameters = operationsOf(documents.platform).flatMap(([name, op]) =>
+      ((op as { parameters?: { name: string; in: string; description?: string; schema: { description?: string } }[] }).parameters ?? [])
+        .filter((parameter) => parameter.in === 'query')
+        .map((parameter) => ({
+          where: `${name} ?${parameter.name}`,
+          description: parameter.description,
+          own: parameter.schema.description,
+        })),
+    );
+    expect(parameters.filter(({ description, own }) => description !== own)).toEqual([]);
+    expect(parameters.find(({ where }) => where === 'GET /api/evidence/audit/verify ?from_seq')?.description).toMatch(/^First record/);
+    expect(parameters.find(({ where }) => where === 'GET /api/evidence/controls ?cursor')?.description).toMatch(/next_cursor/);
+  });
+
   it('at the gateway, public writes document the rate limit (429 with Retry-After) and every operation the gateway answers 502 and 504', () => {
     const intake = documents.platform.paths['/api/claims/public/claims'].post;
     expect(resolve(documents.platform, intake.responses['429']).headers).toHaveProperty('Retry-After');

@@ -20,7 +20,7 @@ export interface RouteInput {
  * one, 403 without the scope). `caller: 'claimant'`: the bearer of a claim's access token, which the handler
  * checks against the claim it opens. `caller: 'public'`: anyone.
  */
-export type RouteCaller = { scopes: readonly [string, ...string[]]; caller?: never } | { caller: 'public' | 'claimant'; scopes?: never };
+export type RouteCaller = { scopes: readonly string[]; caller?: never } | { caller: 'public' | 'claimant'; scopes?: never };
 
 export type RouteSpec<I extends RouteInput = RouteInput> = Omit<OperationSpec, 'security' | 'requestBody' | 'tag'> &
   RouteCaller & {
@@ -38,7 +38,8 @@ export type RouteSpec<I extends RouteInput = RouteInput> = Omit<OperationSpec, '
      * any other body (multipart, or JSON beside an alternative) is the handler's to read. No body: one sent is refused (noBody).
      */
     body?: RequestBodySpec;
-    handler(req: Request, res: Response, input: Required<I>): unknown;
+    /** Path parameters are `req.params` by the names in `path`. */
+    handler(req: Request<Record<string, string>>, res: Response, input: Required<I>): unknown;
   };
 
 /** The routes of a feature: one Express router, and the operations they add to the service's document. */
@@ -50,7 +51,7 @@ export interface RouteTable {
 export interface RouteTableOptions {
   openapi: OpenApiDocument;
   /** The middleware that admits only a caller holding one of `scopes` (authentication, then the scope check). */
-  requireScopes(scopes: readonly [string, ...string[]]): RequestHandler[];
+  requireScopes(scopes: readonly string[]): RequestHandler[];
   /** The tag of every operation that names none. */
   tag?: string;
 }
@@ -65,6 +66,7 @@ export function routeTable({ openapi, requireScopes, tag }: RouteTableOptions): 
       const { method, path, aliases = [], scopes, caller, query, body, handler, tag: ownTag, parameters, ...operation } = spec;
       const operationTag = ownTag ?? tag;
       if (operationTag === undefined) throw new Error(`${method.toUpperCase()} ${path}: no tag`);
+      if (scopes?.length === 0) throw new Error(`${method.toUpperCase()} ${path}: no scope admits a caller`);
       const security: Security = scopes ? (scopes.length === 1 ? { scope: scopes[0] } : { anyScope: [...scopes] }) : caller;
       const allParameters = [...(parameters ?? []), ...(query ? queryParameters(query) : [])];
       openapi.operation(method, path, {
@@ -81,10 +83,10 @@ export function routeTable({ openapi, requireScopes, tag }: RouteTableOptions): 
           query: query ? parseQuery(query, req.query as Record<string, unknown>) : undefined,
           body: validatesBody ? assertValid(body.schema, req.body) : undefined,
         } as Required<I>;
-        return handler(req, res, input);
+        return handler(req as Request<Record<string, string>>, res, input);
       };
       const readBody: RequestHandler[] = body === undefined ? [noBody] : validatesBody ? [jsonBody] : [];
-      router[method]([path, ...aliases].map(expressPath), ...(scopes ? requireScopes(scopes) : []), ...readBody, run);
+      router[method](aliases.length > 0 ? [path, ...aliases].map(expressPath) : expressPath(path), ...(scopes ? requireScopes(scopes) : []), ...readBody, run);
     },
   };
 }

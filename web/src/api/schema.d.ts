@@ -11047,7 +11047,9 @@ export interface operations {
     verifyAuditLog: {
         parameters: {
             query?: {
+                /** @description First record to verify (default 1); its link to the record before is checked */
                 from_seq?: number;
+                /** @description Last record to verify (default: the head) */
                 to_seq?: number;
             };
             header?: never;

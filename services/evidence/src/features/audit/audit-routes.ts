@@ -1,8 +1,7 @@
-import { Router, type Request, type Response } from 'express';
-import { authenticate, requireAnyScope, requireScope } from '@platform/auth';
+import type { Router } from 'express';
 import { READ_SCOPES } from '../../shared/access';
-import { parseQuery, problems, queryParameters } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { problems } from '@platform/http';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { auditStore } from './audit-store';
 import { takeCheckpoint } from './audit-checkpoints';
@@ -43,24 +42,19 @@ function nextCursor<T extends { seq: number }>(items: T[], limit: number): strin
 
 /** GET /api/evidence/audit/{verify,records,checkpoints,checkpoint,proofs/*,public-key}, all behind audit:read. */
 export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: CheckpointSigner): Router {
-  const router = Router();
-  const guard = [authenticate(deps.verifyToken), requireScope(AUDIT_READ)];
-  const tag = 'Audit';
-  const security = { scope: AUDIT_READ };
+  const { router, defineRoute } = featureRoutes(deps, 'Audit');
 
-  deps.openapi.operation('get', '/api/evidence/audit/verify', {
+  defineRoute<{ query: VerifyQuery }>({
+    method: 'get',
+    path: '/api/evidence/audit/verify',
     operationId: 'verifyAuditLog',
     summary: 'Verify the audit hash chain and its signed checkpoints',
     description:
       'Streams the chain in pages, recomputes every hash and link, checks that sequence numbers are gapless and that every ' +
       'checkpoint in range is signed by the service key and matches its record; a checkpoint beyond the last record means ' +
       'truncation. Stops at the first break. valid:false is still a 200.',
-    tag,
-    security,
-    parameters: [
-      { name: 'from_seq', in: 'query', schema: verifyQuerySchema.properties.from_seq },
-      { name: 'to_seq', in: 'query', schema: verifyQuerySchema.properties.to_seq },
-    ],
+    scopes: [AUDIT_READ],
+    query: verifyQuerySchema,
     responses: {
       200: {
         description: 'The verification report',
@@ -84,25 +78,25 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       },
       ...errors,
     },
-  });
-  router.get('/api/evidence/audit/verify', ...guard, async (req: Request, res: Response) => {
-    const query = parseQuery<VerifyQuery>(verifyQuerySchema, req.query);
-    if (query.from_seq !== undefined && query.to_seq !== undefined && query.from_seq > query.to_seq) {
-      throw problems.badRequest('Query: from_seq must not be after to_seq', [
-        { pointer: '/from_seq', message: 'must be less than or equal to to_seq' },
-      ]);
-    }
-    res.json(
-      await verifyAuditChain(deps.db, signer, { fromSeq: query.from_seq, toSeq: query.to_seq, pageSize: config.AUDIT_VERIFY_PAGE_SIZE }),
-    );
+    handler: async (_req, res, { query }) => {
+      if (query.from_seq !== undefined && query.to_seq !== undefined && query.from_seq > query.to_seq) {
+        throw problems.badRequest('Query: from_seq must not be after to_seq', [
+          { pointer: '/from_seq', message: 'must be less than or equal to to_seq' },
+        ]);
+      }
+      res.json(
+        await verifyAuditChain(deps.db, signer, { fromSeq: query.from_seq, toSeq: query.to_seq, pageSize: config.AUDIT_VERIFY_PAGE_SIZE }),
+      );
+    },
   });
 
-  deps.openapi.operation('get', '/api/evidence/audit/records', {
+  defineRoute<{ query: RecordsQuery }>({
+    method: 'get',
+    path: '/api/evidence/audit/records',
     operationId: 'listAuditRecords',
     summary: 'Page through audit records, oldest first',
-    tag,
-    security,
-    parameters: queryParameters(recordsQuerySchema),
+    scopes: [AUDIT_READ],
+    query: recordsQuerySchema,
     responses: {
       200: {
         description: 'A page of records',
@@ -129,20 +123,20 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       },
       ...errors,
     },
-  });
-  router.get('/api/evidence/audit/records', ...guard, async (req: Request, res: Response) => {
-    const query = parseQuery<RecordsQuery>(recordsQuerySchema, req.query);
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const items = await auditStore(deps.db).listHashedRecords({ ...query, limit });
-    res.json({ items, next_cursor: nextCursor(items, limit) });
+    handler: async (_req, res, { query }) => {
+      const limit = query.limit ?? DEFAULT_LIMIT;
+      const items = await auditStore(deps.db).listHashedRecords({ ...query, limit });
+      res.json({ items, next_cursor: nextCursor(items, limit) });
+    },
   });
 
-  deps.openapi.operation('get', '/api/evidence/audit/checkpoints', {
+  defineRoute<{ query: CheckpointsQuery }>({
+    method: 'get',
+    path: '/api/evidence/audit/checkpoints',
     operationId: 'listAuditCheckpoints',
     summary: 'Page through the signed checkpoints, oldest first',
-    tag,
-    security,
-    parameters: queryParameters(checkpointsQuerySchema),
+    scopes: [AUDIT_READ],
+    query: checkpointsQuerySchema,
     responses: {
       200: {
         description: 'A page of checkpoints',
@@ -163,23 +157,23 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       },
       ...errors,
     },
-  });
-  router.get('/api/evidence/audit/checkpoints', ...guard, async (req: Request, res: Response) => {
-    const query = parseQuery<CheckpointsQuery>(checkpointsQuerySchema, req.query);
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const items = await auditStore(deps.db).listCheckpoints({ after_seq: query.after_seq, limit });
-    res.json({ items, next_cursor: nextCursor(items, limit) });
+    handler: async (_req, res, { query }) => {
+      const limit = query.limit ?? DEFAULT_LIMIT;
+      const items = await auditStore(deps.db).listCheckpoints({ after_seq: query.after_seq, limit });
+      res.json({ items, next_cursor: nextCursor(items, limit) });
+    },
   });
 
-  deps.openapi.operation('get', '/api/evidence/audit/checkpoint', {
+  defineRoute({
+    method: 'get',
+    path: '/api/evidence/audit/checkpoint',
     operationId: 'getAuditCheckpoint',
     summary: 'The latest signed tree head as a C2SP checkpoint note',
     description:
       'c2sp.org/tlog-checkpoint: the origin line, the tree size, the base64 root hash, a blank line, then the signature line ' +
       '"— <origin> <base64(4-byte key hash ‖ Ed25519 signature)>" (c2sp.org/signed-note) by the service key, followed by the ' +
       'cosignature lines of the witnesses that cosigned it (c2sp.org/tlog-cosignature, cosignature/v1).',
-    tag,
-    security,
+    scopes: [AUDIT_READ],
     responses: {
       200: { description: 'The signed checkpoint note', contentType: 'text/plain', schema: { type: 'string' } },
       401: errors[401],
@@ -187,24 +181,25 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       404: { description: 'The log holds no record yet (once it holds one, a checkpoint is always answered)' },
       503: errors[503],
     },
-  });
-  router.get('/api/evidence/audit/checkpoint', ...guard, async (_req: Request, res: Response) => {
-    let note = await cosignedCheckpointNote(deps.db);
-    // The background checkpointer signs a new record within a moment; a reader who comes first gets one now.
-    if (note === undefined && (await takeCheckpoint(deps.db, signer, config.EVIDENCE_EXCHANGE)))
-      note = await cosignedCheckpointNote(deps.db);
-    if (note === undefined) throw problems.notFound('The log holds no record yet, so nothing is signed');
-    res.type('text/plain; charset=utf-8').send(note);
+    handler: async (_req, res) => {
+      let note = await cosignedCheckpointNote(deps.db);
+      // The background checkpointer signs a new record within a moment; a reader who comes first gets one now.
+      if (note === undefined && (await takeCheckpoint(deps.db, signer, config.EVIDENCE_EXCHANGE)))
+        note = await cosignedCheckpointNote(deps.db);
+      if (note === undefined) throw problems.notFound('The log holds no record yet, so nothing is signed');
+      res.type('text/plain; charset=utf-8').send(note);
+    },
   });
 
-  deps.openapi.operation('get', '/api/evidence/audit/proofs/inclusion', {
+  defineRoute<{ query: InclusionQuery }>({
+    method: 'get',
+    path: '/api/evidence/audit/proofs/inclusion',
     operationId: 'getAuditInclusionProof',
     summary: 'RFC 9162 inclusion proof of a record in a tree size',
     description:
       "Leaf index = record seq - 1. Verify with the record's canonical bytes and the root of a checkpoint of tree_size (RFC 9162 §2.1.3.2).",
-    tag,
-    security,
-    parameters: queryParameters(inclusionQuerySchema),
+    scopes: [AUDIT_READ],
+    query: inclusionQuerySchema,
     responses: {
       200: {
         description: 'The inclusion proof',
@@ -222,19 +217,19 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       },
       ...errors,
     },
-  });
-  router.get('/api/evidence/audit/proofs/inclusion', ...guard, async (req: Request, res: Response) => {
-    const query = parseQuery<InclusionQuery>(inclusionQuerySchema, req.query);
-    res.json(await auditInclusionProof(deps.db, query.index, query.tree_size));
+    handler: async (_req, res, { query }) => {
+      res.json(await auditInclusionProof(deps.db, query.index, query.tree_size));
+    },
   });
 
-  deps.openapi.operation('get', '/api/evidence/audit/proofs/consistency', {
+  defineRoute<{ query: ConsistencyQuery }>({
+    method: 'get',
+    path: '/api/evidence/audit/proofs/consistency',
     operationId: 'getAuditConsistencyProof',
     summary: 'RFC 9162 consistency proof between two tree sizes',
     description: 'Proves that the tree of the first `from` records is a prefix of the tree of the first `to` (RFC 9162 §2.1.4.2).',
-    tag,
-    security,
-    parameters: queryParameters(consistencyQuerySchema),
+    scopes: [AUDIT_READ],
+    query: consistencyQuerySchema,
     responses: {
       200: {
         description: 'The consistency proof',
@@ -251,20 +246,20 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       },
       ...errors,
     },
-  });
-  router.get('/api/evidence/audit/proofs/consistency', ...guard, async (req: Request, res: Response) => {
-    const query = parseQuery<ConsistencyQuery>(consistencyQuerySchema, req.query);
-    res.json(await auditConsistencyProof(deps.db, query.from, query.to));
+    handler: async (_req, res, { query }) => {
+      res.json(await auditConsistencyProof(deps.db, query.from, query.to));
+    },
   });
 
-  deps.openapi.operation('get', '/api/evidence/audit/public-key', {
+  defineRoute({
+    method: 'get',
+    path: '/api/evidence/audit/public-key',
     operationId: 'getAuditPublicKey',
     summary: 'The Ed25519 public key that signs checkpoints (PEM, SPKI)',
     description:
       'For checking checkpoint signatures offline; X-Audit-Key-Id carries the key id stored with each checkpoint, and ' +
       'X-Audit-Verifier-Key the same key as a C2SP verifier key (<origin>+<key hash>+<base64 key>) for checkpoint notes.',
-    tag,
-    security,
+    scopes: [AUDIT_READ],
     responses: {
       200: {
         description: 'The public key',
@@ -275,23 +270,24 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       401: errors[401],
       403: errors[403],
     },
-  });
-  router.get('/api/evidence/audit/public-key', ...guard, (_req: Request, res: Response) => {
-    const { publicKeyPem, keyId } = signer;
-    res.setHeader('X-Audit-Key-Id', keyId);
-    res.setHeader('X-Audit-Verifier-Key', signer.verifierKey);
-    res.type('application/x-pem-file').send(publicKeyPem);
+    handler: (_req, res) => {
+      const { publicKeyPem, keyId } = signer;
+      res.setHeader('X-Audit-Key-Id', keyId);
+      res.setHeader('X-Audit-Verifier-Key', signer.verifierKey);
+      res.type('application/x-pem-file').send(publicKeyPem);
+    },
   });
 
-  deps.openapi.operation('get', '/api/evidence/audit/verifier-keys', {
+  defineRoute({
+    method: 'get',
+    path: '/api/evidence/audit/verifier-keys',
     operationId: 'getAuditVerifierKeys',
     summary: 'The C2SP verifier keys to pin when verifying a binder offline',
     description:
       "`service`: the service's key (the same as the public key's X-Audit-Verifier-Key); `witnesses`: the witnesses the log trusts " +
       '(AUDIT_WITNESS_KEYS). `node verify.mjs <binder>.zip --service-key <service> [--witness-key <witness>]...` checks a binder with them. ' +
       'Readable with any of evidence:write, evidence:approve, audit:read: whoever can download a binder can see what to verify it with.',
-    tag,
-    security: { anyScope: READ_SCOPES },
+    scopes: READ_SCOPES,
     responses: {
       200: {
         description: 'The verifier keys',
@@ -309,15 +305,10 @@ export function auditRoutes(deps: ServiceDeps, config: EvidenceConfig, signer: C
       401: errors[401],
       403: { description: 'The caller has none of evidence:write, evidence:approve, audit:read' },
     },
-  });
-  router.get(
-    '/api/evidence/audit/verifier-keys',
-    authenticate(deps.verifyToken),
-    requireAnyScope(...READ_SCOPES),
-    (_req: Request, res: Response) => {
+    handler: (_req, res) => {
       res.json({ service: signer.verifierKey, witnesses: config.AUDIT_WITNESS_KEYS });
     },
-  );
+  });
 
   return router;
 }

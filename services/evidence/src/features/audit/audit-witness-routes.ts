@@ -1,12 +1,9 @@
-import { Router, type Request, type Response } from 'express';
-import { authenticate, requireScope } from '@platform/auth';
-import { assertValid, jsonBody, parseQuery } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import type { Router } from 'express';
+import { parseQuery } from '@platform/http';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import { addCosignature, addWitnessRefusal, type TrustedWitnesses, type WitnessRefusalReport } from './audit-witnesses';
 
 const AUDIT_WITNESS = 'audit:witness';
-const tag = 'Audit';
-const security = { scope: AUDIT_WITNESS };
 const signatureLine = { type: 'string', minLength: 1, maxLength: 1000 } as const;
 const checkpointNote = { type: 'string', minLength: 1, maxLength: 100000 } as const;
 
@@ -59,19 +56,19 @@ const errors = {
 
 /** POST /api/evidence/audit/checkpoints/{size}/cosignatures and /audit/witness-refusals: what witnesses hand back (audit:witness). */
 export function auditWitnessRoutes(deps: ServiceDeps, witnesses: TrustedWitnesses): Router {
-  const router = Router();
-  const guard = [authenticate(deps.verifyToken), requireScope(AUDIT_WITNESS), jsonBody];
+  const { router, defineRoute } = featureRoutes(deps, 'Audit');
 
-  deps.openapi.operation('post', '/api/evidence/audit/checkpoints/{size}/cosignatures', {
+  defineRoute<{ body: { cosignature: string } }>({
+    method: 'post',
+    path: '/api/evidence/audit/checkpoints/{size}/cosignatures',
     operationId: 'addAuditCosignature',
     summary: 'Hand in a witness cosignature of a checkpoint',
     description:
       'The signature line is checked against the configured key of the witness it names, over the stored checkpoint note of this tree size; ' +
       'then GET /audit/checkpoint carries it. Idempotent: the same witness and size again is a 200.',
-    tag,
-    security,
+    scopes: [AUDIT_WITNESS],
     parameters: [{ name: 'size', in: 'path', schema: sizePathSchema.properties.size, required: true }],
-    requestBody: {
+    body: {
       contentType: 'application/json',
       schema: cosignatureRequestSchema,
       example: { cosignature: '— claims-platform-witness 2kbMVgAAAABnQZ9A…\n' },
@@ -90,23 +87,23 @@ export function auditWitnessRoutes(deps: ServiceDeps, witnesses: TrustedWitnesse
       404: { description: 'No checkpoint note of this tree size' },
       ...errors,
     },
-  });
-  router.post('/api/evidence/audit/checkpoints/:size/cosignatures', ...guard, async (req: Request, res: Response) => {
-    const { size } = parseQuery<{ size: number }>(sizePathSchema, req.params);
-    const body = assertValid<{ cosignature: string }>(cosignatureRequestSchema, req.body);
-    const stored = await addCosignature(deps.db, witnesses, size, body.cosignature);
-    res.status(stored.created ? 201 : 200).json({ size, witness: stored.witness, cosigned_at: stored.cosigned_at });
+    handler: async (req, res, { body }) => {
+      const { size } = parseQuery<{ size: number }>(sizePathSchema, req.params);
+      const stored = await addCosignature(deps.db, witnesses, size, body.cosignature);
+      res.status(stored.created ? 201 : 200).json({ size, witness: stored.witness, cosigned_at: stored.cosigned_at });
+    },
   });
 
-  deps.openapi.operation('post', '/api/evidence/audit/witness-refusals', {
+  defineRoute<{ body: WitnessRefusalReport }>({
+    method: 'post',
+    path: '/api/evidence/audit/witness-refusals',
     operationId: 'reportWitnessRefusal',
     summary: 'A witness reports a checkpoint it refused to cosign',
     description:
       'A trusted witness found a checkpoint that does not extend the one it cosigned before (truncated, forked, or a consistency proof that fails). ' +
       'The report and its evidence are kept; GET /audit/verify then answers valid:false with first_invalid.reason witness_refused.',
-    tag,
-    security,
-    requestBody: {
+    scopes: [AUDIT_WITNESS],
+    body: {
       contentType: 'application/json',
       schema: refusalRequestSchema,
       example: {
@@ -126,10 +123,9 @@ export function auditWitnessRoutes(deps: ServiceDeps, witnesses: TrustedWitnesse
       },
       ...errors,
     },
-  });
-  router.post('/api/evidence/audit/witness-refusals', ...guard, async (req: Request, res: Response) => {
-    const report = assertValid<WitnessRefusalReport>(refusalRequestSchema, req.body);
-    res.status(201).json(await addWitnessRefusal(deps.db, witnesses, report));
+    handler: async (_req, res, { body }) => {
+      res.status(201).json(await addWitnessRefusal(deps.db, witnesses, body));
+    },
   });
 
   return router;

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Router, type Request, type Response } from 'express';
+import type { Response, Router } from 'express';
 import { withTransactional } from '@platform/db';
-import { authenticate, principalOf, requireAnyScope, requireScope, sameSubject } from '@platform/auth';
-import { noBody, parseQuery, problems, setDownloadHeaders, queryParameters } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { principalOf, sameSubject } from '@platform/auth';
+import { problems, setDownloadHeaders } from '@platform/http';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { evidenceStorage } from '../evidence';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
@@ -27,7 +27,6 @@ const binderExample = {
   download_url: 'https://claims.example.com/api/evidence/binder-archives/cc33dd44-ee55-4f66-8a77-889900aabbcc',
 };
 
-const TAG = 'Binders';
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
 
 const binderSchema = {
@@ -70,8 +69,7 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
     bindersService({ exchange: config.EVIDENCE_EXCHANGE, publicBaseUrl: config.PUBLIC_BASE_URL, signer, files }),
     deps.db,
   );
-  const auth = authenticate(deps.verifyToken);
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Binders');
   const witnesses = trustedWitnesses(config.AUDIT_WITNESS_KEYS);
   /** With witnesses configured, the run's records are signed and cosigned before its binder is built (or the wait ends). */
   const checkpointCosignedForRun = async (runId: string) => {
@@ -91,28 +89,15 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
       throw problems.forbidden('Only someone with evidence:write, or the approver who decided this run, may build its binder');
   };
 
-  router.post(
-    '/api/evidence/binders/run/:id',
-    auth,
-    requireAnyScope('evidence:write', 'evidence:approve'),
-    noBody,
-    async (req: Request<{ id: string }>, res: Response) => {
-      const runId = assertUuidPath(req.params.id, 'run');
-      await assertMayBuild(runId, principalOf(req));
-      if (witnesses.size > 0) await checkpointCosignedForRun(runId);
-      const binder = await service.transactional((s) => s.build(runId, principalOf(req).sub));
-      res.status(201).location(`/api/evidence/binders/${binder.binder_id}`);
-      await sendJsonText(res, service.json(binder));
-    },
-  );
-  deps.openapi.operation('post', '/api/evidence/binders/run/{id}', {
+  defineRoute({
+    method: 'post',
+    path: '/api/evidence/binders/run/{id}',
     operationId: 'buildBinder',
     summary: 'Build an examiner-ready binder of a run (a new immutable binder each time)',
     description:
       'With evidence:write, of any run; with evidence:approve alone, of a run the caller decided (403 otherwise), so the approver ' +
       'can hand the examiner the binder of what they approved.',
-    tag: TAG,
-    security: { anyScope: ['evidence:write', 'evidence:approve'] },
+    scopes: ['evidence:write', 'evidence:approve'],
     responses: {
       201: {
         description: 'The binder',
@@ -125,18 +110,24 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
       404: { description: 'No such run' },
       409: { description: 'An evidence file of the run is quarantined (`infected`) or not scanned yet (`pending`); `files` lists them' },
     },
+    handler: async (req, res) => {
+      const runId = assertUuidPath(req.params.id, 'run');
+      await assertMayBuild(runId, principalOf(req));
+      if (witnesses.size > 0) await checkpointCosignedForRun(runId);
+      const binder = await service.transactional((s) => s.build(runId, principalOf(req).sub));
+      res.status(201).location(`/api/evidence/binders/${binder.binder_id}`);
+      await sendJsonText(res, service.json(binder));
+    },
   });
 
-  router.get('/api/evidence/binders', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request, res: Response) => {
-    res.json(await service.list(parseQuery<ListBindersQuery>(listBindersQuerySchema, req.query as Record<string, unknown>)));
-  });
-  deps.openapi.operation('get', '/api/evidence/binders', {
+  defineRoute<{ query: ListBindersQuery }>({
+    method: 'get',
+    path: '/api/evidence/binders',
     operationId: 'listBinders',
     summary: 'List binders, optionally of one run (keyset pagination)',
     description: `Newest first, without manifests (read a binder for its manifest); pass \`next_cursor\` as \`cursor\` for the next page. Readable with any of ${READ_SCOPES.join(', ')}.`,
-    tag: TAG,
-    security: { anyScope: READ_SCOPES },
-    parameters: queryParameters(listBindersQuerySchema),
+    scopes: READ_SCOPES,
+    query: listBindersQuerySchema,
     responses: {
       200: {
         description: 'A page of binders',
@@ -152,40 +143,47 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
       400: { description: 'An unknown or malformed query parameter, or a cursor this service did not issue' },
       ...AUTH_ERRORS,
     },
+    handler: async (_req, res, { query }) => {
+      res.json(await service.list(query));
+    },
   });
 
-  router.get(
-    '/api/evidence/binders/:binderId',
-    auth,
-    requireAnyScope(...READ_SCOPES),
-    noBody,
-    async (req: Request<{ binderId: string }>, res: Response) => {
-      const binder = await service.find(assertUuidPath(req.params.binderId, 'binder'));
-      await sendJsonText(res, service.json(binder));
-    },
-  );
-  deps.openapi.operation('get', '/api/evidence/binders/{id}', {
+  defineRoute({
+    method: 'get',
+    path: '/api/evidence/binders/{id}',
     operationId: 'getBinder',
     summary: 'Read a binder',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
-    tag: TAG,
-    security: { anyScope: READ_SCOPES },
+    scopes: READ_SCOPES,
     responses: {
       200: { description: 'The binder', schema: binderSchema, schemaName: 'Binder', example: binderExample },
       ...AUTH_ERRORS,
       404: { description: 'No such binder' },
     },
+    handler: async (req, res) => {
+      const binder = await service.find(assertUuidPath(req.params.id, 'binder'));
+      await sendJsonText(res, service.json(binder));
+    },
   });
 
-  router.get(
+  defineRoute({
+    method: 'get',
     // binder-archives, not binders/{id}/download, which shares its shape with binders/run/{id} (Redocly's
     // no-ambiguous-paths); download URLs handed out before are still served, undocumented.
-    ['/api/evidence/binder-archives/:binderId', '/api/evidence/binders/:binderId/download'],
-    auth,
-    requireScope('audit:read'),
-    noBody,
-    async (req: Request<{ binderId: string }>, res: Response) => {
-      const contents = await service.zipContents(assertUuidPath(req.params.binderId, 'binder'));
+    path: '/api/evidence/binder-archives/{id}',
+    aliases: ['/api/evidence/binders/{id}/download'],
+    operationId: 'downloadBinder',
+    summary: 'Download a binder as a zip (streamed)',
+    description:
+      'manifest.json (canonical, the hashed bytes), evidence/<sha256>-<name> files, audit.jsonl, index.html, SHA256SUMS (for `sha256sum -c`), VERIFY.md, and when a checkpoint covers the records checkpoint-message.bin, checkpoint.sig and audit-public-key.pem (for `openssl pkeyutl -verify`).',
+    scopes: ['audit:read'],
+    responses: {
+      200: { description: 'The zip', contentType: 'application/zip', schema: { type: 'string', contentMediaType: 'application/zip' } },
+      ...AUTH_ERRORS,
+      404: { description: 'No such binder' },
+    },
+    handler: async (req, res) => {
+      const contents = await service.zipContents(assertUuidPath(req.params.id, 'binder'));
       const { binder } = contents;
       res.status(200);
       setDownloadHeaders(res, { contentType: 'application/zip', fileName: `binder-${binder.binder_id}.zip` });
@@ -199,19 +197,6 @@ export function bindersRoutes(deps: ServiceDeps, config: EvidenceConfig, signer:
         if (!res.writableFinished) abort();
       });
       archive.pipe(coalesce()).pipe(res);
-    },
-  );
-  deps.openapi.operation('get', '/api/evidence/binder-archives/{id}', {
-    operationId: 'downloadBinder',
-    summary: 'Download a binder as a zip (streamed)',
-    description:
-      'manifest.json (canonical, the hashed bytes), evidence/<sha256>-<name> files, audit.jsonl, index.html, SHA256SUMS (for `sha256sum -c`), VERIFY.md, and when a checkpoint covers the records checkpoint-message.bin, checkpoint.sig and audit-public-key.pem (for `openssl pkeyutl -verify`).',
-    tag: TAG,
-    security: { scope: 'audit:read' },
-    responses: {
-      200: { description: 'The zip', contentType: 'application/zip', schema: { type: 'string', contentMediaType: 'application/zip' } },
-      ...AUTH_ERRORS,
-      404: { description: 'No such binder' },
     },
   });
 

@@ -1,8 +1,7 @@
-import { Router, type Request } from 'express';
+import type { Router } from 'express';
 import { withTransactional } from '@platform/db';
-import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
-import { assertValid, jsonBody, noBody, parseQuery } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { principalOf } from '@platform/auth';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
 import {
@@ -20,25 +19,19 @@ import {
 import { controlsService } from './controls-service';
 import { controlExample, controlWithVersionsExample, createControlRequestExample } from '../../shared/examples';
 
-const TAG = 'Controls';
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
 
 export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
   const service = withTransactional(controlsService({ exchange: config.EVIDENCE_EXCHANGE }), deps.db);
-  const router = Router();
-  const auth = authenticate(deps.verifyToken);
+  const { router, defineRoute } = featureRoutes(deps, 'Controls');
 
-  router.post('/api/evidence/controls', auth, requireScope('evidence:write'), jsonBody, async (req: Request, res) => {
-    const body = assertValid<CreateControlRequest>(createControlRequestSchema, req.body);
-    const control = await service.transactional((s) => s.create(body, principalOf(req).sub));
-    res.status(201).location(`/api/evidence/controls/${control.control_id}`).json(control);
-  });
-  deps.openapi.operation('post', '/api/evidence/controls', {
+  defineRoute<{ body: CreateControlRequest }>({
+    method: 'post',
+    path: '/api/evidence/controls',
     operationId: 'createControl',
     summary: 'Create a control (version 1)',
-    tag: TAG,
-    security: { scope: 'evidence:write' },
-    requestBody: { contentType: 'application/json', schema: createControlRequestSchema, example: createControlRequestExample },
+    scopes: ['evidence:write'],
+    body: { contentType: 'application/json', schema: createControlRequestSchema, example: createControlRequestExample },
     responses: {
       201: {
         description: 'Created, with its first version',
@@ -52,28 +45,21 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
       409: { description: 'The key is taken (`existing_control_id` names its control)' },
       415: { description: 'Not JSON' },
     },
-  });
-
-  router.post(
-    '/api/evidence/controls/:id/versions',
-    auth,
-    requireScope('evidence:write'),
-    jsonBody,
-    async (req: Request<{ id: string }>, res) => {
-      const controlId = assertUuidPath(req.params.id, 'control');
-      const body = assertValid<CreateVersionRequest>(createVersionRequestSchema, req.body);
-      const control = await service.transactional((s) => s.addVersion(controlId, body, principalOf(req).sub));
+    handler: async (req, res, { body }) => {
+      const control = await service.transactional((s) => s.create(body, principalOf(req).sub));
       res.status(201).location(`/api/evidence/controls/${control.control_id}`).json(control);
     },
-  );
-  deps.openapi.operation('post', '/api/evidence/controls/{id}/versions', {
+  });
+
+  defineRoute<{ body: CreateVersionRequest }>({
+    method: 'post',
+    path: '/api/evidence/controls/{id}/versions',
     operationId: 'createControlVersion',
     summary: 'Add an immutable new version of a control',
     description:
       'The new version (n+1) takes the fields sent and carries the others over from the current version. Versions are never edited.',
-    tag: TAG,
-    security: { scope: 'evidence:write' },
-    requestBody: {
+    scopes: ['evidence:write'],
+    body: {
       contentType: 'application/json',
       schema: createVersionRequestSchema,
       example: { test_procedure: 'Sample twenty joiners and leavers' },
@@ -94,27 +80,21 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
       404: { description: 'No such control' },
       415: { description: 'Not JSON' },
     },
+    handler: async (req, res, { body }) => {
+      const controlId = assertUuidPath(req.params.id, 'control');
+      const control = await service.transactional((s) => s.addVersion(controlId, body, principalOf(req).sub));
+      res.status(201).location(`/api/evidence/controls/${control.control_id}`).json(control);
+    },
   });
 
-  router.get('/api/evidence/controls', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request, res) => {
-    const query = parseQuery<ListControlsQuery>(listControlsQuerySchema, req.query as Record<string, unknown>);
-    res.json(await service.list(query));
-  });
-  deps.openapi.operation('get', '/api/evidence/controls', {
+  defineRoute<{ query: ListControlsQuery }>({
+    method: 'get',
+    path: '/api/evidence/controls',
     operationId: 'listControls',
     summary: 'List controls by key (keyset pagination)',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
-    tag: TAG,
-    security: { anyScope: READ_SCOPES },
-    parameters: [
-      { name: 'limit', in: 'query', schema: listControlsQuerySchema.properties.limit },
-      {
-        name: 'cursor',
-        in: 'query',
-        schema: listControlsQuerySchema.properties.cursor,
-        description: 'next_cursor of the previous page (opaque)',
-      },
-    ],
+    scopes: READ_SCOPES,
+    query: listControlsQuerySchema,
     responses: {
       200: {
         description: 'A page of controls',
@@ -124,29 +104,21 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
       400: { description: 'Bad query parameter' },
       ...AUTH_ERRORS,
     },
+    handler: async (_req, res, { query }) => {
+      res.json(await service.list(query));
+    },
   });
 
-  // Before /controls/:id, which would take "due" for an id
-  router.get('/api/evidence/controls/due', auth, requireScope('evidence:write'), noBody, async (req: Request, res) => {
-    const query = parseQuery<ListControlsQuery>(listControlsQuerySchema, req.query as Record<string, unknown>);
-    res.json(await service.due(query, new Date()));
-  });
-  deps.openapi.operation('get', '/api/evidence/controls/due', {
+  // Before /controls/{id}, which would take "due" for an id
+  defineRoute<{ query: ListControlsQuery }>({
+    method: 'get',
+    path: '/api/evidence/controls/due',
     operationId: 'listDueControls',
     summary: 'List controls whose current period has no run (by key, keyset pagination)',
     description:
       'The current period of a control is that of its current version’s frequency, in UTC: daily the day, weekly the ISO week (Monday to Sunday), monthly the calendar month, quarterly the calendar quarter, annual the calendar year. A run of any version of the control whose period overlaps it counts. `continuous`, `ad_hoc` and unset frequencies have no period and are never due.',
-    tag: TAG,
-    security: { scope: 'evidence:write' },
-    parameters: [
-      { name: 'limit', in: 'query', schema: listControlsQuerySchema.properties.limit },
-      {
-        name: 'cursor',
-        in: 'query',
-        schema: listControlsQuerySchema.properties.cursor,
-        description: 'next_cursor of the previous page (opaque)',
-      },
-    ],
+    scopes: ['evidence:write'],
+    query: listControlsQuerySchema,
     responses: {
       200: {
         description: 'A page of due controls, each with its current period',
@@ -172,21 +144,25 @@ export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Route
       400: { description: 'Bad query parameter' },
       ...AUTH_ERRORS,
     },
+    handler: async (_req, res, { query }) => {
+      res.json(await service.due(query, new Date()));
+    },
   });
 
-  router.get('/api/evidence/controls/:id', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ id: string }>, res) => {
-    res.json(await service.get(assertUuidPath(req.params.id, 'control')));
-  });
-  deps.openapi.operation('get', '/api/evidence/controls/{id}', {
+  defineRoute({
+    method: 'get',
+    path: '/api/evidence/controls/{id}',
     operationId: 'getControl',
     summary: 'Read a control with all its versions',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
-    tag: TAG,
-    security: { anyScope: READ_SCOPES },
+    scopes: READ_SCOPES,
     responses: {
       200: { description: 'The control', schema: controlWithVersionsResponseSchema, example: controlWithVersionsExample },
       ...AUTH_ERRORS,
       404: { description: 'No such control' },
+    },
+    handler: async (req, res) => {
+      res.json(await service.get(assertUuidPath(req.params.id, 'control')));
     },
   });
 

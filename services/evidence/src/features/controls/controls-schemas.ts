@@ -113,7 +113,7 @@ export const listControlsQuerySchema = {
   additionalProperties: false,
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
-    cursor: { type: 'string', maxLength: 200 },
+    cursor: { type: 'string', maxLength: 200, description: 'next_cursor of the previous page (opaque)' },
   },
 } as const;
 

@@ -1,7 +1,7 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
+import type { Request, Response, Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { assertValid, jsonBody, problems, setDownloadHeaders } from '@platform/http';
-import { scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
+import { featureRoutes, scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { assertUuidPath, READ_SCOPES } from '../../shared/access';
 import { ACCEPTED_TYPES_TEXT, contentTypeOf } from './content-type';
@@ -47,9 +47,9 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
     { exchange: config.EVIDENCE_EXCHANGE, files, placements: evidencePlacements(deps.db, files) },
     deps.db,
   );
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Evidence');
 
-  async function addJson(req: Request<{ id: string }>, res: Response) {
+  async function addJson(req: Request<Record<string, string>>, res: Response) {
     const runId = assertUuidPath(req.params.id, 'run');
     const body = assertValid<JsonEvidenceRequest>(jsonEvidenceRequestSchema, req.body);
     assertKindFields(body);
@@ -57,7 +57,7 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
     res.status(201).json(evidence);
   }
 
-  async function addFile(req: Request<{ id: string }>, res: Response) {
+  async function addFile(req: Request<Record<string, string>>, res: Response) {
     const runId = assertUuidPath(req.params.id, 'run');
     await service.assertOpen(runId);
     const form = await receiveEvidenceForm(req, res, files, config.EVIDENCE_MAX_BYTES);
@@ -76,18 +76,9 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
     }
   }
 
-  router.post(
-    '/api/evidence/runs/:id/evidence',
-    authenticate(deps.verifyToken),
-    requireScope('evidence:write'),
-    (req: Request<{ id: string }>, res: Response, next: NextFunction) => {
-      if (req.is('multipart/form-data')) return addFile(req, res).catch(next);
-      if (!req.is(['application/json', 'application/*+json']))
-        return next(problems.unsupportedMediaType('Content-Type must be application/json or multipart/form-data'));
-      jsonBody(req, res, (error?: unknown) => (error ? next(error) : addJson(req, res).catch(next)));
-    },
-  );
-  deps.openapi.operation('post', '/api/evidence/runs/{id}/evidence', {
+  defineRoute({
+    method: 'post',
+    path: '/api/evidence/runs/{id}/evidence',
     operationId: 'addEvidence',
     summary: 'Add evidence to an open run (JSON note/link/record, or one file as multipart/form-data)',
     description: [
@@ -98,9 +89,8 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
       'A file is scanned for viruses (CLAMD_URL) and answered with `scan_status`: `infected` files are quarantined (kept, never packed into a binder), ' +
         '`pending` ones (scanner down) are rescanned in the background, `not_scanned` means no scanner is configured.',
     ].join(' '),
-    tag: 'Evidence',
-    security: { scope: 'evidence:write' },
-    requestBody: {
+    scopes: ['evidence:write'],
+    body: {
       contentType: 'application/json',
       schema: jsonEvidenceRequestSchema,
       example: addEvidenceRequestExample,
@@ -122,36 +112,27 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
       415: { description: 'Neither JSON nor multipart/form-data, or the file bytes are not an accepted type' },
       422: { description: '`supersedes` names no evidence of this run' },
     },
+    // JSON or one file: the handler reads whichever arrives
+    handler: (req, res) => {
+      if (req.is('multipart/form-data')) return addFile(req, res);
+      if (!req.is(['application/json', 'application/*+json']))
+        throw problems.unsupportedMediaType('Content-Type must be application/json or multipart/form-data');
+      return new Promise<void>((resolve, reject) =>
+        jsonBody(req, res, (error?: unknown) => (error ? reject(error) : addJson(req, res).then(resolve, reject))),
+      );
+    },
   });
 
-  router.get(
-    '/api/evidence/evidence/:id/content',
-    authenticate(deps.verifyToken),
-    requireAnyScope(...READ_SCOPES),
-    async (req: Request<{ id: string }>, res: Response) => {
-      const item = await evidenceStore(deps.db).find(assertUuidPath(req.params.id, 'evidence'));
-      if (!item) throw problems.notFound('No such evidence');
-      if (item.kind !== 'file') {
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        res.type('application/json; charset=utf-8').send(item.content_json);
-        return;
-      }
-      const held = await fileScansStore(deps.db).unservable(item.run_id);
-      if (held.some((file) => file.evidence_id === item.evidence_id))
-        throw problems.conflict('The virus scan holds this file back (infected, or pending a scan); it is not served');
-      setDownloadHeaders(res, { contentType: item.content_type, fileName: item.file_name ?? item.evidence_id, size: item.size_bytes });
-      (await files.open(item.sha256)).on('error', (error) => res.destroy(error)).pipe(res);
-    },
-  );
-  deps.openapi.operation('get', '/api/evidence/evidence/{id}/content', {
+  defineRoute({
+    method: 'get',
+    path: '/api/evidence/evidence/{id}/content',
     operationId: 'getEvidenceContent',
     summary: 'The content of one evidence item: a file as a download, a note, link or record as its stored JSON',
     description:
       'A file is answered with its bytes, its stored content type and `Content-Disposition: attachment` (never shown inline); ' +
       'a note, link or record with the RFC 8785 canonical JSON that was hashed (its `sha256`). A file the virus scan holds back ' +
       '(infected, or pending) is 409. Readable with any of evidence:write, evidence:approve, audit:read.',
-    tag: 'Evidence',
-    security: { anyScope: READ_SCOPES },
+    scopes: READ_SCOPES,
     parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
     responses: {
       200: {
@@ -164,6 +145,20 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
       403: { description: 'Missing scope' },
       404: { description: 'No such evidence (an id that is not a UUID names none)' },
       409: { description: 'The virus scan holds the file back' },
+    },
+    handler: async (req, res) => {
+      const item = await evidenceStore(deps.db).find(assertUuidPath(req.params.id, 'evidence'));
+      if (!item) throw problems.notFound('No such evidence');
+      if (item.kind !== 'file') {
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.type('application/json; charset=utf-8').send(item.content_json);
+        return;
+      }
+      const held = await fileScansStore(deps.db).unservable(item.run_id);
+      if (held.some((file) => file.evidence_id === item.evidence_id))
+        throw problems.conflict('The virus scan holds this file back (infected, or pending a scan); it is not served');
+      setDownloadHeaders(res, { contentType: item.content_type, fileName: item.file_name ?? item.evidence_id, size: item.size_bytes });
+      (await files.open(item.sha256)).on('error', (error) => res.destroy(error)).pipe(res);
     },
   });
 

@@ -1,8 +1,8 @@
-import { Router, type Request } from 'express';
+import type { Router } from 'express';
 import { withTransactional } from '@platform/db';
-import { authenticate, hasScope, principalOf, requireAnyScope, requireScope } from '@platform/auth';
-import { assertValid, jsonBody, noBody, parseQuery, problems, queryParameters } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { hasScope, principalOf } from '@platform/auth';
+import { problems } from '@platform/http';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { evidenceItemSchema } from '../evidence';
 import { READ_SCOPES, assertUuidPath } from '../../shared/access';
@@ -26,7 +26,6 @@ import {
   runStateExample,
 } from '../../shared/examples';
 
-const TAG = 'Runs';
 const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
 
 const runDetailSchema = {
@@ -49,20 +48,15 @@ const decisionResponseSchema = {
 
 export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
   const service = withTransactional(runsService({ exchange: config.EVIDENCE_EXCHANGE }), deps.db);
-  const router = Router();
-  const auth = authenticate(deps.verifyToken);
+  const { router, defineRoute } = featureRoutes(deps, 'Runs');
 
-  router.post('/api/evidence/runs', auth, requireScope('evidence:write'), jsonBody, async (req: Request, res) => {
-    const body = assertValid<CreateRunRequest>(createRunRequestSchema, req.body);
-    const run = await service.transactional((s) => s.create(body, principalOf(req).sub));
-    res.status(201).location(`/api/evidence/runs/${run.run_id}`).json(run);
-  });
-  deps.openapi.operation('post', '/api/evidence/runs', {
+  defineRoute<{ body: CreateRunRequest }>({
+    method: 'post',
+    path: '/api/evidence/runs',
     operationId: 'createRun',
     summary: 'Open a run of a control version over a period',
-    tag: TAG,
-    security: { scope: 'evidence:write' },
-    requestBody: { contentType: 'application/json', schema: createRunRequestSchema, example: createRunRequestExample },
+    scopes: ['evidence:write'],
+    body: { contentType: 'application/json', schema: createRunRequestSchema, example: createRunRequestExample },
     responses: {
       201: { description: 'The open run', schema: runResponseSchema, example: runExample, headers: { Location: 'The run' } },
       400: { description: 'Malformed JSON, missing or unknown field, not a calendar date' },
@@ -71,23 +65,20 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
       415: { description: 'Not JSON' },
       422: { description: 'period_start after period_end, or unknown control_version_id' },
     },
+    handler: async (req, res, { body }) => {
+      const run = await service.transactional((s) => s.create(body, principalOf(req).sub));
+      res.status(201).location(`/api/evidence/runs/${run.run_id}`).json(run);
+    },
   });
 
-  router.get('/api/evidence/runs', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request, res) => {
-    const query = parseQuery<ListRunsQuery>(listRunsQuerySchema, req.query as Record<string, unknown>);
-    const principal = principalOf(req);
-    if (query.awaiting === 'me' && !hasScope(principal, 'evidence:approve')) {
-      throw problems.forbidden('awaiting=me is the approval queue: it requires the evidence:approve scope');
-    }
-    res.json(await service.list(query, query.awaiting === 'me' ? principal.sub : undefined));
-  });
-  deps.openapi.operation('get', '/api/evidence/runs', {
+  defineRoute<{ query: ListRunsQuery }>({
+    method: 'get',
+    path: '/api/evidence/runs',
     operationId: 'listRuns',
     summary: 'List runs, or the caller’s approval queue (keyset pagination)',
     description: `Newest first; pass \`next_cursor\` as \`cursor\` for the next page. Readable with any of ${READ_SCOPES.join(', ')}. \`status=in_review&awaiting=me\` is the approval queue: the runs in review the caller may decide (segregation of duties, the rule the decision enforces). Any unknown or malformed parameter is 400.`,
-    tag: TAG,
-    security: { anyScope: READ_SCOPES },
-    parameters: queryParameters(listRunsQuerySchema),
+    scopes: READ_SCOPES,
+    query: listRunsQuerySchema,
     responses: {
       200: {
         description: 'A page of runs',
@@ -100,17 +91,22 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
       403: { description: 'Missing scope, or awaiting=me without evidence:approve' },
       422: { description: 'period_from is not before period_to' },
     },
+    handler: async (req, res, { query }) => {
+      const principal = principalOf(req);
+      if (query.awaiting === 'me' && !hasScope(principal, 'evidence:approve')) {
+        throw problems.forbidden('awaiting=me is the approval queue: it requires the evidence:approve scope');
+      }
+      res.json(await service.list(query, query.awaiting === 'me' ? principal.sub : undefined));
+    },
   });
 
-  router.get('/api/evidence/runs/:id', auth, requireAnyScope(...READ_SCOPES), noBody, async (req: Request<{ id: string }>, res) => {
-    res.json(await service.get(assertUuidPath(req.params.id, 'run')));
-  });
-  deps.openapi.operation('get', '/api/evidence/runs/{id}', {
+  defineRoute({
+    method: 'get',
+    path: '/api/evidence/runs/{id}',
     operationId: 'getRun',
     summary: 'Read a run with its evidence and decisions',
     description: `Readable with any of ${READ_SCOPES.join(', ')}.`,
-    tag: TAG,
-    security: { anyScope: READ_SCOPES },
+    scopes: READ_SCOPES,
     responses: {
       200: {
         description: 'The run',
@@ -133,45 +129,38 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
       ...AUTH_ERRORS,
       404: { description: 'No such run' },
     },
+    handler: async (req, res) => {
+      res.json(await service.get(assertUuidPath(req.params.id, 'run')));
+    },
   });
 
-  router.post('/api/evidence/runs/:id/submit', auth, requireScope('evidence:write'), noBody, async (req: Request<{ id: string }>, res) => {
-    const runId = assertUuidPath(req.params.id, 'run');
-    res.json(await service.transactional((s) => s.submit(runId, principalOf(req).sub)));
-  });
-  deps.openapi.operation('post', '/api/evidence/runs/{id}/submit', {
+  defineRoute({
+    method: 'post',
+    path: '/api/evidence/runs/{id}/submit',
     operationId: 'submitRun',
     summary: 'Submit an open run for review (open → in_review)',
-    tag: TAG,
-    security: { scope: 'evidence:write' },
+    scopes: ['evidence:write'],
     responses: {
       200: { description: 'The run, now in review', schema: runStateSchema, example: runStateExample },
       ...AUTH_ERRORS,
       404: { description: 'No such run' },
       409: { description: 'The run is not open' },
     },
+    handler: async (req, res) => {
+      const runId = assertUuidPath(req.params.id, 'run');
+      res.json(await service.transactional((s) => s.submit(runId, principalOf(req).sub)));
+    },
   });
 
-  router.post(
-    '/api/evidence/runs/:id/decision',
-    auth,
-    requireScope('evidence:approve'),
-    jsonBody,
-    async (req: Request<{ id: string }>, res) => {
-      const runId = assertUuidPath(req.params.id, 'run');
-      const body = assertValid<DecisionRequest>(decisionRequestSchema, req.body);
-      const decision = await service.transactional((s) => s.decide(runId, body, principalOf(req).sub));
-      res.status(201).json(decision);
-    },
-  );
-  deps.openapi.operation('post', '/api/evidence/runs/{id}/decision', {
+  defineRoute<{ body: DecisionRequest }>({
+    method: 'post',
+    path: '/api/evidence/runs/{id}/decision',
     operationId: 'decideRun',
     summary: 'Approve or reject a run in review (final)',
     description:
       'Segregation of duties: the approver must be neither the run’s creator nor anyone who added evidence to it (403). Decisions are final: a second one is 409.',
-    tag: TAG,
-    security: { scope: 'evidence:approve' },
-    requestBody: { contentType: 'application/json', schema: decisionRequestSchema, example: decisionRequestExample },
+    scopes: ['evidence:approve'],
+    body: { contentType: 'application/json', schema: decisionRequestSchema, example: decisionRequestExample },
     responses: {
       201: {
         description: 'The decision, and the run’s new status',
@@ -184,6 +173,11 @@ export function runsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
       404: { description: 'No such run' },
       409: { description: 'The run is not in review, or already decided' },
       415: { description: 'Not JSON' },
+    },
+    handler: async (req, res, { body }) => {
+      const runId = assertUuidPath(req.params.id, 'run');
+      const decision = await service.transactional((s) => s.decide(runId, body, principalOf(req).sub));
+      res.status(201).json(decision);
     },
   });
 
