@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { TARGETS } from '../bench/harness/targets';
 import { areaFiles, areaJsGzipKb, filesOutside } from '../bench/harness/web-bundle';
+import { ensureWebBuilt } from '../scripts/web-build';
 
 /** A build whose manifest has the shape Vite writes: ReportPage imports PortalPage statically, so PortalPage is keyed by its chunk name. */
 function build(): string {
@@ -57,5 +59,11 @@ describe('what each area of the pages downloads (bench web.*)', () => {
     const dist = build();
     writeFileSync(path.join(dist, '.vite', 'manifest.json'), JSON.stringify({ 'index.html': { file: 'assets/index.js', isEntry: true } }));
     expect(() => areaJsGzipKb(dist, 'portal')).toThrow(/src\/portal\/PortalPage.tsx is not in the web build's manifest/);
+  });
+
+  it('measures the real build: what a portal page downloads is within the bench target (web.portal_js_gzip_kb)', () => {
+    ensureWebBuilt();
+    const target = TARGETS.find((candidate) => candidate.key === 'web.portal_js_gzip_kb')!;
+    expect(areaJsGzipKb(path.join(__dirname, '../web/dist'), 'portal')).toBeLessThanOrEqual(target.threshold!);
   });
 });
