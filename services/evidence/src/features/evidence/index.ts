@@ -1,7 +1,8 @@
+// The schemas first: runs (which evidence-routes reaches through evidence-service) reads evidenceItemSchema as it loads, inside the evidence↔runs cycle.
+export { evidenceItemSchema, type EvidenceItem, type EvidenceKind } from './evidence-schemas';
 export { EXTENSIONS_BY_TYPE } from './content-type';
 export { evidenceAdded, fileScanned } from './evidence-events';
 export { evidenceRoutes } from './evidence-routes';
-export { evidenceItemSchema, type EvidenceItem, type EvidenceKind } from './evidence-schemas';
 export { evidenceStore } from './evidence-store';
 export { rescanPendingFiles } from './file-rescan';
 export { fileScansStore } from './file-scans';
