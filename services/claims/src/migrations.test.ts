@@ -6,8 +6,7 @@ import { checkedValues, openTestDatabase, releasedMigrationProblems } from '@pla
 import { DELIVERY_KINDS } from './features/delivery/delivery-store';
 import { COST_CATEGORIES, PAYEE_KINDS, PAYMENT_METHODS, PAYMENT_STATUSES } from './features/financials/financials-schemas';
 import { ACTIVITY_KINDS, ACTIVITY_PRIORITIES } from './features/diary/diary-schemas';
-import { DEFAULT_TRIAGE_POLICY } from './features/triage/default-policy';
-import { QUEUES } from './features/triage/triage-policy';
+import { DEFAULT_TRIAGE_POLICY, QUEUES } from './features/triage-policy';
 import { claimsMigrations } from './migrations';
 import { DEADLINES } from './shared/claim-deadlines';
 import { CHANNELS, CLAIM_STAGES, CLOSING_REASONS, LOSS_TYPES } from './shared/claim-vocabulary';

@@ -22,7 +22,9 @@ import { diaryRoutes, startDiarySweeper } from './features/diary';
 import { notesRoutes } from './features/notes';
 import { contactsRoutes } from './features/contacts';
 import { statusUpdatesRoutes } from './features/status-updates';
+import { escalationsRoutes } from './features/escalations';
 import { claimTriageDetail, claimTriageDetailProperties, triageRoutes } from './features/triage';
+import { triagePolicyRoutes } from './features/triage-policy';
 import { startHostedWitness } from './features/witness';
 import { claimsMigrations } from './migrations';
 
@@ -63,7 +65,9 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(claimsListRoutes(deps, config));
       app.use(claimsRoutes(deps, config, [{ properties: claimTriageDetailProperties, load: claimTriageDetail }]));
       // claims workflow: triage and escalation decisions, status updates, adjuster kits
+      app.use(triagePolicyRoutes(deps));
       app.use(triageRoutes(deps, config));
+      app.use(escalationsRoutes(deps, config));
       app.use(statusUpdatesRoutes(deps, config, delivery.kick));
       app.use(adjusterKitsRoutes(deps, config));
       app.use(deliveryRoutes(deps, config));

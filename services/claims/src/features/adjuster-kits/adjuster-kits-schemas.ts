@@ -2,7 +2,8 @@ import type { FromSchema } from '@platform/http';
 import { attachmentScanStatusSchema } from '../../shared/attachment';
 import { claimSchema } from '../../shared/claim-schemas';
 import { timelineEntrySchema } from '../../shared/timeline-entry';
-import { escalationSchema, triageResultSchema } from '../triage';
+import { escalationSchema } from '../escalations';
+import { triageResultSchema } from '../triage';
 
 const nullable = <const S extends object>(schema: S) => ({ oneOf: [{ type: 'null' }, schema] }) as const;
 

@@ -1,5 +1,7 @@
 import type { Claim } from '../../shared/claim-schemas';
-import type { Escalation, Gate, TriageResult } from '../triage';
+import type { Escalation } from '../escalations';
+import type { TriageResult } from '../triage';
+import type { Gate } from '../triage-policy';
 
 /** A suggestion for the adjuster: always a draft, for a human to accept or ignore. */
 export interface SuggestedStep {

@@ -3,7 +3,7 @@ import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { deliveriesStore } from '../delivery';
 import { settleReservesOnClosing } from '../financials';
-import { escalationStore } from '../triage';
+import { escalationStore } from '../escalations';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimStatusUpdated, claimClosed } from './status-updates-events';
 import { lockClaim, readClaim } from '../../shared/claim-state';

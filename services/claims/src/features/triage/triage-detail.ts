@@ -1,7 +1,5 @@
 import type { Knex } from '@platform/db';
-import { escalationSchema } from './escalation-schemas';
-import type { Escalation } from './escalation-schemas';
-import { escalationStore } from './escalation-store';
+import { escalationSchema, escalationStore, type Escalation } from '../escalations';
 import { triageResultSchema } from './triage-schemas';
 import type { TriageResult } from './triage-schemas';
 import { triageStore } from './triage-store';

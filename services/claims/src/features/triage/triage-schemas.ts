@@ -1,18 +1,12 @@
 import type { FromSchema } from '@platform/http';
-import { GATES, QUEUES } from './triage-policy';
+import { escalationGateSchema } from '../escalations';
+import { QUEUES } from '../triage-policy';
 
 export const ruleHitSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['rule_id', 'description', 'effect'],
   properties: { rule_id: { type: 'string' }, description: { type: 'string' }, effect: { type: 'string' } },
-} as const;
-
-export const escalationGateSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['gate', 'reason'],
-  properties: { gate: { enum: [...GATES] }, reason: { type: 'string' } },
 } as const;
 
 /** 201 body of POST /api/claims/claims/{id}/run-triage. */

@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { escalationStore } from './escalation-store';
+import { escalationStore } from '../escalations';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimTriaged } from './triage-events';
 import { lockClaim } from '../../shared/claim-state';
 import { isClosed, stageAfterTriage } from '../../shared/stage-machine';
-import { assertPolicyShape, evaluatePolicy } from './evaluate-policy';
-import { deriveFacts } from './triage-facts';
+import { assertPolicyShape, deriveFacts, evaluatePolicy, triagePolicyStore } from '../triage-policy';
 import type { TriageResult } from './triage-schemas';
 import { triageStore } from './triage-store';
 
@@ -29,7 +28,7 @@ export function triageService(exchange: string) {
           escalation_id: open.escalation_id,
         });
       }
-      const policy = await triageStore(db).activePolicy();
+      const policy = await triagePolicyStore(db).activePolicy();
       if (!policy) throw problems.serviceUnavailable('No triage policy is active', 60);
       assertPolicyShape(policy);
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { canonicalSha256 } from '@platform/canonical-json';
 import { compile } from '@platform/http';
-import { escalationSchema } from './escalation-schemas';
+import { escalationSchema } from '../escalations';
 import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as, daysAgo, fileTestClaim, type TestClaimFields } from '../../testing/workflow-fixtures';
 import { triageResultSchema } from './triage-schemas';

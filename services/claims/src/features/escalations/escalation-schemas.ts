@@ -1,6 +1,12 @@
 import type { FromSchema } from '@platform/http';
-import { QUEUES } from './triage-policy';
-import { escalationGateSchema } from './triage-schemas';
+import { GATES, QUEUES } from '../triage-policy';
+
+export const escalationGateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['gate', 'reason'],
+  properties: { gate: { enum: [...GATES] }, reason: { type: 'string' } },
+} as const;
 
 /**
  * Body of POST /api/claims/claims/{id}/escalations/{escalation_id}/decision. `accept` takes the queue

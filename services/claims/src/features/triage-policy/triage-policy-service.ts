@@ -3,7 +3,7 @@ import { problems } from '@platform/http';
 import { TRIAGE_FACT_NAMES } from './triage-facts';
 import { policyProblems, type Gate, type TriagePolicy } from './triage-policy';
 import type { PublishedTriagePolicy } from './triage-policy-schemas';
-import { triageStore } from './triage-store';
+import { triagePolicyStore } from './triage-policy-store';
 
 /** The gates a policy's rules can raise, each once, in rule order. */
 function gatesOf(policy: TriagePolicy): Gate[] {
@@ -15,7 +15,7 @@ function gatesOf(policy: TriagePolicy): Gate[] {
  * ones (which never change: the database refuses it), becomes the active one, and records who published it.
  */
 export const triagePolicyService = () => (db: Knex) => {
-  const store = triageStore(db);
+  const store = triagePolicyStore(db);
   const current = async (): Promise<PublishedTriagePolicy> => {
     const found = await store.activePublication();
     if (!found) throw problems.serviceUnavailable('No triage policy is active');

@@ -1,7 +1,6 @@
 import type { Knex } from '@platform/db';
-import type { EscalationGate } from './evaluate-policy';
 import type { Escalation, EscalationDecisionRequest } from './escalation-schemas';
-import type { Queue } from './triage-policy';
+import type { EscalationGate, Queue } from '../triage-policy';
 
 type EscalationDecisionKind = EscalationDecisionRequest['decision'];
 

@@ -190,3 +190,6 @@ export function policyProblems(policy: TriagePolicy, factNames: readonly string[
   });
   return problems;
 }
+
+/** The gates a triage run raised, as its events carry them. */
+export const raisedGatesSchema = { type: 'array', items: { type: 'string' }, description: 'The escalation gates raised' } as const;

@@ -2,7 +2,7 @@ import { claimStore } from '../../shared/claim-store';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { recordClaimChange } from '../../shared/claim-change';
-import { claimEscalationDecided } from './triage-events';
+import { claimEscalationDecided } from './escalations-events';
 import { isUuid, lockClaim } from '../../shared/claim-state';
 import { isClosed, stageAfterDecision } from '../../shared/stage-machine';
 import type { EscalationDecisionRequest } from './escalation-schemas';
