@@ -4313,6 +4313,8 @@ export interface operations {
                 deadline?: "acknowledgement" | "first_contact" | "next_update";
                 /** @description Only claims with a message whose delivery failed for good */
                 delivery_failed?: true;
+                /** @description Only claims with an open diary activity due before today (UTC), whoever it is assigned to */
+                activity_overdue?: true;
                 /** @description Inclusive (created_at >= created_from) */
                 created_from?: string;
                 /** @description Exclusive (created_at < created_to) */

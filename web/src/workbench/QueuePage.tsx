@@ -410,6 +410,10 @@ export function QueueFilterForm({
           <input type="checkbox" checked={filters.deliveryFailed} onChange={(event) => set({ deliveryFailed: event.target.checked })} />{' '}
           Failed deliveries
         </label>
+        <label className="checkbox">
+          <input type="checkbox" checked={filters.activityOverdue} onChange={(event) => set({ activityOverdue: event.target.checked })} />{' '}
+          Has overdue activity
+        </label>
       </div>
     </div>
   );

@@ -22,6 +22,7 @@ export interface QueueFilters {
   overdue: '' | 'any' | Deadline;
   escalationOpen: boolean;
   deliveryFailed: boolean;
+  activityOverdue: boolean;
   q: string;
   /** '' newest first; a search is always best match first. */
   sort: QueueSort | '';
@@ -34,6 +35,7 @@ export const NO_FILTERS: QueueFilters = {
   overdue: '',
   escalationOpen: false,
   deliveryFailed: false,
+  activityOverdue: false,
   q: '',
   sort: '',
 };
@@ -51,6 +53,7 @@ export function filtersFromSearch(search: URLSearchParams): QueueFilters {
     overdue: overdue === 'any' ? 'any' : oneOf(DEADLINES, overdue),
     escalationOpen: search.get('escalation') === 'open',
     deliveryFailed: search.get('delivery_failed') === 'true',
+    activityOverdue: search.get('activity_overdue') === 'true',
     q: search.get('q') ?? '',
     sort: oneOf(SORTS, search.get('sort')),
   };
@@ -64,6 +67,7 @@ export function filtersToSearch(filters: QueueFilters): URLSearchParams {
   if (filters.overdue) search.set('overdue', filters.overdue);
   if (filters.escalationOpen) search.set('escalation', 'open');
   if (filters.deliveryFailed) search.set('delivery_failed', 'true');
+  if (filters.activityOverdue) search.set('activity_overdue', 'true');
   if (filters.q.trim()) search.set('q', filters.q.trim());
   if (filters.sort && filters.sort !== '-created_at') search.set('sort', filters.sort);
   return search;
@@ -82,6 +86,7 @@ export function listQuery(filters: QueueFilters, cursor?: string): ListClaimsQue
   }
   if (filters.escalationOpen) query.escalation = 'open';
   if (filters.deliveryFailed) query.delivery_failed = true;
+  if (filters.activityOverdue) query.activity_overdue = true;
   if (isSearch(filters)) query.q = filters.q.trim();
   else if (filters.sort) query.sort = filters.sort;
   if (cursor) query.cursor = cursor;

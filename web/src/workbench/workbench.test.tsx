@@ -233,6 +233,7 @@ describe('work queue filters', () => {
     await user.selectOptions(screen.getByLabelText('Overdue'), 'first_contact');
     await user.click(screen.getByLabelText('Open escalations'));
     await user.click(screen.getByLabelText('Failed deliveries'));
+    await user.click(screen.getByLabelText('Has overdue activity'));
     await user.type(screen.getByLabelText('Search claims'), 'Ana Ruis');
     await user.click(screen.getByRole('button', { name: 'Search' }));
     expect(onQuery).toHaveBeenLastCalledWith({
@@ -243,6 +244,7 @@ describe('work queue filters', () => {
       deadline: 'first_contact',
       escalation: 'open',
       delivery_failed: true,
+      activity_overdue: true,
       q: 'Ana Ruis',
     });
   });
@@ -255,6 +257,7 @@ describe('work queue filters', () => {
       overdue: 'any',
       escalationOpen: true,
       deliveryFailed: true,
+      activityOverdue: true,
       q: 'Ruiz',
       sort: '-severity',
     };

@@ -29,6 +29,11 @@ export const claimsListQuerySchema = {
         'With overdue=true: only this deadline (acknowledgement reaching the claimant, first contact by an adjuster, promised next update)',
     },
     delivery_failed: { type: 'boolean', const: true, description: 'Only claims with a message whose delivery failed for good' },
+    activity_overdue: {
+      type: 'boolean',
+      const: true,
+      description: 'Only claims with an open diary activity due before today (UTC), whoever it is assigned to',
+    },
     created_from: { type: 'string', format: 'date-time', description: 'Inclusive (created_at >= created_from)' },
     created_to: { type: 'string', format: 'date-time', description: 'Exclusive (created_at < created_to)' },
     q: {

@@ -2,6 +2,7 @@ import type { Knex } from '@platform/db';
 import { ANY_OPEN_BREACH, openBreachCondition } from '../../shared/claim-deadlines';
 import type { ClaimStage, LossType } from '../../shared/claim-vocabulary';
 import { HAS_FAILED_DELIVERY } from '../delivery';
+import { HAS_OVERDUE_ACTIVITY } from '../diary';
 import { sortColumnOf, type ClaimCursor } from './claim-cursor';
 import { ACCENTED, DIGITS, PLAIN, prefixPattern, reverse } from './claim-search';
 import { DEFAULT_SORT, type ClaimsListQuery, type ClaimSort, type ClaimSummary, type SortColumn } from './claims-list-schemas';
@@ -85,6 +86,7 @@ function whereFilters(query: Knex.QueryBuilder, filters: ClaimsListFilters): Kne
   if (filters.escalation === 'open') query = query.whereRaw(OPEN_ESCALATION);
   if (filters.overdue) query = query.whereRaw(filters.deadline ? openBreachCondition(filters.deadline) : ANY_OPEN_BREACH);
   if (filters.delivery_failed) query = query.whereRaw(HAS_FAILED_DELIVERY);
+  if (filters.activity_overdue) query = query.whereRaw(HAS_OVERDUE_ACTIVITY);
   if (filters.created_from) query = query.where('created_at', '>=', filters.created_from);
   if (filters.created_to) query = query.where('created_at', '<', filters.created_to);
   if (filters.assignee !== undefined) query = query.where('assignee', filters.assignee);

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
-import { insertTestClaim } from '../../testing/workflow-fixtures';
+import { daysAgo, daysAhead, insertTestClaim } from '../../testing/workflow-fixtures';
 import { claimsListResponseSchema } from './claims-list-schemas';
 
 const PATH = '/api/claims/claims';
@@ -130,6 +130,26 @@ describe('GET /api/claims/claims', () => {
     await t.db('claims').where({ id: ids[3] }).update({ next_update_due: past, stage: 'closed' });
     const response = await list('?overdue=true').expect(200);
     expect(response.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([ids[2]]);
+  });
+
+  it('filters claims with an open diary activity due before today, not one due today or completed', async () => {
+    const activity = (claimId: string, dueOn: string, completed = false) =>
+      t.db('claim_activities').insert({
+        id: crypto.randomUUID(),
+        claim_id: claimId,
+        subject: 'Call back',
+        due_on: dueOn,
+        priority: 'normal',
+        assignee: 'adjuster-7',
+        created_by: 'adjuster-7',
+        ...(completed ? { completed_by: 'adjuster-7', completed_at: new Date() } : {}),
+      });
+    await activity(ids[0], daysAgo(1));
+    await activity(ids[1], daysAhead(0));
+    await activity(ids[4], daysAgo(3), true);
+    const response = await list('?activity_overdue=true').expect(200);
+    expect(response.body.items.map((item: { claim_id: string }) => item.claim_id)).toEqual([ids[0]]);
+    await list('?activity_overdue=false').expect(400);
   });
 
   it('filters and marks claims with an open escalation', async () => {

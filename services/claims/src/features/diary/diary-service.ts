@@ -37,6 +37,9 @@ const activityOf = (row: ActivityRow): Activity => ({
   completed_at: row.completed_at ? new Date(row.completed_at).toISOString() : null,
 });
 
+/** A claims-list condition: the claim has an open activity due before today (UTC), as my diary's `due=overdue` counts. */
+export const HAS_OVERDUE_ACTIVITY = `EXISTS (SELECT 1 FROM claim_activities oa WHERE oa.claim_id = claims.id AND oa.completed_at IS NULL AND oa.due_on < (now() AT TIME ZONE 'UTC')::date)`;
+
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const encode = (row: ActivityRow) => Buffer.from(JSON.stringify({ d: row.due_on, i: row.id }), 'utf8').toString('base64url');
 function decode(cursor: string): { d: string; i: string } {
