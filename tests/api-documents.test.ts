@@ -77,7 +77,7 @@ describe('the OpenAPI documents a client developer works from', () => {
     documents = (await platformDocuments()) as typeof documents;
   });
 
-  it('lints with no error or warning under Redocly’s plain `recommended` rules, each document as the gateway serves it to a client (/openapi.json, /docs/claims.json, /docs/evidence.json)', async () => {
+  it('lints with no error or warning under Redocly’s plain `recommended` rules and Spectral’s stock `spectral:oas`, each document as the gateway serves it to a client (/openapi.json, /docs/claims.json, /docs/evidence.json)', async () => {
     // The gateway merges what the services serve: here stand-ins serving the services' own documents.
     const claims = await startFakeUpstream({ document: documents.claims });
     const evidence = await startFakeUpstream({ document: documents.evidence });
@@ -104,6 +104,25 @@ describe('the OpenAPI documents a client developer works from', () => {
       expect(output).toMatch(/Your API descriptions are valid/);
       for (const document of served) expect(output).toContain(`validating ${path.basename(document)}`);
       expect(result.status).toBe(0);
+
+      // the stock ruleset, nothing overridden (the repository's .spectral.yaml only extends it)
+      writeFileSync(path.join(dir, 'stock.spectral.yaml'), 'extends:\n  - spectral:oas\n');
+      const spectral = spawnSync(
+        path.resolve(__dirname, '../node_modules/.bin/spectral'),
+        [
+          'lint',
+          '--ruleset',
+          'stock.spectral.yaml',
+          '--fail-severity',
+          'hint',
+          '--format',
+          'text',
+          ...served.map((document) => path.basename(document)),
+        ],
+        { cwd: dir, encoding: 'utf8' },
+      );
+      expect(spectral.stdout + spectral.stderr).toMatch(/No results with a severity of 'hint' or higher found/);
+      expect(spectral.status).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
       await gateway.close();

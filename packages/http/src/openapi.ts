@@ -158,15 +158,42 @@ export const API_LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Propri
 /** Who answers for the API: the team that runs the platform (no address of its own in the document). */
 export const API_CONTACT = { name: 'Claims platform team' };
 
-const SECURITY_SCHEMES = {
-  bearerJwt: {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'JWT',
-    description: 'Internal caller: a JWT with `sub`, `exp` and space-separated `scope`',
-  },
-  claimantToken: { type: 'http', scheme: 'bearer', description: 'The access_token returned when the claim was created' },
+/** What each JWT scope grants (CONTRACT.md, "Internal group"); an operation requiring a scope not here is refused. */
+const SCOPES: Record<string, string> = {
+  'claims:read': 'List claims, read a claim, read kits',
+  'claims:write': 'Run triage, post status updates, generate adjuster kits',
+  'claims:decide': 'Decide escalations; status updates into settlement or closed; reopen',
+  'evidence:write': 'Create controls and versions, create runs, add evidence, submit runs, build binders',
+  'evidence:approve': 'Approve or reject a submitted run (never one the same `sub` created or added evidence to)',
+  'audit:read': 'Verify the audit log, read audit records and checkpoints, download binders',
+  'audit:witness': 'Countersign the audit log as an independent witness',
 };
+
+/**
+ * The internal callers' JWTs are OAuth 2 access tokens issued by the deployment's OpenID provider (its JWKS is
+ * AUTH_JWKS_URL): people sign in with the authorization code flow and PKCE, as the workbench does, services with
+ * client credentials. Declared as an `oauth2` scheme so each operation's requirement names the scopes it checks
+ * and every scope is listed with what it grants (an `http` bearer scheme has nowhere to list them). The
+ * provider's real endpoints are in its `/.well-known/openid-configuration`; the document cannot know them, so
+ * the flows name them on the reserved `.example` domain. Every scope is listed in every document, so the
+ * gateway's merged document holds one `bearerJwt`.
+ */
+function securitySchemes() {
+  const provider = 'https://openid-provider.example';
+  return {
+    bearerJwt: {
+      type: 'oauth2',
+      description:
+        'Internal caller: `Authorization: Bearer <JWT>` with `sub`, `exp` and space-separated `scope`, issued by the ' +
+        "deployment's OpenID provider (the flows' URLs stand for its endpoints) and verified by the gateway and again by the service",
+      flows: {
+        authorizationCode: { authorizationUrl: `${provider}/authorize`, tokenUrl: `${provider}/token`, scopes: SCOPES },
+        clientCredentials: { tokenUrl: `${provider}/token`, scopes: SCOPES },
+      },
+    },
+    claimantToken: { type: 'http', scheme: 'bearer', description: 'The access_token returned when the claim was created' },
+  };
+}
 
 const pascalCase = (operationId: string) => operationId[0].toUpperCase() + operationId.slice(1);
 const isJson = (contentType: string) => contentType === 'application/json' || contentType.endsWith('+json');
@@ -295,8 +322,10 @@ export class OpenApiDocument {
     if (security === 'public') return [];
     this.usedSchemes.add(security === 'claimant' ? 'claimantToken' : 'bearerJwt');
     if (security === 'claimant') return [{ claimantToken: [] }];
-    if ('anyScope' in security) return security.anyScope.map((scope) => ({ bearerJwt: [scope] }));
-    return [{ bearerJwt: [security.scope] }];
+    const scopes = 'anyScope' in security ? security.anyScope : [security.scope];
+    const unknown = scopes.find((scope) => !(scope in SCOPES));
+    if (unknown) throw new Error(`scope ${unknown} is not one of the platform's (${Object.keys(SCOPES).join(', ')})`);
+    return scopes.map((scope) => ({ bearerJwt: [scope] }));
   }
 
   toJSON(): object {
@@ -326,7 +355,7 @@ export class OpenApiDocument {
             problemResponse(common.description, common.status, common.headers),
           ]),
         ),
-        securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([scheme]) => this.usedSchemes.has(scheme))),
+        securitySchemes: Object.fromEntries(Object.entries(securitySchemes()).filter(([scheme]) => this.usedSchemes.has(scheme))),
       },
     };
   }
