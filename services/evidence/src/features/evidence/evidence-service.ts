@@ -5,12 +5,11 @@ import { problems } from '@platform/http';
 import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import { recordChange } from '../../shared/record-change';
 import { evidenceAdded } from './evidence-events';
-import { type RunState, runsStore } from '../runs';
 import { fileScansStore } from './file-scans';
 import type { FilePlacements, FileStorage } from '@platform/files';
 import type { ReceivedFile } from './multipart';
 import type { Evidence, FileEvidenceFields, JsonEvidenceRequest } from './evidence-schemas';
-import { evidenceReceipt, evidenceStore, type NewEvidence } from './evidence-store';
+import { evidenceReceipt, evidenceStore, type NewEvidence, type RunOfEvidence } from './evidence-store';
 
 export interface EvidenceDeps {
   exchange: string;
@@ -21,7 +20,7 @@ export interface EvidenceDeps {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The run's period is whole UTC days, half-open: [period_start 00:00Z, period_end + 1 day 00:00Z). */
-function outsidePeriod(collectedAt: string | null, run: Pick<RunState, 'period_start' | 'period_end'>): boolean {
+function outsidePeriod(collectedAt: string | null, run: Pick<RunOfEvidence, 'period_start' | 'period_end'>): boolean {
   if (!collectedAt) return false;
   const at = Date.parse(collectedAt);
   return at < Date.parse(`${run.period_start}T00:00:00Z`) || at >= Date.parse(`${run.period_end}T00:00:00Z`) + DAY_MS;
@@ -38,11 +37,10 @@ export type ScannedFile = ReceivedFile & { contentType: string; scan: ScanOutcom
 
 /** Adding evidence to an open run: one immutable item, one audit record, one event. */
 export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
-  const runs = runsStore(db);
   const items = evidenceStore(db);
 
-  async function openRun(runId: string, options: { lock?: boolean } = {}): Promise<RunState> {
-    const run = await runs.find(runId, options);
+  async function openRun(runId: string, options: { lock?: boolean } = {}): Promise<RunOfEvidence> {
+    const run = await items.run(runId, options);
     if (!run) throw problems.notFound(`No run ${runId}`);
     if (run.status !== 'open') throw problems.conflict(`Run ${runId} is ${run.status}; evidence can only be added to an open run`);
     return run;
@@ -52,7 +50,7 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
    * `run` is open and locked (openRun with lock) by the caller, before it does any costly work on the item.
    * `scan` is the virus scan outcome of a file (recorded beside the item and in its audit record).
    */
-  async function add(run: RunState, fields: ItemFields, actor: string, scan?: ScanOutcome): Promise<Evidence> {
+  async function add(run: RunOfEvidence, fields: ItemFields, actor: string, scan?: ScanOutcome): Promise<Evidence> {
     const runId = run.run_id;
     if (fields.supersedes) {
       const old = await items.find(fields.supersedes);

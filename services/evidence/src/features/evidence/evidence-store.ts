@@ -96,8 +96,29 @@ function withSupersededBy(db: Knex, options: { content: boolean }) {
 
 const inSubmissionOrder = [{ column: 'e.submitted_at' }, { column: 'e.evidence_id' }];
 
+/** What adding evidence needs of its run: whether it is open, and its period. */
+export interface RunOfEvidence {
+  run_id: string;
+  status: string;
+  period_start: string;
+  period_end: string;
+}
+
 export function evidenceStore(db: Knex) {
   return {
+    /** The run evidence is added to; `lock` holds its row until the transaction ends (the run cannot move on meanwhile). */
+    async run(runId: string, options: { lock?: boolean } = {}): Promise<RunOfEvidence | undefined> {
+      const query = db('evidence_runs')
+        .where({ run_id: runId })
+        .first(
+          'run_id',
+          'status',
+          db.raw("to_char(period_start, 'YYYY-MM-DD') as period_start"),
+          db.raw("to_char(period_end, 'YYYY-MM-DD') as period_end"),
+        );
+      return options.lock ? query.forUpdate() : query;
+    },
+
     async insert(item: NewEvidence): Promise<StoredEvidence> {
       await db('evidence_items').insert(item);
       return toStored(await withSupersededBy(db, { content: true }).where('e.evidence_id', item.evidence_id).first());
