@@ -52,7 +52,16 @@ describe.each(JOURNEY_MODES)(
       await adjuster.screenshot({ path: screenshotPath(mode, 'workbench-queue.png') });
       await expectNoSeriousAccessibilityViolations(adjuster);
 
+      // A failed load says what failed and offers to retry.
+      const claimUrl = `**/api/claims/claims/${claimId}`;
+      await adjuster.route(claimUrl, (route) => route.abort('connectionrefused'));
       await row.getByRole('link', { name: claimNumber }).click();
+      const failed = adjuster.getByRole('alert').filter({ hasText: 'The claim could not be loaded' });
+      await failed.waitFor();
+      await adjuster.screenshot({ path: screenshotPath(mode, 'workbench-claim-failed.png') });
+      await expectNoSeriousAccessibilityViolations(adjuster);
+      await adjuster.unroute(claimUrl);
+      await failed.getByRole('button', { name: 'Retry' }).click();
       await adjuster.getByRole('heading', { level: 1, name: `Claim ${claimNumber}` }).waitFor();
       expect(await adjuster.getByTestId('first-contact-due').textContent()).not.toBe('Made');
       // The claim file is complete: location, injury, estimated amount, policy and the claimant's contact.
@@ -63,6 +72,19 @@ describe.each(JOURNEY_MODES)(
       expect(await adjuster.getByTestId('claimant-contact').textContent()).toContain('+14155550123');
       await adjuster.getByRole('button', { name: 'Take this claim' }).click();
       await adjuster.getByTestId('assignee').filter({ hasText: 'Assigned to you' }).waitFor();
+      // First contact made (a call) from the claim page: the first-contact deadline ends and its badge goes.
+      await adjuster.getByLabel('How', { exact: true }).selectOption('call');
+      await adjuster.getByLabel('Note (internal)').fill('Explained the next steps; photos to follow');
+      await adjuster.getByRole('button', { name: 'Record first contact' }).click();
+      await adjuster.getByRole('status').filter({ hasText: 'Phone call recorded' }).waitFor();
+      await adjuster.getByTestId('first-contact-due').filter({ hasText: 'Made' }).waitFor();
+      await adjuster
+        .getByTestId('contacts')
+        .getByText(/^Phone call on .+ — Explained the next steps/)
+        .waitFor();
+      await adjuster.getByRole('button', { name: 'Record a contact' }).waitFor();
+      await adjuster.screenshot({ path: screenshotPath(mode, 'workbench-contact.png'), fullPage: true });
+      await expectNoSeriousAccessibilityViolations(adjuster);
       await adjuster.getByRole('button', { name: 'Run triage' }).click();
       await adjuster.getByTestId('triage-outcome').filter({ hasText: 'waiting for a lead to decide' }).waitFor();
       await adjuster.getByText('injury: The claim reports an injury').waitFor();
@@ -152,8 +174,6 @@ describe.each(JOURNEY_MODES)(
       expect((await sent).status()).toBe(201);
       await adjuster.getByRole('status').filter({ hasText: 'Update sent (adequacy 100%)' }).waitFor();
       await adjuster.getByRole('region', { name: 'Deliveries' }).getByText('status update by email').first().waitFor();
-      // The first update a person sends is the first contact: the badge goes.
-      await adjuster.getByTestId('first-contact-due').filter({ hasText: 'Made' }).waitFor();
       await adjuster.screenshot({ path: screenshotPath(mode, 'workbench-claim.png'), fullPage: true });
       await expectNoSeriousAccessibilityViolations(adjuster);
 
@@ -183,12 +203,13 @@ describe.each(JOURNEY_MODES)(
       await lead.getByRole('button', { name: 'Reopen the claim' }).click();
       await lead.getByRole('status').filter({ hasText: 'Claim reopened into estimate' }).waitFor();
       await lead.getByTestId('claim-stage').filter({ hasText: 'estimate' }).waitFor();
+      // The reopening's reason is stored with it, and the timeline says who reopened it into what, and why.
       await lead
-        .getByText(/Reopened from closed to estimate/)
-        .first()
+        .getByRole('region', { name: 'Timeline' })
+        .getByText('Reopened into estimate by lead-bo: The named-driver endorsement was found; we look at your claim again.')
         .waitFor();
       await lead.screenshot({ path: screenshotPath(mode, 'workbench-reopened.png'), fullPage: true });
       await expectNoSeriousAccessibilityViolations(lead);
-    }, 180000);
+    }, 300000);
   },
 );

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CLAIM_STAGES } from '@platform/claims-domain';
 import { api } from '../api/client';
 import { humanise } from './QueuePage';
+import { RequestFailed } from './RequestFailed';
 import { DEADLINES, type ListClaimsQuery } from './queue-filters';
 import { authHeader, type WorkbenchSession } from './session';
 import { usePageTitle, useSession } from './WorkbenchSession';
@@ -86,11 +87,7 @@ export function OverviewPage() {
   return (
     <main>
       <h1>Overview</h1>
-      {overview.error && (
-        <p className="error" role="alert">
-          {overview.error.message}
-        </p>
-      )}
+      {overview.error && <RequestFailed what="The overview" error={overview.error} onRetry={() => void overview.refetch()} />}
       {overview.isPending && <p role="status">Loading…</p>}
       {overview.data && (
         <>

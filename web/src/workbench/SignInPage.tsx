@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { beginSignIn, completeSignIn, developmentSignIn, fetchSignInConfig } from './oidc';
+import { RequestFailed } from './RequestFailed';
 import { saveSession } from './session';
 import { usePageTitle } from './WorkbenchSession';
 
@@ -25,11 +26,7 @@ export function SignInPage() {
     <main className="workbench">
       <h1>Sign in to the workbench</h1>
       {config.isPending && <p role="status">Loading…</p>}
-      {config.error && (
-        <p className="error" role="alert">
-          {config.error.message}
-        </p>
-      )}
+      {config.error && <RequestFailed what="The sign-in settings" error={config.error} onRetry={() => void config.refetch()} />}
       {config.data?.issuer && (
         <button type="button" onClick={() => beginSignIn(config.data, returnTo).catch((e: Error) => setError(e.message))}>
           Sign in with your organisation

@@ -21,6 +21,7 @@ import { financialsMigration } from './0019_claims_financials';
 import { notesMigration } from './0020_claims_notes';
 import { diaryMigration } from './0021_claims_activities';
 import { contactsMigration } from './0022_claims_contacts';
+import { reopeningsMigration } from './0023_claims_reopenings';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const claimsMigrations: Migration[] = [
@@ -47,4 +48,5 @@ export const claimsMigrations: Migration[] = [
   notesMigration,
   diaryMigration,
   contactsMigration,
+  reopeningsMigration,
 ];

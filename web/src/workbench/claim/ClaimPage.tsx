@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
+import { RequestFailed } from '../RequestFailed';
 import { hasScope } from '../session';
 import { usePageTitle, useSession } from '../WorkbenchSession';
 import { AdjusterKitSection } from './AdjusterKitSection';
@@ -9,6 +10,7 @@ import { ActivitiesSection } from './ActivitiesSection';
 import { useClaimFile } from './claim-file';
 import { ClaimSummary } from './ClaimSummary';
 import { ComposerSection } from './ComposerSection';
+import { ContactsSection } from './ContactsSection';
 import { DeliveriesSection } from './DeliveriesSection';
 import { FinancialsSection } from './FinancialsSection';
 import { NotesSection } from './NotesSection';
@@ -28,9 +30,7 @@ export function ClaimPage() {
     return (
       <main>
         <h1>Claim</h1>
-        <p className="error" role="alert">
-          {file.error.message}
-        </p>
+        <RequestFailed what="The claim" error={file.error} onRetry={() => void file.refetch()} />
       </main>
     );
   if (!file.data)
@@ -46,6 +46,7 @@ export function ClaimPage() {
       <h1>Claim {claim.claim_number}</h1>
       <ClaimSummary file={file.data} />
       <AssignmentSection file={file.data} session={session} />
+      <ContactsSection file={file.data} session={session} />
       <TriageSection file={file.data} session={session} />
       {claim.stage !== 'closed' && <ComposerSection file={file.data} session={session} onOutcome={setOutcome} />}
       {claim.stage === 'closed' && hasScope(session, 'claims:decide') && (

@@ -11,9 +11,6 @@ export function queueText(file: Pick<ClaimFile, 'claim' | 'triage' | 'escalation
   return 'Not triaged';
 }
 
-/** First contact is made by the first status update a person sent (the deadlines feature's trigger ignores system:* updates). */
-const firstContactMade = (file: ClaimFile) => file.status_updates.some((update) => !update.created_by.startsWith('system:'));
-
 function locationText(location: ClaimFile['claim']['loss']['location']): string {
   if (!location) return 'Not given';
   return [location.address_line, location.postal_code, location.city, location.country].filter(Boolean).join(', ');
@@ -53,11 +50,13 @@ export function ClaimSummary({ file }: { file: ClaimFile }) {
         <dd>
           <DeadlineBadge due={claim.next_update_due} />
         </dd>
-        {/* The first-contact deadline ends when the claim closes, or with the first update a person sent (the service's rule). */}
+        {/* The first-contact deadline ends when the claim closes, or once a contact is made (recorded, or the first update a person sent). */}
         {claim.stage !== 'closed' && (
           <>
             <dt>First contact</dt>
-            <dd data-testid="first-contact-due">{firstContactMade(file) ? 'Made' : <DeadlineBadge due={claim.first_contact_due} />}</dd>
+            <dd data-testid="first-contact-due">
+              {claim.first_contact_made_at ? 'Made' : <DeadlineBadge due={claim.first_contact_due} />}
+            </dd>
           </>
         )}
         {claim.closing && (

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { humanise } from '../QueuePage';
+import { RequestFailed } from '../RequestFailed';
 import { authHeader, type WorkbenchSession } from '../session';
 import { problemText } from './claim-file';
 
@@ -19,7 +20,7 @@ export function DeliveriesSection({ claimId, session }: { claimId: string; sessi
   return (
     <section aria-labelledby="deliveries">
       <h2 id="deliveries">Deliveries</h2>
-      {deliveries.error && <p className="error">{deliveries.error.message}</p>}
+      {deliveries.error && <RequestFailed what="The deliveries" error={deliveries.error} onRetry={() => void deliveries.refetch()} />}
       <ul>
         {deliveries.data?.map((delivery) => (
           <li key={delivery.delivery_id}>

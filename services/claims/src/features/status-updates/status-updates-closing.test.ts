@@ -201,8 +201,31 @@ describe('closing a claim with a reason (POST …/closing: paid, denied, withdra
     expect(
       (await close(claim.claim_id, { reason: 'denied', rationale: 'No cover for wear and tear', status_update: closedUpdate() })).status,
     ).toBe(201);
-    expect((await post(claim.claim_id, closedUpdate({ stage: 'estimate' }))).status).toBe(201);
+    const reason = 'The named-driver endorsement was found; we look at your claim again.';
+    const reopened = await post(claim.claim_id, closedUpdate({ stage: 'estimate', what_happened: reason }));
+    expect(reopened.status).toBe(201);
     expect(await closingOf(claim.claim_id)).toMatchObject({ stage: 'estimate', closing_reason: null, closing_rationale: null });
+    // the reopening's reason is stored in its own row, and the timeline says who reopened it into what, and why
+    expect(
+      await t
+        .db('claim_reopenings')
+        .where({ claim_id: claim.claim_id })
+        .select('update_id', 'closing_reason', 'stage', 'reason', 'reopened_by'),
+    ).toEqual([
+      {
+        update_id: String(reopened.headers.location).split('/').pop(),
+        closing_reason: 'denied',
+        stage: 'estimate',
+        reason,
+        reopened_by: 'supervisor-sam',
+      },
+    ]);
+    const reopening = await t
+      .db('claim_audit')
+      .where({ claim_id: claim.claim_id, action: 'claim.status_updated' })
+      .whereRaw("data->>'stage' = 'estimate'")
+      .first('reason');
+    expect(reopening.reason).toBe(`Reopened into estimate by supervisor-sam: ${reason}`);
     await arrangePaidClaim(t.db, claim.claim_id);
     expect((await close(claim.claim_id, { reason: 'paid', status_update: closedUpdate() })).status).toBe(201);
     expect(await closingOf(claim.claim_id)).toMatchObject({ stage: 'closed', closing_reason: 'paid', closing_rationale: null });

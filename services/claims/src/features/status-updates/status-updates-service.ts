@@ -159,14 +159,26 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
         adequacy_missing: stored.update.adequacy_missing,
         expected_next_update_by: stored.update.expected_next_update_by,
       };
+      if (verdict.kind === 'reopen') {
+        await db('claim_reopenings').insert({
+          update_id: stored.update_id,
+          claim_id: claim.claim_id,
+          closing_reason: claim.closing?.reason ?? null,
+          stage: request.stage,
+          reason: request.what_happened,
+          reopened_by: caller.sub,
+        });
+      }
       await recordClaimChange(db, exchange, {
         claimId: claim.claim_id,
         event: claimStatusUpdated,
         actor: caller.sub,
-        reason:
-          verdict.kind === 'progress'
-            ? `Progress update in ${request.stage}`
-            : `${verdict.kind === 'reopen' ? 'Reopened' : 'Moved'} from ${claim.stage} to ${request.stage}`,
+        reason: {
+          progress: `Progress update in ${request.stage}`,
+          advance: `Moved from ${claim.stage} to ${request.stage}`,
+          // the reason told to the claimant, stored with the reopening (claim_reopenings)
+          reopen: `Reopened into ${request.stage} by ${caller.sub}: ${request.what_happened}`,
+        }[verdict.kind],
         data: facts,
       });
       if (closing) {
