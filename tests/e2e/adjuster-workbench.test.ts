@@ -130,11 +130,17 @@ describe.each(JOURNEY_MODES)(
         .getByLabel('What happened', { exact: true })
         .fill('A lead confirmed the injury; your claim goes to our complex-claims team.');
       await adjuster.getByLabel('What happens next', { exact: true }).fill('Your adjuster will call you this week.');
-      const before = await score.textContent();
+      const scores = [await score.textContent()];
       await adjuster.getByLabel('Next update by').fill('2001-01-15');
-      const after = await score.textContent();
-      // language (1) and contact (2) pre-filled of 6; the next-update date (3) completes it
-      expect([before, after]).toEqual(['50%', '100%']);
+      scores.push(await score.textContent());
+      // The meter is monotonic: asking something of the customer never lowers it (the call to action counts from the start).
+      await adjuster.getByLabel('What we need from the customer').fill('Photos of the damage');
+      scores.push(await score.textContent());
+      await adjuster.getByLabel('What we need from the customer').fill('');
+      await adjuster.getByLabel('Nothing needed from the customer now').check();
+      scores.push(await score.textContent());
+      // language (1) and contact (2) pre-filled of 8; the next-update date (3); "nothing needed" settles the call to action (2)
+      expect(scores).toEqual(['38%', '75%', '75%', '100%']);
       await adjuster
         .getByRole('region', { name: 'Preview on email' })
         .getByText(/Your adjuster will call you this week/)
@@ -152,6 +158,13 @@ describe.each(JOURNEY_MODES)(
       expect(posted).toBe(0);
       await adjuster.getByLabel('Call to action label').fill('');
       await adjuster.getByLabel('Call to action link').fill('');
+      // Refused before sending by the API's own schema, precompiled: a phone not in international form.
+      const phone = await adjuster.getByLabel('Contact phone').inputValue();
+      await adjuster.getByLabel('Contact phone').fill('+44 20 7946');
+      await adjuster.getByRole('button', { name: 'Send update' }).click();
+      await adjuster.getByTestId('composer-contact_phone-error').filter({ hasText: 'international form' }).waitFor();
+      expect(posted).toBe(0);
+      await adjuster.getByLabel('Contact phone').fill(phone);
 
       // Refused by the server (a date in the past): the refusal stands next to the field its pointer names.
       const refused = adjuster.waitForResponse(

@@ -43,4 +43,14 @@ describe('adequacy', () => {
       adequacy_missing: ['cta'],
     });
   });
+
+  it('with the call to action counted from the start (the composer meter), asking something of the customer never lowers the score', () => {
+    fc.assert(
+      fc.property(update, fc.string({ minLength: 1 }), (draft, need) => {
+        const before = computeAdequacy({ ...draft, what_we_need_from_you: null }, ['cta']);
+        const after = computeAdequacy({ ...draft, what_we_need_from_you: need }, ['cta']);
+        expect(after).toEqual(before);
+      }),
+    );
+  });
 });

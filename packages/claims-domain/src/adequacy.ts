@@ -37,12 +37,20 @@ export const ADEQUACY_WEIGHTS: readonly { field: AdequacyField; weight: number; 
   { field: 'language', weight: 1, applies: () => true },
 ];
 
-export function computeAdequacy(update: AdequacyInput): { adequacy_score: number; adequacy_missing: AdequacyField[] } {
+/**
+ * The score and what is missing. `alsoApplying` counts criteria as applicable whatever the update says: the
+ * workbench composer counts the call to action from the start, until the adjuster says nothing is needed from the
+ * customer, so that filling "what we need" never lowers its meter (docs/claims.md, "Status update adequacy").
+ */
+export function computeAdequacy(
+  update: AdequacyInput,
+  alsoApplying: readonly AdequacyField[] = [],
+): { adequacy_score: number; adequacy_missing: AdequacyField[] } {
   let applicable = 0;
   let given = 0;
   const missing: AdequacyField[] = [];
   for (const { field, weight, applies } of ADEQUACY_WEIGHTS) {
-    if (!applies(update)) continue;
+    if (!applies(update) && !alsoApplying.includes(field)) continue;
     applicable += weight;
     if (update[field] != null) given += weight;
     else missing.push(field);

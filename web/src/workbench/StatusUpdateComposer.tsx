@@ -12,6 +12,7 @@ import { useState, type FormEvent } from 'react';
 import type { components } from '../api/client';
 import { LANGUAGES } from '../i18n/messages';
 import { humanise } from './QueuePage';
+import { closing as validateClosing, statusUpdate as validateStatusUpdate } from './status-update-validate.generated.js';
 
 /** The StatusUpdate as POST …/status-updates takes it: exactly its fields, nothing about closing. */
 export type ComposedUpdate = components['schemas']['CreateStatusUpdateRequest'];
@@ -25,6 +26,8 @@ export interface Draft {
   what_happened: string;
   what_happens_next: string;
   what_we_need_from_you: string;
+  /** The adjuster said nothing is needed from the customer: "what we need" is null and no call to action is due. */
+  nothing_needed: boolean;
   expected_next_update_by: string;
   cta_label: string;
   cta_url: string;
@@ -50,7 +53,7 @@ export function draftToRequest(draft: Draft): ComposedUpdate {
     stage: draft.stage,
     what_happened: draft.what_happened.trim(),
     what_happens_next: draft.what_happens_next.trim(),
-    what_we_need_from_you: given(draft.what_we_need_from_you),
+    what_we_need_from_you: draft.nothing_needed ? null : given(draft.what_we_need_from_you),
     expected_next_update_by: given(draft.expected_next_update_by),
     cta,
     contact,
@@ -72,34 +75,70 @@ export function draftToClosing(draft: Draft & { closing_reason: ClosingReason })
 /** A refusal of one field, in words, shown next to that field. */
 export type FieldErrors = Partial<Record<keyof Draft, string>>;
 
+/** Words for a field the API's schema refuses: left empty, or not in the form it takes. */
+const EMPTY_WORDS: FieldErrors = {
+  what_happened: 'Say what happened',
+  what_happens_next: 'Say what happens next',
+  cta_label: 'A call to action needs its label',
+  cta_url: 'A call to action needs its link',
+  contact_phone: 'A contact needs its phone',
+  contact_email: 'A contact needs its email',
+  closing_reason: 'Choose why the claim closes',
+};
+const INVALID_WORDS: FieldErrors = {
+  cta_url: 'Enter a full link starting with https://',
+  portal_url: 'Enter a full link starting with https://',
+  contact_phone: 'Enter the phone in international form, e.g. +14155550123',
+  contact_email: 'Enter an email address',
+  expected_next_update_by: 'Enter a real date',
+  language: 'Choose a language from the list',
+};
+
+/** The body the draft would send, with a half-given call to action or contact kept (the schema then names the missing half). */
+function bodyToCheck(draft: Draft): unknown {
+  const either = (a: string, b: string) => given(a) !== null || given(b) !== null;
+  const update = {
+    ...draftToRequest(draft),
+    cta: either(draft.cta_label, draft.cta_url) ? { label: draft.cta_label.trim(), url: draft.cta_url.trim() } : null,
+    contact: either(draft.contact_phone, draft.contact_email)
+      ? { phone: draft.contact_phone.trim(), email: draft.contact_email.trim() }
+      : null,
+  };
+  if (draft.stage !== 'closed') return update;
+  const rationale = given(draft.closing_rationale);
+  return { reason: draft.closing_reason, ...(rationale ? { rationale } : {}), status_update: { ...update, stage: 'closed' } };
+}
+
 /**
- * What the API would refuse, checked before sending (CONTRACT §3): links are absolute https, except links on
- * the platform's own origins (`ownOrigins`: the API accepts links on its PUBLIC_BASE_URL whatever their scheme
- * outside production), and the required texts are not empty.
+ * What the API would refuse, checked before sending: the body against the API's own JSON Schema (the status update
+ * or, into `closed`, the closing request), precompiled by web/scripts/fnol-validator.ts since the CSP allows no
+ * eval; each error goes to the field its path names, in words. Two rules of the service are not in the schema and
+ * are checked here as it checks them: an http link only on the platform's own origins (`ownOrigins`: the API
+ * takes links on its PUBLIC_BASE_URL whatever their scheme outside production), and a denial's rationale.
  */
 export function refusals(draft: Draft, ownOrigins: readonly string[]): FieldErrors {
   const errors: FieldErrors = {};
-  const link = (name: 'cta_url' | 'portal_url') => {
-    const text = draft[name].trim();
-    if (!text) return;
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      errors[name] = 'Enter a full link starting with https://';
-      return;
+  const validate = draft.stage === 'closed' ? validateClosing : validateStatusUpdate;
+  if (!validate(bodyToCheck(draft))) {
+    for (const error of validate.errors ?? []) {
+      // a nullable object's `null` branch and the oneOf around it: the other branch's errors say what is wrong
+      if (error.keyword === 'oneOf' || error.schemaPath.endsWith('/oneOf/0/type')) continue;
+      const pointer = error.keyword === 'required' ? `${error.instancePath}/${String(error.params.missingProperty)}` : error.instancePath;
+      const name = fieldOfPointer(pointer);
+      if (!name || errors[name]) continue;
+      const value = draft[name];
+      if (typeof value === 'string' && value.trim() === '') errors[name] = EMPTY_WORDS[name] ?? 'Fill this in';
+      else if (error.keyword === 'maxLength') errors[name] = `At most ${String(error.params.limit)} characters`;
+      else errors[name] = INVALID_WORDS[name] ?? 'Not in a form the service takes';
     }
-    if (url.protocol !== 'https:' && !ownOrigins.includes(url.origin))
+  }
+  for (const name of ['cta_url', 'portal_url'] as const) {
+    const text = draft[name].trim();
+    if (errors[name] || !URL.canParse(text)) continue;
+    const url = new URL(text);
+    if (url.protocol === 'http:' && !ownOrigins.includes(url.origin))
       errors[name] = 'The link must start with https:// (or be this platform’s own link)';
-  };
-  link('cta_url');
-  link('portal_url');
-  if (!draft.what_happened.trim()) errors.what_happened = 'Say what happened';
-  if (!draft.what_happens_next.trim()) errors.what_happens_next = 'Say what happens next';
-  if (given(draft.cta_label) && !given(draft.cta_url)) errors.cta_url = 'A call to action needs its link';
-  if (given(draft.cta_url) && !given(draft.cta_label)) errors.cta_label = 'A call to action needs its label';
-  if (given(draft.contact_phone) && !/^\+[1-9]\d{6,14}$/.test(draft.contact_phone.trim()))
-    errors.contact_phone = 'Enter the phone in international form, e.g. +14155550123';
+  }
   if (draft.stage === 'closed' && draft.closing_reason === 'denied' && !given(draft.closing_rationale))
     errors.closing_rationale = 'A denial needs its rationale';
   return errors;
@@ -147,7 +186,7 @@ export function refusalOfProblem(
 
 const MISSING_HINTS: Record<AdequacyField, string> = {
   expected_next_update_by: 'when the customer hears from us next',
-  cta: 'a call to action (label and link) for what we need',
+  cta: 'what we need from the customer, with a call to action (label and link), or "nothing needed"',
   contact: 'who to contact (phone and email)',
   portal_url: 'the portal link',
   language: 'the language of the message',
@@ -234,6 +273,7 @@ export function emptyDraft(
     what_happened: '',
     what_happens_next: stageTemplate(stage, language),
     what_we_need_from_you: '',
+    nothing_needed: false,
     expected_next_update_by: '',
     cta_label: '',
     cta_url: '',
@@ -271,10 +311,12 @@ export function StatusUpdateComposer({
   // The platform's own origins: this page's, and that of the portal link the platform itself handed out (its PUBLIC_BASE_URL).
   const ownOrigins = [window.location.origin, ...(URL.canParse(initial.portal_url) ? [new URL(initial.portal_url).origin] : [])];
   const request = draftToRequest(draft);
-  const { adequacy_score: score, adequacy_missing: missing } = computeAdequacy(request);
+  // The meter counts the call to action from the start, until the adjuster says nothing is needed: filling a field
+  // never lowers it, and once that is settled it is the score the service records (docs/claims.md).
+  const { adequacy_score: score, adequacy_missing: missing } = computeAdequacy(request, draft.nothing_needed ? [] : ['cta']);
   // Before sending: what the API would refuse; after a refusal: what the server named, each next to its field.
   const fieldErrors: FieldErrors = { ...(error?.fields ?? {}), ...(checked ?? {}) };
-  const update = (name: keyof Draft, value: string) => {
+  const update = (name: keyof Draft, value: string | boolean) => {
     const next = { ...draft, [name]: value } as Draft;
     // A new stage or language brings its template, unless the adjuster has written their own.
     if ((name === 'stage' || name === 'language') && draft.what_happens_next === stageTemplate(draft.stage, draft.language))
@@ -289,7 +331,7 @@ export function StatusUpdateComposer({
       </span>
     ) : null;
   const describedBy = (name: keyof Draft) => (fieldErrors[name] ? `composer-${name}-error` : undefined);
-  const field = (name: keyof Draft, label: string, type = 'text', required = false) => (
+  const field = (name: Exclude<keyof Draft, 'nothing_needed'>, label: string, type = 'text', required = false) => (
     <div>
       <label htmlFor={`composer-${name}`}>{label}</label>
       <input
@@ -376,7 +418,11 @@ export function StatusUpdateComposer({
       </div>
       {field('what_happened', 'What happened', 'text', true)}
       {field('what_happens_next', 'What happens next', 'text', true)}
-      {field('what_we_need_from_you', 'What we need from the customer')}
+      {!draft.nothing_needed && field('what_we_need_from_you', 'What we need from the customer')}
+      <label className="checkbox">
+        <input type="checkbox" checked={draft.nothing_needed} onChange={(event) => update('nothing_needed', event.target.checked)} />
+        Nothing needed from the customer now
+      </label>
       {field('expected_next_update_by', 'Next update by', 'date')}
       <div className="filter-row">
         {field('cta_label', 'Call to action label')}

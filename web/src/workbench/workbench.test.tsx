@@ -23,7 +23,7 @@ describe('status update composer', () => {
   it('raises the adequacy score and shrinks what is missing while the adjuster types, with the service rules', async () => {
     const user = userEvent.setup();
     render(<StatusUpdateComposer initial={emptyDraft('triage', '', '')} onSend={() => {}} onClose={() => {}} />);
-    // Nothing given on email: next update (3), contact (2), language (1) all missing.
+    // Nothing given on email: next update (3), a call to action or "nothing needed" (2), contact (2), language (1) all missing.
     expect(score()).toBe('0%');
     const missing = () =>
       within(screen.getByRole('list', { name: 'Missing from this update' }))
@@ -32,6 +32,7 @@ describe('status update composer', () => {
     expect(missing()).toEqual([
       'Missing: what happened',
       'Missing: when the customer hears from us next',
+      'Missing: what we need from the customer, with a call to action (label and link), or "nothing needed"',
       'Missing: who to contact (phone and email)',
       'Missing: the language of the message',
     ]);
@@ -39,19 +40,52 @@ describe('status update composer', () => {
     await user.type(screen.getByLabelText('What happened'), 'We got your photos.');
     expect(missing()).not.toContain('Missing: what happened');
     await user.selectOptions(screen.getByLabelText('Language'), 'en');
-    expect(score()).toBe(`${Math.round(computeAdequacy({ channel: 'email', language: 'en' }).adequacy_score * 100)}%`);
+    expect(score()).toBe(`${Math.round(computeAdequacy({ channel: 'email', language: 'en' }, ['cta']).adequacy_score * 100)}%`);
     await user.type(screen.getByLabelText('Contact phone'), '+14155550111');
-    expect(score()).toBe('17%'); // a contact counts only with both phone and email, as the service requires
+    expect(score()).toBe('13%'); // a contact counts only with both phone and email, as the service requires
     await user.type(screen.getByLabelText('Contact email'), 'sam@insurer.example');
-    expect(score()).toBe('50%');
-    // Asking something of the customer makes a call to action applicable.
+    expect(score()).toBe('38%');
+    // Asking something of the customer leaves the score as it was: the call to action counted from the start.
     await user.type(screen.getByLabelText('What we need from the customer'), 'The police report');
     expect(score()).toBe('38%');
     await user.type(screen.getByLabelText('Call to action label'), 'Send it');
     await user.type(screen.getByLabelText('Call to action link'), 'https://portal.example/x');
+    expect(score()).toBe('63%');
     await user.type(screen.getByLabelText('Next update by'), '2099-01-15');
     expect(score()).toBe('100%');
     expect(screen.getByText('Nothing the customer needs is missing.')).toBeInTheDocument();
+  });
+
+  it('never lowers the meter as fields are filled, and once "nothing needed" is said it is the score the service records', async () => {
+    const user = userEvent.setup();
+    const onSend = vi.fn<(request: ComposedUpdate) => void>();
+    render(<StatusUpdateComposer initial={emptyDraft('assigned', 'en', '')} onSend={onSend} onClose={() => {}} />);
+    const percent = () => Number(score()!.replace('%', ''));
+    const seen = [percent()];
+    const fill = async (label: string, text: string) => {
+      await user.type(screen.getByLabelText(label), text);
+      seen.push(percent());
+    };
+    await fill('What happened', 'We got your photos.');
+    await fill('What we need from the customer', 'The police report');
+    await fill('Contact phone', '+14155550111');
+    await fill('Contact email', 'sam@insurer.example');
+    await fill('Call to action label', 'Send it');
+    await fill('Next update by', '2099-01-15');
+    await fill('Call to action link', 'https://portal.example/x');
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBe(100);
+
+    await user.clear(screen.getByLabelText('Call to action label'));
+    await user.clear(screen.getByLabelText('Call to action link'));
+    expect(score()).toBe('75%');
+    await user.click(screen.getByLabelText('Nothing needed from the customer now'));
+    expect(screen.queryByLabelText('What we need from the customer')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send update' }));
+    const sent = onSend.mock.calls[0][0];
+    expect(sent.what_we_need_from_you).toBeNull();
+    expect(score()).toBe(`${Math.round(computeAdequacy(sent).adequacy_score * 100)}%`);
+    expect(score()).toBe('100%');
   });
 
   it('shows the message as the chosen channel carries it, and the portal link counts on the portal channel', async () => {
@@ -168,6 +202,28 @@ describe('status update composer refusals', () => {
     await user.type(screen.getByLabelText('Call to action link'), `${window.location.origin}/portal/claims/x`);
     await user.click(screen.getByRole('button', { name: 'Send update' }));
     expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses what the API’s own schema refuses (precompiled), each in words at the field its path names', () => {
+    const draft = {
+      ...emptyDraft('estimate', 'en', 'https://claims.example/portal/claims/x'),
+      what_happened: 'x'.repeat(5001),
+      what_happens_next: ' ',
+      expected_next_update_by: '2099-02-30',
+      cta_label: 'Upload',
+      contact_phone: '+1 415 555',
+      contact_email: 'not-an-address',
+    };
+    expect(refusals(draft, ['https://claims.example'])).toEqual({
+      what_happened: 'At most 5000 characters',
+      what_happens_next: 'Say what happens next',
+      expected_next_update_by: 'Enter a real date',
+      cta_url: 'A call to action needs its link',
+      contact_phone: 'Enter the phone in international form, e.g. +14155550123',
+      contact_email: 'Enter an email address',
+    });
+    // closing is checked against the closing request's schema: it needs its reason
+    expect(refusals({ ...emptyDraft('closed', 'en', ''), what_happened: 'Closed' }, []).closing_reason).toBe('Choose why the claim closes');
   });
 
   it('asks for the rationale of a denial before closing', async () => {
