@@ -132,7 +132,8 @@ export function FinancialsPanel({ financials, onSetReserve, onRequestPayment }: 
 
       <form onSubmit={submitPayment} aria-labelledby="payment-heading">
         <h3 id="payment-heading">Request a payment</h3>
-        <p>Your authority limit: {show(financials.authority_limit)}</p>
+        {/* Before the first reserve the claim has no currency (the API says XXX): the limit reads in the currency the forms use. */}
+        <p>Your authority limit: {show({ amount: financials.authority_limit.amount, currency })}</p>
         <label htmlFor="payment-category">Category</label>
         <select
           id="payment-category"
