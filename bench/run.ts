@@ -11,7 +11,7 @@
  * Exit code: 0 whenever the benchmark ran (missed targets are data, not failures); 1 when something
  * broke (a scenario could not run: an endpoint failing, a process not starting).
  *
- * Options: --quick; --only=gateway,status,intake,events,upload,mixed,audit,binder,search,web (a subset);
+ * Options: --quick; --only=gateway,status,intake,events,upload,mixed,audit,binder,financials,search,web (a subset);
  * --profile (every platform process runs under the V8 CPU profiler, harness/cpu-profiler.js; summaries in
  * bench/.work/profiles);
  * --mixed-sec=<seconds> (the mixed load's length instead of 600, or 30 with --quick: a longer soak, or a short look);
@@ -37,6 +37,7 @@ import { pgClient } from './harness/workspace-modules';
 import { auditScenario } from './scenarios/audit';
 import { binderScenario } from './scenarios/binder';
 import { eventsScenario } from './scenarios/events';
+import { financialsScenario } from './scenarios/financials';
 import { gatewayLatencyScenario } from './scenarios/gateway-latency';
 import { intakeScenario } from './scenarios/intake';
 import { mixedScenario } from './scenarios/mixed';
@@ -188,6 +189,7 @@ async function main(): Promise<number> {
     // Before search, so its list/search requests see the table the intakes made, not 100,000 seeded claims.
     { group: 'mixed', scenario: mixedScenario(() => claims), needsStack: true },
     { group: 'binder', scenario: binderScenario, needsStack: true },
+    { group: 'financials', scenario: financialsScenario, needsStack: true },
     // Last: it grows the claims table to 100,000 rows, which would change the intake series' sizes.
     { group: 'search', scenario: searchScenario, needsStack: true },
   ];

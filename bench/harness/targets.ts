@@ -30,6 +30,7 @@ export const TARGETS: Target[] = [
   { key: 'binder.seconds_per_10k_evidence', op: 'reported' },
   { key: 'binder.rss_growth_mb', op: '<', threshold: 50 },
   { key: 'search.p99_ms_at_100k', op: '<', threshold: 50 },
+  { key: 'financials.p99_ms_at_10k_payments', op: '<', threshold: 50 },
   { key: 'mixed.sustained_rps', op: 'reported' },
   { key: 'mixed.p99_ms_status', op: 'reported' },
   { key: 'mixed.p99_ms_intake', op: 'reported' },
