@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { problemText } from './problem';
+import { problemText } from '../api/problem';
 import { periodText, type RunSummary } from './runs';
 import { SOD_MESSAGES, sodReason } from './segregation';
-import { canApprove, type ExaminerSession } from './session';
+import { canApprove, type ExaminerSession } from '../workbench/session';
 
 /**
  * The approval queue: every run in review, those the examiner may decide first (`awaiting=me`), the others

@@ -2,8 +2,8 @@ import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { components } from '../api/schema';
 import { checkInclusion, type InclusionVerdict } from './inclusion';
-import { problemText } from './problem';
-import { canAudit, type ExaminerSession } from './session';
+import { problemText } from '../api/problem';
+import { canAudit, type ExaminerSession } from '../workbench/session';
 import { VerifierKeyBox } from './VerifierKeys';
 
 type AuditRecord = components['schemas']['ListAuditRecordsResponse']['items'][number];

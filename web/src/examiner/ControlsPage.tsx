@@ -2,8 +2,8 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useId, useState, type FormEvent } from 'react';
 import type { components } from '../api/schema';
 import { Link } from 'react-router-dom';
-import { problemText } from './problem';
-import { canWrite, type ExaminerSession } from './session';
+import { problemText } from '../api/problem';
+import { canWrite, type ExaminerSession } from '../workbench/session';
 
 /** The controls by key, each opening onto its immutable versions. */
 export function ControlsPage({ session }: { session: ExaminerSession }) {

@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import type { components } from '../api/schema';
-import { postFormWithProgress } from './evidence-upload';
-import { problemText } from './problem';
-import type { ExaminerSession } from './session';
+import { postFormWithProgress } from '../api/upload';
+import { problemText } from '../api/problem';
+import type { ExaminerSession } from '../workbench/session';
 
 type JsonEvidence = components['schemas']['AddEvidenceRequest'];
 type Kind = JsonEvidence['kind'] | 'file';
@@ -99,7 +99,7 @@ export function EvidenceForm({
         form,
         (percent) => setState({ kind: 'sending', percent }),
       );
-      return finish(outcome.ok ? outcome : { ok: false, message: problemText(outcome.problem, outcome.status) });
+      return finish(outcome.ok ? outcome : { ok: false, message: problemText(outcome.problem) });
     }
     const built = jsonEvidenceBody(draft);
     if ('error' in built) return setState({ kind: 'failed', message: built.error });

@@ -6,7 +6,7 @@ import { AuditPage } from './AuditPage';
 import { ControlsPage } from './ControlsPage';
 import { RunPage } from './RunPage';
 import { RunsPage } from './RunsPage';
-import { canApprove, canAudit, canWrite, examinerSession } from './session';
+import { canApprove, canAudit, canWrite, examinerSession } from '../workbench/session';
 import '../workbench/workbench.css';
 import './examiner.css';
 

@@ -5,10 +5,10 @@ import type { components } from '../api/schema';
 import { binderFileName, binderZipUrl, downloadWithToken, evidenceContentUrl, textWithToken } from './binder-download';
 import { ConfirmDialog } from './ConfirmDialog';
 import { EvidenceForm } from './EvidenceForm';
-import { problemText } from './problem';
+import { problemText } from '../api/problem';
 import { periodText, STATUS_LABELS } from './runs';
 import { SOD_MESSAGES, sodReason } from './segregation';
-import { canApprove, canAudit, canWrite, type ExaminerSession } from './session';
+import { canApprove, canAudit, canWrite, type ExaminerSession } from '../workbench/session';
 import { VerifierKeyBox } from './VerifierKeys';
 import { sameSubject } from '../../../packages/auth/src/subject';
 

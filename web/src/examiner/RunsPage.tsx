@@ -1,9 +1,9 @@
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { problemText } from './problem';
+import { problemText } from '../api/problem';
 import { periodText, RUN_STATUSES, STATUS_LABELS, type RunStatus } from './runs';
-import { canWrite, type ExaminerSession } from './session';
+import { canWrite, type ExaminerSession } from '../workbench/session';
 
 interface RunFilters {
   status: RunStatus | '';

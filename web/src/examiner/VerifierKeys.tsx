@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { textWithToken } from './binder-download';
-import { problemText } from './problem';
-import type { ExaminerSession } from './session';
+import { problemText } from '../api/problem';
+import type { ExaminerSession } from '../workbench/session';
 
 export interface VerifierKeys {
   service: string;

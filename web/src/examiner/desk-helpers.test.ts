@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attachmentName } from './binder-download';
-import { problemText } from './problem';
+import { problemText } from '../api/problem';
 import { evidenceText } from './RunPage';
 import { verifyCommand } from './VerifierKeys';
 

@@ -9,7 +9,7 @@ import type { paths } from '../api/schema';
 import { ApprovalQueueTable } from './ApprovalQueue';
 import { EvidenceForm, jsonEvidenceBody, type EvidenceDraft } from './EvidenceForm';
 import type { RunSummary } from './runs';
-import type { ExaminerSession } from './session';
+import type { ExaminerSession } from '../workbench/session';
 
 function onDesk(children: ReactNode) {
   return render(

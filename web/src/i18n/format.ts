@@ -42,3 +42,9 @@ export function formatPhone(phone: string): string {
   if (!match) return phone;
   return `+${match[1]} ${match[2].match(/\d{1,3}/g)!.join(' ')}`;
 }
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+}

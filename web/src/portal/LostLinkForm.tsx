@@ -1,4 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
+import { api } from '../api/client';
+import { problemDetail } from '../api/problem';
 import { useLanguage } from '../i18n/language';
 
 /**
@@ -21,14 +23,11 @@ export function LostLinkForm() {
       ? { claim_number: claimNumber.trim(), email: value }
       : { claim_number: claimNumber.trim(), phone: value };
     try {
-      const response = await fetch('/api/claims/public/access-links', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      const { error: problem, response } = await api.POST('/api/claims/public/access-links', { body });
       if (response.status === 202) return setState('sent');
-      const problem = (await response.json().catch(() => null)) as { detail?: string } | null;
-      setError(response.status === 429 ? t('errorTooMany') : t('errorGeneric', { detail: problem?.detail ?? String(response.status) }));
+      setError(
+        response.status === 429 ? t('errorTooMany') : t('errorGeneric', { detail: problemDetail(problem, String(response.status)) }),
+      );
     } catch {
       setError(t('errorNetwork'));
     }

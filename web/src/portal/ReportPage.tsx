@@ -2,6 +2,7 @@ import { LOSS_TYPES } from '@platform/claims-domain';
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api } from '../api/client';
+import { problemDetail } from '../api/problem';
 import { LanguageProvider, useLanguage } from '../i18n/language';
 import { portalLanguage } from '../i18n/messages';
 import { keepAccessToken } from './access-token';
@@ -75,7 +76,9 @@ function ReportForm() {
       ) as Partial<Record<ReportField, string>>;
       setErrors(named);
       focusFirstError(named);
-      setFailure(response.status === 429 ? t('errorTooMany') : t('errorGeneric', { detail: problem?.detail ?? String(response.status) }));
+      setFailure(
+        response.status === 429 ? t('errorTooMany') : t('errorGeneric', { detail: problemDetail(problem, String(response.status)) }),
+      );
     } catch {
       setFailure(t('errorNetwork'));
     } finally {

@@ -3,7 +3,7 @@ import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useLanguage } from '../i18n/language';
 import { documentTypeName } from '../i18n/messages';
 import { claimStatusKey, type ClaimantStatus } from './claim-status';
-import { problemMessage } from './problem-message';
+import { problemMessage } from '../api/problem';
 import { uploadAttachments } from './upload';
 
 type UploadState =

@@ -8,7 +8,7 @@ import { LanguageSwitch } from '../i18n/LanguageSwitch';
 import type { Language } from '../i18n/messages';
 import { takeAccessToken } from './access-token';
 import { DocumentChecklist } from './DocumentChecklist';
-import { problemMessage } from './problem-message';
+import { problemMessage } from '../api/problem';
 import { StageTimeline } from './StageTimeline';
 import { StatusUpdateView } from './StatusUpdateView';
 import { translate } from '../i18n/messages';

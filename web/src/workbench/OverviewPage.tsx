@@ -6,6 +6,7 @@ import { RequestFailed } from './RequestFailed';
 import { DEADLINES, type ListClaimsQuery } from './queue-filters';
 import { authHeader, type WorkbenchSession } from './session';
 import { usePageTitle, useSession } from './WorkbenchSession';
+import { problemDetail } from '../api/problem';
 
 /** The API has no count operation: each bar counts one list page of up to COUNT_CAP claims (shown as "100+"). */
 const COUNT_CAP = 100;
@@ -21,7 +22,7 @@ async function countClaims(session: WorkbenchSession, query: ListClaimsQuery): P
     params: { query: { ...query, limit: COUNT_CAP } },
     headers: authHeader(session),
   });
-  if (error) throw new Error(error.detail ?? 'The claims could not be counted');
+  if (error) throw new Error(problemDetail(error, 'The claims could not be counted'));
   return data.items.length;
 }
 

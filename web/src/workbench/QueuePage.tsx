@@ -23,6 +23,7 @@ import {
 } from './queue-filters';
 import { authHeader, hasScope } from './session';
 import { SEARCH_INPUT_ID, usePageTitle, useSession } from './WorkbenchSession';
+import { problemDetail } from '../api/problem';
 
 export const humanise = (value: string) => value.replace(/_/g, ' ');
 
@@ -55,7 +56,7 @@ export function QueuePage() {
         params: { query: listQuery(filters, cursor) },
         headers: authHeader(session),
       });
-      if (error) throw new Error(error.detail ?? error.title ?? 'the service did not answer');
+      if (error) throw new Error(problemDetail(error, 'the service did not answer'));
       return data;
     },
   });
@@ -185,7 +186,7 @@ function useAdjusters() {
     retry: false,
     queryFn: async () => {
       const { data, error } = await api.GET('/api/claims/adjusters', { params: { query: { limit: 500 } }, headers: authHeader(session) });
-      if (error) throw new Error(error.detail ?? error.title ?? 'the service did not answer');
+      if (error) throw new Error(problemDetail(error, 'the service did not answer'));
       return data.items.map((item) => item.sub);
     },
   });
@@ -220,7 +221,7 @@ function BulkAssignment({ selected, onDone }: { selected: ClaimSummary[]; onDone
             headers: authHeader(session),
           });
           if (!error) return { claim, ok: true, text: to === null ? 'released' : `assigned to ${to}` };
-          return { claim, ok: false, text: `not changed: ${error.detail ?? error.title}` };
+          return { claim, ok: false, text: `not changed: ${problemDetail(error, 'refused')}` };
         } catch (e) {
           return { claim, ok: false, text: `not changed: ${(e as Error).message}` };
         }

@@ -1,3 +1,5 @@
+import { decodeJwtPayload } from '../api/jwt';
+
 /**
  * OpenID Connect sign-in for the workbench, a public client in the browser: authorization code with PKCE
  * (S256), `state` against forged callbacks and `nonce` against replayed ID tokens. The verifier, state and
@@ -92,7 +94,7 @@ export async function completeSignIn(config: SignInConfig, search: string): Prom
   const tokens = (await response.json()) as { access_token?: string; id_token?: string; error_description?: string };
   if (!response.ok || !tokens.access_token || !tokens.id_token)
     throw new Error(`The sign-in could not be completed: ${tokens.error_description ?? response.status}`);
-  const idPayload = JSON.parse(atob(tokens.id_token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))) as { nonce?: string };
+  const idPayload = decodeJwtPayload(tokens.id_token);
   if (idPayload.nonce !== pending.nonce) throw new Error('The ID token was not issued for this sign-in (nonce differs)');
   return { accessToken: tokens.access_token, returnTo: pending.returnTo };
 }

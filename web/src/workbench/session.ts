@@ -1,4 +1,12 @@
-import { WORKBENCH_TOKEN_KEY as SESSION_KEY } from '../examiner/session';
+import createClient from 'openapi-fetch';
+import { decodeJwtPayload } from '../api/jwt';
+import type { paths } from '../api/schema';
+
+/**
+ * The workbench keeps the signed-in person's access token in sessionStorage under this key (for this tab
+ * only); the sign-in puts it there and every workbench page, the examiner desk included, reads it.
+ */
+const SESSION_KEY = 'workbench-token';
 
 /**
  * The workbench's signed-in person: the access token (from the OpenID provider, or a development token)
@@ -18,14 +26,8 @@ export interface WorkbenchSession {
   expiresAt: number;
 }
 
-function decodePayload(token: string): Record<string, unknown> {
-  const segment = token.split('.')[1] ?? '';
-  const json = atob(segment.replace(/-/g, '+').replace(/_/g, '/'));
-  return JSON.parse(new TextDecoder().decode(Uint8Array.from(json, (c) => c.charCodeAt(0)))) as Record<string, unknown>;
-}
-
 export function sessionFromToken(accessToken: string): WorkbenchSession {
-  const payload = decodePayload(accessToken);
+  const payload = decodeJwtPayload(accessToken);
   return {
     accessToken,
     sub: String(payload.sub ?? ''),
@@ -117,3 +119,25 @@ export function signOutEverywhere(): void {
 export const hasScope = (session: WorkbenchSession, scope: string) => session.scopes.includes(scope);
 
 export const authHeader = (session: WorkbenchSession) => ({ Authorization: `Bearer ${session.accessToken}` });
+
+/** The examiner desk's view of the session: the token, who is signed in, the scopes and an API client carrying the token. */
+export interface ExaminerSession {
+  token: string;
+  me: string;
+  scopes: readonly string[];
+  api: ReturnType<typeof createClient<paths>>;
+}
+
+export const canWrite = (session: ExaminerSession) => session.scopes.includes('evidence:write');
+export const canApprove = (session: ExaminerSession) => session.scopes.includes('evidence:approve');
+export const canAudit = (session: ExaminerSession) => session.scopes.includes('audit:read');
+
+/** The API client carrying the workbench session's token. */
+export function examinerSession(session: WorkbenchSession): ExaminerSession {
+  return {
+    token: session.accessToken,
+    me: session.sub,
+    scopes: session.scopes,
+    api: createClient<paths>({ baseUrl: '', headers: authHeader(session) }),
+  };
+}
