@@ -1,12 +1,10 @@
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import { withTransactional } from '@platform/db';
-import { assertValid, compile, jsonBody } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { compile } from '@platform/http';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { ACCESS_LINK_ACCEPTED, accessLinkAcceptedSchema, accessLinkRequestSchema, type AccessLinkRequest } from './access-links-schemas';
 import { accessLinksService } from './access-links-service';
-
-export const ACCESS_LINKS_PATH = '/api/claims/public/access-links';
 
 /**
  * The client as the gateway names it (it replaces any client-sent X-Forwarded-For with the one address it
@@ -30,20 +28,11 @@ export function accessLinksRoutes(deps: ServiceDeps, config: ClaimsConfig, kickD
   compile(accessLinkRequestSchema);
   // Matching runs after the answer, one request after another, so neither the answer nor its timing tells whether a claim matched.
   let matching: Promise<unknown> = Promise.resolve();
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Access links');
 
-  router.post(ACCESS_LINKS_PATH, jsonBody, async (req, res) => {
-    const request = assertValid<AccessLinkRequest>(accessLinkRequestSchema, req.body);
-    await accessLinks.transactional((service) => service.admit(clientAddressOf(req), request.claim_number));
-    res.status(202).setHeader('Cache-Control', 'no-store');
-    res.json(ACCESS_LINK_ACCEPTED);
-    matching = matching
-      .then(() => accessLinks.transactional((service) => service.request(request)))
-      .then((queued) => queued && kickDelivery())
-      .catch((error) => deps.logger.warn({ err: error }, 'an access-link request could not be matched; the claimant may ask again'));
-  });
-
-  deps.openapi.operation('post', ACCESS_LINKS_PATH, {
+  defineRoute<{ body: AccessLinkRequest }>({
+    method: 'post',
+    path: '/api/claims/public/access-links',
     operationId: 'requestAccessLink',
     summary: 'Ask for a new link to a claim (a lost link)',
     description:
@@ -52,9 +41,8 @@ export function accessLinksRoutes(deps: ServiceDeps, config: ClaimsConfig, kickD
       '`{PUBLIC_BASE_URL}/portal/claims/{claim_id}#token={access_token}` (the token in the fragment), and every earlier token stops ' +
       'opening the claim once it is sent. Rate limited per client address and per claim number (ACCESS_LINK_LIMIT_PER_ADDRESS, ' +
       'ACCESS_LINK_LIMIT_PER_CLAIM in ACCESS_LINK_WINDOW_SECONDS, counted in the database across replicas): over either, 429 with Retry-After.',
-    tag: 'Access links',
-    security: 'public',
-    requestBody: {
+    caller: 'public',
+    body: {
       contentType: 'application/json',
       schema: accessLinkRequestSchema,
       example: { claim_number: 'CLM-2026-000123', email: 'ana@example.com' },
@@ -71,6 +59,15 @@ export function accessLinksRoutes(deps: ServiceDeps, config: ClaimsConfig, kickD
         headers: { 'Retry-After': 'Seconds until the window allows another request' },
       },
       503: { description: 'The database is unavailable' },
+    },
+    handler: async (req, res, { body }) => {
+      await accessLinks.transactional((service) => service.admit(clientAddressOf(req), body.claim_number));
+      res.status(202).setHeader('Cache-Control', 'no-store');
+      res.json(ACCESS_LINK_ACCEPTED);
+      matching = matching
+        .then(() => accessLinks.transactional((service) => service.request(body)))
+        .then((queued) => queued && kickDelivery())
+        .catch((error) => deps.logger.warn({ err: error }, 'an access-link request could not be matched; the claimant may ask again'));
     },
   });
   return router;

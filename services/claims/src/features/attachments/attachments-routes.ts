@@ -1,7 +1,7 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { withTransactional } from '@platform/db';
 import { problems } from '@platform/http';
-import { scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
+import { featureRoutes, scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
 import { attachmentExample } from '../../shared/claim-examples';
@@ -15,47 +15,11 @@ export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scann
   const storage = attachmentStorage(config, deps.dataDir);
   const placements = attachmentPlacements(deps.db, storage);
   const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE, storage, placements }), deps.db);
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Attachments');
 
-  router.post('/api/claims/public/claims/:id/attachments', async (req, res) => {
-    const reject = (problem: Error) => {
-      req.resume(); // discard the unread body so the answer reaches the client
-      throw problem;
-    };
-    let token: string;
-    try {
-      token = requireClaimantToken(req);
-    } catch (problem) {
-      return reject(problem as Error);
-    }
-    const claim = await claimOpenedBy(deps.db, String(req.params.id), token).catch(reject);
-    if (!req.is('multipart/form-data')) return reject(problems.unsupportedMediaType('Content-Type must be multipart/form-data'));
-    if (claim.stage === 'closed') return reject(problems.conflict('The claim is closed; it takes no more attachments'));
-
-    const upload = await receiveUpload(req, res, storage, config.ATTACHMENT_MAX_BYTES);
-    let announcements: string[] = [];
-    try {
-      const files: ScannedUpload['files'] = [];
-      for (const file of upload.files)
-        files.push({ ...file, scan: await scanUpload(scanner, () => storage.openTemporary(file.temporaryId)) });
-      announcements = await placements.announce(files.map((file) => file.sha256));
-      const attachments = await service.transactional((attachmentsOfClaim) =>
-        attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload, files }, announcements),
-      );
-      res.status(201).json({ attachments });
-    } catch (error) {
-      await Promise.all(upload.files.map((file) => storage.discard(file.temporaryId)));
-      // Left to the periodic recovery when the database is down now.
-      await placements
-        .recover(announcements)
-        .catch((cleanupError) =>
-          deps.logger.warn({ err: cleanupError, request_id: req.id }, 'could not remove the files of a failed upload'),
-        );
-      throw error;
-    }
-  });
-
-  deps.openapi.operation('post', '/api/claims/public/claims/{id}/attachments', {
+  defineRoute({
+    method: 'post',
+    path: '/api/claims/public/claims/{id}/attachments',
     operationId: 'addAttachments',
     summary: 'Add attachments to a claim',
     description:
@@ -63,9 +27,9 @@ export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scann
       'Optional `document_type` (a checklist type of the claim, or `other`) and `description` apply to every file. The same bytes again return the stored attachment with `duplicate: true`. ' +
       'Every file is scanned for viruses (CLAMD_URL) before it is filed: an infected file is quarantined (`scan_status: infected`, a plain-words `scan_notice`, ' +
       'not counted in the checklist); with the scanner down it is `pending` until a background rescan decides. A rejected upload leaves no file, row or event.',
-    tag: 'Attachments',
-    security: 'claimant',
-    requestBody: {
+    caller: 'claimant',
+    // multipart: the handler streams it, after the token and the claim are checked
+    body: {
       contentType: 'multipart/form-data',
       schema: uploadSchema,
       example: { file: ['(the bytes of rear-bumper.jpg)'], document_type: 'photos_of_damage', description: 'The rear bumper' },
@@ -86,6 +50,43 @@ export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scann
         description:
           'The database is unavailable, or a replica starting at that moment recovered the upload as abandoned; send it again after Retry-After',
       },
+    },
+    handler: async (req, res) => {
+      const reject = (problem: Error) => {
+        req.resume(); // discard the unread body so the answer reaches the client
+        throw problem;
+      };
+      let token: string;
+      try {
+        token = requireClaimantToken(req);
+      } catch (problem) {
+        return reject(problem as Error);
+      }
+      const claim = await claimOpenedBy(deps.db, String(req.params.id), token).catch(reject);
+      if (!req.is('multipart/form-data')) return reject(problems.unsupportedMediaType('Content-Type must be multipart/form-data'));
+      if (claim.stage === 'closed') return reject(problems.conflict('The claim is closed; it takes no more attachments'));
+
+      const upload = await receiveUpload(req, res, storage, config.ATTACHMENT_MAX_BYTES);
+      let announcements: string[] = [];
+      try {
+        const files: ScannedUpload['files'] = [];
+        for (const file of upload.files)
+          files.push({ ...file, scan: await scanUpload(scanner, () => storage.openTemporary(file.temporaryId)) });
+        announcements = await placements.announce(files.map((file) => file.sha256));
+        const attachments = await service.transactional((attachmentsOfClaim) =>
+          attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload, files }, announcements),
+        );
+        res.status(201).json({ attachments });
+      } catch (error) {
+        await Promise.all(upload.files.map((file) => storage.discard(file.temporaryId)));
+        // Left to the periodic recovery when the database is down now.
+        await placements
+          .recover(announcements)
+          .catch((cleanupError) =>
+            deps.logger.warn({ err: cleanupError, request_id: req.id }, 'could not remove the files of a failed upload'),
+          );
+        throw error;
+      }
     },
   });
   return router;

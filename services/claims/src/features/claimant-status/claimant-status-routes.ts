@@ -1,34 +1,24 @@
-import { Router } from 'express';
-import { noBody, parseQuery, queryParameters } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import type { Router } from 'express';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimIds, requiredDocumentsExample, statusUpdateExample } from '../../shared/claim-examples';
 import { requireClaimantToken } from '../../shared/claimant-access';
 import { claimantStatusQuerySchema, claimantStatusSchema, type ClaimantStatusQuery } from './claimant-status-schemas';
 import { claimantStatusService } from './claimant-status-service';
 
-export const CLAIMANT_STATUS_PATH = '/api/claims/public/claims/:id/status';
-
 export function claimantStatusRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   const claimantStatus = claimantStatusService(config.CLAIMS_CONTACT_NAME)(deps.db);
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Claimant status');
 
-  router.get(CLAIMANT_STATUS_PATH, noBody, async (req, res) => {
-    const token = requireClaimantToken(req);
-    const query = parseQuery<ClaimantStatusQuery>(claimantStatusQuerySchema, req.query as Record<string, unknown>);
-    const status = await claimantStatus.status(String(req.params.id), token, query);
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(status);
-  });
-
-  deps.openapi.operation('get', '/api/claims/public/claims/{id}/status', {
+  defineRoute<{ query: ClaimantStatusQuery }>({
+    method: 'get',
+    path: '/api/claims/public/claims/{id}/status',
     operationId: 'getClaimStatus',
     summary: "A claimant's view of their claim",
-    tag: 'Claimant status',
     description:
       'The history pages newest first: pass `history.next_cursor` as `cursor` for older updates. An unknown or malformed parameter is 400.',
-    security: 'claimant',
-    parameters: queryParameters(claimantStatusQuerySchema),
+    caller: 'claimant',
+    query: claimantStatusQuerySchema,
     responses: {
       200: {
         description:
@@ -74,6 +64,12 @@ export function claimantStatusRoutes(deps: ServiceDeps, config: ClaimsConfig): R
       401: { description: 'No access token' },
       404: { description: 'No such claim, or the token does not open it (indistinguishable)' },
       503: { description: 'The database is unavailable' },
+    },
+    handler: async (req, res, { query }) => {
+      const token = requireClaimantToken(req);
+      const status = await claimantStatus.status(String(req.params.id), token, query);
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(status);
     },
   });
   return router;

@@ -1,7 +1,7 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { withTransactional } from '@platform/db';
-import { assertValid, compile, jsonBody, problems } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { compile, problems } from '@platform/http';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import { claimantContact, type ClaimsConfig } from '../../config';
 import {
   IDEMPOTENCY_KEY_PATTERN,
@@ -13,8 +13,6 @@ import {
 } from './intake-schemas';
 import { intakeService } from './intake-service';
 import { intakeRequestExample, intakeResponseExample } from '../../shared/claim-examples';
-
-export const INTAKE_PATH = '/api/claims/public/claims';
 
 /** POST /api/claims/public/claims — first notice of loss (public; optional Idempotency-Key). */
 export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
@@ -28,30 +26,18 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
     deps.db,
   );
   compile(intakeRequestSchema); // fail at start, not on the first request, if the schema is wrong
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Intake');
 
-  router.post(INTAKE_PATH, jsonBody, async (req, res) => {
-    const idempotencyKey = req.get('idempotency-key');
-    if (idempotencyKey !== undefined && !isAcceptableIdempotencyKey(idempotencyKey)) {
-      throw problems.badRequest(`Idempotency-Key must carry 128 random bits: ${IDEMPOTENCY_KEY_RULE}`, [
-        { pointer: '/headers/idempotency-key', message: `must be ${IDEMPOTENCY_KEY_RULE}` },
-      ]);
-    }
-    const request = assertValid<IntakeRequest>(intakeRequestSchema, req.body);
-    const answer = await service.transactional((intake) => intake.submit(request, idempotencyKey));
-    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(answer.status).location(answer.location).json(answer.body);
-  });
-
-  deps.openapi.operation('post', INTAKE_PATH, {
+  defineRoute<{ body: IntakeRequest }>({
+    method: 'post',
+    path: '/api/claims/public/claims',
     operationId: 'createClaim',
     summary: 'Report a loss (first notice of loss)',
     description:
       'Creates the claim file in one transaction: claim number, checklist, service-level dates, acknowledgement, audit entry and the claim.created event. ' +
       'With an Idempotency-Key, the same key and body answer the same 201 again (header Idempotent-Replayed: true) for IDEMPOTENCY_RETENTION_HOURS; the same key with another body is 422. ' +
       'The public intake has no caller identity, so the key is the proof of possession: only a key of at least 128 random bits is accepted (a repetitive or hand-picked one is 400), and the stored answer, access token included, is sealed under the key itself, so only the client that chose it can be answered again.',
-    tag: 'Intake',
-    security: 'public',
+    caller: 'public',
     parameters: [
       {
         name: 'Idempotency-Key',
@@ -60,7 +46,7 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
         description: `At least 128 random bits: ${IDEMPOTENCY_KEY_RULE}; anything else is 400`,
       },
     ],
-    requestBody: { contentType: 'application/json', schema: intakeRequestSchema, example: intakeRequestExample },
+    body: { contentType: 'application/json', schema: intakeRequestSchema, example: intakeRequestExample },
     responses: {
       201: {
         description: 'The claim was created',
@@ -76,6 +62,17 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       415: { description: 'Content-Type is not application/json' },
       422: { description: 'The Idempotency-Key was used with another body' },
       503: { description: 'The database is unavailable' },
+    },
+    handler: async (req, res, { body }) => {
+      const idempotencyKey = req.get('idempotency-key');
+      if (idempotencyKey !== undefined && !isAcceptableIdempotencyKey(idempotencyKey)) {
+        throw problems.badRequest(`Idempotency-Key must carry 128 random bits: ${IDEMPOTENCY_KEY_RULE}`, [
+          { pointer: '/headers/idempotency-key', message: `must be ${IDEMPOTENCY_KEY_RULE}` },
+        ]);
+      }
+      const answer = await service.transactional((intake) => intake.submit(body, idempotencyKey));
+      if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      res.status(answer.status).location(answer.location).json(answer.body);
     },
   });
   return router;

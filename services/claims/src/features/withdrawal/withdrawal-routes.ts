@@ -1,7 +1,6 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { withTransactional } from '@platform/db';
-import { noBody } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import { claimantContact, type ClaimsConfig } from '../../config';
 import { claimIds, statusUpdateExample } from '../../shared/claim-examples';
 import { requireClaimantToken } from '../../shared/claimant-access';
@@ -17,23 +16,17 @@ export function withdrawalRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
     }),
     deps.db,
   );
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Withdrawal');
 
-  router.post('/api/claims/public/claims/:id/withdraw', noBody, async (req, res) => {
-    const token = requireClaimantToken(req);
-    const withdrawal = await withdrawals.transactional((service) => service.withdraw(String(req.params.id), token));
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(withdrawal);
-  });
-
-  deps.openapi.operation('post', '/api/claims/public/claims/{id}/withdraw', {
+  defineRoute({
+    method: 'post',
+    path: '/api/claims/public/claims/{id}/withdraw',
     operationId: 'withdrawClaim',
     summary: 'The claimant withdraws their claim',
     description:
       'Closes an open claim with closing reason `withdrawn`, before settlement. The claimant is told in their language on their channel ' +
       '(the update is in the answer and the history), the claim timeline records it and `claim.withdrawn` is published. Takes no body.',
-    tag: 'Withdrawal',
-    security: 'claimant',
+    caller: 'claimant',
     responses: {
       200: {
         description: 'The claim is closed as withdrawn',
@@ -62,6 +55,12 @@ export function withdrawalRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       404: { description: 'No such claim, or the token does not open it (indistinguishable)' },
       409: { description: 'The claim is in settlement or already closed' },
       503: { description: 'The database is unavailable' },
+    },
+    handler: async (req, res) => {
+      const token = requireClaimantToken(req);
+      const withdrawal = await withdrawals.transactional((service) => service.withdraw(String(req.params.id), token));
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(withdrawal);
     },
   });
   return router;
