@@ -1,9 +1,9 @@
 import { pipeline } from 'node:stream/promises';
-import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireScope } from '@platform/auth';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { noBody, problems, setDownloadHeaders } from '@platform/http';
-import { assertServable, type ServiceDeps } from '@platform/runtime';
+import { problems, setDownloadHeaders } from '@platform/http';
+import { assertServable, featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { readClaim } from '../../shared/claim-state';
 import { adjusterKitSchema } from './adjuster-kits-schemas';
@@ -47,12 +47,13 @@ const common = {
  * GET …/attachments/{attachment_id}/content (claims:read), which the kit's download_url points to.
  */
 export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Adjuster kits');
   const kits = withTransactional(adjusterKitService(config.CLAIMS_EXCHANGE), deps.db);
   const storage = attachmentStorage(config, deps.dataDir);
-  const tag = 'Adjuster kits';
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/generate-adjuster-kit', {
+  defineRoute({
+    method: 'post',
+    path: '/api/claims/claims/{id}/generate-adjuster-kit',
     operationId: 'generateAdjusterKit',
     summary: 'Generate an adjuster kit: a hashed snapshot of the claim file to start work from',
     description:
@@ -60,8 +61,7 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       'download_url, documents checklist, suggested next steps each marked draft) with `sha256` over the RFC 8785 ' +
       'canonical JSON of the snapshot without `sha256`. Generating again makes a new kit. Publishes ' +
       '`claim.adjuster_kit_generated`. Takes no body.',
-    tag,
-    security: { scope: 'claims:write' },
+    scopes: ['claims:write'],
     responses: {
       201: {
         description: 'The stored kit',
@@ -75,46 +75,37 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       415: { description: 'A body was sent; this operation takes none' },
       ...common,
     },
-  });
-  router.post(
-    '/api/claims/claims/:id/generate-adjuster-kit',
-    authenticate(deps.verifyToken),
-    requireScope('claims:write'),
-    noBody,
-    async (req: Request, res: Response) => {
+    handler: async (req, res) => {
       const actor = principalOf(req).sub;
       const kit = await kits.transactional((service) => service.generate(String(req.params.id), actor));
       res.status(201).location(`/api/claims/claims/${kit.claim_id}/adjuster-kits/${kit.kit_id}`).json(kit);
     },
-  );
+  });
 
-  deps.openapi.operation('get', '/api/claims/claims/{id}/adjuster-kits/{kit_id}', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/claims/{id}/adjuster-kits/{kit_id}',
     operationId: 'getAdjusterKit',
     summary: 'Read a stored adjuster kit',
-    tag,
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     responses: {
       200: { description: 'The kit as generated', schema: adjusterKitSchema, schemaName: 'AdjusterKit', example: adjusterKitExample },
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim, or no such kit on it' },
       ...common,
     },
-  });
-  router.get(
-    '/api/claims/claims/:id/adjuster-kits/:kit_id',
-    authenticate(deps.verifyToken),
-    requireScope('claims:read'),
-    async (req: Request, res: Response) => {
+    handler: async (req, res) => {
       res.json(await kits.get(String(req.params.id), String(req.params.kit_id)));
     },
-  );
+  });
 
-  deps.openapi.operation('get', '/api/claims/claims/{id}/attachments/{attachment_id}/content', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/claims/{id}/attachments/{attachment_id}/content',
     operationId: 'downloadAttachment',
     summary: "Download an attachment's stored bytes",
     description: 'Streams the file with its detected content type; the file name is for display only (Content-Disposition).',
-    tag,
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     responses: {
       200: { description: 'The file', contentType: 'application/octet-stream', schema: { type: 'string', contentEncoding: 'binary' } },
       403: { description: 'The caller lacks claims:read' },
@@ -122,12 +113,7 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       423: { description: 'The virus scan holds the file back: quarantined (`scan_status: infected`) or not scanned yet (`pending`)' },
       ...common,
     },
-  });
-  router.get(
-    '/api/claims/claims/:id/attachments/:attachment_id/content',
-    authenticate(deps.verifyToken),
-    requireScope('claims:read'),
-    async (req: Request, res: Response) => {
+    handler: async (req, res) => {
       const claim = await readClaim(deps.db, String(req.params.id));
       const attachment = await findKitAttachment(deps.db, claim.claim_id, String(req.params.attachment_id));
       if (!attachment) throw problems.notFound('No such attachment on this claim');
@@ -140,6 +126,6 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       res.setHeader('Digest', `sha-256=${Buffer.from(attachment.sha256, 'hex').toString('base64')}`);
       await pipeline(bytes, res);
     },
-  );
+  });
   return router;
 }

@@ -1,8 +1,8 @@
-import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, invalidCursor, jsonBody, noBody, parseQuery, problems, queryParameters } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { invalidCursor, parseQuery, problems, queryParameters } from '@platform/http';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimExample } from '../../shared/claim-examples';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
@@ -31,10 +31,12 @@ export function expectedVersionOf(header: string | undefined): number | undefine
 
 /** PUT /api/claims/claims/{id}/assignee (claims:write for oneself, claims:decide for anyone). */
 export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Assignment');
   const assignment = withTransactional(assignmentService(config.CLAIMS_EXCHANGE), deps.db);
 
-  deps.openapi.operation('put', '/api/claims/claims/{id}/assignee', {
+  defineRoute<{ body: AssigneeRequest }>({
+    method: 'put',
+    path: '/api/claims/claims/{id}/assignee',
     operationId: 'setClaimAssignee',
     summary: 'Take, release or reassign a claim',
     description:
@@ -43,10 +45,9 @@ export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       "Send the claim's `ETag` (from `GET /api/claims/claims/{id}`, also its `version`) as `If-Match`: a stale one is 409, so two " +
       'adjusters cannot both take a claim; without `If-Match` taking a claim someone else holds is 409 as well. A closed claim is 409. ' +
       'Setting the current assignee again changes nothing. A change is recorded on the timeline and publishes `claim.assignee_changed`.',
-    tag: 'Assignment',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
     parameters: [{ name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'The ETag of the claim as read, e.g. "4"' }],
-    requestBody: { contentType: 'application/json', schema: assigneeRequestSchema, example: { assignee: 'adjuster-7' } },
+    body: { contentType: 'application/json', schema: assigneeRequestSchema, example: { assignee: 'adjuster-7' } },
     responses: {
       200: {
         description: "The claim's assignee now",
@@ -62,30 +63,24 @@ export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       415: { description: 'Content-Type is not application/json' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.put(
-    '/api/claims/claims/:id/assignee',
-    authenticate(deps.verifyToken),
-    requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE),
-    jsonBody,
-    async (req: Request, res: Response) => {
-      const body = assertValid<AssigneeRequest>(assigneeRequestSchema, req.body);
+    handler: async (req, res, { body }) => {
       const expectedVersion = expectedVersionOf(req.get('if-match'));
       const caller = principalOf(req);
       const result = await assignment.transactional((service) => service.setAssignee(String(req.params.id), body, expectedVersion, caller));
       res.set('ETag', `"${result.version}"`).json(result);
     },
-  );
+  });
 
-  deps.openapi.operation('get', '/api/claims/adjusters', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/adjusters',
     operationId: 'listAdjusters',
     summary: 'The people claims can be assigned to',
     description:
       'The directory the assignment picker offers, by `sub`. The identity provider is not asked: the service learns the people ' +
       'who work claims itself — whoever opens the claims list holding `claims:write` (every adjuster does on signing in) and ' +
       'whoever a claim is assigned to. Someone who has never done either is not listed (they can still be assigned by `sub`).',
-    tag: 'Assignment',
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     parameters: queryParameters(adjustersQuerySchema),
     responses: {
       200: {
@@ -98,18 +93,18 @@ export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       403: { description: 'The caller lacks claims:read' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.get('/api/claims/adjusters', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
-    const { limit = 200, cursor } = parseQuery<AdjustersQuery>(adjustersQuerySchema, req.query as Record<string, unknown>);
-    const after = cursor === undefined ? undefined : Buffer.from(cursor, 'base64url').toString('utf8');
-    if (after !== undefined && (after.length === 0 || Buffer.from(after, 'utf8').toString('base64url') !== cursor)) throw invalidCursor();
-    const rows = await adjusterDirectory(deps.db).page(after, limit + 1);
-    const items = rows.slice(0, limit);
-    const page: AdjustersPage = {
-      items,
-      next_cursor: rows.length > limit ? Buffer.from(items[items.length - 1].sub, 'utf8').toString('base64url') : null,
-    };
-    res.json(page);
+    handler: async (req, res) => {
+      const { limit = 200, cursor } = parseQuery<AdjustersQuery>(adjustersQuerySchema, req.query as Record<string, unknown>);
+      const after = cursor === undefined ? undefined : Buffer.from(cursor, 'base64url').toString('utf8');
+      if (after !== undefined && (after.length === 0 || Buffer.from(after, 'utf8').toString('base64url') !== cursor)) throw invalidCursor();
+      const rows = await adjusterDirectory(deps.db).page(after, limit + 1);
+      const items = rows.slice(0, limit);
+      const page: AdjustersPage = {
+        items,
+        next_cursor: rows.length > limit ? Buffer.from(items[items.length - 1].sub, 'utf8').toString('base64url') : null,
+      };
+      res.json(page);
+    },
   });
   return router;
 }

@@ -1,7 +1,6 @@
-import { Router } from 'express';
-import { authenticate, principalOf, requireScope } from '@platform/auth';
-import { noBody, parseQuery, queryParameters } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import { claimExample } from '../../shared/claim-examples';
 import type { ClaimsConfig } from '../../config';
 import { claimsListQuerySchema, claimsListResponseSchema, type ClaimsListQuery } from './claims-list-schemas';
@@ -11,18 +10,11 @@ import { adjusterDirectory } from '../assignment';
 /** GET /api/claims/claims (claims:read) — claims newest first, filtered, keyset-paginated. */
 export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {
   const claimsList = claimsListService()(deps.db);
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Claims');
 
-  router.get('/api/claims/claims', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
-    const query = parseQuery<ClaimsListQuery>(claimsListQuerySchema, req.query as Record<string, unknown>);
-    const caller = principalOf(req);
-    const page = await claimsList.list(query, caller);
-    // The work queue is where an adjuster starts after signing in: the directory of assignable people learns them here.
-    await adjusterDirectory(deps.db).sawCaller(caller);
-    res.json(page);
-  });
-
-  deps.openapi.operation('get', '/api/claims/claims', {
+  defineRoute<{ query: ClaimsListQuery }>({
+    method: 'get',
+    path: '/api/claims/claims',
     operationId: 'listClaims',
     summary: 'List claims',
     description:
@@ -33,9 +25,8 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
       '`overdue=true` lists open claims past a deadline still unmet (acknowledgement, first contact, promised next update), ' +
       '`deadline` narrows it to one (alone it is 422); `delivery_failed=true` lists claims with a message whose delivery failed. ' +
       '`sort` orders by created_at, estimated_amount, severity (latest triage score) or loss_type, `-` descending; the cursor continues only its own sort.',
-    tag: 'Claims',
-    security: { scope: 'claims:read' },
-    parameters: queryParameters(claimsListQuerySchema),
+    scopes: ['claims:read'],
+    query: claimsListQuerySchema,
     responses: {
       200: {
         description: 'A page of claim summaries',
@@ -74,6 +65,13 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
           'created_from is not before created_to, assignee and unassigned=true together, deadline without overdue=true, or sort with q',
       },
       503: { description: 'The database is unavailable' },
+    },
+    handler: async (req, res, { query }) => {
+      const caller = principalOf(req);
+      const page = await claimsList.list(query, caller);
+      // The work queue is where an adjuster starts after signing in: the directory of assignable people learns them here.
+      await adjusterDirectory(deps.db).sawCaller(caller);
+      res.json(page);
     },
   });
   return router;

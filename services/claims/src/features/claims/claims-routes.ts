@@ -1,8 +1,7 @@
-import { Router } from 'express';
-import { authenticate, requireScope } from '@platform/auth';
+import type { Router } from 'express';
 import type { Knex } from '@platform/db';
-import { noBody, problems } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { problems } from '@platform/http';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { attachmentSchema } from '../../shared/attachment';
 import { attachmentsStore } from '../attachments';
@@ -52,38 +51,14 @@ export function claimFileSchema(extensions: ClaimFileExtension[]) {
 
 /** GET /api/claims/claims/{id} (claims:read) — the whole claim file. */
 export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extensions: ClaimFileExtension[] = []): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Claims');
 
-  router.get('/api/claims/claims/:id', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
-    const claimId = String(req.params.id);
-    const claim = await claimStore(deps.db).find(claimId);
-    if (!claim) throw problems.notFound('No such claim');
-    const [statusUpdates, attachments, timeline] = [
-      await statusUpdatesStore(deps.db).listOfClaim(claimId),
-      await attachmentsStore(deps.db).listOfClaim(claimId),
-      await claimStore(deps.db).listAudit(claimId),
-    ];
-    const extra: object[] = [];
-    for (const extension of extensions) extra.push(await extension.load(deps.db, claimId));
-    res.set('ETag', `"${claim.version}"`).json({
-      claim: withoutTokenHash(claim),
-      status_updates: statusUpdates.map((stored) => ({
-        update_id: stored.update_id,
-        created_at: stored.created_at,
-        created_by: stored.created_by,
-        ...stored.update,
-      })),
-      attachments,
-      timeline,
-      ...Object.assign({}, ...extra),
-    });
-  });
-
-  deps.openapi.operation('get', '/api/claims/claims/{id}', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/claims/{id}',
     operationId: 'getClaim',
     summary: 'The whole claim file',
-    tag: 'Claims',
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     responses: {
       200: {
         description: 'Claim, status updates, attachments, internal timeline, triage and escalation',
@@ -108,6 +83,30 @@ export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extension
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim' },
       503: { description: 'The database is unavailable' },
+    },
+    handler: async (req, res) => {
+      const claimId = String(req.params.id);
+      const claim = await claimStore(deps.db).find(claimId);
+      if (!claim) throw problems.notFound('No such claim');
+      const [statusUpdates, attachments, timeline] = [
+        await statusUpdatesStore(deps.db).listOfClaim(claimId),
+        await attachmentsStore(deps.db).listOfClaim(claimId),
+        await claimStore(deps.db).listAudit(claimId),
+      ];
+      const extra: object[] = [];
+      for (const extension of extensions) extra.push(await extension.load(deps.db, claimId));
+      res.set('ETag', `"${claim.version}"`).json({
+        claim: withoutTokenHash(claim),
+        status_updates: statusUpdates.map((stored) => ({
+          update_id: stored.update_id,
+          created_at: stored.created_at,
+          created_by: stored.created_by,
+          ...stored.update,
+        })),
+        attachments,
+        timeline,
+        ...Object.assign({}, ...extra),
+      });
     },
   });
   return router;

@@ -1,7 +1,5 @@
-import { Router } from 'express';
-import { authenticate, requireScope } from '@platform/auth';
-import { noBody } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import type { Router } from 'express';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimExample, statusUpdateExample } from '../../shared/claim-examples';
 import { claimDeliveriesResponseSchema } from './delivery-schemas';
@@ -9,22 +7,19 @@ import { deliveryService } from './delivery-service';
 
 /** GET /api/claims/claims/{id}/deliveries (claims:read) — every message sent for the claim and how its delivery went. */
 export function deliveryRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Claims');
   const deliveries = deliveryService()(deps.db);
 
-  router.get('/api/claims/claims/:id/deliveries', authenticate(deps.verifyToken), requireScope('claims:read'), noBody, async (req, res) => {
-    res.json(await deliveries.listOfClaim(String(req.params.id)));
-  });
-
-  deps.openapi.operation('get', '/api/claims/claims/{id}/deliveries', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/claims/{id}/deliveries',
     operationId: 'listClaimDeliveries',
     summary: 'Every message sent for a claim and its delivery status',
     description:
       'One entry per message: each status update on its channel (the acknowledgement included) and each new access link, oldest first. Email goes through SMTP, SMS ' +
       'through the SMS webhook; a failed attempt is retried with backoff (`retrying`, with `last_error` and `next_attempt_at`) ' +
       'up to 5 attempts, then `failed`. `GET /api/claims/claims?delivery_failed=true` lists the claims with a failed delivery.',
-    tag: 'Claims',
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     responses: {
       200: {
         description: "The claim's deliveries",
@@ -64,6 +59,9 @@ export function deliveryRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim' },
       503: { description: 'The database is unavailable' },
+    },
+    handler: async (req, res) => {
+      res.json(await deliveries.listOfClaim(String(req.params.id)));
     },
   });
   return router;

@@ -1,7 +1,6 @@
-import type { Request, Response, Router } from 'express';
-import { authenticate, principalOf, requireAnyScope } from '@platform/auth';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody, noBody, parseQuery, queryParameters } from '@platform/http';
 import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
@@ -44,15 +43,15 @@ const writes = {
 export function diaryRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   const { router, defineRoute } = featureRoutes(deps, 'Diary');
   const diary = withTransactional(diaryService(config.CLAIMS_EXCHANGE), deps.db);
-  const writer = [authenticate(deps.verifyToken), requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE)];
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/activities', {
+  defineRoute<{ body: ActivityRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/activities',
     operationId: 'createClaimActivity',
     summary: "Add an activity to a claim's diary",
     description: 'Assigned to `assignee`, or to the caller when omitted. Publishes `claim.activity_changed` (never the subject).',
-    tag: 'Diary',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    requestBody: {
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
+    body: {
       contentType: 'application/json',
       schema: activityRequestSchema,
       example: { subject: activityExample.subject, due_on: activityExample.due_on, priority: 'normal' },
@@ -61,11 +60,10 @@ export function diaryRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       201: { description: 'The activity', schema: activitySchema, schemaName: 'Activity', example: activityExample },
       ...writes,
     },
-  });
-  router.post('/api/claims/claims/:id/activities', ...writer, jsonBody, async (req: Request, res: Response) => {
-    const body = assertValid<ActivityRequest>(activityRequestSchema, req.body);
-    const caller = principalOf(req);
-    res.status(201).json(await diary.transactional((s) => s.create(String(req.params.id), body, caller)));
+    handler: async (req, res, { body }) => {
+      const caller = principalOf(req);
+      res.status(201).json(await diary.transactional((s) => s.create(String(req.params.id), body, caller)));
+    },
   });
 
   defineRoute({
@@ -87,11 +85,12 @@ export function diaryRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
     },
   });
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/activities/{activity_id}/complete', {
+  defineRoute({
+    method: 'post',
+    path: '/api/claims/claims/{id}/activities/{activity_id}/complete',
     operationId: 'completeClaimActivity',
     summary: 'Complete an activity',
-    tag: 'Diary',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
     responses: {
       200: {
         description: 'The activity, completed',
@@ -103,18 +102,19 @@ export function diaryRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       400: { description: 'A body was sent' },
       409: { description: 'Already completed' },
     },
-  });
-  router.post('/api/claims/claims/:id/activities/:activityId/complete', ...writer, noBody, async (req: Request, res: Response) => {
-    const caller = principalOf(req);
-    res.json(await diary.transactional((s) => s.complete(String(req.params.id), String(req.params.activityId), caller)));
+    handler: async (req, res) => {
+      const caller = principalOf(req);
+      res.json(await diary.transactional((s) => s.complete(String(req.params.id), String(req.params.activity_id), caller)));
+    },
   });
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/activities/{activity_id}/reassign', {
+  defineRoute<{ body: ReassignRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/activities/{activity_id}/reassign',
     operationId: 'reassignClaimActivity',
     summary: 'Give an open activity to someone else',
-    tag: 'Diary',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    requestBody: { contentType: 'application/json', schema: reassignRequestSchema, example: { assignee: 'adjuster-9' } },
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
+    body: { contentType: 'application/json', schema: reassignRequestSchema, example: { assignee: 'adjuster-9' } },
     responses: {
       200: {
         description: 'The activity, reassigned',
@@ -125,20 +125,20 @@ export function diaryRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       ...writes,
       409: { description: 'The activity is completed' },
     },
-  });
-  router.post('/api/claims/claims/:id/activities/:activityId/reassign', ...writer, jsonBody, async (req: Request, res: Response) => {
-    const body = assertValid<ReassignRequest>(reassignRequestSchema, req.body);
-    const caller = principalOf(req);
-    res.json(await diary.transactional((s) => s.reassign(String(req.params.id), String(req.params.activityId), body, caller)));
+    handler: async (req, res, { body }) => {
+      const caller = principalOf(req);
+      res.json(await diary.transactional((s) => s.reassign(String(req.params.id), String(req.params.activity_id), body, caller)));
+    },
   });
 
-  deps.openapi.operation('get', '/api/claims/activities', {
+  defineRoute<{ query: DiaryQuery }>({
+    method: 'get',
+    path: '/api/claims/activities',
     operationId: 'listMyActivities',
     summary: 'My diary: my open activities across claims, earliest due first',
     description: '`assignee=me` (required); `due=overdue|today|week` counts days in UTC. Cursor-paged.',
-    tag: 'Diary',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    parameters: queryParameters(diaryQuerySchema),
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
+    query: diaryQuerySchema,
     responses: {
       200: {
         description: 'A page of my open activities',
@@ -150,11 +150,10 @@ export function diaryRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       403: { description: 'The caller lacks claims:write and claims:decide' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.get('/api/claims/activities', ...writer, noBody, async (req, res) => {
-    const query = parseQuery<DiaryQuery>(diaryQuerySchema, req.query as Record<string, unknown>);
-    const caller = principalOf(req);
-    res.json(await diary.transactional((s) => s.myDiary(query, caller)));
+    handler: async (req, res, { query }) => {
+      const caller = principalOf(req);
+      res.json(await diary.transactional((s) => s.myDiary(query, caller)));
+    },
   });
   return router;
 }

@@ -1,8 +1,7 @@
-import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireScope } from '@platform/auth';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { escalationExample } from '../../shared/claim-examples';
 import { escalationDecisionRequestSchema, escalationSchema, type EscalationDecisionRequest } from './escalation-schemas';
@@ -10,10 +9,12 @@ import { escalationService } from './escalation-service';
 
 /** POST /api/claims/claims/{id}/escalations/{escalation_id}/decision (claims:decide). */
 export function escalationsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Escalations');
   const escalations = withTransactional(escalationService(config.CLAIMS_EXCHANGE), deps.db);
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/escalations/{escalation_id}/decision', {
+  defineRoute<{ body: EscalationDecisionRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/escalations/{escalation_id}/decision',
     operationId: 'decideEscalation',
     summary: 'Decide an open triage escalation',
     description:
@@ -21,9 +22,8 @@ export function escalationsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rout
       'use `override`); `override` routes it to the given `queue` (required). `rationale` is required and not blank. ' +
       'The decision is final: a second one is 409. The claim takes the queue and moves from triage to `assigned` ' +
       '(a claim already past triage keeps its stage). Recorded with the caller as decider; publishes `claim.escalation_decided`.',
-    tag: 'Escalations',
-    security: { scope: 'claims:decide' },
-    requestBody: {
+    scopes: ['claims:decide'],
+    body: {
       contentType: 'application/json',
       schema: escalationDecisionRequestSchema,
       example: { decision: escalationExample.decision, rationale: escalationExample.rationale },
@@ -39,20 +39,13 @@ export function escalationsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rout
       422: { description: '`accept` with a queue other than the proposed one' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.post(
-    '/api/claims/claims/:id/escalations/:escalation_id/decision',
-    authenticate(deps.verifyToken),
-    requireScope('claims:decide'),
-    jsonBody,
-    async (req: Request, res: Response) => {
-      const body = assertValid<EscalationDecisionRequest>(escalationDecisionRequestSchema, req.body);
+    handler: async (req, res, { body }) => {
       const actor = principalOf(req).sub;
       const decided = await escalations.transactional((service) =>
         service.decide(String(req.params.id), String(req.params.escalation_id), body, actor),
       );
       res.status(200).json(decided);
     },
-  );
+  });
   return router;
 }

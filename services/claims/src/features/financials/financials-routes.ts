@@ -1,8 +1,7 @@
-import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody, noBody, parseQuery, queryParameters } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { parseAuthorityLimits } from './authority-limits';
@@ -85,24 +84,23 @@ const writes = {
  * and …/void. Money is `{ amount: "1234.50", currency: "USD" }` throughout.
  */
 export function financialsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Financials');
   const financials = withTransactional(
     financialsService(config.CLAIMS_EXCHANGE, parseAuthorityLimits(config.PAYMENT_AUTHORITY_LIMITS)),
     deps.db,
   );
-  const writer = [authenticate(deps.verifyToken), requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE)];
-  const reader = [authenticate(deps.verifyToken), requireScope('claims:read'), noBody];
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/reserves', {
+  defineRoute<{ body: ReserveRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/reserves',
     operationId: 'setClaimReserve',
     summary: "Set a cost category's open reserve",
     description:
       '`amount` becomes the open reserve of `cost_category` (what may still be paid from it), not an increment. Every change is a ' +
       'row (who, when, why, open reserve from → to), never an update, and publishes `claim.reserve_changed`. The first reserve sets ' +
       "the claim's currency; another currency later is 422. A closed claim is 409.",
-    tag: 'Financials',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    requestBody: {
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
+    body: {
       contentType: 'application/json',
       schema: reserveRequestSchema,
       example: { cost_category: 'indemnity', amount: usd('12000.00'), reason: 'Repair estimate received' },
@@ -128,32 +126,34 @@ export function financialsRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       409: { description: 'The claim is closed' },
       422: { description: "Another currency than the claim's, or a reserve beyond numeric(18,2)" },
     },
-  });
-  router.post('/api/claims/claims/:id/reserves', ...writer, jsonBody, async (req: Request, res: Response) => {
-    const body = assertValid<ReserveRequest>(reserveRequestSchema, req.body);
-    const caller = principalOf(req);
-    res.status(201).json(await financials.transactional((s) => s.setReserve(String(req.params.id), body, caller)));
+    handler: async (req, res, { body }) => {
+      const caller = principalOf(req);
+      res.status(201).json(await financials.transactional((s) => s.setReserve(String(req.params.id), body, caller)));
+    },
   });
 
-  deps.openapi.operation('get', '/api/claims/claims/{id}/financials', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/claims/{id}/financials',
     operationId: 'getClaimFinancials',
     summary: 'Reserves, paid, awaiting approval, outstanding and incurred per cost category, and totals',
     description:
       "Per category: `reserve` = paid + awaiting approval + outstanding; `outstanding` is the open reserve; `incurred` = paid + outstanding. `authority_limit` is the caller's own limit.",
-    tag: 'Financials',
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     responses: {
       200: { description: 'The figures', schema: financialsSchema, schemaName: 'Financials', example: financialsExample },
       400: { description: 'A body was sent' },
       403: { description: 'The caller lacks claims:read' },
       ...common,
     },
-  });
-  router.get('/api/claims/claims/:id/financials', ...reader, async (req, res) => {
-    res.json(await financials.transactional((s) => s.financials(String(req.params.id), principalOf(req))));
+    handler: async (req, res) => {
+      res.json(await financials.transactional((s) => s.financials(String(req.params.id), principalOf(req))));
+    },
   });
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/payments', {
+  defineRoute<{ body: PaymentRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/payments',
     operationId: 'requestClaimPayment',
     summary: 'Request a payment: approved within your authority limit, awaiting approval above it',
     description:
@@ -161,9 +161,8 @@ export function financialsRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       '(`PAYMENT_AUTHORITY_LIMITS`: their own entry, else the highest of their scopes, else 0) it is `approved` at once; above it, ' +
       'it is `awaiting_approval` until someone else whose limit covers it decides (POST …/decision). Publishes `claim.payment_requested` ' +
       '(amounts and category, never the payee).',
-    tag: 'Financials',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    requestBody: {
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
+    body: {
       contentType: 'application/json',
       schema: paymentRequestSchema,
       example: {
@@ -180,56 +179,58 @@ export function financialsRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       409: { description: 'Beyond the open reserve of the category, no reserve yet, or a closed claim' },
       422: { description: "Another currency than the claim's, or an invoice_attachment_id that is not this claim's" },
     },
-  });
-  router.post('/api/claims/claims/:id/payments', ...writer, jsonBody, async (req: Request, res: Response) => {
-    const body = assertValid<PaymentRequest>(paymentRequestSchema, req.body);
-    const caller = principalOf(req);
-    const payment = await financials.transactional((s) => s.requestPayment(String(req.params.id), body, caller));
-    res.status(201).location(`/api/claims/claims/${payment.claim_id}/payments/${payment.payment_id}`).json(payment);
+    handler: async (req, res, { body }) => {
+      const caller = principalOf(req);
+      const payment = await financials.transactional((s) => s.requestPayment(String(req.params.id), body, caller));
+      res.status(201).location(`/api/claims/claims/${payment.claim_id}/payments/${payment.payment_id}`).json(payment);
+    },
   });
 
-  deps.openapi.operation('get', '/api/claims/claims/{id}/payments', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/claims/{id}/payments',
     operationId: 'listClaimPayments',
     summary: "The claim's payments, newest first",
-    tag: 'Financials',
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     responses: {
       200: { description: 'Every payment of the claim', schema: paymentsPageSchema, example: { items: [decidedExample] } },
       400: { description: 'A body was sent' },
       403: { description: 'The caller lacks claims:read' },
       ...common,
     },
-  });
-  router.get('/api/claims/claims/:id/payments', ...reader, async (req, res) => {
-    res.json({ items: await financials.transactional((s) => s.payments(String(req.params.id))) });
+    handler: async (req, res) => {
+      res.json({ items: await financials.transactional((s) => s.payments(String(req.params.id))) });
+    },
   });
 
-  deps.openapi.operation('get', '/api/claims/claims/{id}/payments/{payment_id}', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/claims/{id}/payments/{payment_id}',
     operationId: 'getClaimPayment',
     summary: 'One payment',
-    tag: 'Financials',
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     responses: {
       200: { description: 'The payment', schema: paymentSchema, schemaName: 'Payment', example: paymentExample },
       400: { description: 'A body was sent' },
       403: { description: 'The caller lacks claims:read' },
       ...common,
     },
-  });
-  router.get('/api/claims/claims/:id/payments/:paymentId', ...reader, async (req, res) => {
-    res.json(await financials.transactional((s) => s.payment(String(req.params.id), String(req.params.paymentId))));
+    handler: async (req, res) => {
+      res.json(await financials.transactional((s) => s.payment(String(req.params.id), String(req.params.payment_id))));
+    },
   });
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/payments/{payment_id}/decision', {
+  defineRoute<{ body: PaymentDecisionRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/payments/{payment_id}/decision',
     operationId: 'decideClaimPayment',
     summary: 'Approve or reject a payment awaiting approval',
     description:
       'Someone other than the requester (the same normalised-subject comparison as evidence approvals: case, accents, width and ' +
       'look-alike letters do not make a second person) whose authority limit covers the amount. `rationale` is required for both ' +
       'decisions. Publishes `claim.payment_decided`.',
-    tag: 'Financials',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    requestBody: {
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
+    body: {
       contentType: 'application/json',
       schema: paymentDecisionRequestSchema,
       example: { decision: 'approved', rationale: 'Matches the repair invoice' },
@@ -240,20 +241,20 @@ export function financialsRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       403: { description: 'The requester deciding their own payment, a limit below the amount, or neither claims:write nor claims:decide' },
       409: { description: 'The payment is not awaiting approval, or the claim is closed' },
     },
-  });
-  router.post('/api/claims/claims/:id/payments/:paymentId/decision', ...writer, jsonBody, async (req: Request, res: Response) => {
-    const body = assertValid<PaymentDecisionRequest>(paymentDecisionRequestSchema, req.body);
-    const caller = principalOf(req);
-    res.json(await financials.transactional((s) => s.decide(String(req.params.id), String(req.params.paymentId), body, caller)));
+    handler: async (req, res, { body }) => {
+      const caller = principalOf(req);
+      res.json(await financials.transactional((s) => s.decide(String(req.params.id), String(req.params.payment_id), body, caller)));
+    },
   });
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/payments/{payment_id}/void', {
+  defineRoute<{ body: PaymentVoidRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/payments/{payment_id}/void',
     operationId: 'voidClaimPayment',
     summary: 'Void a payment before it is issued',
     description: 'An approved payment or one awaiting approval; its amount returns to the open reserve. Publishes `claim.payment_voided`.',
-    tag: 'Financials',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    requestBody: {
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
+    body: {
       contentType: 'application/json',
       schema: paymentVoidRequestSchema,
       example: { reason: 'Duplicate of an earlier payment' },
@@ -272,21 +273,21 @@ export function financialsRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       ...writes,
       409: { description: 'The payment is already rejected or voided, or the claim is closed' },
     },
+    handler: async (req, res, { body }) => {
+      const caller = principalOf(req);
+      res.json(await financials.transactional((s) => s.void(String(req.params.id), String(req.params.payment_id), body, caller)));
+    },
   });
-  router.post('/api/claims/claims/:id/payments/:paymentId/void', ...writer, jsonBody, async (req: Request, res: Response) => {
-    const body = assertValid<PaymentVoidRequest>(paymentVoidRequestSchema, req.body);
-    const caller = principalOf(req);
-    res.json(await financials.transactional((s) => s.void(String(req.params.id), String(req.params.paymentId), body, caller)));
-  });
-  deps.openapi.operation('get', '/api/claims/payments/awaiting-approval', {
+  defineRoute<{ query: ApprovalQueueQuery }>({
+    method: 'get',
+    path: '/api/claims/payments/awaiting-approval',
     operationId: 'listPaymentsAwaitingApproval',
     summary: 'The payment approval queue: payments awaiting approval across claims, oldest first',
     description:
       'Each with `you_may_decide` and, when not, `why_not` (the caller requested it — the normalised-subject comparison — or it is ' +
       'above their authority limit). Cursor-paged.',
-    tag: 'Financials',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    parameters: queryParameters(approvalQueueQuerySchema),
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
+    query: approvalQueueQuerySchema,
     responses: {
       200: {
         description: 'A page of the queue',
@@ -298,11 +299,10 @@ export function financialsRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       403: { description: 'The caller lacks claims:write and claims:decide' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.get('/api/claims/payments/awaiting-approval', ...writer, noBody, async (req, res) => {
-    const query = parseQuery<ApprovalQueueQuery>(approvalQueueQuerySchema, req.query as Record<string, unknown>);
-    const caller = principalOf(req);
-    res.json(await financials.transactional((s) => s.approvalQueue(query, caller)));
+    handler: async (req, res, { query }) => {
+      const caller = principalOf(req);
+      res.json(await financials.transactional((s) => s.approvalQueue(query, caller)));
+    },
   });
   return router;
 }

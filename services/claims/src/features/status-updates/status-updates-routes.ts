@@ -1,8 +1,7 @@
-import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireAnyScope, requireScope } from '@platform/auth';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import {
   closingRequestSchema,
@@ -25,13 +24,15 @@ export type DeliveryKick = () => void;
  * GET …/status-updates/{update_id} (claims:read), where the Location points.
  */
 export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kickDelivery: DeliveryKick): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Status updates');
   const updates = withTransactional(
     statusUpdateService(config.CLAIMS_EXCHANGE, config.DEFAULT_UPDATE_CADENCE_DAYS, config.PUBLIC_BASE_URL),
     deps.db,
   );
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/status-updates', {
+  defineRoute<{ body: StatusUpdateRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/status-updates',
     operationId: 'createStatusUpdate',
     summary: "Post a status update to the claimant and move the claim's stage",
     description:
@@ -48,9 +49,8 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       "An `email` or `sms` update for a claimant without that contact is 422. The update replaces the claim's promise " +
       '(`next_update_due`: the start of the day after `expected_next_update_by`), is queued for delivery on its channel ' +
       '(portal: delivered by being stored) and publishes `claim.status_updated`.',
-    tag: 'Status updates',
-    security: { anyScope: [WRITE_SCOPE, DECIDE_SCOPE] },
-    requestBody: { contentType: 'application/json', schema: statusUpdateRequestSchema, example: statusUpdateRequestExample },
+    scopes: [WRITE_SCOPE, DECIDE_SCOPE],
+    body: { contentType: 'application/json', schema: statusUpdateRequestSchema, example: statusUpdateRequestExample },
     responses: {
       201: {
         description: 'The stored StatusUpdate: exactly its thirteen fields',
@@ -77,22 +77,17 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.post(
-    '/api/claims/claims/:id/status-updates',
-    authenticate(deps.verifyToken),
-    requireAnyScope(WRITE_SCOPE, DECIDE_SCOPE),
-    jsonBody,
-    async (req: Request, res: Response) => {
-      const body = assertValid<StatusUpdateRequest>(statusUpdateRequestSchema, req.body);
+    handler: async (req, res, { body }) => {
       const principal = principalOf(req);
       const stored = await updates.transactional((service) => service.post(String(req.params.id), body, principal));
       kickDelivery();
       res.status(201).location(`/api/claims/claims/${stored.update.claim_id}/status-updates/${stored.update_id}`).json(stored.update);
     },
-  );
+  });
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/closing', {
+  defineRoute<{ body: ClosingRequest }>({
+    method: 'post',
+    path: '/api/claims/claims/{id}/closing',
     operationId: 'closeClaim',
     summary: 'Close a claim with its reason, telling the claimant with a status update into closed',
     description:
@@ -104,9 +99,8 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       '`claim.status_updated` exactly like any status update, in one transaction with the closing (`claim.closed`, with the reason). ' +
       'Reopening is an ordinary status update into an open stage; it clears the closing, which the timeline keeps. ' +
       `Closing a claim as denied: \`${JSON.stringify(closingRequestExample)}\`.`,
-    tag: 'Status updates',
-    security: { scope: DECIDE_SCOPE },
-    requestBody: { contentType: 'application/json', schema: closingRequestSchema, example: closingRequestExample },
+    scopes: [DECIDE_SCOPE],
+    body: { contentType: 'application/json', schema: closingRequestSchema, example: closingRequestExample },
     responses: {
       201: {
         description: 'The claim is closed: its reason and rationale, and the stored StatusUpdate (exactly its thirteen fields)',
@@ -130,26 +124,20 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       422: { description: 'status_update.claim_id names another claim, or its channel has no contact for this claimant' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.post(
-    '/api/claims/claims/:id/closing',
-    authenticate(deps.verifyToken),
-    requireScope(DECIDE_SCOPE),
-    jsonBody,
-    async (req: Request, res: Response) => {
-      const body = assertValid<ClosingRequest>(closingRequestSchema, req.body);
+    handler: async (req, res, { body }) => {
       const principal = principalOf(req);
       const { stored, closing } = await updates.transactional((service) => service.close(String(req.params.id), body, principal));
       kickDelivery();
       res.status(201).location(`/api/claims/claims/${stored.update.claim_id}/status-updates/${stored.update_id}`).json(closing);
     },
-  );
+  });
 
-  deps.openapi.operation('get', '/api/claims/claims/{id}/status-updates/{update_id}', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/claims/{id}/status-updates/{update_id}',
     operationId: 'getStatusUpdate',
     summary: 'Read one status update of a claim',
-    tag: 'Status updates',
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     responses: {
       200: {
         description: 'The stored StatusUpdate (thirteen fields)',
@@ -162,15 +150,10 @@ export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kic
       404: { description: 'No such claim, or no such update on it' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.get(
-    '/api/claims/claims/:id/status-updates/:update_id',
-    authenticate(deps.verifyToken),
-    requireScope('claims:read'),
-    async (req: Request, res: Response) => {
+    handler: async (req, res) => {
       const stored = await updates.get(String(req.params.id), String(req.params.update_id));
       res.json(stored.update);
     },
-  );
+  });
   return router;
 }

@@ -1,8 +1,7 @@
-import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireScope } from '@platform/auth';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { assertValid, jsonBody, noBody } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import { DEFAULT_TRIAGE_POLICY } from './default-policy';
 import { triagePolicySchema, type TriagePolicy } from './triage-policy';
 import { publishedTriagePolicySchema } from './triage-policy-schemas';
@@ -25,16 +24,17 @@ const publishedExample = {
 
 /** GET /api/claims/triage-policy (claims:read) and POST /api/claims/triage-policy/versions (claims:decide). */
 export function triagePolicyRoutes(deps: ServiceDeps): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Triage');
   const policies = withTransactional(triagePolicyService(), deps.db);
 
-  deps.openapi.operation('get', '/api/claims/triage-policy', {
+  defineRoute({
+    method: 'get',
+    path: '/api/claims/triage-policy',
     operationId: 'getTriagePolicy',
     summary: 'The triage policy in force',
     description:
       'The active version: its parameters, score bands and json-rules-engine rules, the human gates its rules can raise, and who published it when.',
-    tag: 'Triage',
-    security: { scope: 'claims:read' },
+    scopes: ['claims:read'],
     responses: {
       200: {
         description: 'The active triage policy',
@@ -46,18 +46,14 @@ export function triagePolicyRoutes(deps: ServiceDeps): Router {
       403: { description: 'The caller lacks claims:read' },
       503: { description: 'The database is unavailable, or no triage policy is active' },
     },
-  });
-  router.get(
-    '/api/claims/triage-policy',
-    authenticate(deps.verifyToken),
-    requireScope('claims:read'),
-    noBody,
-    async (_req: Request, res: Response) => {
+    handler: async (_req, res) => {
       res.json(await policies.transactional((service) => service.current()));
     },
-  );
+  });
 
-  deps.openapi.operation('post', '/api/claims/triage-policy/versions', {
+  defineRoute<{ body: TriagePolicy }>({
+    method: 'post',
+    path: '/api/claims/triage-policy/versions',
     operationId: 'publishTriagePolicy',
     summary: 'Publish a new version of the triage policy',
     description:
@@ -65,9 +61,8 @@ export function triagePolicyRoutes(deps: ServiceDeps): Router {
       'every condition names a known fact and operator and rule ids are unique (422). It is stored beside the earlier versions, ' +
       'which never change (the database refuses edits), and becomes the active one for every triage run from now on; the ' +
       'publisher (JWT sub) and time are recorded with it. A version that exists already is 409.',
-    tag: 'Triage',
-    security: { scope: 'claims:decide' },
-    requestBody: { contentType: 'application/json', schema: triagePolicySchema, schemaName: 'TriagePolicy', example: newPolicyExample },
+    scopes: ['claims:decide'],
+    body: { contentType: 'application/json', schema: triagePolicySchema, schemaName: 'TriagePolicy', example: newPolicyExample },
     responses: {
       201: {
         description: 'The published, now active, version',
@@ -84,18 +79,11 @@ export function triagePolicyRoutes(deps: ServiceDeps): Router {
       422: { description: 'The policy could not run: an unknown fact or operator, or a repeated rule id' },
       503: { description: 'The database is unavailable' },
     },
-  });
-  router.post(
-    '/api/claims/triage-policy/versions',
-    authenticate(deps.verifyToken),
-    requireScope('claims:decide'),
-    jsonBody,
-    async (req: Request, res: Response) => {
-      const policy = assertValid<TriagePolicy>(triagePolicySchema, req.body);
+    handler: async (req, res, { body: policy }) => {
       const published = await policies.transactional((service) => service.publish(policy, principalOf(req).sub));
       res.status(201).location('/api/claims/triage-policy').json(published);
     },
-  );
+  });
 
   return router;
 }

@@ -1,8 +1,7 @@
-import { Router, type Request, type Response } from 'express';
-import { authenticate, principalOf, requireScope } from '@platform/auth';
+import type { Router } from 'express';
+import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { noBody } from '@platform/http';
-import type { ServiceDeps } from '@platform/runtime';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { triageExample } from '../../shared/claim-examples';
 import { triageResultSchema } from './triage-schemas';
@@ -10,10 +9,12 @@ import { triageService } from './triage-service';
 
 /** POST /api/claims/claims/{id}/run-triage (claims:write). */
 export function triageRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const router = Router();
+  const { router, defineRoute } = featureRoutes(deps, 'Triage');
   const triage = withTransactional(triageService(config.CLAIMS_EXCHANGE), deps.db);
 
-  deps.openapi.operation('post', '/api/claims/claims/{id}/run-triage', {
+  defineRoute({
+    method: 'post',
+    path: '/api/claims/claims/{id}/run-triage',
     operationId: 'runTriage',
     summary: 'Run the active triage policy over a claim',
     description:
@@ -26,8 +27,7 @@ export function triageRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       '`pending_human_decision`, the claim stays in (or moves to) `triage` with an open escalation. A claim past triage ' +
       'keeps its stage. While an escalation is open the run is refused with 409 (the problem names `escalation_id`): ' +
       'decide it first; there is never more than one open escalation per claim. Takes no body.',
-    tag: 'Triage',
-    security: { scope: 'claims:write' },
+    scopes: ['claims:write'],
     responses: {
       201: { description: 'The stored triage run', schema: triageResultSchema, example: triageExample },
       401: { description: 'No credentials, or credentials that do not verify' },
@@ -37,18 +37,12 @@ export function triageRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       415: { description: 'A body was sent; this operation takes none' },
       503: { description: 'The database is unavailable, or no triage policy is active' },
     },
-  });
-  router.post(
-    '/api/claims/claims/:id/run-triage',
-    authenticate(deps.verifyToken),
-    requireScope('claims:write'),
-    noBody,
-    async (req: Request, res: Response) => {
+    handler: async (req, res) => {
       const actor = principalOf(req).sub;
       const result = await triage.transactional((service) => service.runTriage(String(req.params.id), actor));
       res.status(201).json(result);
     },
-  );
+  });
 
   return router;
 }
