@@ -86,7 +86,12 @@ export function routeTable({ openapi, requireScopes, tag }: RouteTableOptions): 
         return handler(req as Request<Record<string, string>>, res, input);
       };
       const readBody: RequestHandler[] = body === undefined ? [noBody] : validatesBody ? [jsonBody] : [];
-      router[method](aliases.length > 0 ? [path, ...aliases].map(expressPath) : expressPath(path), ...(scopes ? requireScopes(scopes) : []), ...readBody, run);
+      router[method](
+        aliases.length > 0 ? [path, ...aliases].map(expressPath) : expressPath(path),
+        ...(scopes ? requireScopes(scopes) : []),
+        ...readBody,
+        run,
+      );
     },
   };
 }
@@ -95,7 +100,7 @@ export function routeTable({ openapi, requireScopes, tag }: RouteTableOptions): 
 export const expressPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 
 /** The query parameters of an operation from its query's JSON Schema: each property, its description, required as the schema says. */
-export function queryParameters(schema: {
+function queryParameters(schema: {
   properties: Record<string, object>;
   required?: readonly string[];
 }): NonNullable<OperationSpec['parameters']> {

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import { invalidCursor, parseQuery, problems, queryParameters } from '@platform/http';
+import { invalidCursor, problems } from '@platform/http';
 import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimExample } from '../../shared/claim-examples';
@@ -71,7 +71,7 @@ export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
     },
   });
 
-  defineRoute({
+  defineRoute<{ query: AdjustersQuery }>({
     method: 'get',
     path: '/api/claims/adjusters',
     operationId: 'listAdjusters',
@@ -81,7 +81,7 @@ export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       'who work claims itself — whoever opens the claims list holding `claims:write` (every adjuster does on signing in) and ' +
       'whoever a claim is assigned to. Someone who has never done either is not listed (they can still be assigned by `sub`).',
     scopes: ['claims:read'],
-    parameters: queryParameters(adjustersQuerySchema),
+    query: adjustersQuerySchema,
     responses: {
       200: {
         description: 'A page of adjusters, by sub',
@@ -93,8 +93,7 @@ export function assignmentRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       403: { description: 'The caller lacks claims:read' },
       503: { description: 'The database is unavailable' },
     },
-    handler: async (req, res) => {
-      const { limit = 200, cursor } = parseQuery<AdjustersQuery>(adjustersQuerySchema, req.query as Record<string, unknown>);
+    handler: async (_req, res, { query: { limit = 200, cursor } }) => {
       const after = cursor === undefined ? undefined : Buffer.from(cursor, 'base64url').toString('utf8');
       if (after !== undefined && (after.length === 0 || Buffer.from(after, 'utf8').toString('base64url') !== cursor)) throw invalidCursor();
       const rows = await adjusterDirectory(deps.db).page(after, limit + 1);
