@@ -100,6 +100,9 @@ describe('hostile input', () => {
     stack = await startScenarioStack('hostile-input', {
       ATTACHMENT_MAX_BYTES: String(ATTACHMENT_MAX_BYTES),
       EVIDENCE_MAX_BYTES: String(ATTACHMENT_MAX_BYTES),
+      // The diary sweep writes a claim's platform activities (timeline + event) on its own schedule; a pass
+      // landing while a rejected request is counted would read as that request's partial write.
+      OVERDUE_SWEEP_INTERVAL_MS: '3600000',
     });
     fixtures = await createFixtures(stack.gateway.url);
     operations = [...(await fetchOperations(stack.claims.url, 'claims')), ...(await fetchOperations(stack.evidence.url, 'evidence'))];
