@@ -1,0 +1,3 @@
+export * from './seal';
+export * from './key-vault';
+export * from './aws-kms-key-vault';

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { localKeyVault } from './key-vault';
+
+describe('localKeyVault', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'key-vault-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('generates a 32-byte key file readable by its owner only, on first use', async () => {
+    const keyFile = path.join(dir, 'claims', 'privacy-kek');
+    const vault = localKeyVault(keyFile);
+    expect(() => statSync(keyFile)).toThrow(); // nothing until first use
+    await vault.wrapKey(randomBytes(32));
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64')).toHaveLength(32);
+  });
+
+  it('round-trips data keys, also through a second vault on the same file (a restart)', async () => {
+    const keyFile = path.join(dir, 'kek');
+    const dataKey = randomBytes(32);
+    const wrapped = await localKeyVault(keyFile).wrapKey(dataKey);
+    expect(wrapped).not.toContain(dataKey.toString('base64url'));
+    const restarted = localKeyVault(keyFile);
+    expect((await restarted.unwrapKey(wrapped)).equals(dataKey)).toBe(true);
+    expect(restarted.kekId).toBe(localKeyVault(keyFile).kekId);
+    expect(restarted.kekId).toMatch(/^local:[0-9a-f]{16}$/);
+  });
+
+  it('refuses a key wrapped by another key file, or altered', async () => {
+    const wrapped = await localKeyVault(path.join(dir, 'one')).wrapKey(randomBytes(32));
+    const other = localKeyVault(path.join(dir, 'two'));
+    await expect(other.unwrapKey(wrapped)).rejects.toThrow();
+    expect(other.kekId).not.toBe(localKeyVault(path.join(dir, 'one')).kekId);
+    const bytes = Buffer.from(wrapped, 'base64url');
+    bytes[bytes.length - 1] ^= 1;
+    await expect(localKeyVault(path.join(dir, 'one')).unwrapKey(bytes.toString('base64url'))).rejects.toThrow();
+  });
+
+  it('refuses a key file that does not hold 32 bytes', async () => {
+    const keyFile = path.join(dir, 'short');
+    writeFileSync(keyFile, randomBytes(16).toString('base64'));
+    await expect(localKeyVault(keyFile).wrapKey(randomBytes(32))).rejects.toThrow(/32 bytes, not 16/);
+  });
+});

@@ -1,0 +1,57 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { openBytes, sealBytes } from './seal';
+
+/**
+ * Wraps and unwraps data keys with a key-encryption key (KEK) that never leaves the vault (a key file, a KMS).
+ * Destroying a wrapped data key makes everything sealed with it unreadable (crypto-shredding).
+ */
+export interface KeyVault {
+  /** Names the key-encryption key, stored next to each wrapped key (which KEK to ask after a rotation). */
+  readonly kekId: string;
+  wrapKey(dataKey: Buffer): Promise<string>;
+  /** Throws when the wrapped key was altered or wrapped by another KEK. */
+  unwrapKey(wrapped: string): Promise<Buffer>;
+}
+
+const KEK_BYTES = 32;
+const WRAP_CONTEXT = 'privacy/data-key';
+
+/**
+ * A KEK kept in `keyFile` (base64 of 32 random bytes), generated with mode 0600 on first use, as the
+ * development audit signing key is. Every replica must share the file (or use a KMS).
+ */
+export function localKeyVault(keyFile: string): KeyVault {
+  let kek: Buffer | undefined;
+  const load = (): Buffer => (kek ??= readOrCreateKek(keyFile));
+  return {
+    get kekId() {
+      return `local:${createHash('sha256').update(load()).digest('hex').slice(0, 16)}`;
+    },
+    wrapKey: async (dataKey) => sealBytes(load(), dataKey, WRAP_CONTEXT).toString('base64url'),
+    unwrapKey: async (wrapped) => openBytes(load(), Buffer.from(wrapped, 'base64url'), WRAP_CONTEXT),
+  };
+}
+
+function readOrCreateKek(keyFile: string): Buffer {
+  try {
+    return parseKek(readFileSync(keyFile, 'utf8'), keyFile);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(path.dirname(keyFile), { recursive: true });
+  try {
+    // 'wx': when two processes start at once, the second keeps the first one's key
+    writeFileSync(keyFile, `${randomBytes(KEK_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return parseKek(readFileSync(keyFile, 'utf8'), keyFile);
+}
+
+function parseKek(text: string, keyFile: string): Buffer {
+  const kek = Buffer.from(text.trim(), 'base64');
+  if (kek.length !== KEK_BYTES) throw new Error(`${keyFile} must hold base64 of ${KEK_BYTES} bytes, not ${kek.length}`);
+  return kek;
+}
