@@ -1,3 +1,4 @@
+import FileType from 'file-type';
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 
@@ -65,4 +66,9 @@ export class ByteInspector extends Transform {
   head(): Buffer {
     return Buffer.concat(this.headChunks);
   }
+}
+
+/** The type the head of some bytes shows by its magic numbers (file-type), or undefined when it shows none. */
+export async function detectType(head: Buffer): Promise<{ mime: string; ext: string } | undefined> {
+  return FileType.fromBuffer(head);
 }

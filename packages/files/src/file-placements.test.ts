@@ -76,11 +76,9 @@ describe.each(modes)('file placements (%s)', (mode) => {
     return { temporaryId: await storage.writeTemporary(Readable.from([bytes])), sha256: sha256(bytes) };
   }
 
-  /** What an upload's transaction does: settle, lock, place, insert the row. */
+  /** What an upload's transaction does: settle, lock, place (placeAll), insert the row. */
   async function place(trx: Knex, file: { temporaryId: string; sha256: string }, announcements: string[]) {
-    await placements.settle(trx, announcements);
-    await placements.lockContent(trx, file.sha256);
-    await storage.place(file.temporaryId, file.sha256);
+    await placements.placeAll(trx, [file], announcements);
     await trx('items').insert({ sha256: file.sha256 });
   }
 

@@ -38,6 +38,17 @@ export function filePlacements(db: Knex, options: FilePlacementsOptions) {
       return true;
     });
 
+  /**
+   * First in the placing transaction: its commit and the end of its announcements are one. An
+   * announcement already gone was taken for abandoned (a replica starting meanwhile recovered it), and
+   * placing without it could leave a file behind, so the request is refused as retryable instead.
+   */
+  const settle = async (trx: Knex, ids: string[]): Promise<void> => {
+    if (ids.length === 0) return;
+    const deleted = await trx(TABLE).whereIn('id', ids).delete();
+    if (deleted !== ids.length) throw problems.serviceUnavailable('The upload was interrupted; send it again');
+  };
+
   const recover = async (ids: string[]) => {
     let settled = 0;
     for (const id of ids) if (await recoverOne(id)) settled += 1;
@@ -59,14 +70,14 @@ export function filePlacements(db: Knex, options: FilePlacementsOptions) {
     },
 
     /**
-     * First in the placing transaction: its commit and the end of its announcements are one. An
-     * announcement already gone was taken for abandoned (a replica starting meanwhile recovered it), and
-     * placing without it could leave a file behind, so the request is refused as retryable instead.
+     * What a placing transaction does with its files: settles the announcements (first, so that they end
+     * with its commit), takes the content locks in one global order (uploads sharing files never
+     * deadlock) and places each file at its content address.
      */
-    async settle(trx: Knex, ids: string[]): Promise<void> {
-      if (ids.length === 0) return;
-      const deleted = await trx(TABLE).whereIn('id', ids).delete();
-      if (deleted !== ids.length) throw problems.serviceUnavailable('The upload was interrupted; send it again');
+    async placeAll(trx: Knex, files: { temporaryId: string; sha256: string }[], announcements: string[]): Promise<void> {
+      await settle(trx, announcements);
+      for (const sha256 of [...new Set(files.map((file) => file.sha256))].sort()) await lockContent(trx, sha256);
+      for (const file of files) await options.storage.place(file.temporaryId, file.sha256);
     },
 
     /** Removes the files of these announcements that no committed row refers to; returns how many it settled. */

@@ -5,3 +5,6 @@ export * from './storage-config';
 export * from './byte-inspector';
 export * from './upload-pipeline';
 export * from './file-placements';
+export * from './virus-scanner';
+export * from './upload-path';
+export * from './pending-scans';

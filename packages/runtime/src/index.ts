@@ -1,6 +1,5 @@
 export * from './service-config';
 export * from './run-service';
-export * from './virus-scanner';
 export * from './placement-recovery';
 export * from './periodic-task';
 export * from './service-database';

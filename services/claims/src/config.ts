@@ -1,6 +1,6 @@
 import { brandConfigRules, brandVariables, inProduction, variable } from '@platform/config';
-import { objectStoreVariables } from '@platform/files';
-import { readServiceConfig, scanningVariables } from '@platform/runtime';
+import { objectStoreVariables, scanningVariables } from '@platform/files';
+import { readServiceConfig } from '@platform/runtime';
 import { checkWitnessSettings, witnessVariables } from '@platform/witness';
 import { parseAuthorityLimits } from './features/financials';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Knex } from '@platform/db';
 import { messagingMigrations } from '@platform/messaging';
-import { SCAN_STATUSES } from '@platform/runtime';
+import { SCAN_STATUSES } from '@platform/files';
 import { checkedValues, openTestDatabase, releasedMigrationProblems } from '@platform/testing';
 import { DELIVERY_KINDS } from './features/delivery/delivery-store';
 import { COST_CATEGORIES, PAYEE_KINDS, PAYMENT_METHODS, PAYMENT_STATUSES } from './features/financials/financials-schemas';

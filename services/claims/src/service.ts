@@ -1,7 +1,8 @@
-import { startPendingScans, startPlacementRecovery, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
+import { startRescan, virusScannerFrom } from '@platform/files';
+import { startPlacementRecovery, type ServiceDefinition } from '@platform/runtime';
 import type { ClaimsConfig } from './config';
 import {
-  rescanPendingAttachments,
+  pendingAttachmentScans,
   registerAttachmentScanMetrics,
   attachmentsRoutes,
   attachmentPlacements,
@@ -88,15 +89,15 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
         deps.metrics,
       );
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
-      const attachmentRescan =
-        scanner &&
-        startPendingScans(
-          () => rescanPendingAttachments(deps.db, scanner, attachments, config.CLAIMS_EXCHANGE),
-          config.SCAN_RETRY_INTERVAL_MS,
-          deps.logger,
-          'attachments',
-          deps.metrics,
-        );
+      const attachmentRescan = startRescan({
+        db: deps.db,
+        scanner,
+        pending: pendingAttachmentScans(attachments, config.CLAIMS_EXCHANGE),
+        intervalMs: config.SCAN_RETRY_INTERVAL_MS,
+        logger: deps.logger,
+        metrics: deps.metrics,
+        what: 'attachments',
+      });
       // claims workflow: the delivery worker and the deadline sweep, and their gauges
       const deliveryWorker = delivery.start(deps);
       const deadlineSweeper = startDeadlineSweeper(

@@ -1,6 +1,6 @@
 import { inProduction, variable } from '@platform/config';
-import { objectStoreVariables } from '@platform/files';
-import { readServiceConfig, scanningVariables } from '@platform/runtime';
+import { objectStoreVariables, scanningVariables } from '@platform/files';
+import { readServiceConfig } from '@platform/runtime';
 
 export const evidenceVariables = {
   PORT: variable.int('Port of the evidence service', 3002, 0, 65535),

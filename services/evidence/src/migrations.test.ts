@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Knex } from '@platform/db';
 import { messagingMigrations } from '@platform/messaging';
-import { SCAN_STATUSES } from '@platform/runtime';
+import { SCAN_STATUSES } from '@platform/files';
 import { checkedValues, openTestDatabase, releasedMigrationProblems } from '@platform/testing';
 import { FREQUENCIES } from './features/controls/controls-schemas';
 import { KINDS } from './features/evidence/evidence-schemas';

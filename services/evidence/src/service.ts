@@ -1,4 +1,5 @@
-import { startPendingScans, startPlacementRecovery, virusScannerFrom, type ServiceDefinition } from '@platform/runtime';
+import { startRescan, virusScannerFrom } from '@platform/files';
+import { startPlacementRecovery, type ServiceDefinition } from '@platform/runtime';
 import type { EvidenceConfig } from './config';
 import {
   startCheckpointer,
@@ -11,7 +12,7 @@ import {
 import { bindersRoutes } from './features/binders';
 import { startClaimEventConsumer } from './features/claim-events';
 import { controlsRoutes } from './features/controls';
-import { evidenceRoutes, rescanPendingFiles, evidencePlacements, evidenceStorage } from './features/evidence';
+import { evidenceRoutes, pendingFileScans, evidencePlacements, evidenceStorage } from './features/evidence';
 import { startRunScheduler, runsRoutes } from './features/runs';
 import { evidenceMigrations } from './migrations';
 
@@ -76,15 +77,15 @@ export function evidenceService(config: EvidenceConfig): ServiceDefinition {
           intervalMs: config.AUDIT_WATCH_INTERVAL_MS,
           pageSize: config.AUDIT_VERIFY_PAGE_SIZE,
         });
-      const fileRescan =
-        scanner &&
-        startPendingScans(
-          () => rescanPendingFiles(deps.db, scanner, files, config.EVIDENCE_EXCHANGE),
-          config.SCAN_RETRY_INTERVAL_MS,
-          deps.logger,
-          'evidence files',
-          deps.metrics,
-        );
+      const fileRescan = startRescan({
+        db: deps.db,
+        scanner,
+        pending: pendingFileScans(files, config.EVIDENCE_EXCHANGE),
+        intervalMs: config.SCAN_RETRY_INTERVAL_MS,
+        logger: deps.logger,
+        metrics: deps.metrics,
+        what: 'evidence files',
+      });
       const runScheduler = config.RUN_SCHEDULER
         ? startRunScheduler(
             { db: deps.db, exchange: config.EVIDENCE_EXCHANGE, logger: deps.logger, metrics: deps.metrics },

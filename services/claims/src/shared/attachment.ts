@@ -1,5 +1,5 @@
 import type { FromSchema } from '@platform/http';
-import { SCAN_STATUSES } from '@platform/runtime';
+import { SCAN_STATUSES } from '@platform/files';
 
 export const attachmentScanStatusSchema = {
   enum: [...SCAN_STATUSES],

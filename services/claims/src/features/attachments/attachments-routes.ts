@@ -1,20 +1,22 @@
 import type { Router } from 'express';
 import { withTransactional } from '@platform/db';
 import { problems } from '@platform/http';
-import { featureRoutes, scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
+import { uploadPath, type VirusScanner } from '@platform/files';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
 import { attachmentExample } from '../../shared/claim-examples';
-import { attachmentService, type ScannedUpload } from './attachments-service';
+import { attachmentService } from './attachments-service';
 import { attachmentPlacements, attachmentStorage } from './attachment-storage';
 import { attachmentsResponseSchema, uploadSchema } from './attachments-schemas';
-import { MAX_FILES, receiveUpload } from './multipart-upload';
+import { acceptUpload, MAX_FILES, receiveUpload, type ReceivedUpload } from './multipart-upload';
 
 /** POST /api/claims/public/claims/{id}/attachments — claimant uploads, streamed to file storage. */
 export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scanner: VirusScanner | undefined): Router {
   const storage = attachmentStorage(config, deps.dataDir);
   const placements = attachmentPlacements(deps.db, storage);
-  const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE, storage, placements }), deps.db);
+  const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE }), deps.db);
+  const fileUpload = uploadPath({ storage, placements, scanner, logger: deps.logger });
   const { router, defineRoute } = featureRoutes(deps, 'Attachments');
 
   defineRoute({
@@ -66,27 +68,18 @@ export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scann
       if (!req.is('multipart/form-data')) return reject(problems.unsupportedMediaType('Content-Type must be multipart/form-data'));
       if (claim.stage === 'closed') return reject(problems.conflict('The claim is closed; it takes no more attachments'));
 
-      const upload = await receiveUpload(req, res, storage, config.ATTACHMENT_MAX_BYTES);
-      let announcements: string[] = [];
-      try {
-        const files: ScannedUpload['files'] = [];
-        for (const file of upload.files)
-          files.push({ ...file, scan: await scanUpload(scanner, () => storage.openTemporary(file.temporaryId)) });
-        announcements = await placements.announce(files.map((file) => file.sha256));
-        const attachments = await service.transactional((attachmentsOfClaim) =>
-          attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload, files }, announcements),
-        );
-        res.status(201).json({ attachments });
-      } catch (error) {
-        await Promise.all(upload.files.map((file) => storage.discard(file.temporaryId)));
-        // Left to the periodic recovery when the database is down now.
-        await placements
-          .recover(announcements)
-          .catch((cleanupError) =>
-            deps.logger.warn({ err: cleanupError, request_id: req.id }, 'could not remove the files of a failed upload'),
-          );
-        throw error;
-      }
+      const multipart = await receiveUpload(req, res, storage, config.ATTACHMENT_MAX_BYTES);
+      let upload: ReceivedUpload | undefined;
+      const attachments = await fileUpload(
+        multipart.files,
+        {
+          accept: async () => (upload = await acceptUpload(multipart)).files,
+          write: (files, place) =>
+            service.transactional((attachmentsOfClaim) => attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload!, files }, place)),
+        },
+        req.id,
+      );
+      res.status(201).json({ attachments });
     },
   });
   return router;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { clamdScanner } from '@platform/runtime';
+import { clamdScanner, rescanPending } from '@platform/files';
 import { bearer, EICAR, eventually, startTestClamd, type TestClamd } from '@platform/testing';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
-import { rescanPendingAttachments } from './attachment-rescan';
+import { pendingAttachmentScans } from './attachment-rescan';
 
 /** A PDF (the upload takes it by its bytes); `infected` puts the EICAR test string inside it. */
 const pdf = (infected = false) =>
@@ -154,7 +154,8 @@ describe('attachments are scanned for viruses by clamd', () => {
     }
     const scanner = clamdScanner(clamd.url, 5000);
     // Two more replicas racing the service's own background rescan.
-    await Promise.all([1, 2].map(() => rescanPendingAttachments(t.db, scanner, t.attachments, t.config.CLAIMS_EXCHANGE)));
+    const pending = pendingAttachmentScans(t.attachments, t.config.CLAIMS_EXCHANGE);
+    await Promise.all([1, 2].map(() => rescanPending(t.db, scanner, pending)));
     await eventually(
       async () => (await t.db('attachments').where({ claim_id: claim.claim_id, scan_status: 'pending' }).first()) === undefined,
     );

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
-import type { FilePlacements, FileStorage } from '@platform/files';
+import type { ScannedFile, ScanStatus } from '@platform/files';
 import { problems } from '@platform/http';
-import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import type { Claim } from '../../shared/claim-schemas';
 import { claimStore } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
@@ -18,7 +17,7 @@ export interface AttachmentResult extends Omit<Attachment, 'description'> {
 
 /** An upload whose files have been through the virus scanner (or found it down, or not configured). */
 export interface ScannedUpload extends ReceivedUpload {
-  files: (ReceivedFile & { scan: ScanOutcome })[];
+  files: ScannedFile<ReceivedFile>[];
 }
 
 /** What the claimant is told about a file the virus scan holds back; null when there is nothing to say. */
@@ -48,23 +47,15 @@ export async function refreshChecklistItem(
   );
 }
 
-export interface AttachmentSettings {
-  exchange: string;
-  storage: FileStorage;
-  placements: FilePlacements;
-}
-
 /**
  * Files a claimant's upload on their claim, on one transaction (use `transactional`): each file is put
  * at its content address under a per-content lock, its row inserted once per claim with its scan
  * status, the checklist item marked received unless the file is quarantined, and an audit entry plus
- * `claim.attachment_added` written for each new attachment. `announcements` are the upload's placement
- * announcements (file-placements.ts), settled first so that they end with this transaction's commit.
+ * `claim.attachment_added` written for each new attachment. `place` is the upload path's (upload-path.ts).
  */
-export function attachmentService(settings: AttachmentSettings) {
+export function attachmentService(settings: { exchange: string }) {
   return (db: Knex) => ({
-    async addAttachments(claimId: string, upload: ScannedUpload, announcements: string[]): Promise<AttachmentResult[]> {
-      await settings.placements.settle(db, announcements);
+    async addAttachments(claimId: string, upload: ScannedUpload, place: (trx: Knex) => Promise<void>): Promise<AttachmentResult[]> {
       const claim = await claimStore(db).find(claimId, { forUpdate: true });
       if (!claim) throw problems.notFound('No such claim');
       if (claim.stage === 'closed') throw problems.conflict('The claim is closed; it takes no more attachments');
@@ -77,11 +68,9 @@ export function attachmentService(settings: AttachmentSettings) {
         );
       }
 
-      // Content locks in one global order, so concurrent uploads sharing files never deadlock.
-      for (const sha256 of [...new Set(upload.files.map((file) => file.sha256))].sort()) await settings.placements.lockContent(db, sha256);
+      await place(db);
       const results: AttachmentResult[] = [];
       for (const file of upload.files) {
-        await settings.storage.place(file.temporaryId, file.sha256);
         const { attachment, duplicate } = await attachmentsStore(db).insertOnce({
           id: randomUUID(),
           claim_id: claimId,

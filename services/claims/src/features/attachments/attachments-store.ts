@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import type { ScanOutcome, ScanStatus } from '@platform/runtime';
+import type { ScanOutcome, ScanStatus } from '@platform/files';
 import type { Attachment } from '../../shared/attachment';
 
 interface AttachmentRow {

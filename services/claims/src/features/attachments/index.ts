@@ -1,4 +1,4 @@
-export { rescanPendingAttachments } from './attachment-rescan';
+export { pendingAttachmentScans } from './attachment-rescan';
 export { attachmentPlacements, attachmentStorage } from './attachment-storage';
 export { claimAttachmentAdded, claimAttachmentScanned } from './attachments-events';
 export { registerAttachmentScanMetrics } from './attachments-metrics';

@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
-import FileType from 'file-type';
-import { receiveMultipart, type FileStorage, type UploadedFile } from '@platform/files';
+import { detectType, receiveMultipart, type FileStorage, type ReceivedMultipart, type UploadedFile } from '@platform/files';
 import { displayFileName, problems } from '@platform/http';
 
 /** What the bytes must be (decided by content with file-type, never by name or declared type). */
@@ -36,7 +35,7 @@ export function displayFilename(raw: string | undefined): string {
 }
 
 async function acceptedType(head: Buffer): Promise<string | undefined> {
-  const detected = await FileType.fromBuffer(head);
+  const detected = await detectType(head);
   const accepted = detected ? ACCEPTED_TYPES[detected.mime] : undefined;
   return accepted && accepted.ext === detected!.ext ? accepted.contentType : undefined;
 }
@@ -67,12 +66,11 @@ function uploadFields(fields: Record<string, string | string[]>): Pick<ReceivedU
 
 /**
  * Reads a claimant's upload through the shared pipeline: `file` parts (at most MAX_FILES, each at most
- * `maxBytes`) streamed to temporary storage while hashed; `document_type` and `description` optional
- * fields. On any rejection every temporary object is discarded and the problem is thrown (400 malformed
- * or unexpected parts, 413 a file over the limit, 415 bytes that are not an accepted type).
+ * `maxBytes`) streamed to temporary storage while hashed, and text fields (400 malformed or unexpected
+ * parts, 413 a file over the limit; nothing is left behind then).
  */
-export async function receiveUpload(req: Request, res: Response, storage: FileStorage, maxBytes: number): Promise<ReceivedUpload> {
-  const { files, fields } = await receiveMultipart(req, res, storage, {
+export function receiveUpload(req: Request, res: Response, storage: FileStorage, maxBytes: number): Promise<ReceivedMultipart> {
+  return receiveMultipart(req, res, storage, {
     maxFileBytes: maxBytes,
     maxFiles: MAX_FILES,
     maxFields: 4,
@@ -83,20 +81,21 @@ export async function receiveUpload(req: Request, res: Response, storage: FileSt
       LIMIT_PART_COUNT: problems.badRequest('Too many parts'),
     },
   });
-  try {
-    const received = uploadFields(fields);
-    if (files.length === 0)
-      throw problems.badRequest('At least one `file` part is required', [{ pointer: '/file', message: 'is required' }]);
-    const typed: ReceivedFile[] = [];
-    for (const file of files) {
-      const contentType = await acceptedType(file.head);
-      if (!contentType)
-        throw problems.unsupportedMediaType(`The bytes of a file are not an accepted type (${ACCEPTED_CONTENT_TYPES.join(', ')})`);
-      typed.push({ ...file, filename: displayFilename(file.fileName), contentType });
-    }
-    return { files: typed, ...received };
-  } catch (problem) {
-    await Promise.all(files.map((file) => storage.discard(file.temporaryId)));
-    throw problem;
+}
+
+/**
+ * What the upload holds: `document_type` and `description` optional fields, at least one file, each of
+ * an accepted type by its bytes (400 a wrong field or no file, 415 bytes that are not an accepted type).
+ */
+export async function acceptUpload({ files, fields }: ReceivedMultipart): Promise<ReceivedUpload> {
+  const received = uploadFields(fields);
+  if (files.length === 0) throw problems.badRequest('At least one `file` part is required', [{ pointer: '/file', message: 'is required' }]);
+  const typed: ReceivedFile[] = [];
+  for (const file of files) {
+    const contentType = await acceptedType(file.head);
+    if (!contentType)
+      throw problems.unsupportedMediaType(`The bytes of a file are not an accepted type (${ACCEPTED_CONTENT_TYPES.join(', ')})`);
+    typed.push({ ...file, filename: displayFilename(file.fileName), contentType });
   }
+  return { files: typed, ...received };
 }

@@ -1,6 +1,6 @@
 import { preparedStatement, type Knex } from '@platform/db';
 import { cursorTimestampSql, type NewestFirstPosition } from '@platform/http';
-import type { ScanStatus } from '@platform/runtime';
+import type { ScanStatus } from '@platform/files';
 import { isoTimestampSql } from '../../shared/json-sql';
 import { statusUpdateJsonSql } from '../../shared/status-update';
 import type { ClaimantStatus } from './claimant-status-schemas';

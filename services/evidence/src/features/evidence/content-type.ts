@@ -1,4 +1,4 @@
-import FileType from 'file-type';
+import { detectType } from '@platform/files';
 
 /** What file evidence may be, judged by its bytes: these by their magic numbers, or valid UTF-8 text. */
 const ACCEPTED_BINARY_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg', 'application/zip']);
@@ -13,11 +13,8 @@ export const EXTENSIONS_BY_TYPE: Record<string, readonly string[]> = {
   'application/json': ['json'],
   'text/plain': ['txt'],
 };
-/** How many leading bytes the type detection looks at. */
-export const SNIFF_BYTES = 4100;
-
 export interface SniffedBytes {
-  /** The first SNIFF_BYTES bytes. */
+  /** The first SNIFF_BYTES bytes (@platform/files). */
   head: Buffer;
   /** The whole file is valid UTF-8 without NUL bytes. */
   utf8Text: boolean;
@@ -31,7 +28,7 @@ export interface SniffedBytes {
  * between text/csv, application/json and text/plain.
  */
 export async function contentTypeOf(bytes: SniffedBytes): Promise<string | undefined> {
-  const detected = await FileType.fromBuffer(bytes.head);
+  const detected = await detectType(bytes.head);
   if (detected) return ACCEPTED_BINARY_TYPES.has(detected.mime) ? detected.mime : undefined;
   if (!bytes.utf8Text) return undefined;
   const name = bytes.fileName?.toLowerCase() ?? '';

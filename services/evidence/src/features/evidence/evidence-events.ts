@@ -1,6 +1,6 @@
 import type { FromSchema } from '@platform/http';
 import { eventKind, eventSchemaId } from '@platform/messaging';
-import { SCAN_STATUSES } from '@platform/runtime';
+import { SCAN_STATUSES } from '@platform/files';
 import { KINDS } from './evidence-schemas';
 
 const uuid = { type: 'string', format: 'uuid' } as const;

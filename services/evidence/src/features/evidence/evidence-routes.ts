@@ -1,14 +1,15 @@
 import type { Request, Response, Router } from 'express';
 import { principalOf } from '@platform/auth';
 import { assertValid, jsonBody, problems, setDownloadHeaders } from '@platform/http';
-import { featureRoutes, scanUpload, type ServiceDeps, type VirusScanner } from '@platform/runtime';
+import { featureRoutes, type ServiceDeps } from '@platform/runtime';
+import { uploadPath, type VirusScanner } from '@platform/files';
 import type { EvidenceConfig } from '../../config';
 import { assertUuidPath, READ_SCOPES } from '../../shared/access';
 import { ACCEPTED_TYPES_TEXT, contentTypeOf } from './content-type';
 import { evidencePlacements, evidenceStorage } from './file-store';
 import { evidenceStore } from './evidence-store';
 import { fileScansStore } from './file-scans';
-import { receiveEvidenceForm } from './multipart';
+import { evidenceForm, receiveEvidenceForm } from './multipart';
 import {
   evidenceResponseSchema,
   fileEvidenceFieldsSchema,
@@ -43,10 +44,8 @@ function assertKindFields(body: JsonEvidenceRequest): void {
 
 export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanner: VirusScanner | undefined): Router {
   const files = evidenceStorage(config, deps.dataDir);
-  const service = createEvidenceService(
-    { exchange: config.EVIDENCE_EXCHANGE, files, placements: evidencePlacements(deps.db, files) },
-    deps.db,
-  );
+  const service = createEvidenceService({ exchange: config.EVIDENCE_EXCHANGE }, deps.db);
+  const fileUpload = uploadPath({ storage: files, placements: evidencePlacements(deps.db, files), scanner, logger: deps.logger });
   const { router, defineRoute } = featureRoutes(deps, 'Evidence');
 
   async function addJson(req: Request<Record<string, string>>, res: Response) {
@@ -60,20 +59,26 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
   async function addFile(req: Request<Record<string, string>>, res: Response) {
     const runId = assertUuidPath(req.params.id, 'run');
     await service.assertOpen(runId);
-    const form = await receiveEvidenceForm(req, res, files, config.EVIDENCE_MAX_BYTES);
-    try {
-      const fields = assertValid<FileEvidenceFields>(fileEvidenceFieldsSchema, form.fields, 'Form fields');
-      if (form.file.sizeBytes === 0) throw problems.badRequest('The file is empty', [{ pointer: '/file', message: 'is empty' }]);
-      if (fields.title === undefined && !form.file.fileName)
-        throw problems.badRequest('title is required when the file has no name', [{ pointer: '/title', message: 'is required' }]);
-      const contentType = await contentTypeOf(form.file);
-      if (!contentType) throw problems.unsupportedMediaType(`The file's bytes are not an accepted type (${ACCEPTED_TYPES_TEXT})`);
-      const scan = await scanUpload(scanner, () => files.openTemporary(form.file.temporaryId));
-      const evidence = await service.addFile(runId, fields, { ...form.file, contentType, scan }, principalOf(req).sub);
-      res.status(201).json(evidence);
-    } finally {
-      await files.discard(form.file.temporaryId);
-    }
+    const multipart = await receiveEvidenceForm(req, res, files, config.EVIDENCE_MAX_BYTES);
+    let fields: FileEvidenceFields = {};
+    const evidence = await fileUpload(
+      multipart.files,
+      {
+        async accept() {
+          const form = evidenceForm(multipart);
+          fields = assertValid<FileEvidenceFields>(fileEvidenceFieldsSchema, form.fields, 'Form fields');
+          if (form.file.sizeBytes === 0) throw problems.badRequest('The file is empty', [{ pointer: '/file', message: 'is empty' }]);
+          if (fields.title === undefined && !form.file.fileName)
+            throw problems.badRequest('title is required when the file has no name', [{ pointer: '/title', message: 'is required' }]);
+          const contentType = await contentTypeOf(form.file);
+          if (!contentType) throw problems.unsupportedMediaType(`The file's bytes are not an accepted type (${ACCEPTED_TYPES_TEXT})`);
+          return [{ ...form.file, contentType }];
+        },
+        write: ([file], place) => service.addFile(runId, fields, file, principalOf(req).sub, place),
+      },
+      req.id,
+    );
+    res.status(201).json(evidence);
   }
 
   defineRoute({

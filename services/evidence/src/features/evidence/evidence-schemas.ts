@@ -1,6 +1,6 @@
 /** JSON Schemas (2020-12) of evidence: the JSON and multipart forms of a submission, and the stored item. */
 import type { FromSchema } from '@platform/http';
-import { SCAN_STATUSES } from '@platform/runtime';
+import { SCAN_STATUSES } from '@platform/files';
 import { NO_NUL, YEAR_1000_TO_9999 } from '../../shared/schema-patterns';
 
 const uuid = { type: 'string', format: 'uuid' } as const;

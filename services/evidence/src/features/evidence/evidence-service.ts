@@ -2,19 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { canonicalJson } from '@platform/canonical-json';
 import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import type { ScanOutcome, ScanStatus } from '@platform/runtime';
 import { recordChange } from '../../shared/record-change';
 import { evidenceAdded } from './evidence-events';
 import { fileScansStore } from './file-scans';
-import type { FilePlacements, FileStorage } from '@platform/files';
-import type { ReceivedFile } from './multipart';
+import type { ScannedFile, ScanOutcome, ScanStatus, UploadedFile } from '@platform/files';
 import type { Evidence, FileEvidenceFields, JsonEvidenceRequest } from './evidence-schemas';
 import { evidenceReceipt, evidenceStore, type NewEvidence, type RunOfEvidence } from './evidence-store';
 
 export interface EvidenceDeps {
   exchange: string;
-  files: FileStorage;
-  placements: FilePlacements;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,8 +28,8 @@ function sha256Hex(bytes: string | Buffer): string {
 
 type ItemFields = Omit<NewEvidence, 'evidence_id' | 'run_id' | 'out_of_period' | 'submitted_by'>;
 
-/** A received file with its content type and the virus scan's outcome. */
-export type ScannedFile = ReceivedFile & { contentType: string; scan: ScanOutcome };
+/** A received file with its content type. */
+export type TypedFile = UploadedFile & { contentType: string };
 
 /** Adding evidence to an open run: one immutable item, one audit record, one event. */
 export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
@@ -119,18 +115,14 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
       );
     },
 
-    /**
-     * Stores the item and places its bytes, under their content lock, as the last step of the
-     * transaction; `announcements` (file-placements.ts) end with its commit.
-     */
+    /** Stores the item and places its bytes (`place`, of the upload path: upload-path.ts) as the last step of the transaction. */
     async addFile(
       runId: string,
       fields: FileEvidenceFields,
-      file: ScannedFile,
+      file: ScannedFile<TypedFile>,
       actor: string,
-      announcements: string[],
+      place: (trx: Knex) => Promise<void>,
     ): Promise<Evidence & { scan_status: ScanStatus }> {
-      await deps.placements.settle(db, announcements);
       const evidence = await add(
         await openRun(runId, { lock: true }),
         {
@@ -150,8 +142,7 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
         actor,
         file.scan,
       );
-      await deps.placements.lockContent(db, file.sha256);
-      await deps.files.place(file.temporaryId, file.sha256);
+      await place(db);
       return { ...evidence, scan_status: file.scan.status };
     },
   };
@@ -162,27 +153,7 @@ export function createEvidenceService(deps: EvidenceDeps, db: Knex) {
   return {
     assertOpen: service.assertOpen,
     addJson: (runId: string, request: JsonEvidenceRequest, actor: string) => service.transactional((s) => s.addJson(runId, request, actor)),
-    /**
-     * A file is placed only when its row is written; if the transaction fails after placing new bytes
-     * that nothing else refers to, they are removed again (or, with the database down, by the periodic
-     * recovery). The temporary file never outlives the call.
-     */
-    async addFile(
-      runId: string,
-      fields: FileEvidenceFields,
-      file: ScannedFile,
-      actor: string,
-    ): Promise<Evidence & { scan_status: ScanStatus }> {
-      let announcements: string[] = [];
-      try {
-        announcements = await deps.placements.announce([file.sha256]);
-        return await service.transactional((s) => s.addFile(runId, fields, file, actor, announcements));
-      } catch (error) {
-        await deps.placements.recover(announcements).catch(() => undefined);
-        throw error;
-      } finally {
-        await deps.files.discard(file.temporaryId);
-      }
-    },
+    addFile: (...args: Parameters<ReturnType<ReturnType<typeof evidenceService>>['addFile']>) =>
+      service.transactional((s) => s.addFile(...args)),
   };
 }

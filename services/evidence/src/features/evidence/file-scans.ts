@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/db';
-import type { ScanOutcome, ScanStatus } from '@platform/runtime';
+import type { ScanOutcome, ScanStatus } from '@platform/files';
 
 export interface PendingFileScan {
   evidence_id: string;

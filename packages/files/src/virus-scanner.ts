@@ -1,9 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { variable } from '@platform/config';
 import { HttpProblem } from '@platform/http';
-import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
-import { startPeriodicTask, type PeriodicTask } from './periodic-task';
 
 /**
  * Where an uploaded file stands with the virus scanner. `not_scanned`: no scanner is configured (the
@@ -142,15 +139,4 @@ export function assertServable(status: ScanStatus): void {
       { scan_status: status },
     );
   }
-}
-
-/** Runs `rescan` (which decides pending files and resolves with how many) at start and every `intervalMs`. */
-export function startPendingScans(
-  rescan: () => Promise<number>,
-  intervalMs: number,
-  logger: Logger,
-  what: string,
-  metrics?: Registry,
-): PeriodicTask {
-  return startPeriodicTask({ name: `${what.replace(/ /g, '-')}-rescan`, work: rescan, intervalMs, logger, metrics });
 }
