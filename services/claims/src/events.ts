@@ -6,6 +6,7 @@ import { claimSlaBreached, claimUpdateOverdue } from './features/deadlines';
 import { claimPaymentDecided, claimPaymentRequested, claimPaymentVoided, claimReserveChanged } from './features/financials';
 import { claimActivityChanged, claimActivityOverdue } from './features/diary';
 import { claimNoteAdded } from './features/notes';
+import { claimLegalHoldPlaced, claimLegalHoldReleased } from './features/legal-holds';
 import { claimContactRecorded } from './features/contacts';
 import { claimCreated } from './features/intake';
 import { claimClosed, claimStatusUpdated } from './features/status-updates';
@@ -42,5 +43,7 @@ export const claimsEventCatalog: EventCatalog = {
     claimContactRecorded,
     claimActivityChanged,
     claimActivityOverdue,
+    claimLegalHoldPlaced,
+    claimLegalHoldReleased,
   ],
 };

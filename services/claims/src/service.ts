@@ -26,6 +26,8 @@ import { statusUpdatesRoutes } from './features/status-updates';
 import { escalationsRoutes } from './features/escalations';
 import { claimTriageDetail, claimTriageDetailProperties, triageRoutes } from './features/triage';
 import { triagePolicyRoutes } from './features/triage-policy';
+import { retentionPolicyRoutes } from './features/retention-policy';
+import { legalHoldsRoutes } from './features/legal-holds';
 import { startHostedWitness } from './features/witness';
 import { claimsMigrations } from './migrations';
 
@@ -50,6 +52,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       Financials: 'Reserves and payments of a claim, with approval above the requester’s authority',
       Intake: 'First notice of loss: filing a new claim',
       Notes: 'Internal notes on a claim, for the people who work it',
+      Privacy: 'Retention of personal data, legal holds and the erasure of a claimant, for privacy officers',
       'Status updates': 'Updates to the claimant on the claim’s progress, delivered on their channel',
       Triage: 'Scoring a new claim and routing it, with human gates',
       Withdrawal: 'A claim withdrawn before settlement',
@@ -77,6 +80,8 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(notesRoutes(deps, config));
       app.use(contactsRoutes(deps, config));
       app.use(diaryRoutes(deps, config));
+      app.use(retentionPolicyRoutes(deps));
+      app.use(legalHoldsRoutes(deps, config));
     },
     async startBackground(deps) {
       const attachments = attachmentStorage(config, deps.dataDir);

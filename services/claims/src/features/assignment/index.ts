@@ -1,4 +1,4 @@
 export { adjusterDirectory } from './adjuster-directory';
 export { claimAssigneeChanged } from './assignment-events';
-export { assignmentRoutes } from './assignment-routes';
+export { assignmentRoutes, expectedVersionOf } from './assignment-routes';
 export { SUBJECT_PATTERN } from './assignment-schemas';

@@ -1,0 +1,2 @@
+export { claimLegalHoldPlaced, claimLegalHoldReleased } from './legal-holds-events';
+export { legalHoldsRoutes } from './legal-holds-routes';

@@ -1,0 +1,3 @@
+export { retentionPolicyRoutes } from './retention-policy-routes';
+export type { RetentionDays, RetentionPolicy } from './retention-policy-schemas';
+export { retentionPolicyStore } from './retention-policy-store';
