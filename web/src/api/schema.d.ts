@@ -677,6 +677,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/claims/retention-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The retention policy in force
+         * @description Per closing reason, how many days after a claim closed its personal data is kept; the retention sweep erases a claimant once every one of their claims is past its retention and none is on legal hold. The `ETag` is the version. Version 1 is published by the migration: paid and denied 2555 days (7 years), withdrawn 1095 (3 years), duplicate 365 (1 year).
+         */
+        get: operations["getRetentionPolicy"];
+        /**
+         * Publish the next version of the retention policy
+         * @description The body is the whole policy (days for every closing reason) and why it is published. `If-Match` must name the version in force (its `ETag`): without it (or with `*`) it is 400, a stale one is 409, so two privacy officers never overwrite each other unseen. The new version is the next number, in force from now on (the next sweep applies it); the earlier versions stay as they were. The publisher (JWT sub), time and reason are recorded with it.
+         */
+        put: operations["publishRetentionPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/retention-policy/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every version of the retention policy, newest first
+         * @description Published versions never change (the database refuses it), so this is the history: what was in force, who published it and why.
+         */
+        get: operations["listRetentionPolicyVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/legal-holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A claim's legal holds, standing and released, oldest first
+         * @description A claim's legal holds, standing and released, oldest first
+         */
+        get: operations["listLegalHolds"];
+        put?: never;
+        /**
+         * Place a legal hold on a claim
+         * @description While any hold on any of a claimant's claims stands, neither an erasure request nor the retention sweep erases the claimant (erasure answers 409 naming the held claims). A claim can hold several; each stands until a person releases it. Publishes `claim.legal_hold_placed` (the hold id and who; the reason stays here and in the claim timeline).
+         */
+        post: operations["placeLegalHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/legal-holds/{hold_id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a legal hold
+         * @description A person decides: who (JWT sub) and why are recorded on the hold and in the claim timeline. Publishes `claim.legal_hold_released`. A hold released already is 409; the hold stays listed, released.
+         */
+        post: operations["releaseLegalHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/evidence/audit/verify": {
         parameters: {
             query?: never;
@@ -2116,6 +2204,27 @@ export interface components {
                 next_cursor: string | null;
             };
         };
+        LegalHold: {
+            /** Format: uuid */
+            hold_id: string;
+            /** Format: uuid */
+            claim_id: string;
+            reason: string;
+            /** @description Who placed it (JWT sub) */
+            placed_by: string;
+            /** Format: date-time */
+            placed_at: string;
+            /** @description Null while the hold stands */
+            released: {
+                by: string;
+                /** Format: date-time */
+                at: string;
+                reason: string;
+            } | null;
+        };
+        LegalHoldReason: {
+            reason: string;
+        };
         ListAdjustersResponse: {
             items: {
                 /** @description The JWT `sub` to assign claims to */
@@ -2321,6 +2430,27 @@ export interface components {
             }[];
             next_cursor: string | null;
         };
+        ListLegalHoldsResponse: {
+            /** @description Oldest first, released ones included */
+            items: {
+                /** Format: uuid */
+                hold_id: string;
+                /** Format: uuid */
+                claim_id: string;
+                reason: string;
+                /** @description Who placed it (JWT sub) */
+                placed_by: string;
+                /** Format: date-time */
+                placed_at: string;
+                /** @description Null while the hold stands */
+                released: {
+                    by: string;
+                    /** Format: date-time */
+                    at: string;
+                    reason: string;
+                } | null;
+            }[];
+        };
         ListMyActivitiesResponse: {
             /** @description Open activities, earliest due first */
             items: {
@@ -2409,6 +2539,27 @@ export interface components {
                 why_not: string | null;
             }[];
             next_cursor: string | null;
+        };
+        ListRetentionPolicyVersionsResponse: {
+            items: {
+                /** @description Also the ETag; send it as If-Match to publish the next version */
+                version: number;
+                retention_days: {
+                    /** @description Days kept after a claim closed paid */
+                    paid: number;
+                    /** @description Days kept after a claim closed denied */
+                    denied: number;
+                    /** @description Days kept after a claim was withdrawn */
+                    withdrawn: number;
+                    /** @description Days kept after a claim closed as a duplicate */
+                    duplicate: number;
+                };
+                reason: string;
+                /** @description Who published it (the JWT sub; `system:migration` for version 1) */
+                published_by: string;
+                /** Format: date-time */
+                published_at: string;
+            }[];
         };
         Note: {
             /** Format: uuid */
@@ -2612,6 +2763,39 @@ export interface components {
             actor: string;
             /** Format: date-time */
             changed_at: string;
+        };
+        RetentionPolicy: {
+            /** @description Also the ETag; send it as If-Match to publish the next version */
+            version: number;
+            retention_days: {
+                /** @description Days kept after a claim closed paid */
+                paid: number;
+                /** @description Days kept after a claim closed denied */
+                denied: number;
+                /** @description Days kept after a claim was withdrawn */
+                withdrawn: number;
+                /** @description Days kept after a claim closed as a duplicate */
+                duplicate: number;
+            };
+            reason: string;
+            /** @description Who published it (the JWT sub; `system:migration` for version 1) */
+            published_by: string;
+            /** Format: date-time */
+            published_at: string;
+        };
+        RetentionPolicyRequest: {
+            retention_days: {
+                /** @description Days kept after a claim closed paid */
+                paid: number;
+                /** @description Days kept after a claim closed denied */
+                denied: number;
+                /** @description Days kept after a claim was withdrawn */
+                withdrawn: number;
+                /** @description Days kept after a claim closed as a duplicate */
+                duplicate: number;
+            };
+            /** @description Why this version is published (kept with it) */
+            reason: string;
         };
         RunTriageResponse: {
             /** Format: uuid */
@@ -11016,6 +11200,830 @@ export interface operations {
                      *       "title": "Forbidden",
                      *       "status": 403,
                      *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getRetentionPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version in force */
+            200: {
+                headers: {
+                    /** @description The version, e.g. "2" */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 2,
+                     *       "retention_days": {
+                     *         "paid": 2555,
+                     *         "denied": 3650,
+                     *         "withdrawn": 1095,
+                     *         "duplicate": 365
+                     *       },
+                     *       "reason": "Denied claims kept 10 years: litigation limitation in two states",
+                     *       "published_by": "privacy-pat",
+                     *       "published_at": "2026-12-01T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RetentionPolicy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    publishRetentionPolicy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag of the version in force, e.g. "1" */
+                "If-Match": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "retention_days": {
+                 *         "paid": 2555,
+                 *         "denied": 3650,
+                 *         "withdrawn": 1095,
+                 *         "duplicate": 365
+                 *       },
+                 *       "reason": "Denied claims kept 10 years: litigation limitation in two states"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RetentionPolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description The published version, now in force */
+            200: {
+                headers: {
+                    /** @description The new version */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 2,
+                     *       "retention_days": {
+                     *         "paid": 2555,
+                     *         "denied": 3650,
+                     *         "withdrawn": 1095,
+                     *         "duplicate": 365
+                     *       },
+                     *       "reason": "Denied claims kept 10 years: litigation limitation in two states",
+                     *       "published_by": "privacy-pat",
+                     *       "published_at": "2026-12-01T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RetentionPolicy"];
+                };
+            };
+            /** @description Malformed JSON, a schema violation (a reason missing, negative days), or If-Match missing or not an ETag */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description If-Match names a version that is no longer in force */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listRetentionPolicyVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions, newest (in force) first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "version": 2,
+                     *           "retention_days": {
+                     *             "paid": 2555,
+                     *             "denied": 3650,
+                     *             "withdrawn": 1095,
+                     *             "duplicate": 365
+                     *           },
+                     *           "reason": "Denied claims kept 10 years: litigation limitation in two states",
+                     *           "published_by": "privacy-pat",
+                     *           "published_at": "2026-12-01T09:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListRetentionPolicyVersionsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listLegalHolds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "hold_id": "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *           "reason": "Litigation notice 2026-114 received from counsel",
+                     *           "placed_by": "privacy-pat",
+                     *           "placed_at": "2026-12-01T09:00:00.000Z",
+                     *           "released": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListLegalHoldsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    placeLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Litigation notice 2026-114 received from counsel"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LegalHoldReason"];
+            };
+        };
+        responses: {
+            /** @description The hold, standing */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "hold_id": "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "reason": "Litigation notice 2026-114 received from counsel",
+                     *       "placed_by": "privacy-pat",
+                     *       "placed_at": "2026-12-01T09:00:00.000Z",
+                     *       "released": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LegalHold"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation (no reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    releaseLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                hold_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Litigation settled"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LegalHoldReason"];
+            };
+        };
+        responses: {
+            /** @description The hold, released */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "hold_id": "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "reason": "Litigation notice 2026-114 received from counsel",
+                     *       "placed_by": "privacy-pat",
+                     *       "placed_at": "2026-12-01T09:00:00.000Z",
+                     *       "released": {
+                     *         "by": "privacy-pat",
+                     *         "at": "2027-03-01T09:00:00.000Z",
+                     *         "reason": "Litigation settled"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LegalHold"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation (no reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim, or no such hold on it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The hold was released already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
                      *     }
                      */

@@ -38,7 +38,12 @@ export function legalHoldsRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       '(erasure answers 409 naming the held claims). A claim can hold several; each stands until a person releases it. ' +
       'Publishes `claim.legal_hold_placed` (the hold id and who; the reason stays here and in the claim timeline).',
     scopes: [PRIVACY_SCOPE],
-    body: { contentType: 'application/json', schema: legalHoldReasonSchema, schemaName: 'LegalHoldReason', example: { reason: holdExample.reason } },
+    body: {
+      contentType: 'application/json',
+      schema: legalHoldReasonSchema,
+      schemaName: 'LegalHoldReason',
+      example: { reason: holdExample.reason },
+    },
     responses: {
       201: { description: 'The hold, standing', schema: legalHoldSchema, schemaName: 'LegalHold', example: holdExample },
       400: { description: 'Malformed JSON or a schema violation (no reason)' },
@@ -74,7 +79,12 @@ export function legalHoldsRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
       'A person decides: who (JWT sub) and why are recorded on the hold and in the claim timeline. Publishes ' +
       '`claim.legal_hold_released`. A hold released already is 409; the hold stays listed, released.',
     scopes: [PRIVACY_SCOPE],
-    body: { contentType: 'application/json', schema: legalHoldReasonSchema, schemaName: 'LegalHoldReason', example: { reason: 'Litigation settled' } },
+    body: {
+      contentType: 'application/json',
+      schema: legalHoldReasonSchema,
+      schemaName: 'LegalHoldReason',
+      example: { reason: 'Litigation settled' },
+    },
     responses: {
       200: {
         description: 'The hold, released',

@@ -51,7 +51,9 @@ export const legalHoldsService = (exchange: string) => (db: Knex) => ({
 
   async list(claimId: string): Promise<LegalHold[]> {
     const claim = await readClaim(db, claimId);
-    const rows: LegalHoldRow[] = await db('legal_holds').where({ claim_id: claim.claim_id }).orderBy([{ column: 'placed_at' }, { column: 'id' }]);
+    const rows: LegalHoldRow[] = await db('legal_holds')
+      .where({ claim_id: claim.claim_id })
+      .orderBy([{ column: 'placed_at' }, { column: 'id' }]);
     return rows.map(holdOf);
   },
 

@@ -26,7 +26,12 @@ describe('legal holds on a claim', () => {
       .set('Authorization', await privacyOfficer())
       .send({ reason: 'Litigation notice 2026-114' })
       .expect(201);
-    expect(placed.body).toMatchObject({ claim_id: claim.claim_id, reason: 'Litigation notice 2026-114', placed_by: 'privacy-pat', released: null });
+    expect(placed.body).toMatchObject({
+      claim_id: claim.claim_id,
+      reason: 'Litigation notice 2026-114',
+      placed_by: 'privacy-pat',
+      released: null,
+    });
     const listed = await request(t.url)
       .get(holdsPath(claim.claim_id))
       .set('Authorization', await privacyOfficer())

@@ -44,7 +44,13 @@ export function retentionPolicyRoutes(deps: ServiceDeps): Router {
       'published by the migration: paid and denied 2555 days (7 years), withdrawn 1095 (3 years), duplicate 365 (1 year).',
     scopes: [PRIVACY_SCOPE],
     responses: {
-      200: { description: 'The version in force', schema: retentionPolicySchema, schemaName: 'RetentionPolicy', example: policyExample, headers: { ETag: 'The version, e.g. "2"' } },
+      200: {
+        description: 'The version in force',
+        schema: retentionPolicySchema,
+        schemaName: 'RetentionPolicy',
+        example: policyExample,
+        headers: { ETag: 'The version, e.g. "2"' },
+      },
       ...common,
     },
     handler: async (_req, res) => {
@@ -58,10 +64,15 @@ export function retentionPolicyRoutes(deps: ServiceDeps): Router {
     path: `${PATH}/versions`,
     operationId: 'listRetentionPolicyVersions',
     summary: 'Every version of the retention policy, newest first',
-    description: 'Published versions never change (the database refuses it), so this is the history: what was in force, who published it and why.',
+    description:
+      'Published versions never change (the database refuses it), so this is the history: what was in force, who published it and why.',
     scopes: [PRIVACY_SCOPE],
     responses: {
-      200: { description: 'The versions, newest (in force) first', schema: retentionPolicyVersionsSchema, example: { items: [policyExample] } },
+      200: {
+        description: 'The versions, newest (in force) first',
+        schema: retentionPolicyVersionsSchema,
+        example: { items: [policyExample] },
+      },
       ...common,
     },
     handler: async (_req, res) => {
@@ -80,7 +91,15 @@ export function retentionPolicyRoutes(deps: ServiceDeps): Router {
       'other unseen. The new version is the next number, in force from now on (the next sweep applies it); the earlier versions ' +
       'stay as they were. The publisher (JWT sub), time and reason are recorded with it.',
     scopes: [PRIVACY_SCOPE],
-    parameters: [{ name: 'If-Match', in: 'header', required: true, schema: { type: 'string' }, description: 'The ETag of the version in force, e.g. "1"' }],
+    parameters: [
+      {
+        name: 'If-Match',
+        in: 'header',
+        required: true,
+        schema: { type: 'string' },
+        description: 'The ETag of the version in force, e.g. "1"',
+      },
+    ],
     body: {
       contentType: 'application/json',
       schema: retentionPolicyRequestSchema,
@@ -88,7 +107,13 @@ export function retentionPolicyRoutes(deps: ServiceDeps): Router {
       example: { retention_days: policyExample.retention_days, reason: policyExample.reason },
     },
     responses: {
-      200: { description: 'The published version, now in force', schema: retentionPolicySchema, schemaName: 'RetentionPolicy', example: policyExample, headers: { ETag: 'The new version' } },
+      200: {
+        description: 'The published version, now in force',
+        schema: retentionPolicySchema,
+        schemaName: 'RetentionPolicy',
+        example: policyExample,
+        headers: { ETag: 'The new version' },
+      },
       400: { description: 'Malformed JSON, a schema violation (a reason missing, negative days), or If-Match missing or not an ETag' },
       ...common,
       409: { description: 'If-Match names a version that is no longer in force' },

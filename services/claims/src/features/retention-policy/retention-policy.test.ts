@@ -70,7 +70,12 @@ describe('the retention policy: versioned data, published by privacy officers', 
     const published = await publish({ retention_days: days, reason: 'Withdrawn claims kept 30 days' }, '"1"');
     expect(published.status).toBe(200);
     expect(published.headers.etag).toBe('"2"');
-    expect(published.body).toMatchObject({ version: 2, retention_days: days, reason: 'Withdrawn claims kept 30 days', published_by: 'privacy-pat' });
+    expect(published.body).toMatchObject({
+      version: 2,
+      retention_days: days,
+      reason: 'Withdrawn claims kept 30 days',
+      published_by: 'privacy-pat',
+    });
     const current = await request(t.url)
       .get(PATH)
       .set('Authorization', await privacyOfficer())
