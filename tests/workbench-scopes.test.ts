@@ -1,5 +1,6 @@
 import { readGatewayConfig } from '../gateway/src/config';
 import { platformDocuments } from '../scripts/api-documents';
+import { scopesOf } from './e2e/oidc-test-provider';
 
 type Document = { paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>> };
 
@@ -18,5 +19,13 @@ describe('the scopes a sign-in to the pages asks for', () => {
       .filter((scope) => scope !== 'openid');
     expect(asked.filter((scope) => !checked.has(scope))).toEqual([]);
     expect([...checked].filter((scope) => !asked.includes(scope))).toEqual(['audit:witness']);
+  });
+});
+
+describe("the test OpenID provider's roles", () => {
+  it('grant privacy:manage to a privacy officer only, never to an adjuster, a lead or the examiner desk’s people', () => {
+    expect(scopesOf('privacy-pia')).toEqual(['claims:read', 'privacy:manage']);
+    for (const account of ['adjuster-ana', 'lead-bo', 'preparer-cy', 'approver-di', 'privacy'])
+      expect(scopesOf(account)).not.toContain('privacy:manage');
   });
 });

@@ -4,7 +4,8 @@
  * One public client, `workbench` (authorization code with PKCE, no secret); any login with any password
  * (oidc-provider's development interaction pages); JWT access tokens for RESOURCE, RS256 from /jwks, whose
  * `scope` is what the account's role grants: `lead-*` accounts may also decide (claims:decide); `preparer-*` collect
- * evidence (evidence:write), `approver-*` decide runs and read the audit log (evidence:approve audit:read).
+ * evidence (evidence:write), `approver-*` decide runs and read the audit log (evidence:approve audit:read);
+ * `privacy-*` officers read claims and manage personal data (claims:read privacy:manage), which no other role gets.
  * Prints `ready <issuer>` once listening.
  */
 const ADJUSTER_SCOPES = ['claims:read', 'claims:write'];
@@ -12,7 +13,9 @@ const LEAD_SCOPES = [...ADJUSTER_SCOPES, 'claims:decide'];
 /** The examiner desk's people: a preparer collects evidence; an approver decides runs and reads the audit log. */
 const PREPARER_SCOPES = ['evidence:write'];
 const APPROVER_SCOPES = ['evidence:approve', 'audit:read'];
-const ALL_SCOPES = [...LEAD_SCOPES, ...PREPARER_SCOPES, ...APPROVER_SCOPES];
+/** A privacy officer finds a claimant from their claims, exports, holds and erases their personal data. */
+const PRIVACY_OFFICER_SCOPES = ['claims:read', 'privacy:manage'];
+const ALL_SCOPES = [...LEAD_SCOPES, ...PREPARER_SCOPES, ...APPROVER_SCOPES, 'privacy:manage'];
 
 /** The little of oidc-provider's context the grant below reads (the package ships no types). */
 interface GrantContext {
@@ -36,7 +39,9 @@ export const scopesOf = (accountId: string) =>
       ? PREPARER_SCOPES
       : accountId.startsWith('approver-')
         ? APPROVER_SCOPES
-        : ADJUSTER_SCOPES;
+        : accountId.startsWith('privacy-')
+          ? PRIVACY_OFFICER_SCOPES
+          : ADJUSTER_SCOPES;
 
 async function main() {
   const { default: Provider, interactionPolicy } = await import('oidc-provider');
