@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { textWithToken } from './binder-download';
+import { textWithToken } from '../api/download';
 import { problemText } from '../api/problem';
 import type { ExaminerSession } from '../workbench/session';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentName } from './binder-download';
+import { attachmentName } from '../api/download';
 import { problemText } from '../api/problem';
 import { evidenceText } from './RunPage';
 import { verifyCommand } from './VerifierKeys';
