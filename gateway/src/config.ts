@@ -4,9 +4,18 @@ import { clientTimeoutVariables, clientTimeouts } from '@platform/runtime';
 
 /**
  * The scopes a person works with in the pages, each checked by some operation: the workbench's `claims:*`,
- * the examiner desk's `evidence:*` and `audit:read` (verifying the log). `audit:witness` belongs to witnesses.
+ * the examiner desk's `evidence:*` and `audit:read` (verifying the log), the privacy officer's `privacy:manage`.
+ * `audit:witness` belongs to witnesses. The provider grants each person only their role's share of these.
  */
-export const WORKBENCH_SCOPES = ['claims:read', 'claims:write', 'claims:decide', 'evidence:write', 'evidence:approve', 'audit:read'];
+export const WORKBENCH_SCOPES = [
+  'claims:read',
+  'claims:write',
+  'claims:decide',
+  'evidence:write',
+  'evidence:approve',
+  'audit:read',
+  'privacy:manage',
+];
 
 export const gatewayVariables = {
   PORT: variable.int('Port of the gateway', 8080, 0, 65535),
