@@ -8,3 +8,4 @@ export * from './file-placements';
 export * from './virus-scanner';
 export * from './upload-path';
 export * from './pending-scans';
+export * from './file-schemas';

@@ -1,5 +1,5 @@
 import type { FromSchema } from '@platform/http';
-import { attachmentScanStatusSchema } from '../../shared/attachment';
+import { attachmentProperties, attachmentScanStatusSchema } from '../../shared/attachment';
 import { claimSchema } from '../../shared/claim-schemas';
 import { timelineEntrySchema } from '../../shared/timeline-entry';
 import { escalationSchema } from '../escalations';
@@ -22,14 +22,7 @@ export const kitAttachmentSchema = {
     'download_url',
   ],
   properties: {
-    attachment_id: { type: 'string', format: 'uuid' },
-    filename: { type: 'string' },
-    content_type: { type: 'string' },
-    size_bytes: { type: 'integer', minimum: 0 },
-    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-    document_type: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    received_at: { type: 'string', format: 'date-time' },
+    ...attachmentProperties,
     scan_status: {
       ...attachmentScanStatusSchema,
       description:

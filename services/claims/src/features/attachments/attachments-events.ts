@@ -1,13 +1,13 @@
 import type { FromSchema } from '@platform/http';
 import { eventKind, eventSchemaId } from '@platform/messaging';
-import { SCAN_STATUSES } from '@platform/files';
+import { scanStatusSchema, sha256Schema, sizeBytesSchema } from '@platform/files';
 import { claimEventProperties } from '../../shared/claim-change';
 
 const fileProperties = {
   claim_number: { type: 'string', pattern: '^CLM-[0-9]{4}-[0-9]{6,}$' },
   attachment_id: { type: 'string', format: 'uuid' },
-  sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-  scan_status: { enum: [...SCAN_STATUSES] },
+  sha256: sha256Schema,
+  scan_status: scanStatusSchema,
   scan_signature: { type: ['string', 'null'], description: 'What the virus scanner found in an infected file' },
 } as const;
 
@@ -32,7 +32,7 @@ export const claimAttachmentAddedData = {
   properties: {
     ...claimEventProperties,
     ...fileProperties,
-    size_bytes: { type: 'integer', minimum: 0 },
+    size_bytes: sizeBytesSchema,
     content_type: { type: 'string' },
     document_type: { type: 'string' },
     received_at: { type: 'string', format: 'date-time' },

@@ -1,6 +1,9 @@
-import { attachmentScanStatusSchema } from '../../shared/attachment';
+import { attachmentProperties } from '../../shared/attachment';
 import { DOCUMENT_TYPES } from '../intake';
 import { ACCEPTED_CONTENT_TYPES, MAX_FILES } from './multipart-upload';
+
+/** The upload answers the stored attachment without its description (which the claimant just sent). */
+const { description: _description, ...uploadedProperties } = attachmentProperties;
 
 const attachmentResultSchema = {
   type: 'object',
@@ -18,14 +21,9 @@ const attachmentResultSchema = {
     'duplicate',
   ],
   properties: {
-    attachment_id: { type: 'string', format: 'uuid' },
-    filename: { type: 'string', description: 'For display only' },
+    ...uploadedProperties,
+    filename: { ...attachmentProperties.filename, description: 'For display only' },
     content_type: { enum: ACCEPTED_CONTENT_TYPES },
-    size_bytes: { type: 'integer', minimum: 0 },
-    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-    document_type: { type: 'string' },
-    received_at: { type: 'string', format: 'date-time' },
-    scan_status: attachmentScanStatusSchema,
     scan_notice: {
       type: ['string', 'null'],
       description: 'Plain words for the claimant when the virus scan holds the file back (quarantined or still pending)',

@@ -1,6 +1,6 @@
 import type { FromSchema } from '@platform/http';
 import { claimantPaymentSchema } from '../financials';
-import { attachmentScanStatusSchema } from '../../shared/attachment';
+import { attachmentProperties } from '../../shared/attachment';
 import { requiredDocumentsSchema } from '../../shared/claim-schemas';
 import { statusUpdateSchema } from '../../shared/status-update';
 import { CLAIM_STAGES, CLOSING_REASONS } from '../../shared/claim-vocabulary';
@@ -22,6 +22,9 @@ export type ClaimantStatusQuery = FromSchema<typeof claimantStatusQuerySchema>;
  * internal timeline or who did what. `latest_update` is the newest status update on any channel;
  * `history` pages through every update sent, newest first.
  */
+/** The claimant's view of their files: never where they are stored (the content address) nor the description. */
+const { sha256: _sha256, description: _description, ...claimantAttachmentProperties } = attachmentProperties;
+
 export const claimantStatusSchema = {
   type: 'object',
   additionalProperties: false,
@@ -70,13 +73,9 @@ export const claimantStatusSchema = {
         additionalProperties: false,
         required: ['attachment_id', 'filename', 'content_type', 'size_bytes', 'document_type', 'received_at', 'scan_status', 'scan_notice'],
         properties: {
-          attachment_id: { type: 'string', format: 'uuid' },
-          filename: { type: 'string', description: 'As sent, for display only' },
-          content_type: { type: 'string', description: 'Detected from the bytes' },
-          size_bytes: { type: 'integer', minimum: 0 },
-          document_type: { type: 'string' },
-          received_at: { type: 'string', format: 'date-time' },
-          scan_status: attachmentScanStatusSchema,
+          ...claimantAttachmentProperties,
+          filename: { ...attachmentProperties.filename, description: 'As sent, for display only' },
+          content_type: { ...attachmentProperties.content_type, description: 'Detected from the bytes' },
           scan_notice: {
             type: ['string', 'null'],
             description: 'Plain words when the file is held back (quarantined or still being checked)',

@@ -1,11 +1,9 @@
 import type { FromSchema } from '@platform/http';
 import { eventKind, eventSchemaId } from '@platform/messaging';
-import { SCAN_STATUSES } from '@platform/files';
+import { scanStatusSchema, sha256Schema, sizeBytesSchema } from '@platform/files';
 import { KINDS } from './evidence-schemas';
 
 const uuid = { type: 'string', format: 'uuid' } as const;
-const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
-const scanStatus = { enum: [...SCAN_STATUSES] } as const;
 const scanSignature = { type: ['string', 'null'], description: 'What the virus scanner found in an infected file' } as const;
 
 /** `data` of `evidence.evidence_added`; `scan_status` and `scan_signature` only for a file. */
@@ -18,12 +16,12 @@ export const evidenceAddedData = {
     run_id: uuid,
     evidence_id: uuid,
     kind: { enum: [...KINDS] },
-    sha256: { ...sha256, description: 'Of the file bytes, or of the RFC 8785 canonical JSON of JSON evidence' },
-    size_bytes: { type: 'integer', minimum: 0 },
+    sha256: { ...sha256Schema, description: 'Of the file bytes, or of the RFC 8785 canonical JSON of JSON evidence' },
+    size_bytes: sizeBytesSchema,
     content_type: { type: 'string' },
     supersedes: { type: ['string', 'null'], format: 'uuid' },
     out_of_period: { type: 'boolean' },
-    scan_status: scanStatus,
+    scan_status: scanStatusSchema,
     scan_signature: scanSignature,
   },
 } as const;
@@ -34,7 +32,7 @@ export const fileScannedData = {
   type: 'object',
   additionalProperties: false,
   required: ['run_id', 'evidence_id', 'sha256', 'scan_status', 'scan_signature'],
-  properties: { run_id: uuid, evidence_id: uuid, sha256, scan_status: scanStatus, scan_signature: scanSignature },
+  properties: { run_id: uuid, evidence_id: uuid, sha256: sha256Schema, scan_status: scanStatusSchema, scan_signature: scanSignature },
 } as const;
 
 export const evidenceAdded = eventKind<FromSchema<typeof evidenceAddedData>>({

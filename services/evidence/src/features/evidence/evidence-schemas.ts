@@ -1,6 +1,6 @@
 /** JSON Schemas (2020-12) of evidence: the JSON and multipart forms of a submission, and the stored item. */
 import type { FromSchema } from '@platform/http';
-import { SCAN_STATUSES } from '@platform/files';
+import { scanStatusSchema, sha256Schema, sizeBytesSchema } from '@platform/files';
 import { NO_NUL, YEAR_1000_TO_9999 } from '../../shared/schema-patterns';
 
 const uuid = { type: 'string', format: 'uuid' } as const;
@@ -78,11 +78,10 @@ const evidenceProperties = {
   kind: { enum: [...KINDS] },
   title: { type: 'string' },
   sha256: {
-    type: 'string',
-    pattern: '^[0-9a-f]{64}$',
+    ...sha256Schema,
     description: 'SHA-256 of the file bytes, or of the RFC 8785 canonical JSON of the JSON evidence',
   },
-  size_bytes: { type: 'integer' },
+  size_bytes: sizeBytesSchema,
   content_type: { type: 'string' },
   submitted_by: { type: 'string' },
   submitted_at: timestamp,
@@ -112,7 +111,7 @@ export const evidenceResponseSchema = {
   properties: {
     ...evidenceProperties,
     scan_status: {
-      enum: [...SCAN_STATUSES],
+      ...scanStatusSchema,
       description:
         'File evidence only. Virus scan: `clean`; `infected` (quarantined: kept for investigation, a binder of the run is refused); ' +
         '`pending` (scanner unreachable; rescanned in the background, a binder of the run is refused until then); `not_scanned` (no scanner configured)',
