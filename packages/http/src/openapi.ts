@@ -167,7 +167,8 @@ const SCOPES: Record<string, string> = {
   'evidence:approve': 'Approve or reject a submitted run (never one the same `sub` created or added evidence to)',
   'audit:read': 'Verify the audit log, read audit records and checkpoints, download binders',
   'audit:witness': 'Countersign the audit log as an independent witness',
-  'privacy:manage': "Export and erase a claimant's personal data, set the retention policy and legal holds, read who accessed a claim",
+  'privacy:manage':
+    "Export and erase a claimant's personal data, set the retention policy and legal holds, read who accessed a claim, redact evidence files",
 };
 
 /**

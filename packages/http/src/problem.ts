@@ -57,6 +57,7 @@ export const problems = {
   forbidden: (detail: string) => new HttpProblem(403, 'forbidden', 'Forbidden', detail),
   notFound: (detail = 'No such resource') => new HttpProblem(404, 'not-found', 'Not found', detail),
   conflict: (detail: string, extensions: Extensions = {}) => new HttpProblem(409, 'conflict', 'Conflict', detail, extensions),
+  gone: (detail: string) => new HttpProblem(410, 'gone', 'Gone', detail),
   payloadTooLarge: (detail: string) => new HttpProblem(413, 'payload-too-large', 'Payload too large', detail),
   unsupportedMediaType: (detail: string) => new HttpProblem(415, 'unsupported-media-type', 'Unsupported media type', detail),
   unprocessable: (detail: string, extensions: Extensions = {}) =>

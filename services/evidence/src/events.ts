@@ -2,7 +2,7 @@ import type { EventCatalog } from '@platform/messaging';
 import { auditBreakDetected, auditCheckpoint } from './features/audit';
 import { binderBuilt } from './features/binders';
 import { controlCreated, controlVersionAdded } from './features/controls';
-import { evidenceAdded, fileScanned } from './features/evidence';
+import { evidenceAdded, evidenceRedacted, fileScanned } from './features/evidence';
 import { runCreated, runDecided, runSubmitted } from './features/runs';
 import { EVENT_SOURCE } from './shared/record-change';
 
@@ -17,6 +17,7 @@ export const evidenceEventCatalog: EventCatalog = {
     runCreated,
     evidenceAdded,
     fileScanned,
+    evidenceRedacted,
     runSubmitted,
     runDecided,
     binderBuilt,

@@ -1153,6 +1153,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/evidence/evidence/{id}/redaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redact an evidence file: a redacted version supersedes it and the original's bytes are destroyed
+         * @description For personal data in an evidence file, in a run of any status. The multipart form takes one `file` part (the redacted version, PDF, PNG, JPEG, ZIP, or UTF-8 text (CSV, JSON, plain), scanned as any upload) and the text fields reason (required), title (defaults to the original's) and description. The redacted version is stored as a new item of the same run that `supersedes` the original (its collected_at and source carried over); the original's row, hash and audit records stay, so the audit log and binders built before still verify, and its bytes are destroyed (local or object storage) once the redaction commits, unless another item that is not redacted holds the same bytes. The reason and who redacted are kept with the item and named in later binders (the audit record and the `evidence.evidence_redacted` event carry only identifiers and the hash). The original's content is then 410, and a binder built before can no longer be downloaded (410; a copy already downloaded still verifies): build a new one. A redaction supersedes the latest item of a chain: an item already redacted or corrected is a 409.
+         */
+        post: operations["redactEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/evidence/evidence/{id}/content": {
         parameters: {
             query?: never;
@@ -3300,6 +3320,13 @@ export interface components {
                 file_name: string | null;
                 /** Format: uuid */
                 superseded_by: string | null;
+                /** @description Only on a redacted item: its bytes are destroyed, `superseded_by` names the redacted version that replaces it */
+                redaction?: {
+                    reason: string;
+                    redacted_by: string;
+                    /** Format: date-time */
+                    redacted_at: string;
+                };
             }[];
             decisions: {
                 /** Format: uuid */
@@ -3377,6 +3404,54 @@ export interface components {
                 };
             }[];
             next_cursor: string | null;
+        };
+        RedactEvidenceRequest: {
+            /** @description The redacted version: PDF, PNG, JPEG, ZIP or UTF-8 text (CSV, JSON, plain), judged by its bytes */
+            file: string;
+            /** @description Why the original is redacted; kept with the item and named in later binders (not in the audit record or the event) */
+            reason: string;
+            /** @description Defaults to the redacted item's title */
+            title?: string;
+            description?: string;
+        };
+        RedactEvidenceResponse: {
+            redacted: {
+                /** Format: uuid */
+                evidence_id: string;
+                /** @description SHA-256 of the file bytes, or of the RFC 8785 canonical JSON of the JSON evidence */
+                sha256: string;
+                reason: string;
+                redacted_by: string;
+                /** Format: date-time */
+                redacted_at: string;
+            };
+            /** @description The superseding item (its `supersedes` is the redacted one) */
+            evidence: {
+                /** Format: uuid */
+                evidence_id: string;
+                /** Format: uuid */
+                run_id: string;
+                /** @enum {unknown} */
+                kind: "note" | "link" | "record" | "file";
+                title: string;
+                /** @description SHA-256 of the file bytes, or of the RFC 8785 canonical JSON of the JSON evidence */
+                sha256: string;
+                size_bytes: number;
+                content_type: string;
+                submitted_by: string;
+                /** Format: date-time */
+                submitted_at: string;
+                out_of_period: boolean;
+                /** Format: uuid */
+                supersedes: string | null;
+                /** Format: date-time */
+                collected_at: string | null;
+                /**
+                 * @description File evidence only. Virus scan: `clean`; `infected` (quarantined: kept for investigation, a binder of the run is refused); `pending` (scanner unreachable; rescanned in the background, a binder of the run is refused until then); `not_scanned` (no scanner configured)
+                 * @enum {unknown}
+                 */
+                scan_status?: "pending" | "clean" | "infected" | "not_scanned";
+            };
         };
         ReportWitnessRefusalRequest: {
             witness: string;
@@ -14809,6 +14884,217 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    redactEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "(the bytes of access-review-redacted.pdf)",
+                 *       "reason": "Holds a claimant’s medical details"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["RedactEvidenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The redaction and the superseding item */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "redacted": {
+                     *         "evidence_id": "aa11bb22-cc33-4d44-8e55-ff6677889900",
+                     *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "reason": "Holds a claimant’s medical details",
+                     *         "redacted_by": "privacy.officer@example.com",
+                     *         "redacted_at": "2026-10-02T09:00:00.000Z"
+                     *       },
+                     *       "evidence": {
+                     *         "evidence_id": "1f6d3a52-7c7e-4d55-9c47-2a7e0d1e5b90",
+                     *         "run_id": "4c3b2a19-0f8e-4d7c-a6b5-a4b3c2d1e0f9",
+                     *         "kind": "link",
+                     *         "title": "Q3 access review sign-off",
+                     *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "size_bytes": 142,
+                     *         "content_type": "application/json",
+                     *         "submitted_by": "auditor-carol",
+                     *         "submitted_at": "2026-10-03T10:00:00Z",
+                     *         "out_of_period": false,
+                     *         "supersedes": "aa11bb22-cc33-4d44-8e55-ff6677889900",
+                     *         "collected_at": "2026-09-30T17:00:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RedactEvidenceResponse"];
+                };
+            };
+            /** @description Invalid field, missing reason or file part, more than one file */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such evidence */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The item is already redacted, or already superseded by a correction */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The file exceeds EVIDENCE_MAX_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "The body is over its limit",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not multipart/form-data, or the file bytes are not an accepted type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The item is not a file (a note, link or record), or the redacted version has the same bytes */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unprocessable",
+                     *       "title": "Unprocessable request",
+                     *       "status": 422,
+                     *       "detail": "The request is well-formed but cannot be carried out",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     getEvidenceContent: {
         parameters: {
             query?: never;
@@ -14898,6 +15184,23 @@ export interface operations {
                      *       "title": "Conflict",
                      *       "status": 409,
                      *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The file was redacted: its bytes are destroyed (`superseded_by` of the item names the redacted version) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/error",
+                     *       "title": "The file was redacted: its bytes are destroyed (`superseded_by` of the item names the redacted version)",
+                     *       "status": 410,
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
                      *     }
                      */

@@ -11,6 +11,7 @@ import { listIndexesMigration } from './0009_evidence_list_indexes';
 import { auditWitnessMigration } from './0010_audit_witness';
 import { auditWatchMigration } from './0011_audit_watch';
 import { evidencePlacementsMigration } from './0012_evidence_file_placements';
+import { evidenceRedactionsMigration } from './0013_evidence_redactions';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const evidenceMigrations: Migration[] = [
@@ -26,4 +27,5 @@ export const evidenceMigrations: Migration[] = [
   auditWitnessMigration,
   auditWatchMigration,
   evidencePlacementsMigration,
+  evidenceRedactionsMigration,
 ];

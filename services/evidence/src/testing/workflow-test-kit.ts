@@ -16,6 +16,7 @@ export const people = {
   contributor: 'carl-contributor',
   approver: 'paula-approver',
   examiner: 'ed-examiner',
+  privacyOfficer: 'pia-privacy',
 };
 
 /**
@@ -51,6 +52,7 @@ export async function startWorkflowService(env: Record<string, string> = {}) {
     writerApprover: await bearer('evidence:write evidence:approve', people.writer),
     contributorApprover: await bearer('evidence:approve', people.contributor),
     examiner: await bearer('audit:read', people.examiner),
+    privacyOfficer: await bearer('privacy:manage', people.privacyOfficer),
     nobody: await bearer('claims:read', 'someone'),
   };
 

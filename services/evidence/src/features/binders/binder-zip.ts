@@ -51,7 +51,9 @@ function indexRow(item: ManifestEvidence): string {
   return (
     `<tr><td>${escapeHtml(item.title)}</td><td>${escapeHtml(item.kind)}</td><td>${escapeHtml(item.collected_at ?? '')}${item.out_of_period ? ' <strong>(outside the run period)</strong>' : ''}</td>` +
     `<td>${escapeHtml(item.submitted_by)}<br>${escapeHtml(item.submitted_at)}</td><td>${item.superseded_by ? `superseded by ${escapeHtml(item.superseded_by)}` : 'current'}${item.supersedes ? `<br>corrects ${escapeHtml(item.supersedes)}` : ''}</td>` +
-    `<td><a href="${escapeHtml(item.path)}">${escapeHtml(item.path)}</a><br><code>${escapeHtml(item.sha256)}</code></td></tr>\n`
+    (item.redaction
+      ? `<td>redacted ${escapeHtml(item.redaction.redacted_at)} by ${escapeHtml(item.redaction.redacted_by)}: ${escapeHtml(item.redaction.reason)}<br><code>${escapeHtml(item.sha256)}</code></td></tr>\n`
+      : `<td><a href="${escapeHtml(item.path)}">${escapeHtml(item.path)}</a><br><code>${escapeHtml(item.sha256)}</code></td></tr>\n`)
   );
 }
 
@@ -164,7 +166,9 @@ Each item of \`manifest.evidence\` names its \`sha256\` and its \`path\` in this
 (\`evidence/<sha256>-<name>\`): \`sha256sum <path>\` prints the same value. A file's hash is over its bytes
 as uploaded. A note, link or record is stored as the RFC 8785 canonical JSON of what was submitted, and that
 JSON is the file. Superseded items stay in the binder; \`superseded_by\` names their correction, and
-\`out_of_period: true\` flags evidence collected outside the run period.
+\`out_of_period: true\` flags evidence collected outside the run period. A redacted item keeps its
+\`sha256\` (its audit record still proves it) and names its \`redaction\` (reason, who, when); its bytes were
+destroyed, so it has no file here, and \`superseded_by\` names the redacted version that is.
 
 ## 4. Everything at once, offline
 
@@ -250,7 +254,7 @@ async function writeEntries(archive: Archiver, contents: BinderContents, date: D
   const written = new Set<string>();
   for await (const page of contents.evidence({ content: true })) {
     for (const { item, content_json } of page) {
-      if (written.has(item.path)) continue;
+      if (item.redaction || written.has(item.path)) continue;
       written.add(item.path);
       await add(item.path, item.kind === 'file' ? await contents.openFile(item.sha256) : text(content_json as string), item.sha256);
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { keysetPages, type Knex } from '@platform/db';
 import { decodeCursor, pageOf, problems } from '@platform/http';
 import type { AuditRecord } from '../../shared/audit-chain';
-import { fileScansStore } from '../evidence';
+import { evidenceStore, fileScansStore } from '../evidence';
 import type { FileStorage } from '@platform/files';
 import { recordChange } from '../../shared/record-change';
 import { binderBuilt } from './binders-events';
@@ -132,8 +132,12 @@ export const bindersService = (deps: BindersDeps) => (db: Knex) => {
         PAGE.files,
       )) {
         for (const file of files) {
-          if (!(await deps.files.has(file.sha256)))
-            throw new Error(`evidence file ${file.sha256} of binder ${binderId} is missing from storage`);
+          if (await deps.files.has(file.sha256)) continue;
+          if (await evidenceStore(db).bytesRedacted(file.sha256))
+            throw problems.gone(
+              `Binder ${binderId} holds evidence redacted since it was built (sha256 ${file.sha256}); build a new binder of the run`,
+            );
+          throw new Error(`evidence file ${file.sha256} of binder ${binderId} is missing from storage`);
         }
       }
       const [head] = await binders.parts<BinderHead>(binderId, 'head', 0, 1);

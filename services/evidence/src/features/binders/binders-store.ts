@@ -212,6 +212,7 @@ export function bindersStore(db: Knex) {
         .where({ binder_id: binderId, section: 'evidence' })
         .andWhere('ordinal', '>', afterOrdinal)
         .andWhereRaw("item ->> 'kind' = ?", ['file' satisfies EvidenceKind])
+        .andWhereRaw("item -> 'redaction' IS NULL")
         .orderBy('ordinal')
         .limit(limit)
         .select('ordinal', db.raw("item ->> 'sha256' AS sha256"));

@@ -4,7 +4,7 @@ import { keysetPages, type Knex } from '@platform/db';
 import type { AuditRecord } from '../../shared/audit-chain';
 import { auditStore, cosignedCheckpointNote, checkpointMessage } from '../audit';
 import { controlsStore, type ControlVersion } from '../controls';
-import { EXTENSIONS_BY_TYPE, evidenceStore, type EvidenceItem, type EvidenceKind } from '../evidence';
+import { EXTENSIONS_BY_TYPE, evidenceStore, type EvidenceItem, type EvidenceKind, type Redaction } from '../evidence';
 import { type Decision, type RunState, runsStore } from '../runs';
 import { consistencyWith, inclusionProofsOf, noteTreeSize } from './audit-proofs-for-binder';
 import { bindersStore } from './binders-store';
@@ -34,8 +34,10 @@ export interface ManifestEvidence {
   file_name: string | null;
   submitted_by: string;
   submitted_at: string;
-  /** Where the bytes are inside the binder's zip. */
+  /** Where the bytes are inside the binder's zip (not there for a redacted item). */
   path: string;
+  /** Only on a redacted item: why and by whom its bytes were destroyed; `superseded_by` names its redacted version. */
+  redaction?: Redaction;
 }
 
 export interface ManifestCheckpoint {
@@ -124,6 +126,7 @@ function manifestEvidence(item: EvidenceItem): ManifestEvidence {
     submitted_by: item.submitted_by,
     submitted_at: item.submitted_at,
     path: evidencePath(item),
+    ...(item.redaction ? { redaction: item.redaction } : {}),
   };
 }
 

@@ -46,3 +46,24 @@ export const fileScanned = eventKind<FromSchema<typeof fileScannedData>>({
   summary: 'A pending evidence file was scanned for viruses once the scanner was back',
   schema: fileScannedData,
 });
+
+/** `data` of `evidence.evidence_redacted`: identifiers and the hash only (the reason is free text and stays with the item). */
+export const evidenceRedactedData = {
+  $id: eventSchemaId('evidence.evidence_redacted', 1),
+  type: 'object',
+  additionalProperties: false,
+  required: ['run_id', 'evidence_id', 'sha256', 'size_bytes', 'superseded_by'],
+  properties: {
+    run_id: uuid,
+    evidence_id: { ...uuid, description: 'The redacted item: its row and hash stay, its bytes are destroyed' },
+    sha256: { ...sha256, description: 'Of the destroyed bytes' },
+    size_bytes: { type: 'integer', minimum: 0 },
+    superseded_by: { ...uuid, description: 'The redacted version that supersedes it' },
+  },
+} as const;
+
+export const evidenceRedacted = eventKind<FromSchema<typeof evidenceRedactedData>>({
+  type: 'evidence.evidence_redacted',
+  summary: "An evidence file was redacted: a superseding item replaces it and the original's bytes are destroyed",
+  schema: evidenceRedactedData,
+});

@@ -15,8 +15,12 @@ import {
   fileEvidenceFieldsSchema,
   jsonEvidenceRequestSchema,
   multipartEvidenceRequestSchema,
+  multipartRedactionRequestSchema,
+  redactionFieldsSchema,
+  redactionResponseSchema,
   type FileEvidenceFields,
   type JsonEvidenceRequest,
+  type RedactionFields,
 } from './evidence-schemas';
 import { createEvidenceService } from './evidence-service';
 import { addEvidenceRequestExample, evidenceExample } from '../../shared/examples';
@@ -45,7 +49,8 @@ function assertKindFields(body: JsonEvidenceRequest): void {
 export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanner: VirusScanner | undefined): Router {
   const files = evidenceStorage(config, deps.dataDir);
   const service = createEvidenceService({ exchange: config.EVIDENCE_EXCHANGE }, deps.db);
-  const fileUpload = uploadPath({ storage: files, placements: evidencePlacements(deps.db, files), scanner, logger: deps.logger });
+  const placements = evidencePlacements(deps.db, files);
+  const fileUpload = uploadPath({ storage: files, placements, scanner, logger: deps.logger });
   const { router, defineRoute } = featureRoutes(deps, 'Evidence');
 
   async function addJson(req: Request<Record<string, string>>, res: Response) {
@@ -129,6 +134,97 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
   });
 
   defineRoute({
+    method: 'post',
+    path: '/api/evidence/evidence/{id}/redaction',
+    operationId: 'redactEvidence',
+    summary: "Redact an evidence file: a redacted version supersedes it and the original's bytes are destroyed",
+    description: [
+      'For personal data in an evidence file, in a run of any status. The multipart form takes one `file` part (the redacted version,',
+      `${ACCEPTED_TYPES_TEXT}, scanned as any upload) and the text fields reason (required), title (defaults to the original's) and description.`,
+      'The redacted version is stored as a new item of the same run that `supersedes` the original (its collected_at and source carried over);',
+      "the original's row, hash and audit records stay, so the audit log and binders built before still verify, and its bytes are destroyed",
+      '(local or object storage) once the redaction commits, unless another item that is not redacted holds the same bytes.',
+      'The reason and who redacted are kept with the item and named in later binders (the audit record and the',
+      "`evidence.evidence_redacted` event carry only identifiers and the hash). The original's content is then 410, and a binder built",
+      'before can no longer be downloaded (410; a copy already downloaded still verifies): build a new one.',
+      'A redaction supersedes the latest item of a chain: an item already redacted or corrected is a 409.',
+    ].join(' '),
+    scopes: ['privacy:manage'],
+    parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+    body: {
+      contentType: 'multipart/form-data',
+      schema: multipartRedactionRequestSchema,
+      example: { file: '(the bytes of access-review-redacted.pdf)', reason: 'Holds a claimant’s medical details' },
+    },
+    responses: {
+      201: {
+        description: 'The redaction and the superseding item',
+        schema: redactionResponseSchema,
+        example: {
+          redacted: {
+            evidence_id: evidenceExample.evidence_id,
+            sha256: evidenceExample.sha256,
+            reason: 'Holds a claimant’s medical details',
+            redacted_by: 'privacy.officer@example.com',
+            redacted_at: '2026-10-02T09:00:00.000Z',
+          },
+          evidence: { ...evidenceExample, evidence_id: '1f6d3a52-7c7e-4d55-9c47-2a7e0d1e5b90', supersedes: evidenceExample.evidence_id },
+        },
+      },
+      400: { description: 'Invalid field, missing reason or file part, more than one file' },
+      401: { description: 'No or invalid credentials' },
+      403: { description: 'Missing scope' },
+      404: { description: 'No such evidence' },
+      409: { description: 'The item is already redacted, or already superseded by a correction' },
+      413: { description: 'The file exceeds EVIDENCE_MAX_BYTES' },
+      415: { description: 'Not multipart/form-data, or the file bytes are not an accepted type' },
+      422: { description: 'The item is not a file (a note, link or record), or the redacted version has the same bytes' },
+    },
+    handler: async (req, res) => {
+      const evidenceId = assertUuidPath(req.params.id, 'evidence');
+      if (!req.is('multipart/form-data')) throw problems.unsupportedMediaType('Content-Type must be multipart/form-data');
+      const original = await service.redactable(evidenceId);
+      const multipart = await receiveEvidenceForm(req, res, files, config.EVIDENCE_MAX_BYTES);
+      let fields: RedactionFields | undefined;
+      // The original's bytes are announced before the transaction, and `recover` removes them only once no item
+      // that is not redacted refers to them: after the commit they go, after a failure they stay, and if this
+      // process dies in between the periodic placement recovery removes them.
+      let removal: string[] = [];
+      try {
+        const receipt = await fileUpload(
+          multipart.files,
+          {
+            async accept() {
+              const form = evidenceForm(multipart);
+              fields = assertValid<RedactionFields>(redactionFieldsSchema, form.fields, 'Form fields');
+              if (form.file.sizeBytes === 0) throw problems.badRequest('The file is empty', [{ pointer: '/file', message: 'is empty' }]);
+              const contentType = await contentTypeOf(form.file);
+              if (!contentType) throw problems.unsupportedMediaType(`The file's bytes are not an accepted type (${ACCEPTED_TYPES_TEXT})`);
+              if (form.file.sha256 === original.sha256)
+                throw problems.unprocessable('The redacted version has the same bytes as the original', {
+                  errors: [{ pointer: '/file', message: 'is identical to the redacted item' }],
+                });
+              return [{ ...form.file, contentType }];
+            },
+            async write([file], place) {
+              removal = await placements.announce([original.sha256]);
+              return service.redact(evidenceId, fields as RedactionFields, file, principalOf(req).sub, place);
+            },
+          },
+          req.id,
+        );
+        res.status(201).json(receipt);
+      } finally {
+        await placements
+          .recover(removal)
+          .catch((error) =>
+            deps.logger.warn({ err: error, request_id: req.id }, 'could not yet remove the bytes of a redacted evidence file'),
+          );
+      }
+    },
+  });
+
+  defineRoute({
     method: 'get',
     path: '/api/evidence/evidence/{id}/content',
     operationId: 'getEvidenceContent',
@@ -150,10 +246,13 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
       403: { description: 'Missing scope' },
       404: { description: 'No such evidence (an id that is not a UUID names none)' },
       409: { description: 'The virus scan holds the file back' },
+      410: { description: 'The file was redacted: its bytes are destroyed (`superseded_by` of the item names the redacted version)' },
     },
     handler: async (req, res) => {
       const item = await evidenceStore(deps.db).find(assertUuidPath(req.params.id, 'evidence'));
       if (!item) throw problems.notFound('No such evidence');
+      if (item.redaction)
+        throw problems.gone(`This file was redacted (its bytes destroyed); ${item.superseded_by} is its redacted version`);
       if (item.kind !== 'file') {
         res.setHeader('X-Content-Type-Options', 'nosniff');
         res.type('application/json; charset=utf-8').send(item.content_json);

@@ -122,6 +122,20 @@ export const evidenceResponseSchema = {
 /** The contract's 201 answer; scan_status is present for file evidence only. */
 export type Evidence = FromSchema<typeof evidenceResponseSchema>;
 
+/** Why and by whom an item's bytes were destroyed; its row, hash and audit records stay. */
+const redactionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason', 'redacted_by', 'redacted_at'],
+  properties: {
+    reason: { type: 'string' },
+    redacted_by: { type: 'string' },
+    redacted_at: timestamp,
+  },
+} as const;
+
+export type Redaction = FromSchema<typeof redactionSchema>;
+
 const itemProperties = {
   ...evidenceProperties,
   description: { type: ['string', 'null'] },
@@ -129,6 +143,10 @@ const itemProperties = {
   source: { type: ['string', 'null'] },
   file_name: { type: ['string', 'null'], description: 'For display only' },
   superseded_by: { type: ['string', 'null'], format: 'uuid' },
+  redaction: {
+    ...redactionSchema,
+    description: 'Only on a redacted item: its bytes are destroyed, `superseded_by` names the redacted version that replaces it',
+  },
 } as const;
 
 /** An item as a run lists it: everything stored about it, and which later item corrects it. */
@@ -143,3 +161,54 @@ export type EvidenceItem = FromSchema<typeof evidenceItemSchema>;
 
 /** The stored item with what a binder needs to reproduce its bytes. */
 export type StoredEvidence = EvidenceItem & { content_json: string | null };
+
+/** The text parts of a redaction: the one `file` part is the redacted version of the item. */
+export const redactionFieldsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason'],
+  properties: {
+    reason: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1000,
+      pattern: NO_NUL,
+      description: 'Why the original is redacted; kept with the item and named in later binders (not in the audit record or the event)',
+    },
+    title: { ...commonFields.title, description: "Defaults to the redacted item's title" },
+    description: commonFields.description,
+  },
+} as const;
+
+export type RedactionFields = FromSchema<typeof redactionFieldsSchema>;
+
+export const multipartRedactionRequestSchema = {
+  type: 'object',
+  required: ['file', 'reason'],
+  properties: {
+    file: {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: 'The redacted version: PDF, PNG, JPEG, ZIP or UTF-8 text (CSV, JSON, plain), judged by its bytes',
+    },
+    ...redactionFieldsSchema.properties,
+  },
+} as const;
+
+/** The superseding item, and what was redacted. */
+export const redactionResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['redacted', 'evidence'],
+  properties: {
+    redacted: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['evidence_id', 'sha256', ...redactionSchema.required],
+      properties: { evidence_id: uuid, sha256: evidenceProperties.sha256, ...redactionSchema.properties },
+    },
+    evidence: { ...evidenceResponseSchema, description: 'The superseding item (its `supersedes` is the redacted one)' },
+  },
+} as const;
+
+export type RedactionReceipt = FromSchema<typeof redactionResponseSchema>;

@@ -3,10 +3,17 @@ import { canonicalJson } from '@platform/canonical-json';
 import { withTransactional, type Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import { recordChange } from '../../shared/record-change';
-import { evidenceAdded } from './evidence-events';
+import { evidenceAdded, evidenceRedacted } from './evidence-events';
 import { fileScansStore } from './file-scans';
 import type { ScannedFile, ScanOutcome, ScanStatus, UploadedFile } from '@platform/files';
-import type { Evidence, FileEvidenceFields, JsonEvidenceRequest } from './evidence-schemas';
+import type {
+  Evidence,
+  FileEvidenceFields,
+  JsonEvidenceRequest,
+  RedactionFields,
+  RedactionReceipt,
+  StoredEvidence,
+} from './evidence-schemas';
 import { evidenceReceipt, evidenceStore, type NewEvidence, type RunOfEvidence } from './evidence-store';
 
 export interface EvidenceDeps {
@@ -88,6 +95,24 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
     return evidenceReceipt(stored);
   }
 
+  /** The item a redaction replaces: a file, neither redacted nor corrected yet (404, 422, 409 otherwise). */
+  async function redactable(evidenceId: string): Promise<StoredEvidence> {
+    const original = await items.find(evidenceId);
+    if (!original) throw problems.notFound(`No evidence ${evidenceId}`);
+    if (original.kind !== 'file')
+      throw problems.unprocessable(`Evidence ${evidenceId} is a ${original.kind}, not a file; only a file's bytes can be redacted`);
+    if (original.redaction)
+      throw problems.conflict(`Evidence ${evidenceId} is already redacted (superseded by ${original.superseded_by})`, {
+        superseded_by: original.superseded_by,
+      });
+    if (original.superseded_by)
+      throw problems.conflict(
+        `Evidence ${evidenceId} is already superseded by ${original.superseded_by}; a redaction supersedes the latest item of a chain`,
+        { superseded_by: original.superseded_by },
+      );
+    return original;
+  }
+
   return {
     /** Outside a transaction, before a file is streamed: 404 or 409 early. Checked again when storing. */
     assertOpen: (runId: string) => openRun(runId).then(() => undefined),
@@ -145,6 +170,76 @@ export const evidenceService = (deps: EvidenceDeps) => (db: Knex) => {
       await place(db);
       return { ...evidence, scan_status: file.scan.status };
     },
+
+    redactable,
+
+    /**
+     * Stores the redacted version as an item superseding the original (in any run status: approved runs
+     * hold personal data too), records the redaction and places the new bytes (`place`, as addFile). The
+     * original's bytes are removed once this commits (evidence-routes.ts).
+     */
+    async redact(
+      evidenceId: string,
+      fields: RedactionFields,
+      file: ScannedFile<TypedFile>,
+      actor: string,
+      place: (trx: Knex) => Promise<void>,
+    ): Promise<RedactionReceipt> {
+      const first = await items.find(evidenceId);
+      const run = first && (await items.run(first.run_id, { lock: true }));
+      if (!run) throw problems.notFound(`No evidence ${evidenceId}`);
+      // Checked again under the run's lock: two redactions of one item are serialised here.
+      const original = await redactable(evidenceId);
+      const evidence = await add(
+        run,
+        {
+          kind: 'file',
+          title: fields.title ?? original.title,
+          description: fields.description ?? null,
+          url: null,
+          source: original.source,
+          collected_at: original.collected_at,
+          supersedes: original.evidence_id,
+          sha256: file.sha256,
+          size_bytes: file.sizeBytes,
+          content_type: file.contentType,
+          file_name: file.fileName ?? null,
+          content_json: null,
+        },
+        actor,
+        file.scan,
+      );
+      const redactedAt = await items.insertRedaction({
+        evidence_id: original.evidence_id,
+        superseded_by: evidence.evidence_id,
+        reason: fields.reason,
+        redacted_by: actor,
+      });
+      await recordChange(db, deps.exchange, {
+        event: evidenceRedacted,
+        entity_type: 'run',
+        entity_id: run.run_id,
+        actor,
+        data: {
+          run_id: run.run_id,
+          evidence_id: original.evidence_id,
+          sha256: original.sha256,
+          size_bytes: original.size_bytes,
+          superseded_by: evidence.evidence_id,
+        },
+      });
+      await place(db);
+      return {
+        redacted: {
+          evidence_id: original.evidence_id,
+          sha256: original.sha256,
+          reason: fields.reason,
+          redacted_by: actor,
+          redacted_at: redactedAt.toISOString(),
+        },
+        evidence: { ...evidence, scan_status: file.scan.status },
+      };
+    },
   };
 };
 
@@ -152,8 +247,12 @@ export function createEvidenceService(deps: EvidenceDeps, db: Knex) {
   const service = withTransactional(evidenceService(deps), db);
   return {
     assertOpen: service.assertOpen,
+    /** The item to redact, outside a transaction, before a file is streamed: 404, 409 or 422 early. Checked again when storing. */
+    redactable: service.redactable,
     addJson: (runId: string, request: JsonEvidenceRequest, actor: string) => service.transactional((s) => s.addJson(runId, request, actor)),
     addFile: (...args: Parameters<ReturnType<ReturnType<typeof evidenceService>>['addFile']>) =>
       service.transactional((s) => s.addFile(...args)),
+    redact: (...args: Parameters<ReturnType<ReturnType<typeof evidenceService>>['redact']>) =>
+      service.transactional((s) => s.redact(...args)),
   };
 }

@@ -4,10 +4,13 @@ import type { Evidence, EvidenceItem, StoredEvidence } from './evidence-schemas'
 /** A row to insert: the stored item without what the database fills in. */
 export type NewEvidence = Omit<StoredEvidence, 'submitted_at' | 'superseded_by'>;
 
-interface EvidenceRow extends Omit<StoredEvidence, 'size_bytes' | 'submitted_at' | 'collected_at'> {
+interface EvidenceRow extends Omit<StoredEvidence, 'size_bytes' | 'submitted_at' | 'collected_at' | 'redaction'> {
   size_bytes: string | number;
   submitted_at: Date;
   collected_at: Date | null;
+  redaction_reason: string | null;
+  redacted_by: string | null;
+  redacted_at: Date | null;
 }
 
 function toStored(row: EvidenceRow): StoredEvidence {
@@ -33,6 +36,15 @@ function toItem(row: Omit<EvidenceRow, 'content_json'>): EvidenceItem {
     source: row.source,
     file_name: row.file_name,
     superseded_by: row.superseded_by ?? null,
+    ...(row.redacted_at
+      ? {
+          redaction: {
+            reason: row.redaction_reason as string,
+            redacted_by: row.redacted_by as string,
+            redacted_at: row.redacted_at.toISOString(),
+          },
+        }
+      : {}),
   };
 }
 
@@ -91,7 +103,14 @@ const ITEM_COLUMNS = [
 function withSupersededBy(db: Knex, options: { content: boolean }) {
   return db('evidence_items as e')
     .leftJoin('evidence_items as s', 's.supersedes', 'e.evidence_id')
-    .select(...(options.content ? ['e.*'] : ITEM_COLUMNS.map((column) => `e.${column}`)), 's.evidence_id as superseded_by');
+    .leftJoin('evidence_redactions as r', 'r.evidence_id', 'e.evidence_id')
+    .select(
+      ...(options.content ? ['e.*'] : ITEM_COLUMNS.map((column) => `e.${column}`)),
+      's.evidence_id as superseded_by',
+      'r.reason as redaction_reason',
+      'r.redacted_by',
+      'r.redacted_at',
+    );
 }
 
 const inSubmissionOrder = [{ column: 'e.submitted_at' }, { column: 'e.evidence_id' }];
@@ -151,9 +170,29 @@ export function evidenceStore(db: Knex) {
       return rows.map((row) => row.submitted_by);
     },
 
-    /** True when some stored item (of any run) still refers to these bytes. */
+    /** True when some stored item (of any run) that is not redacted still refers to these bytes. */
     async bytesReferenced(sha256: string): Promise<boolean> {
-      return Boolean(await db('evidence_items').where({ sha256, kind: 'file' }).first('evidence_id'));
+      return Boolean(
+        await db('evidence_items as e')
+          .where({ 'e.sha256': sha256, 'e.kind': 'file' })
+          .whereNotExists(db('evidence_redactions as r').whereRaw('r.evidence_id = e.evidence_id').select(db.raw('1')))
+          .first('e.evidence_id'),
+      );
+    },
+
+    /** True when a redacted item had these bytes (so their absence from storage is by design). */
+    async bytesRedacted(sha256: string): Promise<boolean> {
+      return Boolean(
+        await db('evidence_items as e')
+          .join('evidence_redactions as r', 'r.evidence_id', 'e.evidence_id')
+          .where('e.sha256', sha256)
+          .first('e.evidence_id'),
+      );
+    },
+
+    async insertRedaction(redaction: { evidence_id: string; superseded_by: string; reason: string; redacted_by: string }): Promise<Date> {
+      const [row] = await db('evidence_redactions').insert(redaction).returning('redacted_at');
+      return row.redacted_at as Date;
     },
   };
 }

@@ -1,7 +1,7 @@
 // The schemas first: runs (which evidence-routes reaches through evidence-service) reads evidenceItemSchema as it loads, inside the evidence↔runs cycle.
-export { evidenceItemSchema, type EvidenceItem, type EvidenceKind } from './evidence-schemas';
+export { evidenceItemSchema, type EvidenceItem, type EvidenceKind, type Redaction } from './evidence-schemas';
 export { EXTENSIONS_BY_TYPE } from './content-type';
-export { evidenceAdded, fileScanned } from './evidence-events';
+export { evidenceAdded, evidenceRedacted, fileScanned } from './evidence-events';
 export { evidenceRoutes } from './evidence-routes';
 export { evidenceStore } from './evidence-store';
 export { pendingFileScans } from './file-rescan';

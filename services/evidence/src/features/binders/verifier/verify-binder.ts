@@ -46,7 +46,7 @@ interface ManifestAudit {
 
 interface ManifestView {
   format?: string;
-  evidence?: { path: string; sha256: string }[];
+  evidence?: { path: string; sha256: string; redaction?: { reason: string } }[];
   audit?: ManifestAudit;
 }
 
@@ -110,12 +110,14 @@ export function verifyBinder(files: Map<string, Buffer>, keys: PinnedKeys): Bind
     return report();
   }
 
-  const evidence = manifest.evidence ?? [];
+  // A redacted item's bytes were destroyed: its hash stays in the manifest and in its audit record, its file is absent.
+  const evidence = (manifest.evidence ?? []).filter((item) => !item.redaction);
+  const redacted = (manifest.evidence ?? []).length - evidence.length;
   const badEvidence = evidence
     .filter((item) => !files.has(item.path) || sha256(files.get(item.path)!) !== item.sha256)
     .map((item) => item.path);
   if (badEvidence.length > 0) fail(`evidence: ${badEvidence.length} file(s) missing or not the manifest's hash: ${badEvidence.join(', ')}`);
-  else pass(`evidence: all ${evidence.length} items match the manifest's hashes`);
+  else pass(`evidence: all ${evidence.length} items match the manifest's hashes${redacted > 0 ? ` (${redacted} redacted, no file)` : ''}`);
 
   const audit = manifest.audit;
   if (!audit) {

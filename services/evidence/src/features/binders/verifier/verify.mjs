@@ -238,14 +238,16 @@ function verifyBinder(files, keys) {
         fail(`manifest.json cannot be read: ${error.message}`);
         return report();
     }
-    const evidence = manifest.evidence ?? [];
+    // A redacted item's bytes were destroyed: its hash stays in the manifest and in its audit record, its file is absent.
+    const evidence = (manifest.evidence ?? []).filter((item) => !item.redaction);
+    const redacted = (manifest.evidence ?? []).length - evidence.length;
     const badEvidence = evidence
         .filter((item) => !files.has(item.path) || sha256(files.get(item.path)) !== item.sha256)
         .map((item) => item.path);
     if (badEvidence.length > 0)
         fail(`evidence: ${badEvidence.length} file(s) missing or not the manifest's hash: ${badEvidence.join(', ')}`);
     else
-        pass(`evidence: all ${evidence.length} items match the manifest's hashes`);
+        pass(`evidence: all ${evidence.length} items match the manifest's hashes${redacted > 0 ? ` (${redacted} redacted, no file)` : ''}`);
     const audit = manifest.audit;
     if (!audit) {
         fail('manifest.json has no audit section');
