@@ -56,8 +56,8 @@ export const evidenceRedactedData = {
   properties: {
     run_id: uuid,
     evidence_id: { ...uuid, description: 'The redacted item: its row and hash stay, its bytes are destroyed' },
-    sha256: { ...sha256, description: 'Of the destroyed bytes' },
-    size_bytes: { type: 'integer', minimum: 0 },
+    sha256: { ...sha256Schema, description: 'Of the destroyed bytes' },
+    size_bytes: sizeBytesSchema,
     superseded_by: { ...uuid, description: 'The redacted version that supersedes it' },
   },
 } as const;
