@@ -1,3 +1,4 @@
+import { nameIndexKey, nameTokens } from '../../services/claims/src/features/claims-list/claimant-name-index';
 import { pgClient } from './workspace-modules';
 
 const FIRST_NAMES = [
@@ -155,9 +156,13 @@ export function seededClaimant(i: number): { name: string; email: string; phone:
  * intake writes: a claim with its checklist and service-level dates, its acknowledgement status update
  * and its audit entry, from varied claimants (seededClaimant). Seeded claims carry the year 2019 in their numbers (never handed out by the
  * service this run), had their acknowledgement delivered and their first contact made, and promise their
- * next update in the future, so the deadline sweep finds nothing to announce for them.
+ * next update in the future, so the deadline sweep finds nothing to announce for them. Their names go into
+ * the claims list's keyed name index under the service's key (`dataDir`: the claims process's DATA_DIR).
  */
-export async function seedClaims(databaseUrl: string, target: number, log: (line: string) => void): Promise<number> {
+export async function seedClaims(databaseUrl: string, dataDir: string, target: number, log: (line: string) => void): Promise<number> {
+  const key = nameIndexKey(dataDir);
+  // The tokens of every seeded name, by its place in seededClaimant's cycle (first name, then last name).
+  const tokensByName = LAST_NAMES.flatMap((last) => FIRST_NAMES.map((first) => `{${nameTokens(`${first} ${last}`, key).join(',')}}`));
   const client = pgClient(databaseUrl);
   await client.connect();
   try {
@@ -230,6 +235,12 @@ export async function seedClaims(databaseUrl: string, target: number, log: (line
         range,
       );
       await client.query(
+        `INSERT INTO claimant_name_index (claim_id, tokens)
+         SELECT id, ($3::text[])[1 + i % $4::int + $4::int * ((i / $4::int) % $5::int)]::smallint[]
+         FROM (SELECT id, substr(claim_number, 10)::int AS i FROM claims WHERE claim_number BETWEEN $1 AND $2) AS seeded`,
+        [...range, tokensByName, FIRST_NAMES.length, LAST_NAMES.length],
+      );
+      await client.query(
         `INSERT INTO claim_audit (id, claim_id, action, actor, reason, data, occurred_at)
          SELECT gen_random_uuid(), id, 'claim.created', 'claimant', 'first notice of loss',
            jsonb_build_object('claim_number', claim_number, 'loss_type', loss_type), received_at
@@ -244,7 +255,7 @@ export async function seedClaims(databaseUrl: string, target: number, log: (line
     // What autovacuum does to a table after a bulk load (hint bits, visibility map, statistics), done
     // here because the machine's server may run without it (the CI machine's does), as pgbench vacuums
     // before it measures: the series then measures intake at this size, not the first reads of new rows.
-    await client.query('VACUUM (ANALYZE) claims, status_updates, deliveries, claim_audit');
+    await client.query('VACUUM (ANALYZE) claims, status_updates, deliveries, claim_audit, claimant_name_index, claimant_name_sets');
     return count;
   } finally {
     await client.end();

@@ -185,7 +185,7 @@ export const intakeScenario: Scenario = {
       }[] = [];
       const base = Math.max(params.claimBase, await countRows(stack.claimsDatabaseUrl, 'claims'));
       for (const claims of [base, base * 10, base * 100]) {
-        await seedClaims(stack.claimsDatabaseUrl, claims, context.log);
+        await seedClaims(stack.claimsDatabaseUrl, stack.env.DATA_DIR, claims, context.log);
         await intake(params.warmupSec);
         const results: CannonResult[] = [];
         const before = await postgresCounters(stack.claimsDatabaseUrl);

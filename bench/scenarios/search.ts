@@ -42,7 +42,7 @@ export const searchScenario: Scenario = {
     const target = params.mode === 'quick' ? 5000 : 100000;
     const inTable = await countRows(stack.claimsDatabaseUrl, 'claims');
     const seedStarted = Date.now();
-    if (inTable < target) await seedClaims(stack.claimsDatabaseUrl, target, log);
+    if (inTable < target) await seedClaims(stack.claimsDatabaseUrl, stack.env.DATA_DIR, target, log);
     const seedSeconds = (Date.now() - seedStarted) / 1000;
     const claims = await countRows(stack.claimsDatabaseUrl, 'claims');
     const seeded = Math.min(target, claims);

@@ -12,7 +12,7 @@ import { accessLinksRoutes } from './features/access-links';
 import { claimantStatusRoutes } from './features/claimant-status';
 import { withdrawalRoutes } from './features/withdrawal';
 import { claimsRoutes } from './features/claims';
-import { claimsListRoutes } from './features/claims-list';
+import { claimsListRoutes, indexUnindexedNames, nameIndexKey } from './features/claims-list';
 import { startIdempotencyPurge, intakeRoutes } from './features/intake';
 import { adjusterKitsRoutes } from './features/adjuster-kits';
 import { assignmentRoutes } from './features/assignment';
@@ -93,6 +93,8 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
         'attachment',
         deps.metrics,
       );
+      const namesIndexed = await indexUnindexedNames(deps.db, nameIndexKey(deps.dataDir));
+      if (namesIndexed > 0) deps.logger.info({ claims: namesIndexed }, 'indexed the names of claims filed before the keyed name index');
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
       const attachmentRescan = startRescan({
         db: deps.db,

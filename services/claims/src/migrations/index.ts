@@ -22,6 +22,7 @@ import { notesMigration } from './0020_claims_notes';
 import { diaryMigration } from './0021_claims_activities';
 import { contactsMigration } from './0022_claims_contacts';
 import { reopeningsMigration } from './0023_claims_reopenings';
+import { keyedNameIndexMigration } from './0025_claims_keyed_name_index';
 import { retentionErasureMigration } from './0026_claims_retention_erasure';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
@@ -50,5 +51,6 @@ export const claimsMigrations: Migration[] = [
   diaryMigration,
   contactsMigration,
   reopeningsMigration,
+  keyedNameIndexMigration,
   retentionErasureMigration,
 ];

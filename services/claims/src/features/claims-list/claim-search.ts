@@ -2,10 +2,15 @@ import { problems } from '@platform/http';
 
 const PHONE_LIKE = /^[+\d\s().-]+$/;
 
-/** Accented Latin letters and their plain forms, folded in names and searches alike (the name index of migration 0011 uses the same two lists). */
+/** Accented Latin letters and their plain forms, folded in names and searches alike (foldSearch). */
 export const ACCENTED = 'ÀÁÂÃÄÅàáâãäåÈÉÊËèéêëÌÍÎÏìíîïÒÓÔÕÖØòóôõöøÙÚÛÜùúûüÑñÇçÝýÿ';
 export const PLAIN = 'AAAAAAaaaaaaEEEEeeeeIIIIiiiiOOOOOOooooooUUUUuuuuNnCcYyy';
 const FOLD = new Map([...ACCENTED].map((c, i) => [c, PLAIN[i]]));
+
+/** `text` trimmed, lower-cased, Latin accents folded, inner white space collapsed: as searches and the keyed name index compare names. */
+export function foldSearch(text: string): string {
+  return [...text.trim().replace(/\s+/g, ' ').toLowerCase()].map((c) => FOLD.get(c) ?? c).join('');
+}
 
 /**
  * The search as the claims list compares it: trimmed, lower-cased, accents folded, inner white space collapsed; a phone
@@ -13,7 +18,7 @@ const FOLD = new Map([...ACCENTED].map((c, i) => [c, PLAIN[i]]));
  * Fewer than 3 characters would match nearly every claim: 400.
  */
 export function normaliseSearch(q: string): string {
-  const text = [...q.trim().replace(/\s+/g, ' ').toLowerCase()].map((c) => FOLD.get(c) ?? c).join('');
+  const text = foldSearch(q);
   const digits = text.replace(/\D/g, '');
   const search = PHONE_LIKE.test(text) && digits.length >= 3 ? digits : text;
   if (search.length < 3)

@@ -5,11 +5,12 @@ import { claimExample } from '../../shared/claim-examples';
 import type { ClaimsConfig } from '../../config';
 import { claimsListQuerySchema, claimsListResponseSchema, type ClaimsListQuery } from './claims-list-schemas';
 import { claimsListService } from './claims-list-service';
+import { nameIndexKey } from './claimant-name-index';
 import { adjusterDirectory } from '../assignment';
 
 /** GET /api/claims/claims (claims:read) — claims newest first, filtered, keyset-paginated. */
 export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {
-  const claimsList = claimsListService()(deps.db);
+  const claimsList = claimsListService(nameIndexKey(deps.dataDir))(deps.db);
   const { router, defineRoute } = featureRoutes(deps, 'Claims');
 
   defineRoute<{ query: ClaimsListQuery }>({

@@ -8,16 +8,8 @@ import { normaliseSearch } from './claim-search';
 
 const DEFAULT_LIMIT = 25;
 
-/**
- * The word similarity a name needs to be found (pg_trgm's `<%` threshold, 0.6 by default). A name with two
- * typos, one in each word ("Jonathon Smithsen" for Jonathan Smithson) or two in a short one ("Okafur" for
- * Okafor), scores 0.57, under the default; at 0.5 it is found while unrelated names stay out (John Smith
- * scores 0.33 for "Jonathon Smithsen"). Set for the search's own transaction only (`set_config(…, true)`).
- */
-export const NAME_SIMILARITY_THRESHOLD = 0.5;
-
 /** The claims list: one page at a time, newest first (best match first in a search), by keyset. */
-export const claimsListService = () => (db: Knex) => ({
+export const claimsListService = (nameKey: Buffer) => (db: Knex) => ({
   async list(query: ClaimsListQuery, caller: Principal): Promise<ClaimsListPage> {
     const { limit = DEFAULT_LIMIT, cursor, q, assignee, sort = DEFAULT_SORT, ...filters } = query;
     if (filters.created_from && filters.created_to && Date.parse(filters.created_from) >= Date.parse(filters.created_to)) {
@@ -29,15 +21,12 @@ export const claimsListService = () => (db: Knex) => ({
     if (filters.deadline && !filters.overdue) throw problems.unprocessable('deadline narrows overdue=true; send both');
     const search = q === undefined ? undefined : normaliseSearch(q);
     const after = cursor === undefined ? undefined : decodeCursor(cursor, search, sort);
-    const page = (store: ReturnType<typeof claimsListStore>) =>
-      store.page({ ...filters, assignee: assignee === 'me' ? caller.sub : assignee, search }, after, limit + 1, sort);
-    const rows =
-      search === undefined
-        ? await page(claimsListStore(db))
-        : await db.transaction(async (trx) => {
-            await trx.raw(`SELECT set_config('pg_trgm.word_similarity_threshold', ?, true)`, [String(NAME_SIMILARITY_THRESHOLD)]);
-            return page(claimsListStore(trx));
-          });
+    const rows = await claimsListStore(db, nameKey).page(
+      { ...filters, assignee: assignee === 'me' ? caller.sub : assignee, search },
+      after,
+      limit + 1,
+      sort,
+    );
     const shown = rows.slice(0, limit);
     return {
       items: shown.map((row) => row.summary),

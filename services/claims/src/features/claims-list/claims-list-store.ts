@@ -4,7 +4,8 @@ import type { ClaimStage, LossType } from '../../shared/claim-vocabulary';
 import { HAS_FAILED_DELIVERY } from '../delivery';
 import { HAS_OVERDUE_ACTIVITY } from '../diary';
 import { sortColumnOf, type ClaimCursor } from './claim-cursor';
-import { ACCENTED, DIGITS, PLAIN, prefixPattern, reverse } from './claim-search';
+import { DIGITS, prefixPattern, reverse } from './claim-search';
+import { NAME_SIMILARITY_THRESHOLD, nameTokens } from './claimant-name-index';
 import { DEFAULT_SORT, type ClaimsListQuery, type ClaimSort, type ClaimSummary, type SortColumn } from './claims-list-schemas';
 
 interface SummaryRow {
@@ -70,8 +71,6 @@ function sorted(db: Knex, query: Knex.QueryBuilder, sort: ClaimSort, after: Clai
 /** `search` is normalised (normaliseSearch); `assignee` a `sub` (`me` resolved). */
 export type ClaimsListFilters = Omit<ClaimsListQuery, 'limit' | 'cursor' | 'q' | 'sort'> & { search?: string };
 
-/** The name as `claimant_names` and the name index of the claims hold it (migration 0013): lower-cased, accents folded. */
-const CLAIMANT_NAME = `lower(translate(claimant_name, '${ACCENTED}', '${PLAIN}'))`;
 const PHONE_DIGITS = `regexp_replace(claimant_phone, '[^0-9]', '', 'g')`;
 const IDENTIFIER_PREFIXES = ['lower(claim_number)', 'lower(policy_number)', 'lower(claimant_email)'];
 const NEWEST_FIRST: { column: string; order: 'desc' }[] = [
@@ -95,10 +94,10 @@ function whereFilters(query: Knex.QueryBuilder, filters: ClaimsListFilters): Kne
 }
 
 /** The claims after a search cursor: best match first, then newest first by (created_at, id). */
-function afterRanked(query: Knex.QueryBuilder, search: string, after: ClaimCursor | undefined): Knex.QueryBuilder {
+function afterRanked(query: Knex.QueryBuilder, search: Search, after: ClaimCursor | undefined): Knex.QueryBuilder {
   if (!after?.search) return query;
   const ranked = rank(search);
-  return query.whereRaw(`(${ranked.sql}, created_at, id) < (?::real, ?::timestamptz, ?::uuid)`, [
+  return query.whereRaw(`(${ranked.sql}, claims.created_at, claims.id) < (?::real, ?::timestamptz, ?::uuid)`, [
     ...ranked.bindings,
     after.search.rank,
     after.created_at,
@@ -106,28 +105,61 @@ function afterRanked(query: Knex.QueryBuilder, search: string, after: ClaimCurso
   ]);
 }
 
+/** A search as the store matches it: the normalised text (normaliseSearch) and its name tokens (nameTokens). */
+interface Search {
+  text: string;
+  tokens: number[];
+}
+
+/**
+ * The share of the search's name tokens that a token set holds, in [0, 1]: the keyed analogue of pg_trgm's
+ * word similarity (which a name passes when it holds the search's trigrams; the tokens cannot say where in
+ * the name they stand, so a word's trigrams scattered over two words count too).
+ */
+function nameSimilarity(tokens: string, search: Search): { sql: string; bindings: (number[] | number)[] } {
+  return {
+    sql: `((SELECT count(*) FROM unnest(${tokens}) AS token WHERE token = ANY (?::smallint[]))::real / ?::real)`,
+    bindings: [search.tokens, search.tokens.length],
+  };
+}
+
 /**
  * The `limit` claims with the names nearest the search, of those that pass the filters and come after the
- * cursor, nearest first, then newest first. The names are matched once each in `claimant_names` (migration
- * 0013): pg_trgm word similarity over its threshold (`<%`, NAME_SIMILARITY_THRESHOLD: typos, partial words), read
- * nearest first (`<<->`, 1 − word similarity); the claims of each name come newest first from the btree
- * on (name, created_at, id), at most `limit` of them. PostgreSQL sorts that join incrementally (it is
- * already in order of distance), so it stops at the first names that fill the page instead of reading the
- * claims of every name sharing a first name with the search. The page needs no other named claim: a
- * claim's rank is at least its name's similarity, so whatever comes after these `limit` ranks after them
- * in the page too; for the same reason a name more similar than the cursor's rank has no claim after it.
+ * cursor, nearest first, then newest first. The names are matched once each as sets of tokens in
+ * `claimant_name_sets` (migration 0025): those sharing a token with the search (its GIN index) whose
+ * similarity (nameSimilarity) reaches NAME_SIMILARITY_THRESHOLD, nearest first; the claims of each set come
+ * from the btree on `claimant_name_index.tokens`, newest first, at most `limit` of them. PostgreSQL sorts
+ * that join incrementally (it is already in order of similarity), so it stops at the first sets that fill
+ * the page. The page needs no other named claim: a claim's rank is at least its name's similarity, so
+ * whatever comes after these `limit` ranks after them in the page too; for the same reason a set more
+ * similar than the cursor's rank has no claim after it.
  */
-function nearestNames(db: Knex, search: string, filters: ClaimsListFilters, after: ClaimCursor | undefined, limit: number): Knex.Raw {
-  let names = db('claimant_names')
-    .select('name', db.raw('? <<-> name AS distance', [search]))
-    .whereRaw('? <% name', [search]);
-  if (after?.search) names = names.whereRaw('word_similarity(?, name) <= ?::real', [search, after.search.rank]);
-  const named = whereFilters(db('claims').select('id', 'created_at').whereRaw(`${CLAIMANT_NAME} = names.name`), filters);
-  const newest = afterRanked(named, search, after).orderBy(NEWEST_FIRST).limit(limit);
+function nearestNames(db: Knex, search: Search, filters: ClaimsListFilters, after: ClaimCursor | undefined, limit: number): Knex.Raw {
+  const similarity = nameSimilarity('sets.tokens', search);
+  const sets = db('claimant_name_sets AS sets')
+    .select('sets.tokens', db.raw(`${similarity.sql} AS similarity`, similarity.bindings))
+    .whereRaw('sets.tokens && ?::smallint[]', [search.tokens]);
+  const similar = after?.search
+    ? db.raw('similarity >= ?::real AND similarity <= ?::real', [NAME_SIMILARITY_THRESHOLD, after.search.rank])
+    : db.raw('similarity >= ?::real', [NAME_SIMILARITY_THRESHOLD]);
+  const named = whereFilters(
+    db('claimant_name_index AS named_index')
+      .join('claims', 'claims.id', 'named_index.claim_id')
+      .select('claims.id', 'claims.created_at')
+      .whereRaw('named_index.tokens = names.tokens'),
+    filters,
+  );
+  const newest = afterRanked(named, search, after)
+    .orderBy([
+      { column: 'claims.created_at', order: 'desc' },
+      { column: 'claims.id', order: 'desc' },
+    ])
+    .limit(limit);
   return db.raw(
-    `(SELECT named.id FROM (? ORDER BY distance) AS names CROSS JOIN LATERAL ? AS named
-      ORDER BY names.distance, named.created_at DESC, named.id DESC LIMIT ?)`,
-    [names, newest, limit],
+    `(SELECT named.id FROM (SELECT * FROM (?) AS candidate_sets WHERE ? ORDER BY similarity DESC) AS names
+      CROSS JOIN LATERAL ? AS named
+      ORDER BY names.similarity DESC, named.created_at DESC, named.id DESC LIMIT ?)`,
+    [sets, similar, newest, limit],
   );
 }
 
@@ -138,10 +170,10 @@ function nearestNames(db: Knex, search: string, filters: ClaimsListFilters, afte
  * query ranks, so the table is never scanned (`id = ANY (ARRAY(…))` fetches them by primary key; a
  * semi-join was planned as a scan of the whole table once a common name made a thousand candidates).
  */
-function searchCandidates(db: Knex, search: string, names: Knex.Raw): Knex.Raw {
+function searchCandidates(db: Knex, search: string, names: Knex.Raw | undefined): Knex.Raw {
   const prefix = prefixPattern(search);
   const parts: (Knex.Raw | Knex.QueryBuilder)[] = [
-    names,
+    ...(names ? [names] : []),
     ...IDENTIFIER_PREFIXES.map((column) => db('claims').select('id').whereRaw(`${column} LIKE ?`, [prefix])),
   ];
   if (DIGITS.test(search))
@@ -155,21 +187,31 @@ function searchCandidates(db: Knex, search: string, names: Knex.Raw): Knex.Raw {
 
 /**
  * How well a claim matches, in [0, 1]: 1 when a number, the email or the phone is exactly the search,
- * 0.9 when one starts with it (the phone: ends with it), else the name's word similarity (1 for a whole word).
+ * 0.9 when one starts with it (the phone: ends with it), else its name's similarity (nameSimilarity: 1 for
+ * a whole word).
  */
-function rank(search: string): { sql: string; bindings: string[] } {
-  const prefix = prefixPattern(search);
-  const phoneSuffix = prefixPattern(reverse(search));
+function rank(search: Search): { sql: string; bindings: (string | number | number[])[] } {
+  const prefix = prefixPattern(search.text);
+  const phoneSuffix = prefixPattern(reverse(search.text));
+  const similarity = nameSimilarity('ranked_index.tokens', search);
+  const name =
+    search.tokens.length === 0
+      ? { sql: '0', bindings: [] }
+      : {
+          sql: `COALESCE((SELECT ${similarity.sql} FROM claimant_name_index AS ranked_index WHERE ranked_index.claim_id = claims.id), 0)`,
+          bindings: similarity.bindings,
+        };
   return {
-    sql: `GREATEST(word_similarity(?, ${CLAIMANT_NAME}), CASE
+    sql: `GREATEST(${name.sql}, CASE
         WHEN ? IN (${IDENTIFIER_PREFIXES.join(', ')}, ${PHONE_DIGITS}) THEN 1
         WHEN ${IDENTIFIER_PREFIXES.map((column) => `${column} LIKE ?`).join(' OR ')} OR reverse(${PHONE_DIGITS}) LIKE ? THEN 0.9
         ELSE 0 END::real)`,
-    bindings: [search, search, ...IDENTIFIER_PREFIXES.map(() => prefix), phoneSuffix],
+    bindings: [...name.bindings, search.text, ...IDENTIFIER_PREFIXES.map(() => prefix), phoneSuffix],
   };
 }
 
-export function claimsListStore(db: Knex) {
+/** `nameKey`: the name index key (nameIndexKey), which turns a search into name tokens. */
+export function claimsListStore(db: Knex, nameKey: Buffer) {
   return {
     /** Up to `limit` claims after `after`, newest first by (created_at, id) (best match first in a search), each with its own cursor position. */
     async page(
@@ -198,10 +240,11 @@ export function claimsListStore(db: Knex) {
         db.raw(`${OPEN_ESCALATION} AS has_open_escalation`),
       );
       select = whereFilters(select, filters);
-      const { search } = filters;
+      const search = filters.search === undefined ? undefined : { text: filters.search, tokens: nameTokens(filters.search, nameKey) };
       if (search !== undefined) {
         const ranked = rank(search);
-        const candidates = searchCandidates(db, search, nearestNames(db, search, filters, after, limit));
+        const names = search.tokens.length > 0 ? nearestNames(db, search, filters, after, limit) : undefined;
+        const candidates = searchCandidates(db, search.text, names);
         select = select.select(db.raw(`${ranked.sql} AS rank`, ranked.bindings)).whereRaw('id = ANY (ARRAY(?))', [candidates]);
         select = afterRanked(select, search, after).orderByRaw('rank DESC').orderBy(NEWEST_FIRST);
       } else {
@@ -232,7 +275,7 @@ export function claimsListStore(db: Knex) {
         position: {
           created_at: row.cursor_created_at,
           id: row.id,
-          ...(search !== undefined ? { search: { rank: Number(row.rank), query: search } } : {}),
+          ...(search !== undefined ? { search: { rank: Number(row.rank), query: search.text } } : {}),
           ...(search === undefined && sort !== DEFAULT_SORT ? { sorted: { sort, value: row.sort_value ?? '' } } : {}),
         },
       }));

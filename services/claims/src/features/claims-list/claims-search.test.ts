@@ -2,6 +2,7 @@ import request from 'supertest';
 import { bearer } from '@platform/testing';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
+import { indexClaimantName, nameIndexKey } from './claimant-name-index';
 
 const PATH = '/api/claims/claims';
 
@@ -110,6 +111,7 @@ describe('GET /api/claims/claims?q= (search) and the assignment work lists', () 
         .db('claims')
         .where({ id: claim_id })
         .update({ claimant_name: `Amara ${surname}`, assignee: 'carol', created_at: new Date(Date.UTC(2026, 0, 1, 0, i)) });
+      await indexClaimantName(t.db, claim_id, `Amara ${surname}`, nameIndexKey(t.dataDir));
       filed.push({ id: claim_id, surname });
     }
     const newestFirst = (surname: string) =>

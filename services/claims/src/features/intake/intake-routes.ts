@@ -12,6 +12,7 @@ import {
   type IntakeRequest,
 } from './intake-schemas';
 import { intakeService } from './intake-service';
+import { nameIndexKey } from '../claims-list';
 import { intakeRequestExample, intakeResponseExample } from '../../shared/claim-examples';
 
 /** POST /api/claims/public/claims — first notice of loss (public; optional Idempotency-Key). */
@@ -22,6 +23,7 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       publicBaseUrl: config.PUBLIC_BASE_URL,
       contact: claimantContact(config),
       idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
+      nameIndexKey: nameIndexKey(deps.dataDir),
     }),
     deps.db,
   );

@@ -7,6 +7,7 @@ import { recordClaimChange } from '../../shared/claim-change';
 import { claimantMessages, type ClaimantMessages } from '../../shared/claimant-messages';
 import { claimCreated } from './intake-events';
 import { deliveriesStore } from '../delivery';
+import { indexClaimantName } from '../claims-list';
 import { normaliseLanguageTag } from '../../shared/language-tag';
 import { isCalendarDate } from '../../shared/dates';
 import { addDays, dateIn, isTimeZone, promiseDueAt } from '../../shared/claim-deadlines';
@@ -29,6 +30,8 @@ export interface IntakeSettings {
   publicBaseUrl: string;
   contact: StatusUpdateContact;
   idempotencyRetentionHours: number;
+  /** The claims list's name index key (nameIndexKey). */
+  nameIndexKey: Buffer;
 }
 
 const dateOnly = (date: Date) => date.toISOString().slice(0, 10);
@@ -170,6 +173,7 @@ export function intakeService(settings: IntakeSettings) {
       // One statement after the claim number: the claim, its acknowledgement (queued for delivery on the preferred
       // channel), the stored answer to the Idempotency-Key, the audit entry and the event.
       const writes = [claimWrite, acknowledged.write, deliveriesStore(db).queue(acknowledged)];
+      writes.push(indexClaimantName(db, claimId, request.claimant.name, settings.nameIndexKey));
       if (idempotencyKey !== undefined)
         writes.push(idempotencyStore(db).storeResponse(INTAKE_OPERATION, idempotencyKey, response, claimId));
       await recordClaimChange(
