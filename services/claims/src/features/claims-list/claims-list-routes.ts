@@ -22,6 +22,8 @@ export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Rout
       'Newest first, keyset pagination: pass `next_cursor` as `cursor` for the next page. Any unknown or malformed parameter is 400. ' +
       '`q` searches claim number, policy number, claimant name (typos and partial words), email and phone, best match first ' +
       '(then newest), and combines with every filter and the cursor (a cursor continues only the search it came from). ' +
+      "The name is matched through keyed tokens of its trigrams (a name needs half the search's tokens), never the stored name, " +
+      'and a claim whose claimant was erased is no longer found by name. ' +
       "`assignee=me` is the caller's own work list; `assignee` and `unassigned=true` together are 422. " +
       '`overdue=true` lists open claims past a deadline still unmet (acknowledgement, first contact, promised next update), ' +
       '`deadline` narrows it to one (alone it is 422); `delivery_failed=true` lists claims with a message whose delivery failed. ' +
