@@ -7,7 +7,7 @@ import { problems, setDownloadHeaders } from '@platform/http';
 import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { evidenceStorage } from '../evidence';
-import { READ_SCOPES, assertUuidPath } from '../../shared/access';
+import { READ_SCOPES, assertUuidPath, AUTH_ERRORS } from '../../shared/access';
 import { coalesce, streamZip } from './binder-zip';
 import { type CheckpointSigner, checkpointCovering, auditStore, awaitCosignatures, trustedWitnesses } from '../audit';
 import { bindersService } from './binders-service';
@@ -26,8 +26,6 @@ const binderExample = {
   },
   download_url: 'https://claims.example.com/api/evidence/binder-archives/cc33dd44-ee55-4f66-8a77-889900aabbcc',
 };
-
-const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
 
 const binderSchema = {
   type: 'object',

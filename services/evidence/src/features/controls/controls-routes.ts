@@ -3,7 +3,7 @@ import { withTransactional } from '@platform/db';
 import { principalOf } from '@platform/auth';
 import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
-import { READ_SCOPES, assertUuidPath } from '../../shared/access';
+import { READ_SCOPES, assertUuidPath, AUTH_ERRORS } from '../../shared/access';
 import {
   controlListResponseSchema,
   controlResponseSchema,
@@ -18,8 +18,6 @@ import {
 } from './controls-schemas';
 import { controlsService } from './controls-service';
 import { controlExample, controlWithVersionsExample, createControlRequestExample } from '../../shared/examples';
-
-const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
 
 export function controlsRoutes(deps: ServiceDeps, config: EvidenceConfig): Router {
   const service = withTransactional(controlsService({ exchange: config.EVIDENCE_EXCHANGE }), deps.db);

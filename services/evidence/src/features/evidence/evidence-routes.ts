@@ -4,7 +4,7 @@ import { assertValid, jsonBody, problems, setDownloadHeaders } from '@platform/h
 import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import { uploadPath, type VirusScanner } from '@platform/files';
 import type { EvidenceConfig } from '../../config';
-import { assertUuidPath, READ_SCOPES } from '../../shared/access';
+import { assertUuidPath, AUTH_ERRORS, READ_SCOPES } from '../../shared/access';
 import { ACCEPTED_TYPES_TEXT, contentTypeOf } from './content-type';
 import { evidencePlacements, evidenceStorage } from './file-store';
 import { evidenceStore } from './evidence-store';
@@ -114,8 +114,7 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
     responses: {
       201: { description: 'The stored evidence', schema: evidenceResponseSchema, example: evidenceExample },
       400: { description: 'Invalid body or field, missing file part, more than one file' },
-      401: { description: 'No or invalid credentials' },
-      403: { description: 'Missing scope' },
+      ...AUTH_ERRORS,
       404: { description: 'No such run' },
       409: { description: 'The run is not open, or the superseded item is already superseded' },
       413: { description: 'The file exceeds EVIDENCE_MAX_BYTES' },
@@ -172,8 +171,7 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
         },
       },
       400: { description: 'Invalid field, missing reason or file part, more than one file' },
-      401: { description: 'No or invalid credentials' },
-      403: { description: 'Missing scope' },
+      ...AUTH_ERRORS,
       404: { description: 'No such evidence' },
       409: { description: 'The item is already redacted, or already superseded by a correction' },
       413: { description: 'The file exceeds EVIDENCE_MAX_BYTES' },
@@ -242,8 +240,7 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
         schema: { type: 'string' },
         headers: { 'Content-Disposition': 'For a file: attachment, with its file name' },
       },
-      401: { description: 'No or invalid credentials' },
-      403: { description: 'Missing scope' },
+      ...AUTH_ERRORS,
       404: { description: 'No such evidence (an id that is not a UUID names none)' },
       409: { description: 'The virus scan holds the file back' },
       410: { description: 'The file was redacted: its bytes are destroyed (`superseded_by` of the item names the redacted version)' },

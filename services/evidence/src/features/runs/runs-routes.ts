@@ -5,7 +5,7 @@ import { problems } from '@platform/http';
 import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { EvidenceConfig } from '../../config';
 import { evidenceItemSchema } from '../evidence';
-import { READ_SCOPES, assertUuidPath } from '../../shared/access';
+import { READ_SCOPES, assertUuidPath, AUTH_ERRORS } from '../../shared/access';
 import {
   createRunRequestSchema,
   decisionRequestSchema,
@@ -25,8 +25,6 @@ import {
   runExample,
   runStateExample,
 } from '../../shared/examples';
-
-const AUTH_ERRORS = { 401: { description: 'No or invalid credentials' }, 403: { description: 'Missing scope' } };
 
 const runDetailSchema = {
   type: 'object',
