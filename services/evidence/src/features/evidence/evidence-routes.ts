@@ -21,6 +21,7 @@ import {
   type FileEvidenceFields,
   type JsonEvidenceRequest,
   type RedactionFields,
+  type RedactionReceipt,
 } from './evidence-schemas';
 import { createEvidenceService } from './evidence-service';
 import { addEvidenceRequestExample, evidenceExample } from '../../shared/examples';
@@ -188,8 +189,9 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
       // that is not redacted refers to them: after the commit they go, after a failure they stay, and if this
       // process dies in between the periodic placement recovery removes them.
       let removal: string[] = [];
+      let receipt: RedactionReceipt;
       try {
-        const receipt = await fileUpload(
+        receipt = await fileUpload(
           multipart.files,
           {
             async accept() {
@@ -211,7 +213,6 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
           },
           req.id,
         );
-        res.status(201).json(receipt);
       } finally {
         await placements
           .recover(removal)
@@ -219,6 +220,8 @@ export function evidenceRoutes(deps: ServiceDeps, config: EvidenceConfig, scanne
             deps.logger.warn({ err: error, request_id: req.id }, 'could not yet remove the bytes of a redacted evidence file'),
           );
       }
+      // Answered once the bytes are gone (or their removal is left to the recovery, logged).
+      res.status(201).json(receipt);
     },
   });
 
