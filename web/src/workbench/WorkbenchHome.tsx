@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { ApprovalQueuePage } from './ApprovalQueuePage';
 import { ClaimPage } from './claim/ClaimPage';
@@ -8,6 +9,9 @@ import { SignInCallbackPage, SignInPage } from './SignInPage';
 import { RequireSession } from './WorkbenchSession';
 import './workbench.css';
 import './workbench-layout.css';
+
+// Only privacy officers open it: its own chunk, outside what every workbench page downloads.
+const PrivacyPage = lazy(() => import('./privacy/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
 
 /** /workbench/* — the adjuster workbench (the examiner desk has its own route under /workbench/examiner). */
 export function WorkbenchHome() {
@@ -44,6 +48,16 @@ export function WorkbenchHome() {
         element={
           <RequireSession>
             <ApprovalQueuePage />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="privacy"
+        element={
+          <RequireSession>
+            <Suspense fallback={<p role="status">Loading…</p>}>
+              <PrivacyPage />
+            </Suspense>
           </RequireSession>
         }
       />

@@ -103,6 +103,12 @@ function WorkbenchFrame({ session, children }: { session: WorkbenchSession; chil
             </>
           )}
           <Link to="/workbench/overview">Overview</Link> <Link to="/workbench/examiner">Examiner desk</Link>
+          {hasScope(session, 'privacy:manage') && (
+            <>
+              {' '}
+              <Link to="/workbench/privacy">Privacy</Link>
+            </>
+          )}
         </nav>
         <span className="workbench-user">
           Signed in as <strong>{session.sub}</strong>{' '}

@@ -7,13 +7,14 @@ import { AdjusterKitSection } from './AdjusterKitSection';
 import { AssignmentSection } from './AssignmentSection';
 import { AttachmentsSection } from './AttachmentsSection';
 import { ActivitiesSection } from './ActivitiesSection';
-import { useClaimFile } from './claim-file';
+import { isSensitive, useClaimFile } from './claim-file';
 import { ClaimSummary } from './ClaimSummary';
 import { ComposerSection } from './ComposerSection';
 import { ContactsSection } from './ContactsSection';
 import { DeliveriesSection } from './DeliveriesSection';
 import { FinancialsSection } from './FinancialsSection';
 import { NotesSection } from './NotesSection';
+import { PurposePrompt, useAccessPurpose } from './PurposePrompt';
 import { ReopenSection } from './ReopenSection';
 import { TimelineSection } from './TimelineSection';
 import { TriageSection } from './TriageSection';
@@ -22,7 +23,8 @@ import { TriageSection } from './TriageSection';
 export function ClaimPage() {
   const { claimId = '' } = useParams();
   const session = useSession();
-  const file = useClaimFile(claimId, session);
+  const [purpose, givePurpose] = useAccessPurpose(claimId);
+  const file = useClaimFile(claimId, session, purpose);
   // Kept above the composer: closing unmounts the composer, and the word that the claim closed must stay.
   const [outcome, setOutcome] = useState<string | null>(null);
   usePageTitle(file.data ? `Claim ${file.data.claim.claim_number}` : 'Claim');
@@ -41,6 +43,13 @@ export function ClaimPage() {
       </main>
     );
   const { claim } = file.data;
+  if (purpose === null && isSensitive(file.data))
+    return (
+      <main className="claim-page">
+        <h1>Claim {claim.claim_number}</h1>
+        <PurposePrompt onGive={givePurpose} />
+      </main>
+    );
   return (
     <main className="claim-page">
       <h1>Claim {claim.claim_number}</h1>

@@ -7,15 +7,27 @@ type Problem = { detail?: string; title?: string };
 
 export const problemText = (problem: Problem | undefined, fallback: string) => problem?.detail ?? problem?.title ?? fallback;
 
-export function useClaimFile(claimId: string, session: WorkbenchSession) {
+/**
+ * The claim file, read with the purpose the person gave for opening it (the `Access-Purpose` the claim's
+ * access log records), or none.
+ */
+export function useClaimFile(claimId: string, session: WorkbenchSession, purpose: string | null = null) {
   return useQuery({
-    queryKey: ['claim', claimId],
+    queryKey: ['claim', claimId, purpose],
     queryFn: async () => {
-      const { data, error } = await api.GET('/api/claims/claims/{id}', { params: { path: { id: claimId } }, headers: authHeader(session) });
+      const { data, error } = await api.GET('/api/claims/claims/{id}', {
+        params: { path: { id: claimId } },
+        headers: { ...authHeader(session), ...(purpose ? { 'Access-Purpose': purpose } : {}) },
+      });
       if (error) throw new Error(problemText(error, 'The claim could not be loaded'));
       return data;
     },
   });
+}
+
+/** A claim whose personal data is read only with a purpose: someone was injured, or triage raised a fraud indicator. */
+export function isSensitive(file: Pick<ClaimFile, 'claim' | 'triage'>): boolean {
+  return file.claim.injuries === true || (file.triage?.escalation_gates ?? []).some((gate) => gate.gate === 'fraud_indicator');
 }
 
 /** A change to the claim; the claim file is read again once it succeeds. */
