@@ -9,3 +9,4 @@ export * from './virus-scanner';
 export * from './upload-path';
 export * from './pending-scans';
 export * from './file-schemas';
+export * from './encrypted-stream';

@@ -5,3 +5,4 @@ export { registerAttachmentScanMetrics } from './attachments-metrics';
 export { attachmentsRoutes } from './attachments-routes';
 export { scanNotice } from './attachments-service';
 export { attachmentsStore } from './attachments-store';
+export { destroyClaimFiles } from './destroy-claim-files';

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import request from 'supertest';
+import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { destroyClaimFiles } from './destroy-claim-files';
+
+const pdf = () => Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\ntrailer\n<< >>\n%%EOF\n`);
+
+describe('destroyClaimFiles (for erasure)', () => {
+  let t: ClaimsTestService;
+  beforeAll(async () => {
+    t = await startClaimsTestService();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  async function upload(claim: Awaited<ReturnType<typeof fileClaim>>, bytes: Buffer): Promise<string> {
+    const response = await request(t.url)
+      .post(`/api/claims/public/claims/${claim.claim_id}/attachments`)
+      .set('Authorization', `Bearer ${claim.access_token}`)
+      .attach('file', bytes, 'report.pdf')
+      .expect(201);
+    return response.body.attachments[0].sha256;
+  }
+
+  it('removes every stored file of the claims, keeping content another claim also holds until that claim goes too', async () => {
+    const [erased, other] = [await fileClaim(t.url), await fileClaim(t.url)];
+    const own = [await upload(erased, pdf()), await upload(erased, pdf())];
+    const sharedBytes = pdf();
+    const shared = await upload(erased, sharedBytes);
+    expect(await upload(other, sharedBytes)).toBe(shared);
+    const deps = { db: t.db, logger: pino({ level: 'silent' }), dataDir: t.dataDir };
+
+    expect(await destroyClaimFiles(deps, t.config, [erased.claim_id])).toBe(2);
+    for (const sha256 of own) expect(await t.attachments.has(sha256)).toBe(false);
+    expect(await t.attachments.has(shared)).toBe(true);
+
+    expect(await destroyClaimFiles(deps, t.config, [erased.claim_id, other.claim_id])).toBe(1);
+    expect(await t.attachments.has(shared)).toBe(false);
+    expect(await destroyClaimFiles(deps, t.config, [erased.claim_id])).toBe(0);
+  });
+});
