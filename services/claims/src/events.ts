@@ -1,4 +1,5 @@
 import type { EventCatalog } from '@platform/messaging';
+import { claimPersonalDataAccessed } from './features/access-log';
 import { claimAdjusterKitGenerated } from './features/adjuster-kits';
 import { claimAssigneeChanged } from './features/assignment';
 import { claimAttachmentAdded, claimAttachmentScanned } from './features/attachments';
@@ -45,5 +46,6 @@ export const claimsEventCatalog: EventCatalog = {
     claimActivityOverdue,
     claimLegalHoldPlaced,
     claimLegalHoldReleased,
+    claimPersonalDataAccessed,
   ],
 };

@@ -6,6 +6,7 @@ import { checkedValues, openTestDatabase, releasedMigrationProblems } from '@pla
 import { DELIVERY_KINDS } from './features/delivery/delivery-store';
 import { COST_CATEGORIES, PAYEE_KINDS, PAYMENT_METHODS, PAYMENT_STATUSES } from './features/financials/financials-schemas';
 import { ACTIVITY_KINDS, ACTIVITY_PRIORITIES } from './features/diary/diary-schemas';
+import { ACCESS_KINDS } from './features/access-log';
 import { DEFAULT_TRIAGE_POLICY, QUEUES } from './features/triage-policy';
 import { claimsMigrations } from './migrations';
 import { DEADLINES } from './shared/claim-deadlines';
@@ -50,6 +51,7 @@ describe('claims migrations', () => {
       ['payments', 'payee_kind', PAYEE_KINDS],
       ['claim_activities', 'kind', ACTIVITY_KINDS],
       ['claim_activities', 'priority', ACTIVITY_PRIORITIES],
+      ['claim_access_log', 'kind', ACCESS_KINDS],
     ])('%s.%s accepts exactly the values the code uses', async (table, column, values) => {
       expect((await checkedValues(db, table, column)).sort()).toEqual([...values].sort());
     });

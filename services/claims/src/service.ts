@@ -9,6 +9,7 @@ import {
   attachmentStorage,
 } from './features/attachments';
 import { accessLinksRoutes } from './features/access-links';
+import { accessLogRoutes } from './features/access-log';
 import { claimantStatusRoutes } from './features/claimant-status';
 import { withdrawalRoutes } from './features/withdrawal';
 import { claimsRoutes } from './features/claims';
@@ -41,6 +42,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
     description: 'First notice of loss, claimant status and attachments, triage with human gates, status updates, adjuster kits.',
     tags: {
       'Access links': "A new access link for a claimant who lost theirs, sent to the claim's email or phone",
+      'Access log': 'Who read a claim’s personal data (the claim file, attachments, kits, exports), when and why',
       'Adjuster kits': 'Hashed snapshots of a claim file for an adjuster to start work from, and the files they list',
       Assignment: 'Who works a claim: the directory of adjusters and the claim’s assignee',
       Attachments: 'Files added to a claim, scanned for viruses before they count',
@@ -82,6 +84,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(diaryRoutes(deps, config));
       app.use(retentionPolicyRoutes(deps));
       app.use(legalHoldsRoutes(deps, config));
+      app.use(accessLogRoutes(deps));
     },
     async startBackground(deps) {
       const attachments = attachmentStorage(config, deps.dataDir);

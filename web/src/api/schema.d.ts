@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * The whole claim file
-         * @description The whole claim file
+         * @description The read is recorded in the claim’s access log (who, when, the `Access-Purpose` given) and published as `claim.personal_data_accessed` before the file is served.
          */
         get: operations["getClaim"];
         put?: never;
@@ -292,7 +292,7 @@ export interface paths {
         put?: never;
         /**
          * Generate an adjuster kit: a hashed snapshot of the claim file to start work from
-         * @description Stores an immutable snapshot (claim, latest triage run, latest escalation, timeline, attachments with sha256 and download_url, documents checklist, suggested next steps each marked draft) with `sha256` over the RFC 8785 canonical JSON of the snapshot without `sha256`. Generating again makes a new kit. Publishes `claim.adjuster_kit_generated`. Takes no body.
+         * @description Stores an immutable snapshot (claim, latest triage run, latest escalation, timeline, attachments with sha256 and download_url, documents checklist, suggested next steps each marked draft) with `sha256` over the RFC 8785 canonical JSON of the snapshot without `sha256`. Generating again makes a new kit. Publishes `claim.adjuster_kit_generated`. Takes no body. The kit holds the claim’s personal data: its generation is recorded in the claim’s access log (`adjuster_kit`).
          */
         post: operations["generateAdjusterKit"];
         delete?: never;
@@ -310,7 +310,7 @@ export interface paths {
         };
         /**
          * Read a stored adjuster kit
-         * @description Read a stored adjuster kit
+         * @description The read is recorded in the claim’s access log (`adjuster_kit`) before the kit is served.
          */
         get: operations["getAdjusterKit"];
         put?: never;
@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * Download an attachment's stored bytes
-         * @description Streams the file with its detected content type; the file name is for display only (Content-Disposition).
+         * @description Streams the file with its detected content type; the file name is for display only (Content-Disposition). The download is recorded in the claim’s access log (`attachment`) before the bytes are sent.
          */
         get: operations["downloadAttachment"];
         put?: never;
@@ -759,6 +759,26 @@ export interface paths {
          * @description A person decides: who (JWT sub) and why are recorded on the hold and in the claim timeline. Publishes `claim.legal_hold_released`. A hold released already is 409; the hold stays listed, released.
          */
         post: operations["releaseLegalHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/access-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who read a claim's personal data, newest first, cursor-paged
+         * @description Every staff read of the claim file (`GET /claims/{id}`), an attachment’s bytes, an adjuster kit (generated or read) and an export holding the claim adds a row before the data is served: who (`sub`), when, what kind, the `Access-Purpose` header the reader sent (null when none) and whether the claim was sensitive (an injury, or a triage fraud gate). The API does not refuse a sensitive read without a purpose (service callers and kits read without a person to ask); the workbench asks for one, and this log shows the reads that gave none. The log is append-only (the database refuses changes) and each row is also published as `claim.personal_data_accessed` (whether a purpose was given, never its text) into the audit log. Reading this log is not logged.
+         */
+        get: operations["listClaimAccessLog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2257,6 +2277,26 @@ export interface components {
             }[];
             next_cursor: string | null;
         };
+        ListClaimAccessLogResponse: {
+            /** @description Newest first */
+            items: {
+                /** Format: uuid */
+                access_id: string;
+                /** Format: uuid */
+                claim_id: string;
+                /** @description The reader’s `sub` */
+                actor: string;
+                /** @enum {unknown} */
+                kind: "claim_file" | "attachment" | "adjuster_kit" | "export";
+                /** @description The Access-Purpose the reader gave, if any */
+                purpose: string | null;
+                /** @description The claim involved an injury or a fraud gate when it was read */
+                sensitive: boolean;
+                /** Format: date-time */
+                accessed_at: string;
+            }[];
+            next_cursor: string | null;
+        };
         ListClaimActivitiesResponse: {
             /** @description Open activities earliest due first, then completed ones latest first */
             items: {
@@ -2313,7 +2353,7 @@ export interface components {
                  * @description A status update (the acknowledgement included) or a new access link
                  * @enum {unknown}
                  */
-                kind: "status_update" | "access_link";
+                kind: "status_update" | "access_link" | "export_link";
                 /**
                  * Format: uuid
                  * @description The status update the message carries; null for an access link
@@ -4737,7 +4777,10 @@ export interface operations {
     getClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Optional: a read without it is served and logged as given no purpose. */
+                "Access-Purpose"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4909,7 +4952,30 @@ export interface operations {
                     "application/json": components["schemas"]["GetClaimResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Access-Purpose is longer than 200 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No or invalid credentials */
             401: {
                 headers: {
@@ -7301,7 +7367,10 @@ export interface operations {
     generateAdjusterKit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Optional: a read without it is served and logged as given no purpose. */
+                "Access-Purpose"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7477,7 +7546,30 @@ export interface operations {
                     "application/json": components["schemas"]["AdjusterKit"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Access-Purpose is longer than 200 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No credentials, or credentials that do not verify */
             401: {
                 headers: {
@@ -7577,7 +7669,10 @@ export interface operations {
     getAdjusterKit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Optional: a read without it is served and logged as given no purpose. */
+                "Access-Purpose"?: string;
+            };
             path: {
                 id: string;
                 kit_id: string;
@@ -7752,7 +7847,30 @@ export interface operations {
                     "application/json": components["schemas"]["AdjusterKit"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Access-Purpose is longer than 200 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No credentials, or credentials that do not verify */
             401: {
                 headers: {
@@ -7834,7 +7952,10 @@ export interface operations {
     downloadAttachment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Optional: a read without it is served and logged as given no purpose. */
+                "Access-Purpose"?: string;
+            };
             path: {
                 id: string;
                 attachment_id: string;
@@ -7852,7 +7973,30 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Access-Purpose is longer than 200 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No credentials, or credentials that do not verify */
             401: {
                 headers: {
@@ -12099,6 +12243,148 @@ export interface operations {
                      *       "title": "Unsupported media type",
                      *       "status": 415,
                      *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listClaimAccessLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the access log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "access_id": "0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9",
+                     *           "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *           "actor": "adjuster-7",
+                     *           "kind": "claim_file",
+                     *           "purpose": "Reviewing the medical report before the reserve decision",
+                     *           "sensitive": true,
+                     *           "accessed_at": "2026-11-23T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListClaimAccessLogResponse"];
+                };
+            };
+            /** @description An unknown or malformed query parameter, or a cursor this service did not issue */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
                      *     }
                      */

@@ -24,6 +24,7 @@ import { contactsMigration } from './0022_claims_contacts';
 import { reopeningsMigration } from './0023_claims_reopenings';
 import { keyedNameIndexMigration } from './0025_claims_keyed_name_index';
 import { retentionErasureMigration } from './0026_claims_retention_erasure';
+import { accessLogExportsMigration } from './0027_claims_access_log_exports';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const claimsMigrations: Migration[] = [
@@ -53,4 +54,5 @@ export const claimsMigrations: Migration[] = [
   reopeningsMigration,
   keyedNameIndexMigration,
   retentionErasureMigration,
+  accessLogExportsMigration,
 ];

@@ -9,6 +9,7 @@ import type { ClaimsConfig } from '../../config';
 import { readClaim } from '../../shared/claim-state';
 import { adjusterKitSchema } from './adjuster-kits-schemas';
 import { adjusterKitService } from './adjuster-kits-service';
+import { accessLogStore, accessPurposeParameter, readerOf } from '../access-log';
 import { attachmentStorage } from '../attachments';
 import { findKitAttachment } from './attachment-files';
 import { attachmentExample, claimExample, escalationExample, timelineExample, triageExample } from '../../shared/claim-examples';
@@ -39,6 +40,7 @@ const adjusterKitExample = {
 };
 
 const common = {
+  400: { description: 'Access-Purpose is longer than 200 characters' },
   401: { description: 'No credentials, or credentials that do not verify' },
   503: { description: 'The database is unavailable' },
 };
@@ -61,8 +63,10 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       'Stores an immutable snapshot (claim, latest triage run, latest escalation, timeline, attachments with sha256 and ' +
       'download_url, documents checklist, suggested next steps each marked draft) with `sha256` over the RFC 8785 ' +
       'canonical JSON of the snapshot without `sha256`. Generating again makes a new kit. Publishes ' +
-      '`claim.adjuster_kit_generated`. Takes no body.',
+      '`claim.adjuster_kit_generated`. Takes no body. The kit holds the claim’s personal data: its generation is recorded in ' +
+      'the claim’s access log (`adjuster_kit`).',
     scopes: ['claims:write'],
+    parameters: [accessPurposeParameter],
     responses: {
       201: {
         description: 'The stored kit',
@@ -77,8 +81,9 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       ...common,
     },
     handler: async (req, res) => {
-      const actor = principalOf(req).sub;
-      const kit = await kits.transactional((service) => service.generate(String(req.params.id), actor));
+      const reader = readerOf(req);
+      const kit = await kits.transactional((service) => service.generate(String(req.params.id), principalOf(req).sub));
+      await accessLogStore(deps.db).record(config.CLAIMS_EXCHANGE, reader, 'adjuster_kit', [kit.claim_id]);
       res.status(201).location(`/api/claims/claims/${kit.claim_id}/adjuster-kits/${kit.kit_id}`).json(kit);
     },
   });
@@ -88,7 +93,9 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
     path: '/api/claims/claims/{id}/adjuster-kits/{kit_id}',
     operationId: 'getAdjusterKit',
     summary: 'Read a stored adjuster kit',
+    description: 'The read is recorded in the claim’s access log (`adjuster_kit`) before the kit is served.',
     scopes: ['claims:read'],
+    parameters: [accessPurposeParameter],
     responses: {
       200: { description: 'The kit as generated', schema: adjusterKitSchema, schemaName: 'AdjusterKit', example: adjusterKitExample },
       403: { description: 'The caller lacks claims:read' },
@@ -96,7 +103,10 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       ...common,
     },
     handler: async (req, res) => {
-      res.json(await kits.get(String(req.params.id), String(req.params.kit_id)));
+      const reader = readerOf(req);
+      const kit = await kits.get(String(req.params.id), String(req.params.kit_id));
+      await accessLogStore(deps.db).record(config.CLAIMS_EXCHANGE, reader, 'adjuster_kit', [kit.claim_id]);
+      res.json(kit);
     },
   });
 
@@ -105,8 +115,11 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
     path: '/api/claims/claims/{id}/attachments/{attachment_id}/content',
     operationId: 'downloadAttachment',
     summary: "Download an attachment's stored bytes",
-    description: 'Streams the file with its detected content type; the file name is for display only (Content-Disposition).',
+    description:
+      'Streams the file with its detected content type; the file name is for display only (Content-Disposition). The download ' +
+      'is recorded in the claim’s access log (`attachment`) before the bytes are sent.',
     scopes: ['claims:read'],
+    parameters: [accessPurposeParameter],
     responses: {
       200: { description: 'The file', contentType: 'application/octet-stream', schema: { type: 'string', contentEncoding: 'binary' } },
       403: { description: 'The caller lacks claims:read' },
@@ -115,6 +128,7 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       ...common,
     },
     handler: async (req, res) => {
+      const reader = readerOf(req);
       const claim = await readClaim(deps.db, String(req.params.id));
       const attachment = await findKitAttachment(deps.db, claim.claim_id, String(req.params.attachment_id));
       if (!attachment) throw problems.notFound('No such attachment on this claim');
@@ -122,6 +136,7 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       const bytes = await storage.open(attachment.sha256).catch(() => {
         throw problems.notFound("The attachment's stored file is missing");
       });
+      await accessLogStore(deps.db).record(config.CLAIMS_EXCHANGE, reader, 'attachment', [claim.claim_id]);
       res.status(200);
       setDownloadHeaders(res, { contentType: attachment.content_type, fileName: attachment.filename, size: attachment.size_bytes });
       res.setHeader('Digest', `sha-256=${Buffer.from(attachment.sha256, 'hex').toString('base64')}`);

@@ -4,6 +4,7 @@ import { problems } from '@platform/http';
 import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { attachmentSchema } from '../../shared/attachment';
+import { accessLogStore, accessPurposeParameter, readerOf } from '../access-log';
 import { attachmentsStore } from '../attachments';
 import { statusUpdatesStore } from '../status-updates';
 import { storedStatusUpdateSchema } from './claims-schemas';
@@ -50,7 +51,7 @@ export function claimFileSchema(extensions: ClaimFileExtension[]) {
 }
 
 /** GET /api/claims/claims/{id} (claims:read) — the whole claim file. */
-export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extensions: ClaimFileExtension[] = []): Router {
+export function claimsRoutes(deps: ServiceDeps, config: ClaimsConfig, extensions: ClaimFileExtension[] = []): Router {
   const { router, defineRoute } = featureRoutes(deps, 'Claims');
 
   defineRoute({
@@ -58,7 +59,11 @@ export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extension
     path: '/api/claims/claims/{id}',
     operationId: 'getClaim',
     summary: 'The whole claim file',
+    description:
+      'The read is recorded in the claim’s access log (who, when, the `Access-Purpose` given) and published as ' +
+      '`claim.personal_data_accessed` before the file is served.',
     scopes: ['claims:read'],
+    parameters: [accessPurposeParameter],
     responses: {
       200: {
         description: 'Claim, status updates, attachments, internal timeline, triage and escalation',
@@ -80,14 +85,17 @@ export function claimsRoutes(deps: ServiceDeps, _config: ClaimsConfig, extension
         },
       },
       401: { description: 'No or invalid credentials' },
+      400: { description: 'Access-Purpose is longer than 200 characters' },
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim' },
       503: { description: 'The database is unavailable' },
     },
     handler: async (req, res) => {
       const claimId = String(req.params.id);
+      const reader = readerOf(req);
       const claim = await claimStore(deps.db).find(claimId);
       if (!claim) throw problems.notFound('No such claim');
+      await accessLogStore(deps.db).record(config.CLAIMS_EXCHANGE, reader, 'claim_file', [claim.claim_id]);
       const [statusUpdates, attachments, timeline] = [
         await statusUpdatesStore(deps.db).listOfClaim(claimId),
         await attachmentsStore(deps.db).listOfClaim(claimId),

@@ -3,8 +3,8 @@ import type { Knex, PendingWrite } from '@platform/db';
 import { statusUpdateJsonSql, type StatusUpdate } from '../../shared/status-update';
 import type { ClaimDelivery } from './delivery-schemas';
 
-/** What a delivery carries: a stored status update, or a new access link (no update behind it). */
-export const DELIVERY_KINDS = ['status_update', 'access_link'] as const;
+/** What a delivery carries: a stored status update, a new access link, or the one-time link to a claimant's export (no update behind either). */
+export const DELIVERY_KINDS = ['status_update', 'access_link', 'export_link'] as const;
 
 export interface DueDelivery {
   delivery_id: string;

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createDatabase, migrate, type Knex } from '@platform/db';
+import { messagingMigrations } from '@platform/messaging';
+import { canRunEmbeddedInJest, createTestDatabase, runEmbeddedCases, type TestDatabase } from '@platform/testing';
+import { claimsMigrations } from '../../migrations';
+import { insertTestClaim } from '../../testing/workflow-fixtures';
+import { accessLogStore } from './access-log-store';
+
+const CASES = 2;
+
+/** The access log's rows, events and append-only rule on both databases the platform runs on (PGlite: in a child jest). */
+const modes = canRunEmbeddedInJest() ? (['postgres', 'embedded'] as const) : (['postgres'] as const);
+
+describe.each(modes)('the access log on %s', (mode) => {
+  let db: Knex;
+  let database: TestDatabase | undefined;
+  let embeddedDir: string | undefined;
+
+  beforeAll(async () => {
+    const migrations = [...messagingMigrations, ...claimsMigrations];
+    if (mode === 'postgres') {
+      database = await createTestDatabase('claimsaccesslog', migrations);
+      db = createDatabase({ url: database.url, poolMax: 2 });
+    } else {
+      embeddedDir = mkdtempSync(path.join(tmpdir(), 'claims-access-log-'));
+      db = createDatabase({ embeddedDir });
+      await migrate(db, migrations);
+    }
+  }, 120000);
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+    if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+  });
+
+  it('records a read of several claims as one row and one outbox event each, sensitive where an injury is', async () => {
+    const injured = (await insertTestClaim(db, { injuries: true })).claim_id;
+    const plain = (await insertTestClaim(db, { injuries: false })).claim_id;
+    await accessLogStore(db).record('claims.events', { actor: 'privacy-pat', purpose: 'Subject access request 12' }, 'export', [
+      injured,
+      plain,
+    ]);
+    const rows = await db('claim_access_log')
+      .whereIn('claim_id', [injured, plain])
+      .select('claim_id', 'actor', 'kind', 'purpose', 'sensitive');
+    expect(rows.sort((a, b) => Number(b.sensitive) - Number(a.sensitive))).toEqual([
+      { claim_id: injured, actor: 'privacy-pat', kind: 'export', purpose: 'Subject access request 12', sensitive: true },
+      { claim_id: plain, actor: 'privacy-pat', kind: 'export', purpose: 'Subject access request 12', sensitive: false },
+    ]);
+    const events: { payload: { data: Record<string, unknown> } }[] = await db('outbox')
+      .where({ routing_key: 'claim.personal_data_accessed' })
+      .select('payload');
+    expect(events.map((event) => event.payload.data).sort((a, b) => Number(b.sensitive) - Number(a.sensitive))).toMatchObject([
+      { claim_id: injured, kind: 'export', purpose_given: true, sensitive: true },
+      { claim_id: plain, kind: 'export', purpose_given: true, sensitive: false },
+    ]);
+    expect(JSON.stringify(events)).not.toContain('Subject access request 12');
+  });
+
+  it('refuses to change or delete a row', async () => {
+    const claimId = (await insertTestClaim(db)).claim_id;
+    await accessLogStore(db).record('claims.events', { actor: 'viewer-vic', purpose: null }, 'claim_file', [claimId]);
+    await expect(db('claim_access_log').where({ claim_id: claimId }).update({ purpose: 'rewritten' })).rejects.toThrow(/append-only/);
+    await expect(db('claim_access_log').where({ claim_id: claimId }).delete()).rejects.toThrow(/append-only/);
+    expect((await accessLogStore(db).listOfClaim(claimId, { limit: 25 })).items).toMatchObject([
+      { actor: 'viewer-vic', purpose: null, kind: 'claim_file' },
+    ]);
+  });
+
+  if (mode === 'postgres') {
+    it('passes every case on embedded PGlite too', async () => {
+      const result = await runEmbeddedCases(__filename, 'the access log on embedded');
+      expect(result.passed === CASES && result.failed === 0 ? 'all passed' : result.output).toBe('all passed');
+    }, 240000);
+  }
+});

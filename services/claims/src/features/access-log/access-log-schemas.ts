@@ -1,0 +1,44 @@
+import type { FromSchema } from '@platform/http';
+
+/** What of a claim's personal data was read. */
+export const ACCESS_KINDS = ['claim_file', 'attachment', 'adjuster_kit', 'export'] as const;
+export type AccessKind = (typeof ACCESS_KINDS)[number];
+
+/** The longest `Access-Purpose` accepted, in characters. */
+export const ACCESS_PURPOSE_MAX_LENGTH = 200;
+
+export const accessLogEntrySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['access_id', 'claim_id', 'actor', 'kind', 'purpose', 'sensitive', 'accessed_at'],
+  properties: {
+    access_id: { type: 'string', format: 'uuid' },
+    claim_id: { type: 'string', format: 'uuid' },
+    actor: { type: 'string', description: 'The reader’s `sub`' },
+    kind: { enum: ACCESS_KINDS },
+    purpose: { type: ['string', 'null'], maxLength: ACCESS_PURPOSE_MAX_LENGTH, description: 'The Access-Purpose the reader gave, if any' },
+    sensitive: { type: 'boolean', description: 'The claim involved an injury or a fraud gate when it was read' },
+    accessed_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+export type AccessLogEntry = FromSchema<typeof accessLogEntrySchema>;
+
+export const accessLogQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    cursor: { type: 'string', minLength: 1, maxLength: 200, description: '`next_cursor` of the previous page' },
+  },
+} as const;
+export type AccessLogQuery = FromSchema<typeof accessLogQuerySchema>;
+
+export const accessLogPageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items', 'next_cursor'],
+  properties: {
+    items: { type: 'array', items: accessLogEntrySchema, description: 'Newest first' },
+    next_cursor: { type: ['string', 'null'] },
+  },
+} as const;
