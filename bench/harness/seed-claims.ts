@@ -175,12 +175,17 @@ export async function seedClaims(databaseUrl: string, dataDir: string, target: n
       const from = next;
       const to = next + size - 1;
       await client.query('BEGIN');
+      // each seeded claim has a claimant of its own, without blind indexes or data key (as claims filed before encryption)
       await client.query(
-        `INSERT INTO claims (id, claim_number, policy_number, claimant_name, claimant_email, claimant_phone, loss_date, loss_type,
+        `INSERT INTO claimants (id) SELECT md5('seeded-claimant-' || i)::uuid FROM generate_series($1::int, $2::int) AS i`,
+        [from, to],
+      );
+      await client.query(
+        `INSERT INTO claims (id, claimant_id, claim_number, policy_number, claimant_name, claimant_email, claimant_phone, loss_date, loss_type,
            loss_description, loss_location, injuries, police_report_number, estimated_amount, estimated_currency, preferred_channel,
            language, stage, queue, access_token_hash, required_documents, received_at, acknowledge_by, acknowledged_at,
            first_contact_due, next_update_due, created_at, updated_at, acknowledgement_delivered_at, first_contact_made_at)
-         SELECT gen_random_uuid(), 'CLM-2019-' || lpad(i::text, 7, '0'), 'POL-' || lpad((100000 + i % 899999)::text, 6, '0'),
+         SELECT gen_random_uuid(), md5('seeded-claimant-' || i)::uuid, 'CLM-2019-' || lpad(i::text, 7, '0'), 'POL-' || lpad((100000 + i % 899999)::text, 6, '0'),
            first_name || ' ' || last_name,
            regexp_replace(lower(unaccent_name), '[^a-z.]', '', 'g') || i || '@' || ($5::text[])[1 + i % cardinality($5::text[])],
            '+1' || (2012000000 + i),

@@ -2,6 +2,7 @@ import { brandConfigRules, brandVariables, inProduction, variable } from '@platf
 import { objectStoreVariables, scanningVariables } from '@platform/files';
 import { readServiceConfig } from '@platform/runtime';
 import { checkWitnessSettings, witnessVariables } from '@platform/witness';
+import { privacyConfigRules, privacyVariables } from './features/claimants';
 import { parseAuthorityLimits } from './features/financials';
 
 export const claimsVariables = {
@@ -59,6 +60,7 @@ export const claimsVariables = {
       "the requester's limit (a user's own entry, else the highest of their scopes, else 0) waits for someone else whose limit covers it",
     'claims:write=5000,claims:decide=50000',
   ),
+  ...privacyVariables,
 };
 
 export type ClaimsConfig = ReturnType<typeof readClaimsConfig>;
@@ -89,5 +91,6 @@ export function readClaimsConfig(env: NodeJS.ProcessEnv = process.env) {
     ...brandConfigRules,
     (c) => void checkWitnessSettings(c),
     (c) => void parseAuthorityLimits(c.PAYMENT_AUTHORITY_LIMITS),
+    ...privacyConfigRules,
   ]);
 }

@@ -1395,6 +1395,11 @@ export interface components {
                 claim_id: string;
                 claim_number: string;
                 policy_number: string;
+                /**
+                 * Format: uuid
+                 * @description The person who filed the claim: the same for their later claims with the same email (else phone), matched by a keyed blind index. Their personal fields are sealed at rest with their own data key
+                 */
+                claimant_id: string;
                 claimant: {
                     name: string;
                     email: string | null;
@@ -1945,6 +1950,11 @@ export interface components {
                 claim_id: string;
                 claim_number: string;
                 policy_number: string;
+                /**
+                 * Format: uuid
+                 * @description The person who filed the claim: the same for their later claims with the same email (else phone), matched by a keyed blind index. Their personal fields are sealed at rest with their own data key
+                 */
+                claimant_id: string;
                 claimant: {
                     name: string;
                     email: string | null;
@@ -3775,6 +3785,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "policy_number": "POL-123456",
+                 *       "claimant_id": "0b7c2f4e-5d1a-4c3b-9e8f-7a6d5c4b3a21",
                  *       "claimant": {
                  *         "name": "Ana Ruiz",
                  *         "email": "ana@example.com",

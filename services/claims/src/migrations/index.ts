@@ -22,6 +22,7 @@ import { notesMigration } from './0020_claims_notes';
 import { diaryMigration } from './0021_claims_activities';
 import { contactsMigration } from './0022_claims_contacts';
 import { reopeningsMigration } from './0023_claims_reopenings';
+import { claimantsMigration } from './0024_claims_claimants';
 import { keyedNameIndexMigration } from './0025_claims_keyed_name_index';
 import { retentionErasureMigration } from './0026_claims_retention_erasure';
 import { accessLogExportsMigration } from './0027_claims_access_log_exports';
@@ -52,6 +53,7 @@ export const claimsMigrations: Migration[] = [
   diaryMigration,
   contactsMigration,
   reopeningsMigration,
+  claimantsMigration,
   keyedNameIndexMigration,
   retentionErasureMigration,
   accessLogExportsMigration,

@@ -38,6 +38,7 @@ export const claimSchema = {
     'claim_id',
     'claim_number',
     'policy_number',
+    'claimant_id',
     'claimant',
     'loss',
     'injuries',
@@ -65,6 +66,12 @@ export const claimSchema = {
     claim_id: { type: 'string', format: 'uuid' },
     claim_number: { type: 'string', pattern: '^CLM-[0-9]{4}-[0-9]{6,}$' },
     policy_number: { type: 'string' },
+    claimant_id: {
+      type: 'string',
+      format: 'uuid',
+      description:
+        'The person who filed the claim: the same for their later claims with the same email (else phone), matched by a keyed blind index. Their personal fields are sealed at rest with their own data key',
+    },
     claimant: {
       type: 'object',
       additionalProperties: false,

@@ -3,6 +3,7 @@ import type { Knex, PendingWrite } from '@platform/db';
 import { UUID_PATTERN } from '@platform/http';
 import type { RequiredDocument } from '@platform/claims-domain';
 import type { Claim, LossLocation } from './claim-schemas';
+import { ERASED_NAME, ERASED_TEXT, claimFieldContext, openField, sealField } from './claimant-fields';
 import type { Channel, ClaimStage, ClosingReason, LossType } from './claim-vocabulary';
 
 export type { RequiredDocument };
@@ -31,6 +32,7 @@ interface ClaimRow {
   id: string;
   claim_number: string;
   policy_number: string;
+  claimant_id: string;
   claimant_name: string;
   claimant_email: string | null;
   claimant_phone: string | null;
@@ -73,6 +75,7 @@ function toClaim(row: ClaimRow): ClaimWithTokenHash {
     claim_id: row.id,
     claim_number: row.claim_number,
     policy_number: row.policy_number,
+    claimant_id: row.claimant_id,
     claimant: { name: row.claimant_name, email: row.claimant_email, phone: row.claimant_phone },
     loss: { date: row.loss_date, type: row.loss_type, description: row.loss_description, location: row.loss_location },
     injuries: row.injuries,
@@ -108,8 +111,53 @@ export function withoutTokenHash(claim: ClaimWithTokenHash): Claim {
   return rest;
 }
 
+/** The claimant's personal fields of a claim, sealed with their data key (the name search reads the keyed name index, 0025). */
+const SEALED_COLUMNS = ['claimant_name', 'claimant_email', 'claimant_phone', 'loss_description', 'police_report_number'] as const;
+type PersonalColumn = (typeof SEALED_COLUMNS)[number];
+
+function personalColumnsOf(claim: Pick<Claim, 'claimant' | 'loss' | 'police_report_number'>): Record<PersonalColumn, string | null> {
+  return {
+    claimant_name: claim.claimant.name,
+    claimant_email: claim.claimant.email,
+    claimant_phone: claim.claimant.phone,
+    loss_description: claim.loss.description,
+    police_report_number: claim.police_report_number,
+  };
+}
+
+/** What the claim's personal columns hold as stored: sealed with `key` (null: encryption off, plain text). */
+function sealedColumns(claimId: string, claim: Pick<Claim, 'claimant' | 'loss' | 'police_report_number'>, key: Buffer | null) {
+  const columns = personalColumnsOf(claim);
+  for (const column of SEALED_COLUMNS) columns[column] = sealField(key, columns[column], claimFieldContext(column, claimId));
+  return columns;
+}
+
+/**
+ * The claim with its personal fields opened with the claimant's data key (ClaimantKeys.keyFor): what
+ * every reader of those fields (the claim file, kits, triage, deliveries) works with.
+ */
+export function openClaim<Read extends Claim>(claim: Read, key: Buffer | null): Read {
+  const open = (column: PersonalColumn, value: string | null) => openField(key, value, claimFieldContext(column, claim.claim_id));
+  return {
+    ...claim,
+    claimant: {
+      name: open('claimant_name', claim.claimant.name) ?? ERASED_NAME,
+      email: open('claimant_email', claim.claimant.email),
+      phone: open('claimant_phone', claim.claimant.phone),
+    },
+    loss: { ...claim.loss, description: open('loss_description', claim.loss.description) ?? ERASED_TEXT },
+    police_report_number: open('police_report_number', claim.police_report_number),
+  };
+}
+
+/** Opens one personal column of a claim read on its own (the list's names, a delivery's address). */
+export function openClaimColumn(column: PersonalColumn, claimId: string, value: string | null, key: Buffer | null): string | null {
+  return openField(key, value, claimFieldContext(column, claimId));
+}
+
 export interface NewClaim extends ReportedClaim {
   id: string;
+  claimant_id: string;
   access_token_hash: string;
   received_at: Date;
   acknowledge_by: Date;
@@ -157,21 +205,21 @@ export function claimStore(db: Knex) {
       return `CLM-${year}-${String(rows[0].last_value).padStart(6, '0')}`;
     },
 
-    /** Inserts a new claim when awaited; intake passes it to `writeTogether` with the claim's first records instead. */
-    insert(claim: NewClaim): PendingWrite {
+    /**
+     * Inserts a new claim when awaited, its personal fields sealed with the claimant's data key `key` (null:
+     * plain text); intake passes it to `writeTogether` with the claim's first records instead.
+     */
+    insert(claim: NewClaim, key: Buffer | null): PendingWrite {
       return db('claims').insert({
         id: claim.id,
         claim_number: claim.claim_number,
         policy_number: claim.policy_number,
-        claimant_name: claim.claimant.name,
-        claimant_email: claim.claimant.email,
-        claimant_phone: claim.claimant.phone,
+        claimant_id: claim.claimant_id,
+        ...sealedColumns(claim.id, claim, key),
         loss_date: claim.loss.date,
         loss_type: claim.loss.type,
-        loss_description: claim.loss.description,
         loss_location: claim.loss.location === null ? null : JSON.stringify(claim.loss.location),
         injuries: claim.injuries,
-        police_report_number: claim.police_report_number,
         estimated_amount: claim.estimated_amount?.amount ?? null,
         estimated_currency: claim.estimated_amount?.currency ?? null,
         preferred_channel: claim.preferred_channel,

@@ -8,6 +8,7 @@ import { claimsEventCatalog } from '../events';
 import { claimsMigrations } from '../migrations';
 import { claimsService } from '../service';
 import { attachmentStorage } from '../features/attachments';
+import { claimantPrivacyFor } from '../features/claimants';
 
 /**
  * The claims service for a test file: a fresh PostgreSQL database, the real broker on an exchange of
@@ -27,6 +28,8 @@ export async function startClaimsTestService(env: Record<string, string> = {}) {
   const events = await captureEvents(exchange);
   const service: RunningService = await runService(claimsService(config), config);
   const db: Knex = createDatabase({ url: testEnv.databaseUrl, poolMax: 2 });
+  // the service's key file and blind-index key, through the test's own handle
+  const privacy = claimantPrivacyFor({ db, dataDir: testEnv.dataDir }, config);
   return {
     service,
     url: service.url,
@@ -34,6 +37,12 @@ export async function startClaimsTestService(env: Record<string, string> = {}) {
     events,
     db,
     dataDir: testEnv.dataDir,
+    privacy,
+    /** The data key of the claim's claimant, to read what the service sealed with it. */
+    async claimKey(claimId: string): Promise<Buffer | null> {
+      const { claimant_id } = await db('claims').where({ id: claimId }).first('claimant_id');
+      return privacy.keys.keyFor(claimant_id);
+    },
     /** The attachment storage the service uses (local under DATA_DIR, or S3 when OBJECT_STORE_URL is passed). */
     attachments: attachmentStorage(config, testEnv.dataDir),
     /** Also checks that every event the service published is exactly as /asyncapi.json documents it. */
@@ -86,7 +95,17 @@ export async function fileClaim(url: string, overrides: Record<string, unknown> 
 
 /** Rows in each claims-core table, to show a rejected request left nothing behind. */
 export async function countRows(db: Knex): Promise<Record<string, number>> {
-  const tables = ['claims', 'status_updates', 'deliveries', 'attachments', 'claim_audit', 'idempotency_keys', 'outbox', 'file_placements'];
+  const tables = [
+    'claims',
+    'claimants',
+    'status_updates',
+    'deliveries',
+    'attachments',
+    'claim_audit',
+    'idempotency_keys',
+    'outbox',
+    'file_placements',
+  ];
   const counts: Record<string, number> = {};
   for (const table of tables) {
     const [{ count }] = await db(table).count({ count: '*' });

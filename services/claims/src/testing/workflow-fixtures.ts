@@ -34,8 +34,12 @@ export async function insertTestClaim(
   const digits = String(parseInt(tag, 16) % 10_000_000).padStart(7, '0');
   const id = randomUUID();
   const now = new Date();
+  // a claimant of its own, without blind indexes or a data key (as claims from before encryption)
+  const claimantId = randomUUID();
+  await db('claimants').insert({ id: claimantId });
   const row = {
     id,
+    claimant_id: claimantId,
     claim_number: `CLM-2026-${digits}${tag.slice(0, 2)}`.replace(/[a-f]/g, '9'),
     policy_number: fields.policy_number ?? `POL-${tag}`,
     claimant_name: 'Ana Ruiz',

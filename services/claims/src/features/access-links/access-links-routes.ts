@@ -5,6 +5,7 @@ import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { ACCESS_LINK_ACCEPTED, accessLinkAcceptedSchema, accessLinkRequestSchema, type AccessLinkRequest } from './access-links-schemas';
 import { accessLinksService } from './access-links-service';
+import { claimantPrivacyFor } from '../claimants';
 
 /**
  * The client as the gateway names it (it replaces any client-sent X-Forwarded-For with the one address it
@@ -22,6 +23,7 @@ export function accessLinksRoutes(deps: ServiceDeps, config: ClaimsConfig, kickD
       perClaim: config.ACCESS_LINK_LIMIT_PER_CLAIM,
       windowSeconds: config.ACCESS_LINK_WINDOW_SECONDS,
       reissuesPerDay: config.ACCESS_LINK_REISSUES_PER_DAY,
+      keys: claimantPrivacyFor(deps, config).keys,
     }),
     deps.db,
   );

@@ -2,6 +2,7 @@ import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { AccessLinkRequest } from './access-links-schemas';
 import { accessLinksStore } from './access-links-store';
+import type { ClaimantKeys } from '../claimants';
 
 export interface AccessLinkSettings {
   /** Requests per client address, and per claim number, in one window. */
@@ -10,6 +11,7 @@ export interface AccessLinkSettings {
   windowSeconds: number;
   /** New links sent to one claim in 24 hours, whoever asks. */
   reissuesPerDay: number;
+  keys: ClaimantKeys;
 }
 
 /** An E.164 number from what a person types: `+1 (415) 555-0100`, `0014155550100` → `+14155550100`; null when it cannot be one. */
@@ -53,7 +55,7 @@ export const accessLinksService = (settings: AccessLinkSettings) => (db: Knex) =
 
     /** True when a link was queued. */
     async request(request: AccessLinkRequest): Promise<boolean> {
-      const contacts = await store.findContacts(normaliseClaimNumber(request.claim_number));
+      const contacts = await store.findContacts(normaliseClaimNumber(request.claim_number), settings.keys);
       const channel = contacts ? matches(request, contacts) : null;
       if (!contacts || !channel) return false;
       if ((await store.accessLinksQueuedSince(contacts.claim_id, 24 * 3600)) >= settings.reissuesPerDay) return false;

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
+import { openClaimColumn } from '../../shared/claim-store';
+import type { ClaimantKeys } from '../claimants';
 
 export function accessLinksStore(db: Knex) {
   return {
@@ -25,10 +27,22 @@ export function accessLinksStore(db: Knex) {
         .delete();
     },
 
-    /** The contact details an access-link request is matched against (claim numbers are stored upper case). */
-    async findContacts(claimNumber: string): Promise<{ claim_id: string; email: string | null; phone: string | null } | undefined> {
-      const row = await db('claims').where({ claim_number: claimNumber }).first('id', 'claimant_email', 'claimant_phone');
-      return row ? { claim_id: row.id, email: row.claimant_email, phone: row.claimant_phone } : undefined;
+    /**
+     * The contact details an access-link request is matched against (claim numbers are stored upper case),
+     * opened with the claimant's data key.
+     */
+    async findContacts(
+      claimNumber: string,
+      keys: ClaimantKeys,
+    ): Promise<{ claim_id: string; email: string | null; phone: string | null } | undefined> {
+      const row = await db('claims').where({ claim_number: claimNumber }).first('id', 'claimant_id', 'claimant_email', 'claimant_phone');
+      if (!row) return undefined;
+      const key = await keys.keyFor(row.claimant_id);
+      return {
+        claim_id: row.id,
+        email: openClaimColumn('claimant_email', row.id, row.claimant_email, key),
+        phone: openClaimColumn('claimant_phone', row.id, row.claimant_phone, key),
+      };
     },
 
     /** How many access links were queued for the claim in the last `seconds` (sent, pending or failed alike). */

@@ -10,6 +10,7 @@ import { readClaim } from '../../shared/claim-state';
 import { adjusterKitSchema } from './adjuster-kits-schemas';
 import { adjusterKitService } from './adjuster-kits-service';
 import { accessLogStore, accessPurposeParameter, readerOf } from '../access-log';
+import { claimantPrivacyFor } from '../claimants';
 import { attachmentStorage } from '../attachments';
 import { findKitAttachment } from './attachment-files';
 import { attachmentExample, claimExample, escalationExample, timelineExample, triageExample } from '../../shared/claim-examples';
@@ -51,7 +52,7 @@ const common = {
  */
 export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   const { router, defineRoute } = featureRoutes(deps, 'Adjuster kits');
-  const kits = withTransactional(adjusterKitService(config.CLAIMS_EXCHANGE), deps.db);
+  const kits = withTransactional(adjusterKitService(config.CLAIMS_EXCHANGE, claimantPrivacyFor(deps, config).keys), deps.db);
   const storage = attachmentStorage(config, deps.dataDir);
 
   defineRoute({

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
-import { claimStore } from '../../shared/claim-store';
+import { claimStore, openClaim } from '../../shared/claim-store';
+import type { ClaimantKeys } from '../claimants';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimAdjusterKitGenerated } from './adjuster-kits-events';
 import type { AdjusterKit, AdjusterKitSnapshot } from './adjuster-kits-schemas';
@@ -16,10 +17,12 @@ import { suggestNextSteps } from './next-steps';
  * Generates an adjuster kit: a stored, hashed, immutable snapshot of the claim file an adjuster can
  * start work from. Everything in it is a draft; generating again makes a new kit.
  */
-export function adjusterKitService(exchange: string) {
+export function adjusterKitService(exchange: string, keys: ClaimantKeys) {
   return (db: Knex) => ({
     async generate(claimId: string, actor: string): Promise<AdjusterKit> {
-      const claim = await lockClaim(db, claimId);
+      const locked = await lockClaim(db, claimId);
+      // the kit is what an adjuster works from: the claim as they read it, personal fields opened
+      const claim = openClaim(locked, await keys.keyFor(locked.claimant_id));
       const { triage, escalation } = await claimTriageDetail(db, claim.claim_id);
       const timeline = await claimStore(db).listAudit(claim.claim_id);
       const attachments = await listKitAttachments(db, claim.claim_id);

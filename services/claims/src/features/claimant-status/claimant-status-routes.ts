@@ -5,9 +5,10 @@ import { claimIds, requiredDocumentsExample, statusUpdateExample } from '../../s
 import { requireClaimantToken } from '../../shared/claimant-access';
 import { claimantStatusQuerySchema, claimantStatusSchema, type ClaimantStatusQuery } from './claimant-status-schemas';
 import { claimantStatusService } from './claimant-status-service';
+import { claimantPrivacyFor } from '../claimants';
 
 export function claimantStatusRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const claimantStatus = claimantStatusService(config.CLAIMS_CONTACT_NAME)(deps.db);
+  const claimantStatus = claimantStatusService(config.CLAIMS_CONTACT_NAME, claimantPrivacyFor(deps, config).keys)(deps.db);
   const { router, defineRoute } = featureRoutes(deps, 'Claimant status');
 
   defineRoute<{ query: ClaimantStatusQuery }>({

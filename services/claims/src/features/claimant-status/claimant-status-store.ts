@@ -10,6 +10,8 @@ type ClaimantAttachment = Omit<ClaimantStatus['attachments'][number], 'scan_noti
 /** One read of the claimant's view: everything but the history's cursor and the attachments' scan notices. */
 export interface ClaimantStatusRow {
   access_token_hash: string;
+  /** Whose data key opens the status updates' texts (openUpdateTexts), once the token has opened the claim. */
+  claimant_id: string;
   status: Omit<ClaimantStatus, 'attachments' | 'history' | 'contact_name'> & {
     /** The claim's assignee, or null while unassigned. */
     assignee: string | null;
@@ -39,7 +41,7 @@ const readClaimantStatus = preparedStatement<ClaimantStatusRow>(
     ORDER BY s.created_at DESC, s.update_id DESC
     LIMIT (SELECT page_size + 1 FROM input)
   )
-  SELECT c.access_token_hash,
+  SELECT c.access_token_hash, c.claimant_id,
     json_build_object(
       'claim_id', c.id, 'claim_number', c.claim_number, 'stage', c.stage, 'received_at', ${isoTimestampSql('c.received_at')},
       'assignee', c.assignee, 'language', c.language, 'required_documents', c.required_documents, 'closing_reason', c.closing_reason,

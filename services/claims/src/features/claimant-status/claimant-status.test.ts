@@ -86,7 +86,7 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
 
   it('shows the newest status update, whatever its channel', async () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await statusUpdatesStore(t.db).insert({
+    await statusUpdatesStore(t.db, null).insert({
       claim_id: claim.claim_id,
       channel: 'portal',
       stage: 'intake',
@@ -113,7 +113,7 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
     const fresh = await fileClaim(t.url);
     for (const what of ['First look.', 'Second look.', 'Third look.']) {
       await new Promise((resolve) => setTimeout(resolve, 2));
-      await statusUpdatesStore(t.db).insert({
+      await statusUpdatesStore(t.db, null).insert({
         claim_id: fresh.claim_id,
         channel: 'portal',
         stage: 'intake',
@@ -145,7 +145,7 @@ describe('GET /api/claims/public/claims/{id}/status', () => {
 
   it('gives every update sent exactly as the status updates store reads it back', async () => {
     const response = await status(claim.claim_id, `Bearer ${claim.access_token}`).expect(200);
-    const stored = (await statusUpdatesStore(t.db).listOfClaim(claim.claim_id)).reverse();
+    const stored = (await statusUpdatesStore(t.db, await t.claimKey(claim.claim_id)).listOfClaim(claim.claim_id)).reverse();
     expect(response.body.history.items).toEqual(
       stored.map(({ update_id, created_at, language_fallback_from, update }) => ({
         update_id,

@@ -6,11 +6,12 @@ import type { ClaimsConfig } from '../../config';
 import { claimsListQuerySchema, claimsListResponseSchema, type ClaimsListQuery } from './claims-list-schemas';
 import { claimsListService } from './claims-list-service';
 import { nameIndexKey } from './claimant-name-index';
+import { claimantPrivacyFor } from '../claimants';
 import { adjusterDirectory } from '../assignment';
 
 /** GET /api/claims/claims (claims:read) — claims newest first, filtered, keyset-paginated. */
-export function claimsListRoutes(deps: ServiceDeps, _config: ClaimsConfig): Router {
-  const claimsList = claimsListService(nameIndexKey(deps.dataDir))(deps.db);
+export function claimsListRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
+  const claimsList = claimsListService(nameIndexKey(deps.dataDir), claimantPrivacyFor(deps, config))(deps.db);
   const { router, defineRoute } = featureRoutes(deps, 'Claims');
 
   defineRoute<{ query: ClaimsListQuery }>({

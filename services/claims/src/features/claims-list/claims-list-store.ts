@@ -4,7 +4,11 @@ import type { ClaimStage, LossType } from '../../shared/claim-vocabulary';
 import { HAS_FAILED_DELIVERY } from '../delivery';
 import { HAS_OVERDUE_ACTIVITY } from '../diary';
 import { sortColumnOf, type ClaimCursor } from './claim-cursor';
-import { DIGITS, prefixPattern, reverse } from './claim-search';
+import { isSealedText } from '@platform/privacy';
+import { openClaimColumn } from '../../shared/claim-store';
+import { ERASED_NAME } from '../../shared/claimant-fields';
+import type { ClaimantKeys } from '../claimants';
+import { prefixPattern } from './claim-search';
 import { NAME_SIMILARITY_THRESHOLD, nameTokens } from './claimant-name-index';
 import { DEFAULT_SORT, type ClaimsListQuery, type ClaimSort, type ClaimSummary, type SortColumn } from './claims-list-schemas';
 
@@ -15,6 +19,7 @@ interface SummaryRow {
   policy_number: string;
   loss_type: LossType;
   loss_date: string;
+  claimant_id: string;
   claimant_name: string;
   queue: string | null;
   assignee: string | null;
@@ -68,11 +73,20 @@ function sorted(db: Knex, query: Knex.QueryBuilder, sort: ClaimSort, after: Clai
   return query.orderByRaw(`${key.sql} ${direction}, created_at ${direction}, id ${direction}`);
 }
 
-/** `search` is normalised (normaliseSearch); `assignee` a `sub` (`me` resolved). */
-export type ClaimsListFilters = Omit<ClaimsListQuery, 'limit' | 'cursor' | 'q' | 'sort'> & { search?: string };
+/**
+ * A search that is a whole email or phone number, as the blind index (features/claimants) of the claimants
+ * who gave it: contacts are sealed, so they are found by exact value only, never by prefix.
+ */
+export interface ContactMatch {
+  column: 'email_index' | 'phone_index';
+  index: string;
+}
 
-const PHONE_DIGITS = `regexp_replace(claimant_phone, '[^0-9]', '', 'g')`;
-const IDENTIFIER_PREFIXES = ['lower(claim_number)', 'lower(policy_number)', 'lower(claimant_email)'];
+/** `search` is normalised (normaliseSearch), `contact` its blind index when it may be a contact; `assignee` a `sub` (`me` resolved). */
+export type ClaimsListFilters = Omit<ClaimsListQuery, 'limit' | 'cursor' | 'q' | 'sort'> & { search?: string; contact?: ContactMatch };
+
+const IDENTIFIER_PREFIXES = ['lower(claim_number)', 'lower(policy_number)'];
+const CLAIMANTS_OF_CONTACT = (contact: ContactMatch) => `(SELECT id FROM claimants WHERE ${contact.column} = ?)`;
 const NEWEST_FIRST: { column: string; order: 'desc' }[] = [
   { column: 'created_at', order: 'desc' },
   { column: 'id', order: 'desc' },
@@ -109,6 +123,7 @@ function afterRanked(query: Knex.QueryBuilder, search: Search, after: ClaimCurso
 interface Search {
   text: string;
   tokens: number[];
+  contact?: ContactMatch;
 }
 
 /**
@@ -164,35 +179,30 @@ function nearestNames(db: Knex, search: Search, filters: ClaimsListFilters, afte
 }
 
 /**
- * The claims a search can find, each part served by its own index (migrations 0011, 0013): the claims
- * with the nearest names (nearestNames), a claim number, policy number or email starting with it, or (a
- * search of digits) a phone ending with it. The union of those index-driven sets is all the rest of the
+ * The claims a search can find, each part served by its own index (migrations 0011, 0024, 0025): the claims
+ * with the nearest names (nearestNames), a claim number or policy number starting with it, or the claims of
+ * the claimants whose whole email or phone it is (their blind index). The union of those index-driven sets is all the rest of the
  * query ranks, so the table is never scanned (`id = ANY (ARRAY(…))` fetches them by primary key; a
  * semi-join was planned as a scan of the whole table once a common name made a thousand candidates).
  */
-function searchCandidates(db: Knex, search: string, names: Knex.Raw | undefined): Knex.Raw {
+function searchCandidates(db: Knex, search: string, contact: ContactMatch | undefined, names: Knex.Raw | undefined): Knex.Raw {
   const prefix = prefixPattern(search);
   const parts: (Knex.Raw | Knex.QueryBuilder)[] = [
     ...(names ? [names] : []),
     ...IDENTIFIER_PREFIXES.map((column) => db('claims').select('id').whereRaw(`${column} LIKE ?`, [prefix])),
   ];
-  if (DIGITS.test(search))
-    parts.push(
-      db('claims')
-        .select('id')
-        .whereRaw(`reverse(${PHONE_DIGITS}) LIKE ?`, [prefixPattern(reverse(search))]),
-    );
+  if (contact) parts.push(db('claims').select('id').whereRaw(`claimant_id IN ${CLAIMANTS_OF_CONTACT(contact)}`, [contact.index]));
   return db.raw(parts.map(() => '?').join(' UNION '), parts);
 }
 
 /**
- * How well a claim matches, in [0, 1]: 1 when a number, the email or the phone is exactly the search,
- * 0.9 when one starts with it (the phone: ends with it), else its name's similarity (nameSimilarity: 1 for
+ * How well a claim matches, in [0, 1]: 1 when a number is exactly the search or the search is the claimant's
+ * whole email or phone, 0.9 when a number starts with it, else its name's similarity (nameSimilarity: 1 for
  * a whole word).
  */
 function rank(search: Search): { sql: string; bindings: (string | number | number[])[] } {
   const prefix = prefixPattern(search.text);
-  const phoneSuffix = prefixPattern(reverse(search.text));
+  const exactContact = search.contact ? `OR claimant_id IN ${CLAIMANTS_OF_CONTACT(search.contact)}` : '';
   const similarity = nameSimilarity('ranked_index.tokens', search);
   const name =
     search.tokens.length === 0
@@ -203,15 +213,23 @@ function rank(search: Search): { sql: string; bindings: (string | number | numbe
         };
   return {
     sql: `GREATEST(${name.sql}, CASE
-        WHEN ? IN (${IDENTIFIER_PREFIXES.join(', ')}, ${PHONE_DIGITS}) THEN 1
-        WHEN ${IDENTIFIER_PREFIXES.map((column) => `${column} LIKE ?`).join(' OR ')} OR reverse(${PHONE_DIGITS}) LIKE ? THEN 0.9
+        WHEN ? IN (${IDENTIFIER_PREFIXES.join(', ')}) ${exactContact} THEN 1
+        WHEN ${IDENTIFIER_PREFIXES.map((column) => `${column} LIKE ?`).join(' OR ')} THEN 0.9
         ELSE 0 END::real)`,
-    bindings: [...name.bindings, search.text, ...IDENTIFIER_PREFIXES.map(() => prefix), phoneSuffix],
+    bindings: [
+      ...name.bindings,
+      search.text,
+      ...(search.contact ? [search.contact.index] : []),
+      ...IDENTIFIER_PREFIXES.map(() => prefix),
+    ],
   };
 }
 
-/** `nameKey`: the name index key (nameIndexKey), which turns a search into name tokens. */
-export function claimsListStore(db: Knex, nameKey: Buffer) {
+/**
+ * `nameKey`: the name index key (nameIndexKey), which turns a search into name tokens; `keys` open the
+ * sealed names shown.
+ */
+export function claimsListStore(db: Knex, nameKey: Buffer, keys: ClaimantKeys) {
   return {
     /** Up to `limit` claims after `after`, newest first by (created_at, id) (best match first in a search), each with its own cursor position. */
     async page(
@@ -226,6 +244,7 @@ export function claimsListStore(db: Knex, nameKey: Buffer) {
         'stage',
         'policy_number',
         'loss_type',
+        'claimant_id',
         'claimant_name',
         'queue',
         'assignee',
@@ -240,17 +259,20 @@ export function claimsListStore(db: Knex, nameKey: Buffer) {
         db.raw(`${OPEN_ESCALATION} AS has_open_escalation`),
       );
       select = whereFilters(select, filters);
-      const search = filters.search === undefined ? undefined : { text: filters.search, tokens: nameTokens(filters.search, nameKey) };
+      const search = filters.search === undefined ? undefined : { text: filters.search, tokens: nameTokens(filters.search, nameKey), contact: filters.contact };
       if (search !== undefined) {
         const ranked = rank(search);
         const names = search.tokens.length > 0 ? nearestNames(db, search, filters, after, limit) : undefined;
-        const candidates = searchCandidates(db, search.text, names);
+        const candidates = searchCandidates(db, search.text, search.contact, names);
         select = select.select(db.raw(`${ranked.sql} AS rank`, ranked.bindings)).whereRaw('id = ANY (ARRAY(?))', [candidates]);
         select = afterRanked(select, search, after).orderByRaw('rank DESC').orderBy(NEWEST_FIRST);
       } else {
         select = sorted(db, select, sort, after);
       }
       const rows = (await select.limit(limit)) as SummaryRow[];
+      // each sealed name opened with its claimant's data key, fetched once per claimant on the page
+      const sealedOf = [...new Set(rows.filter((row) => isSealedText(row.claimant_name)).map((row) => row.claimant_id))];
+      const keyOf = new Map(await Promise.all(sealedOf.map(async (id) => [id, await keys.keyFor(id)] as const)));
       return rows.map((row) => ({
         summary: {
           claim_id: row.id,
@@ -259,7 +281,8 @@ export function claimsListStore(db: Knex, nameKey: Buffer) {
           policy_number: row.policy_number,
           loss_type: row.loss_type,
           loss_date: row.loss_date,
-          claimant_name: row.claimant_name,
+          claimant_name:
+            openClaimColumn('claimant_name', row.id, row.claimant_name, keyOf.get(row.claimant_id) ?? null) ?? ERASED_NAME,
           queue: row.queue,
           assignee: row.assignee,
           escalation: row.has_open_escalation ? 'open' : null,

@@ -6,6 +6,8 @@ import { createDatabase, migrate, type Knex } from '@platform/db';
 import { canRunEmbeddedInJest, createTestDatabase, runEmbeddedCases, type TestDatabase } from '@platform/testing';
 import { claimsMigrations } from '../../migrations';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
+import { localKeyVault } from '@platform/privacy';
+import { claimantPrivacy } from '../claimants';
 import { claimsListService } from './claims-list-service';
 import { forgetClaimantName, indexClaimantName, nameTrigrams } from './claimant-name-index';
 
@@ -21,6 +23,7 @@ describe.each(modes)('a name search with typos on %s', (mode) => {
   let embeddedDir: string | undefined;
   const ids: Record<string, string> = {};
   const nameKey = randomBytes(32);
+  const keyDir = mkdtempSync(path.join(tmpdir(), 'claims-typos-kek-'));
 
   beforeAll(async () => {
     if (mode === 'postgres') {
@@ -42,10 +45,11 @@ describe.each(modes)('a name search with typos on %s', (mode) => {
     await db?.destroy();
     await database?.drop();
     if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+    rmSync(keyDir, { recursive: true, force: true });
   });
 
   const search = async (q: string) =>
-    (await claimsListService(nameKey)(db).list({ q, limit: 25, sort: '-created_at' }, reader)).items.map((item) => item.claim_id);
+    (await claimsListService(nameKey, claimantPrivacy(db, localKeyVault(path.join(keyDir, 'kek')), true))(db).list({ q, limit: 25, sort: '-created_at' }, reader)).items.map((item) => item.claim_id);
 
   it('finds "Jonathon Smithsen" (a typo in each word) as Jonathan Smithson, first, and not John Smith', async () => {
     const found = await search('Jonathon Smithsen');

@@ -18,7 +18,8 @@ import {
   timelineExample,
   triageExample,
 } from '../../shared/claim-examples';
-import { claimStore, withoutTokenHash } from '../../shared/claim-store';
+import { claimStore, openClaim, withoutTokenHash } from '../../shared/claim-store';
+import { claimantPrivacyFor } from '../claimants';
 
 /**
  * A part of the claim file another feature owns (triage, escalations): its JSON Schema properties are
@@ -53,6 +54,7 @@ export function claimFileSchema(extensions: ClaimFileExtension[]) {
 /** GET /api/claims/claims/{id} (claims:read) — the whole claim file. */
 export function claimsRoutes(deps: ServiceDeps, config: ClaimsConfig, extensions: ClaimFileExtension[] = []): Router {
   const { router, defineRoute } = featureRoutes(deps, 'Claims');
+  const { keys } = claimantPrivacyFor(deps, config);
 
   defineRoute({
     method: 'get',
@@ -93,11 +95,13 @@ export function claimsRoutes(deps: ServiceDeps, config: ClaimsConfig, extensions
     handler: async (req, res) => {
       const claimId = String(req.params.id);
       const reader = readerOf(req);
-      const claim = await claimStore(deps.db).find(claimId);
-      if (!claim) throw problems.notFound('No such claim');
-      await accessLogStore(deps.db).record(config.CLAIMS_EXCHANGE, reader, 'claim_file', [claim.claim_id]);
+      const found = await claimStore(deps.db).find(claimId);
+      if (!found) throw problems.notFound('No such claim');
+      await accessLogStore(deps.db).record(config.CLAIMS_EXCHANGE, reader, 'claim_file', [found.claim_id]);
+      const key = await keys.keyFor(found.claimant_id);
+      const claim = openClaim(found, key);
       const [statusUpdates, attachments, timeline] = [
-        await statusUpdatesStore(deps.db).listOfClaim(claimId),
+        await statusUpdatesStore(deps.db, key).listOfClaim(claimId),
         await attachmentsStore(deps.db).listOfClaim(claimId),
         await claimStore(deps.db).listAudit(claimId),
       ];

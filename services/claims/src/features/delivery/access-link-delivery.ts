@@ -18,12 +18,12 @@ export function accessLinkUrl(publicBaseUrl: string, claimId: string, token: str
 export async function sendAccessLink(
   db: Knex,
   publicBaseUrl: string,
-  delivery: { delivery_id: string; claim_id: string; channel: 'email' | 'sms' },
+  delivery: { delivery_id: string; claim_id: string; channel: 'email' | 'sms'; /** opened by leaseDue */ to: string | null },
   send: SendMessage,
 ): Promise<SendOutcome | { status: 'failed'; lastError: string }> {
   return db.transaction(async (trx) => {
     const claim = await claimStore(trx).find(delivery.claim_id, { forUpdate: true });
-    const to = delivery.channel === 'email' ? claim?.claimant.email : claim?.claimant.phone;
+    const { to } = delivery;
     if (!claim || !to)
       return {
         status: 'failed' as const,

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex, PendingWrite } from '@platform/db';
 import { statusUpdateJsonSql, type StatusUpdate } from '../../shared/status-update';
+import { openClaimColumn } from '../../shared/claim-store';
+import { openUpdateTexts } from '../../shared/claimant-fields';
+import type { ClaimantKeys } from '../claimants';
 import type { ClaimDelivery } from './delivery-schemas';
 
 /** What a delivery carries: a stored status update, a new access link, or the one-time link to a claimant's export (no update behind either). */
@@ -83,12 +86,13 @@ export function deliveriesStore(db: Knex) {
      * leaves it to be retried when the lease runs out. The same statement reads who it goes to and the
      * update it carries (the one leased row joined to its claim and its update by primary key).
      */
-    async leaseDue(leaseSeconds: number): Promise<DueDelivery | undefined> {
+    async leaseDue(leaseSeconds: number, keys: ClaimantKeys): Promise<DueDelivery | undefined> {
       const { rows } = await db.raw<{
         rows: (Omit<DueDelivery, 'delivery_id' | 'claim'> & {
           id: string;
           claim_number: string;
           language: string;
+          claimant_id: string;
           claimant_email: string | null;
           claimant_phone: string | null;
         })[];
@@ -98,25 +102,31 @@ export function deliveriesStore(db: Knex) {
            WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
                        ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
            RETURNING id, kind, update_id, claim_id, channel, attempts)
-         SELECT leased.*, claims.claim_number, claims.language, claims.claimant_email, claims.claimant_phone,
+         SELECT leased.*, claims.claim_number, claims.language, claims.claimant_id, claims.claimant_email, claims.claimant_phone,
                 CASE WHEN su.update_id IS NULL THEN NULL ELSE ${statusUpdateJsonSql('su')} END AS update
          FROM leased JOIN claims ON claims.id = leased.claim_id
          LEFT JOIN status_updates su ON su.update_id = leased.update_id`,
         [leaseSeconds],
       );
       const [row] = rows;
-      return row
-        ? {
-            delivery_id: row.id,
-            kind: row.kind,
-            update_id: row.update_id,
-            update: row.update,
-            claim_id: row.claim_id,
-            channel: row.channel,
-            attempts: row.attempts,
-            claim: { claim_number: row.claim_number, language: row.language, email: row.claimant_email, phone: row.claimant_phone },
-          }
-        : undefined;
+      if (!row) return undefined;
+      // the address and the texts, opened with the claimant's data key: the one place a delivery reads them
+      const key = await keys.keyFor(row.claimant_id);
+      return {
+        delivery_id: row.id,
+        kind: row.kind,
+        update_id: row.update_id,
+        update: row.update && openUpdateTexts(key, row.update),
+        claim_id: row.claim_id,
+        channel: row.channel,
+        attempts: row.attempts,
+        claim: {
+          claim_number: row.claim_number,
+          language: row.language,
+          email: openClaimColumn('claimant_email', row.claim_id, row.claimant_email, key),
+          phone: openClaimColumn('claimant_phone', row.claim_id, row.claimant_phone, key),
+        },
+      };
     },
 
     /** Ends a delivery: handed to the provider (`sent`, with the provider's message id), `logged`, or `failed` with the last error. */

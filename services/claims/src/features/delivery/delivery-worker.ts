@@ -6,6 +6,7 @@ import { claimantMessages } from '../../shared/claimant-messages';
 import { sendAccessLink } from './access-link-delivery';
 import { createMessageSender, renderStatusUpdate, type Brand, type SendMessage, type SendOutcome } from './delivery-channels';
 import { deliveriesStore, type DueDelivery } from './delivery-store';
+import { claimantPrivacyFor, type ClaimantKeys } from '../claimants';
 
 export const DELIVERY_MAX_ATTEMPTS = 5;
 const LEASE_SECONDS = 60;
@@ -36,7 +37,10 @@ async function sendStatusUpdate(send: SendMessage, due: DueDelivery): Promise<Se
 /** Sends one leased delivery (a status update or an access link) and records the outcome; a failure is retried with backoff, then failed. */
 async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Logger, publicBaseUrl: string): Promise<void> {
   try {
-    const outcome = due.kind === 'access_link' ? await sendAccessLink(db, publicBaseUrl, due, send) : await sendStatusUpdate(send, due);
+    const outcome =
+      due.kind === 'access_link'
+        ? await sendAccessLink(db, publicBaseUrl, { ...due, to: due.channel === 'email' ? due.claim.email : due.claim.phone }, send)
+        : await sendStatusUpdate(send, due);
     await deliveriesStore(db).complete(due.delivery_id, outcome);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -55,6 +59,7 @@ export function startDeliveryWorker(
   deps: Pick<ServiceDeps, 'db' | 'logger' | 'metrics'>,
   send: SendMessage,
   publicBaseUrl: string,
+  keys: ClaimantKeys,
   pollIntervalMs = POLL_INTERVAL_MS,
 ): DeliveryWorker {
   const { db, logger, metrics } = deps;
@@ -62,7 +67,7 @@ export function startDeliveryWorker(
   const drain = async (): Promise<number> => {
     let count = 0;
     while (!stopped) {
-      const due = await deliveriesStore(db).leaseDue(LEASE_SECONDS);
+      const due = await deliveriesStore(db).leaseDue(LEASE_SECONDS, keys);
       if (!due) break;
       count += 1;
       await attempt(db, send, due, logger, publicBaseUrl);
@@ -90,13 +95,19 @@ export function deliveryWorkerHandle(
     SMS_WEBHOOK_URL?: string;
     PUBLIC_BASE_URL: string;
     NODE_ENV: string;
-  } & Brand,
+  } & Brand &
+    Parameters<typeof claimantPrivacyFor>[1],
 ) {
   let worker: DeliveryWorker | undefined;
   return {
     kick: () => worker?.kick(),
     start(deps: ServiceDeps): DeliveryWorker {
-      worker = startDeliveryWorker(deps, createMessageSender(settings, deps.logger), settings.PUBLIC_BASE_URL);
+      worker = startDeliveryWorker(
+        deps,
+        createMessageSender(settings, deps.logger),
+        settings.PUBLIC_BASE_URL,
+        claimantPrivacyFor(deps, settings).keys,
+      );
       return worker;
     },
   };

@@ -13,6 +13,7 @@ import {
 } from './intake-schemas';
 import { intakeService } from './intake-service';
 import { nameIndexKey } from '../claims-list';
+import { claimantPrivacyFor } from '../claimants';
 import { intakeRequestExample, intakeResponseExample } from '../../shared/claim-examples';
 
 /** POST /api/claims/public/claims — first notice of loss (public; optional Idempotency-Key). */
@@ -24,6 +25,7 @@ export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
       contact: claimantContact(config),
       idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
       nameIndexKey: nameIndexKey(deps.dataDir),
+      privacy: claimantPrivacyFor(deps, config),
     }),
     deps.db,
   );

@@ -6,6 +6,7 @@ import { claimStore, type RequiredDocument } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimantMessages, type ClaimantMessages } from '../../shared/claimant-messages';
 import { claimCreated } from './intake-events';
+import type { ClaimantPrivacy } from '../claimants';
 import { deliveriesStore } from '../delivery';
 import { indexClaimantName } from '../claims-list';
 import { normaliseLanguageTag } from '../../shared/language-tag';
@@ -32,6 +33,7 @@ export interface IntakeSettings {
   idempotencyRetentionHours: number;
   /** The claims list's name index key (nameIndexKey). */
   nameIndexKey: Buffer;
+  privacy: ClaimantPrivacy;
 }
 
 const dateOnly = (date: Date) => date.toISOString().slice(0, 10);
@@ -118,39 +120,45 @@ export function intakeService(settings: IntakeSettings) {
       const firstContactDue = new Date(now.getTime() + SERVICE_LEVELS.firstContactWithinHours * HOUR_MS);
       const expectedNextUpdateBy = addDays(dateIn(timeZone, now), SERVICE_LEVELS.firstUpdateWithinDays);
       const preferredChannel = preferredChannelOf(request);
+      const claimant = {
+        name: request.claimant.name.trim(),
+        email: request.claimant.email?.toLowerCase() ?? null,
+        phone: request.claimant.phone ?? null,
+      };
+      const { claimantId, key } = await settings.privacy.claimantOf(db, claimant);
 
-      const claimWrite = claimStore(db).insert({
-        id: claimId,
-        claim_number: claimNumber,
-        policy_number: request.policy_number.trim(),
-        claimant: {
-          name: request.claimant.name.trim(),
-          email: request.claimant.email?.toLowerCase() ?? null,
-          phone: request.claimant.phone ?? null,
+      const claimWrite = claimStore(db).insert(
+        {
+          id: claimId,
+          claim_number: claimNumber,
+          policy_number: request.policy_number.trim(),
+          claimant_id: claimantId,
+          claimant,
+          loss: {
+            date: request.loss.date,
+            type: request.loss.type,
+            description: request.loss.description.trim(),
+            location: request.loss.location ?? null,
+          },
+          injuries: request.injuries ?? null,
+          police_report_number: request.police_report_number?.trim() ?? null,
+          estimated_amount: request.estimated_amount ?? null,
+          preferred_channel: preferredChannel,
+          language,
+          time_zone: timeZone,
+          access_token_hash: hashAccessToken(accessToken),
+          required_documents: requiredDocuments,
+          received_at: now,
+          acknowledge_by: new Date(now.getTime() + SERVICE_LEVELS.acknowledgeWithinHours * HOUR_MS),
+          acknowledged_at: now,
+          first_contact_due: firstContactDue,
+          next_update_due: promiseDueAt(expectedNextUpdateBy, timeZone),
         },
-        loss: {
-          date: request.loss.date,
-          type: request.loss.type,
-          description: request.loss.description.trim(),
-          location: request.loss.location ?? null,
-        },
-        injuries: request.injuries ?? null,
-        police_report_number: request.police_report_number?.trim() ?? null,
-        estimated_amount: request.estimated_amount ?? null,
-        preferred_channel: preferredChannel,
-        language,
-        time_zone: timeZone,
-        access_token_hash: hashAccessToken(accessToken),
-        required_documents: requiredDocuments,
-        received_at: now,
-        acknowledge_by: new Date(now.getTime() + SERVICE_LEVELS.acknowledgeWithinHours * HOUR_MS),
-        acknowledged_at: now,
-        first_contact_due: firstContactDue,
-        next_update_due: promiseDueAt(expectedNextUpdateBy, timeZone),
-      });
+        key,
+      );
       // `language` is the catalogue's language the text is in; a claim language without one falls back to English and says so.
       const messages = claimantMessages(language, timeZone);
-      const acknowledged = statusUpdatesStore(db).prepare({
+      const acknowledged = statusUpdatesStore(db, key).prepare({
         claim_id: claimId,
         channel: preferredChannel,
         stage: 'intake',

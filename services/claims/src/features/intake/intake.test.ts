@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { hashAccessToken } from '@platform/auth';
+import { openText } from '@platform/privacy';
 import { eventually } from '@platform/testing';
 import { compile } from '@platform/http';
 import { countRows, fnolBody, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
@@ -176,11 +177,13 @@ describe('POST /api/claims/public/claims (first notice of loss)', () => {
       expect(JSON.stringify(row)).not.toContain(body.access_token);
       expect(row).toMatchObject({
         language: 'pt-BR',
-        claimant_name: 'Ana Ruiz',
-        claimant_email: 'ana@example.com',
         stage: 'intake',
         estimated_currency: 'USD',
       });
+      // name and email are sealed with the claimant's data key (features/claimants), and open normalised
+      const key = (await t.claimKey(body.claim_id))!;
+      expect(openText(key, row.claimant_name, `claims.claimant_name/${body.claim_id}`)).toBe('Ana Ruiz');
+      expect(openText(key, row.claimant_email, `claims.claimant_email/${body.claim_id}`)).toBe('ana@example.com');
       expect(row.estimated_amount).toBe('2500.00');
       expect(new Date(row.first_contact_due).getTime()).toBeGreaterThan(new Date(row.received_at).getTime());
       expect(row.next_update_due).not.toBeNull();

@@ -13,6 +13,7 @@ import {
 import { statusUpdateSchema } from '../../shared/status-update';
 import { DECIDE_SCOPE, WRITE_SCOPE } from '../../shared/stage-machine';
 import { statusUpdateService } from './status-updates-service';
+import { claimantPrivacyFor } from '../claimants';
 import { closingExample, closingRequestExample, statusUpdateExample, statusUpdateRequestExample } from '../../shared/claim-examples';
 
 /** Called once a status update has committed, so the delivery worker looks at the queue at once. */
@@ -26,7 +27,12 @@ export type DeliveryKick = () => void;
 export function statusUpdatesRoutes(deps: ServiceDeps, config: ClaimsConfig, kickDelivery: DeliveryKick): Router {
   const { router, defineRoute } = featureRoutes(deps, 'Status updates');
   const updates = withTransactional(
-    statusUpdateService(config.CLAIMS_EXCHANGE, config.DEFAULT_UPDATE_CADENCE_DAYS, config.PUBLIC_BASE_URL),
+    statusUpdateService(
+      config.CLAIMS_EXCHANGE,
+      config.DEFAULT_UPDATE_CADENCE_DAYS,
+      config.PUBLIC_BASE_URL,
+      claimantPrivacyFor(deps, config).keys,
+    ),
     deps.db,
   );
 

@@ -1,6 +1,7 @@
 import { claimStore } from '../../shared/claim-store';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
+import type { ClaimantKeys } from '../claimants';
 import { deliveriesStore } from '../delivery';
 import { settleReservesOnClosing } from '../financials';
 import { escalationStore } from '../escalations';
@@ -79,10 +80,11 @@ interface ClosingFacts {
  * update (`next_update_due`) replaced, and `claim.status_updated` published — in one transaction. An open
  * claim always keeps a promise: `defaultCadenceDays` out when the update names no date.
  */
-export function statusUpdateService(exchange: string, defaultCadenceDays: number, publicBaseUrl: string) {
+export function statusUpdateService(exchange: string, defaultCadenceDays: number, publicBaseUrl: string, keys: ClaimantKeys) {
   const ownOrigin = new URL(publicBaseUrl).origin;
   return (db: Knex) => {
-    const statusUpdates = statusUpdatesStore(db);
+    /** The claim's updates, their texts sealed with its claimant's data key. */
+    const statusUpdatesOf = async (claim: { claimant_id: string }) => statusUpdatesStore(db, await keys.keyFor(claim.claimant_id));
 
     /** The one way a status update is stored, a closing's included: `closing` is given exactly when it closes. */
     async function apply(claimId: string, request: StatusUpdateRequest, caller: Caller, closing?: ClosingFacts) {
@@ -123,7 +125,9 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
       if (request.channel === 'sms' && !claim.claimant.phone)
         throw problems.unprocessable('The claimant gave no phone number; choose another channel');
 
-      const stored = await statusUpdates.insert({
+      const stored = await (
+        await statusUpdatesOf(claim)
+      ).insert({
         claim_id: claim.claim_id,
         channel: request.channel,
         stage: request.stage,
@@ -229,7 +233,9 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
 
       async get(claimId: string, updateId: string): Promise<StoredStatusUpdate> {
         const claim = await readClaim(db, claimId);
-        const found = (await statusUpdates.listOfClaim(claim.claim_id)).find((stored) => stored.update_id === updateId.toLowerCase());
+        const found = (await (await statusUpdatesOf(claim)).listOfClaim(claim.claim_id)).find(
+          (stored) => stored.update_id === updateId.toLowerCase(),
+        );
         if (!found) throw problems.notFound('No such status update on this claim');
         return found;
       },

@@ -3,6 +3,7 @@ import type { Knex, PendingWrite } from '@platform/db';
 import { computeAdequacy } from './status-update-adequacy';
 import type { ClosingReason } from '../../shared/claim-vocabulary';
 import type { StatusUpdate } from '../../shared/status-update';
+import { openUpdateTexts, sealUpdateTexts } from '../../shared/claimant-fields';
 
 export interface NewStatusUpdate extends Omit<StatusUpdate, 'adequacy_score' | 'adequacy_missing'> {
   created_by: string;
@@ -65,7 +66,8 @@ function toStatusUpdate(row: StatusUpdateRow): StatusUpdate {
   };
 }
 
-function toStored(row: StatusUpdateRow): StoredStatusUpdate {
+function toStored(row: StatusUpdateRow, key: Buffer | null): StoredStatusUpdate {
+  row = openUpdateTexts(key, row);
   return {
     update_id: row.update_id,
     created_at: new Date(row.created_at).toISOString(),
@@ -79,7 +81,8 @@ const SELECT_COLUMNS = `update_id, claim_id, channel, stage, what_happened, what
   to_char(expected_next_update_by, 'YYYY-MM-DD') AS expected_next_update_by, cta, contact, portal_url, language,
   adequacy_score, adequacy_missing, created_at, created_by, language_fallback_from`;
 
-export function statusUpdatesStore(db: Knex) {
+/** The status updates of claims of one claimant, whose texts are sealed with their data key `key` (null: plain text). */
+export function statusUpdatesStore(db: Knex, key: Buffer | null) {
   return {
     /**
      * A status update with its adequacy computed here (the one place it is computed), not yet written:
@@ -105,7 +108,7 @@ export function statusUpdatesStore(db: Knex) {
       };
       const update_id = randomUUID();
       const write = db('status_updates').insert({
-        ...update,
+        ...sealUpdateTexts(key, update),
         update_id,
         cta: update.cta === null ? null : JSON.stringify(update.cta),
         contact: update.contact === null ? null : JSON.stringify(update.contact),
@@ -119,14 +122,14 @@ export function statusUpdatesStore(db: Knex) {
 
     /** Stores a status update (see `prepare`) on the caller's transaction. Returns the stored update. */
     async insert(input: NewStatusUpdate): Promise<StoredStatusUpdate> {
-      const [row] = await statusUpdatesStore(db).prepare(input).write.returning('*');
-      return toStored(row as StatusUpdateRow);
+      const [row] = await statusUpdatesStore(db, key).prepare(input).write.returning('*');
+      return toStored(row as StatusUpdateRow, key);
     },
 
     /** One status update by its id (a UUID), or undefined. */
     async find(updateId: string): Promise<StoredStatusUpdate | undefined> {
       const row = await db('status_updates').select(db.raw(SELECT_COLUMNS)).where({ update_id: updateId }).first();
-      return row ? toStored(row as StatusUpdateRow) : undefined;
+      return row ? toStored(row as StatusUpdateRow, key) : undefined;
     },
 
     /** A claim's status updates, oldest first. */
@@ -135,7 +138,7 @@ export function statusUpdatesStore(db: Knex) {
         .select(db.raw(SELECT_COLUMNS))
         .where({ claim_id: claimId })
         .orderBy([{ column: 'created_at' }, { column: 'update_id' }]);
-      return (rows as StatusUpdateRow[]).map(toStored);
+      return (rows as StatusUpdateRow[]).map((row) => toStored(row, key));
     },
   };
 }

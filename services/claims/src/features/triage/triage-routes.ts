@@ -6,11 +6,12 @@ import type { ClaimsConfig } from '../../config';
 import { triageExample } from '../../shared/claim-examples';
 import { triageResultSchema } from './triage-schemas';
 import { triageService } from './triage-service';
+import { claimantPrivacyFor } from '../claimants';
 
 /** POST /api/claims/claims/{id}/run-triage (claims:write). */
 export function triageRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   const { router, defineRoute } = featureRoutes(deps, 'Triage');
-  const triage = withTransactional(triageService(config.CLAIMS_EXCHANGE), deps.db);
+  const triage = withTransactional(triageService(config.CLAIMS_EXCHANGE, claimantPrivacyFor(deps, config).keys), deps.db);
 
   defineRoute({
     method: 'post',

@@ -1,4 +1,5 @@
-import { claimStore } from '../../shared/claim-store';
+import { claimStore, openClaim } from '../../shared/claim-store';
+import type { ClaimantKeys } from '../claimants';
 import { randomUUID } from 'node:crypto';
 import { canonicalSha256 } from '@platform/canonical-json';
 import type { Knex } from '@platform/db';
@@ -17,10 +18,12 @@ import { triageStore } from './triage-store';
  * is routed to the policy's queue (and moves from intake/triage to assigned); with any gate it stays in
  * (or moves to) triage with an open escalation that only a claims:decide caller can settle.
  */
-export function triageService(exchange: string) {
+export function triageService(exchange: string, keys: ClaimantKeys) {
   return (db: Knex) => ({
     async runTriage(claimId: string, actor: string): Promise<TriageResult> {
-      const claim = await lockClaim(db, claimId);
+      const locked = await lockClaim(db, claimId);
+      // the description's words are facts of the policy (litigation, vulnerability): read opened
+      const claim = openClaim(locked, await keys.keyFor(locked.claimant_id));
       if (isClosed(claim.stage)) throw problems.conflict('The claim is closed; it cannot be triaged');
       const open = await escalationStore(db).findOpen(claim.claim_id);
       if (open) {

@@ -46,24 +46,18 @@ export function triageStore(db: Knex) {
           claim.received_at,
           policyWindow,
         ]);
-      let sharingContact = 0;
-      const { email, phone } = claim.claimant;
-      if (email || phone) {
-        const [row] = await db('claims')
-          .countDistinct<{ count: string }[]>('policy_number as count')
-          .whereNot('policy_number', claim.policy_number)
-          .whereRaw('received_at > ?::timestamptz - ?::interval AND received_at < ?::timestamptz + ?::interval', [
-            claim.received_at,
-            contactWindow,
-            claim.received_at,
-            contactWindow,
-          ])
-          .where((contact) => {
-            if (email) contact.orWhereRaw('lower(claimant_email) = lower(?)', [email]);
-            if (phone) contact.orWhere('claimant_phone', phone);
-          });
-        sharingContact = Number(row.count);
-      }
+      // the claimant's other claims: matched at intake by the blind index of their email, else phone
+      const [row] = await db('claims')
+        .countDistinct<{ count: string }[]>('policy_number as count')
+        .where('claimant_id', claim.claimant_id)
+        .whereNot('policy_number', claim.policy_number)
+        .whereRaw('received_at > ?::timestamptz - ?::interval AND received_at < ?::timestamptz + ?::interval', [
+          claim.received_at,
+          contactWindow,
+          claim.received_at,
+          contactWindow,
+        ]);
+      const sharingContact = Number(row.count);
       return { recent_claims_on_policy: Number(samePolicy.count), other_policies_sharing_contact: sharingContact };
     },
 

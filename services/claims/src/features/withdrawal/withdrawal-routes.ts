@@ -6,6 +6,7 @@ import { claimIds, statusUpdateExample } from '../../shared/claim-examples';
 import { requireClaimantToken } from '../../shared/claimant-access';
 import { withdrawalSchema } from './withdrawal-schemas';
 import { withdrawalService } from './withdrawal-service';
+import { claimantPrivacyFor } from '../claimants';
 
 /** POST /api/claims/public/claims/{id}/withdraw (claimant token) — the claimant withdraws before settlement. */
 export function withdrawalRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
@@ -13,6 +14,7 @@ export function withdrawalRoutes(deps: ServiceDeps, config: ClaimsConfig): Route
     withdrawalService({
       exchange: config.CLAIMS_EXCHANGE,
       contact: claimantContact(config),
+      keys: claimantPrivacyFor(deps, config).keys,
     }),
     deps.db,
   );

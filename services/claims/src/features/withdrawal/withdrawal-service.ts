@@ -3,6 +3,7 @@ import { problems } from '@platform/http';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimOpenedBy } from '../../shared/claimant-access';
 import { claimantMessages } from '../../shared/claimant-messages';
+import type { ClaimantKeys } from '../claimants';
 import { deliveriesStore } from '../delivery';
 import type { StatusUpdateContact } from '../../shared/status-update';
 import { statusUpdatesStore } from '../status-updates';
@@ -18,7 +19,7 @@ const TOO_LATE = new Set(['settlement', 'closed']);
  * `withdrawn`, a status update in the claim's language tells them so (queued on their channel), and the
  * timeline entry and `claim.withdrawn` event commit with it.
  */
-export const withdrawalService = (settings: { exchange: string; contact: StatusUpdateContact }) => (db: Knex) => ({
+export const withdrawalService = (settings: { exchange: string; contact: StatusUpdateContact; keys: ClaimantKeys }) => (db: Knex) => ({
   async withdraw(claimId: string, token: string): Promise<Withdrawal> {
     const claim = await claimOpenedBy(db, claimId, token, { forUpdate: true });
     if (TOO_LATE.has(claim.stage)) {
@@ -29,7 +30,7 @@ export const withdrawalService = (settings: { exchange: string; contact: StatusU
       );
     }
     const messages = claimantMessages(claim.language);
-    const stored = await statusUpdatesStore(db).insert({
+    const stored = await statusUpdatesStore(db, await settings.keys.keyFor(claim.claimant_id)).insert({
       claim_id: claim.claim_id,
       channel: claim.preferred_channel,
       stage: 'closed',

@@ -1,0 +1,141 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type { Knex } from '@platform/db';
+import type { KeyVault } from '@platform/privacy';
+
+/** How long an unwrapped data key stays in memory: a burst of reads of one claim unwraps once. */
+const KEY_CACHE_MS = 60_000;
+const KEY_CACHE_ENTRIES = 10_000;
+/** The row of `privacy_keys` holding the blind-index key, wrapped like the data keys. */
+const INDEX_KEY_NAME = 'claimant-blind-index';
+
+/** Per-claimant data keys (AES-256), stored wrapped by the key vault in `claimants.wrapped_key`. */
+export interface ClaimantKeys {
+  /** The claimant's data key; null when they have none (erased, or filed while encryption was off). Cached briefly. */
+  keyFor(claimantId: string): Promise<Buffer | null>;
+  /** Destroys the claimant's data key on the caller's transaction: what was sealed with it is unreadable from then on. */
+  destroyKey(trx: Knex, claimantId: string): Promise<void>;
+}
+
+export interface ClaimantContact {
+  email: string | null;
+  phone: string | null;
+}
+
+/** Everything the claims service does with claimants' keys: their data keys, blind indexes, and matching. */
+export interface ClaimantPrivacy {
+  readonly encrypting: boolean;
+  readonly keys: ClaimantKeys;
+  /** HMAC-SHA256 of the normalised email / phone (digits only) under the blind-index key. */
+  emailIndex(email: string): Promise<string>;
+  phoneIndex(phone: string): Promise<string>;
+  /**
+   * The claimant a new claim belongs to, on the caller's transaction: the one with the same email's blind
+   * index, else the same phone's, else a new one; with the key to seal the claim's fields (null while
+   * encryption is off). A returning claimant without a key (filed while it was off) is given one now.
+   */
+  claimantOf(trx: Knex, contact: ClaimantContact): Promise<{ claimantId: string; key: Buffer | null }>;
+}
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+export const phoneDigits = (phone: string) => phone.replace(/[^0-9]/g, '');
+
+export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean): ClaimantPrivacy {
+  const cache = new Map<string, { key: Buffer; until: number }>();
+  const remember = (claimantId: string, key: Buffer) => {
+    if (cache.size >= KEY_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(claimantId, { key, until: Date.now() + KEY_CACHE_MS });
+  };
+  let indexKey: Promise<Buffer> | undefined;
+  const blindIndex = async (kind: string, normalised: string) =>
+    createHmac(
+      'sha256',
+      await (indexKey ??= loadIndexKey(db, vault).catch((error) => {
+        indexKey = undefined;
+        throw error;
+      })),
+    )
+      .update(`${kind}:${normalised}`)
+      .digest('base64url');
+
+  const keys: ClaimantKeys = {
+    async keyFor(claimantId) {
+      const cached = cache.get(claimantId);
+      if (cached && cached.until > Date.now()) return cached.key;
+      const row = await db('claimants').where({ id: claimantId }).first('wrapped_key');
+      if (!row?.wrapped_key) return null;
+      const key = await vault.unwrapKey(row.wrapped_key);
+      remember(claimantId, key);
+      return key;
+    },
+    async destroyKey(trx, claimantId) {
+      cache.delete(claimantId);
+      await trx('claimants').where({ id: claimantId }).update({ wrapped_key: null, kek_id: null });
+    },
+  };
+
+  const newWrappedKey = async () => {
+    const key = randomBytes(32);
+    return { key, wrapped_key: await vault.wrapKey(key), kek_id: vault.kekId };
+  };
+
+  return {
+    encrypting,
+    keys,
+    emailIndex: (email) => blindIndex('email', normaliseEmail(email)),
+    phoneIndex: (phone) => blindIndex('phone', phoneDigits(phone)),
+    async claimantOf(trx, contact) {
+      const emailIndex = contact.email ? await blindIndex('email', normaliseEmail(contact.email)) : null;
+      const phoneIndex = contact.phone ? await blindIndex('phone', phoneDigits(contact.phone)) : null;
+      const live = () => trx('claimants').whereNull('erased_at').forUpdate();
+      const known =
+        (emailIndex && (await live().where({ email_index: emailIndex }).first())) ||
+        (phoneIndex && (await live().where({ phone_index: phoneIndex }).first())) ||
+        undefined;
+      if (!known) {
+        const fresh = encrypting ? await newWrappedKey() : { key: null, wrapped_key: null, kek_id: null };
+        const claimantId = randomUUID();
+        await trx('claimants').insert({
+          id: claimantId,
+          email_index: emailIndex,
+          phone_index: phoneIndex,
+          wrapped_key: fresh.wrapped_key,
+          kek_id: fresh.kek_id,
+        });
+        if (fresh.key) remember(claimantId, fresh.key);
+        return { claimantId, key: fresh.key };
+      }
+      // a contact the claimant had not given before becomes theirs too (the first email or phone stays)
+      const filledIn = { email_index: known.email_index ?? emailIndex, phone_index: known.phone_index ?? phoneIndex };
+      if (!encrypting) {
+        await trx('claimants').where({ id: known.id }).update(filledIn);
+        return { claimantId: known.id, key: null };
+      }
+      if (known.wrapped_key) {
+        await trx('claimants').where({ id: known.id }).update(filledIn);
+        return { claimantId: known.id, key: await keys.keyFor(known.id) };
+      }
+      const fresh = await newWrappedKey();
+      await trx('claimants')
+        .where({ id: known.id })
+        .update({ ...filledIn, wrapped_key: fresh.wrapped_key, kek_id: fresh.kek_id });
+      remember(known.id, fresh.key);
+      return { claimantId: known.id, key: fresh.key };
+    },
+  };
+}
+
+/**
+ * The blind-index key: 32 random bytes made on first use, kept wrapped by the vault in `privacy_keys` so
+ * every replica (and a KMS vault, which holds no secret of its own to derive it from) uses the same one.
+ */
+async function loadIndexKey(db: Knex, vault: KeyVault): Promise<Buffer> {
+  const stored = await db('privacy_keys').where({ name: INDEX_KEY_NAME }).first('wrapped_key');
+  if (stored) return vault.unwrapKey(stored.wrapped_key);
+  await db('privacy_keys')
+    .insert({ name: INDEX_KEY_NAME, wrapped_key: await vault.wrapKey(randomBytes(32)), kek_id: vault.kekId })
+    .onConflict('name')
+    .ignore();
+  // another replica may have made it first: use whichever was stored
+  const { wrapped_key } = await db('privacy_keys').where({ name: INDEX_KEY_NAME }).first('wrapped_key');
+  return vault.unwrapKey(wrapped_key);
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import type { Knex } from '@platform/db';
+import { awsKmsKeyVault, localKeyVault, type KeyVault } from '@platform/privacy';
+import { claimantPrivacy, type ClaimantPrivacy } from './claimant-keys';
+
+interface PrivacyConfig {
+  PRIVACY_ENCRYPTION: boolean;
+  KEY_VAULT: string;
+  KMS_KEY_ID?: string;
+  KMS_REGION?: string;
+  KMS_ENDPOINT?: string;
+}
+
+/** The key-encryption key's file with KEY_VAULT=local, beside the service's other development keys. */
+export function localKekFile(dataDir: string): string {
+  return path.join(dataDir, 'claims', 'privacy-kek.key');
+}
+
+export function keyVaultFrom(config: PrivacyConfig, dataDir: string): KeyVault {
+  if (config.KEY_VAULT === 'aws-kms')
+    return awsKmsKeyVault({
+      keyId: config.KMS_KEY_ID!,
+      region: config.KMS_REGION ?? process.env.AWS_REGION ?? 'us-east-1',
+      endpoint: config.KMS_ENDPOINT,
+    });
+  return localKeyVault(localKekFile(dataDir));
+}
+
+const instances = new WeakMap<Knex, ClaimantPrivacy>();
+
+/**
+ * The service's one ClaimantPrivacy (one key cache), for the database handle every feature is given:
+ * features call this with their deps instead of each building a vault.
+ */
+export function claimantPrivacyFor(deps: { db: Knex; dataDir: string }, config: PrivacyConfig): ClaimantPrivacy {
+  let privacy = instances.get(deps.db);
+  if (!privacy) {
+    privacy = claimantPrivacy(deps.db, keyVaultFrom(config, deps.dataDir), config.PRIVACY_ENCRYPTION);
+    instances.set(deps.db, privacy);
+  }
+  return privacy;
+}

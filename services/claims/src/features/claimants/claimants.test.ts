@@ -1,0 +1,104 @@
+import { statSync } from 'node:fs';
+import request from 'supertest';
+import { bearer } from '@platform/testing';
+import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { localKekFile } from './claimant-vault';
+
+/** What the claimant gives at intake; none of it may be readable in the stored rows. */
+const zoe = {
+  email: 'Zoe.Quill@Example.org',
+  phone: '+447700900777',
+  description: 'Rear-ended near the old mill by a grey van',
+  police: 'PR-998877',
+};
+const plainValues = ['Zoe Quill', 'zoe.quill@example.org', 'Zoe.Quill', '7700900777', 'old mill by a grey van', 'PR-998877'];
+
+describe('claimants: personal fields sealed per claimant, matched by blind index', () => {
+  let t: ClaimsTestService;
+  let reader: string;
+  let first: { claim_id: string; access_token: string };
+
+  beforeAll(async () => {
+    t = await startClaimsTestService();
+    reader = await bearer('claims:read', 'alice');
+    first = await fileClaim(t.url, {
+      policy_number: 'POL-ZOE-1',
+      claimant: { name: 'Zoe Quill', email: zoe.email, phone: zoe.phone },
+      loss: { date: new Date(Date.now() - 86400_000).toISOString().slice(0, 10), type: 'auto_collision', description: zoe.description },
+      police_report_number: zoe.police,
+    });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const claimantIdOf = async (claimId: string) => (await t.db('claims').where({ id: claimId }).first('claimant_id')).claimant_id as string;
+
+  it('stores none of the claimant’s values in plain text: claims, status updates, claimants', async () => {
+    const rows = [
+      await t.db('claims').where({ id: first.claim_id }).first(),
+      ...(await t.db('status_updates').where({ claim_id: first.claim_id })),
+      await t
+        .db('claimants')
+        .where({ id: await claimantIdOf(first.claim_id) })
+        .first(),
+    ];
+    const stored = JSON.stringify(rows).toLowerCase();
+    for (const value of plainValues) expect(stored).not.toContain(value.toLowerCase());
+    const [claim, acknowledgement] = rows;
+    for (const column of ['claimant_name', 'claimant_email', 'claimant_phone', 'loss_description', 'police_report_number'])
+      expect(claim[column]).toMatch(/^pv1:/);
+    for (const column of ['what_happened', 'what_happens_next']) expect(acknowledgement[column]).toMatch(/^pv1:/);
+    expect(rows[2]).toMatchObject({ email_index: expect.any(String), phone_index: expect.any(String), wrapped_key: expect.any(String) });
+    expect(rows[2].kek_id).toMatch(/^local:/);
+  });
+
+  it('keeps the key-encryption key in DATA_DIR, readable by the service’s user only', () => {
+    expect(statSync(localKekFile(t.dataDir)).mode & 0o777).toBe(0o600);
+  });
+
+  it('shows the claim file opened, with its claimant_id', async () => {
+    const { body } = await request(t.url).get(`/api/claims/claims/${first.claim_id}`).set('Authorization', reader).expect(200);
+    expect(body.claim.claimant_id).toBe(await claimantIdOf(first.claim_id));
+    expect(body.claim.claimant).toEqual({ name: 'Zoe Quill', email: 'zoe.quill@example.org', phone: zoe.phone });
+    expect(body.claim.loss.description).toBe(zoe.description);
+    expect(body.claim.police_report_number).toBe(zoe.police);
+    expect(body.status_updates[0].what_happened).toContain('We received your claim');
+  });
+
+  it('matches a returning claimant by the same email in any case, else by the same phone; anyone else is new', async () => {
+    const again = await fileClaim(t.url, { policy_number: 'POL-ZOE-2', claimant: { name: 'Zoe Quill', email: 'ZOE.QUILL@example.org' } });
+    const byPhone = await fileClaim(t.url, {
+      policy_number: 'POL-ZOE-3',
+      claimant: { name: 'Zoe Q.', phone: '+447700900777' },
+      preferred_channel: 'sms',
+    });
+    const someoneElse = await fileClaim(t.url, { policy_number: 'POL-ZOE-4', claimant: { name: 'Zoe Quill', email: 'zoe@example.net' } });
+    const zoeId = await claimantIdOf(first.claim_id);
+    expect(await claimantIdOf(again.claim_id)).toBe(zoeId);
+    expect(await claimantIdOf(byPhone.claim_id)).toBe(zoeId);
+    expect(await claimantIdOf(someoneElse.claim_id)).not.toBe(zoeId);
+    // one data key per claimant: the returning claim's fields open with the first claim's key
+    expect(await t.claimKey(again.claim_id)).toEqual(await t.claimKey(first.claim_id));
+  });
+
+  it('finds the claims by the whole email or phone (blind index), not by a part of either', async () => {
+    const ids = async (q: string) =>
+      (await request(t.url).get('/api/claims/claims').query({ q }).set('Authorization', reader).expect(200)).body.items.map(
+        (item: { claim_id: string }) => item.claim_id,
+      );
+    expect(await ids('zoe.quill@EXAMPLE.org')).toContain(first.claim_id);
+    expect(await ids('+44 (7700) 900-777')).toContain(first.claim_id);
+    expect(await ids('@example.org')).not.toContain(first.claim_id);
+    expect(await ids('900777')).not.toContain(first.claim_id);
+  });
+
+  it('gives the claimant their status updates opened', async () => {
+    const { body } = await request(t.url)
+      .get(`/api/claims/public/claims/${first.claim_id}/status`)
+      .set('Authorization', `Bearer ${first.access_token}`)
+      .expect(200);
+    expect(body.latest_update.what_happened).toContain('We received your claim');
+    expect(body.history.items[0].update.what_happens_next).not.toMatch(/^pv1:/);
+  });
+});

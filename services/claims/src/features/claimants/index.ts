@@ -1,0 +1,10 @@
+export { privacyVariables, privacyConfigRules } from './claimants-config';
+export {
+  claimantPrivacy,
+  normaliseEmail,
+  phoneDigits,
+  type ClaimantKeys,
+  type ClaimantPrivacy,
+  type ClaimantContact,
+} from './claimant-keys';
+export { claimantPrivacyFor, keyVaultFrom, localKekFile } from './claimant-vault';
