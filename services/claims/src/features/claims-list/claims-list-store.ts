@@ -191,7 +191,12 @@ function searchCandidates(db: Knex, search: string, contact: ContactMatch | unde
     ...(names ? [names] : []),
     ...IDENTIFIER_PREFIXES.map((column) => db('claims').select('id').whereRaw(`${column} LIKE ?`, [prefix])),
   ];
-  if (contact) parts.push(db('claims').select('id').whereRaw(`claimant_id IN ${CLAIMANTS_OF_CONTACT(contact)}`, [contact.index]));
+  if (contact)
+    parts.push(
+      db('claims')
+        .select('id')
+        .whereRaw(`claimant_id IN ${CLAIMANTS_OF_CONTACT(contact)}`, [contact.index]),
+    );
   return db.raw(parts.map(() => '?').join(' UNION '), parts);
 }
 
@@ -216,12 +221,7 @@ function rank(search: Search): { sql: string; bindings: (string | number | numbe
         WHEN ? IN (${IDENTIFIER_PREFIXES.join(', ')}) ${exactContact} THEN 1
         WHEN ${IDENTIFIER_PREFIXES.map((column) => `${column} LIKE ?`).join(' OR ')} THEN 0.9
         ELSE 0 END::real)`,
-    bindings: [
-      ...name.bindings,
-      search.text,
-      ...(search.contact ? [search.contact.index] : []),
-      ...IDENTIFIER_PREFIXES.map(() => prefix),
-    ],
+    bindings: [...name.bindings, search.text, ...(search.contact ? [search.contact.index] : []), ...IDENTIFIER_PREFIXES.map(() => prefix)],
   };
 }
 
@@ -259,7 +259,10 @@ export function claimsListStore(db: Knex, nameKey: Buffer, keys: ClaimantKeys) {
         db.raw(`${OPEN_ESCALATION} AS has_open_escalation`),
       );
       select = whereFilters(select, filters);
-      const search = filters.search === undefined ? undefined : { text: filters.search, tokens: nameTokens(filters.search, nameKey), contact: filters.contact };
+      const search =
+        filters.search === undefined
+          ? undefined
+          : { text: filters.search, tokens: nameTokens(filters.search, nameKey), contact: filters.contact };
       if (search !== undefined) {
         const ranked = rank(search);
         const names = search.tokens.length > 0 ? nearestNames(db, search, filters, after, limit) : undefined;
@@ -281,8 +284,7 @@ export function claimsListStore(db: Knex, nameKey: Buffer, keys: ClaimantKeys) {
           policy_number: row.policy_number,
           loss_type: row.loss_type,
           loss_date: row.loss_date,
-          claimant_name:
-            openClaimColumn('claimant_name', row.id, row.claimant_name, keyOf.get(row.claimant_id) ?? null) ?? ERASED_NAME,
+          claimant_name: openClaimColumn('claimant_name', row.id, row.claimant_name, keyOf.get(row.claimant_id) ?? null) ?? ERASED_NAME,
           queue: row.queue,
           assignee: row.assignee,
           escalation: row.has_open_escalation ? 'open' : null,

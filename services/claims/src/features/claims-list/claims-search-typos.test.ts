@@ -49,7 +49,12 @@ describe.each(modes)('a name search with typos on %s', (mode) => {
   });
 
   const search = async (q: string) =>
-    (await claimsListService(nameKey, claimantPrivacy(db, localKeyVault(path.join(keyDir, 'kek')), true))(db).list({ q, limit: 25, sort: '-created_at' }, reader)).items.map((item) => item.claim_id);
+    (
+      await claimsListService(
+        nameKey,
+        claimantPrivacy(db, localKeyVault(path.join(keyDir, 'kek')), true),
+      )(db).list({ q, limit: 25, sort: '-created_at' }, reader)
+    ).items.map((item) => item.claim_id);
 
   it('finds "Jonathon Smithsen" (a typo in each word) as Jonathan Smithson, first, and not John Smith', async () => {
     const found = await search('Jonathon Smithsen');
