@@ -21,6 +21,11 @@ export const claimsVariables = {
     60000,
     100,
   ),
+  RETENTION_SWEEP_INTERVAL_MS: variable.int(
+    'How often claimants whose every claim is past the retention policy (and on no legal hold) are looked for and erased',
+    3600000,
+    100,
+  ),
   DEFAULT_UPDATE_CADENCE_DAYS: variable.int(
     'Days to the next promised update when a status update names no expected_next_update_by',
     5,

@@ -8,6 +8,7 @@ import { claimPaymentDecided, claimPaymentRequested, claimPaymentVoided, claimRe
 import { claimActivityChanged, claimActivityOverdue } from './features/diary';
 import { claimNoteAdded } from './features/notes';
 import { claimLegalHoldPlaced, claimLegalHoldReleased } from './features/legal-holds';
+import { claimClaimantErased } from './features/erasure';
 import { claimContactRecorded } from './features/contacts';
 import { claimCreated } from './features/intake';
 import { claimClosed, claimStatusUpdated } from './features/status-updates';
@@ -47,5 +48,6 @@ export const claimsEventCatalog: EventCatalog = {
     claimLegalHoldPlaced,
     claimLegalHoldReleased,
     claimPersonalDataAccessed,
+    claimClaimantErased,
   ],
 };

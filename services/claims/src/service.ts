@@ -1,5 +1,6 @@
 import { startRescan, virusScannerFrom } from '@platform/files';
 import { startPlacementRecovery, type ServiceDefinition } from '@platform/runtime';
+import type { Knex } from '@platform/db';
 import type { ClaimsConfig } from './config';
 import {
   pendingAttachmentScans,
@@ -29,6 +30,14 @@ import { claimTriageDetail, claimTriageDetailProperties, triageRoutes } from './
 import { triagePolicyRoutes } from './features/triage-policy';
 import { retentionPolicyRoutes } from './features/retention-policy';
 import { legalHoldsRoutes } from './features/legal-holds';
+import {
+  claimErasureDetail,
+  claimErasureDetailProperties,
+  erasureRoutes,
+  startRetentionSweeper,
+  type ErasureOptions,
+} from './features/erasure';
+import { claimantPrivacyFor } from './features/claimants';
 import { startHostedWitness } from './features/witness';
 import { claimsMigrations } from './migrations';
 
@@ -36,6 +45,10 @@ import { claimsMigrations } from './migrations';
 export function claimsService(config: ClaimsConfig): ServiceDefinition {
   const delivery = deliveryWorkerHandle(config);
   const scanner = virusScannerFrom(config);
+  const erasureOptions = (deps: { db: Knex; dataDir: string }): ErasureOptions => ({
+    exchange: config.CLAIMS_EXCHANGE,
+    destroyKey: (trx, claimantId) => claimantPrivacyFor(deps, config).keys.destroyKey(trx, claimantId),
+  });
   return {
     name: 'claims',
     title: 'Claims service',
@@ -69,7 +82,12 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(accessLinksRoutes(deps, config, delivery.kick));
       app.use(attachmentsRoutes(deps, config, scanner));
       app.use(claimsListRoutes(deps, config));
-      app.use(claimsRoutes(deps, config, [{ properties: claimTriageDetailProperties, load: claimTriageDetail }]));
+      app.use(
+        claimsRoutes(deps, config, [
+          { properties: claimTriageDetailProperties, load: claimTriageDetail },
+          { properties: claimErasureDetailProperties, load: claimErasureDetail },
+        ]),
+      );
       // claims workflow: triage and escalation decisions, status updates, adjuster kits
       app.use(triagePolicyRoutes(deps));
       app.use(triageRoutes(deps, config));
@@ -85,6 +103,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(retentionPolicyRoutes(deps));
       app.use(legalHoldsRoutes(deps, config));
       app.use(accessLogRoutes(deps));
+      app.use(erasureRoutes(deps, erasureOptions(deps), attachmentStorage(config, deps.dataDir)));
     },
     async startBackground(deps) {
       const attachments = attachmentStorage(config, deps.dataDir);
@@ -122,9 +141,11 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       registerAttachmentScanMetrics(deps);
       const witness = startHostedWitness(deps, config);
       const diarySweeper = startDiarySweeper(deps, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS);
+      const retentionSweeper = startRetentionSweeper(deps, erasureOptions(deps), attachments, config.RETENTION_SWEEP_INTERVAL_MS);
       return {
         async stop() {
           await witness?.stop();
+          await retentionSweeper.stop();
           await diarySweeper.stop();
           await deadlineSweeper.stop();
           await attachmentRescan?.stop();

@@ -785,6 +785,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/claims/claimants/{claimant_id}/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a claimant's personal data
+         * @description Refused with 409 while any claim of the claimant is open (`claim_open`), on a standing legal hold (`legal_hold`) or kept by the retention policy in force (`retention_not_passed`): the problem lists `reasons`, `blocking_claims` (claim id and number, reason, and for retention the date it passes) and `retention_passes_at` (the latest such date). Otherwise, in one transaction: the claimant's data key is destroyed (what was sealed with it is unreadable), each claim's identifying fields become the tombstone (`claimant.name` "Erased claimant", email and phone null, `loss.description` "Erased", location and police report number null, `claimant_erased_at` set), status-update texts to them and reopening reasons are blanked, their access tokens revoked (the portal link is 404), adjuster kits and intake retries deleted, their name removed from the search index, `claim.claimant_erased` published for each claim (ids and the legal basis; never the reason or any personal data) and the erasure recorded (who, when, legal basis, reason). The files are removed from storage right after the commit and retried by the retention sweep until they are (`files_destroyed_at`). The audit log is untouched, so it still verifies. Idempotent: erasing an erased claimant is 200 with the existing record (the first erasure is 201).
+         */
+        post: operations["eraseClaimant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/evidence/audit/verify": {
         parameters: {
             query?: never;
@@ -1557,6 +1577,26 @@ export interface components {
             }[];
             sha256: string;
         };
+        ClaimantErasure: {
+            /** Format: uuid */
+            erasure_id: string;
+            /** Format: uuid */
+            claimant_id: string;
+            /** @description The claimant's claims, each now a tombstone */
+            claim_ids: string[];
+            /** @enum {unknown} */
+            legal_basis: "no_longer_necessary" | "consent_withdrawn" | "objection" | "unlawful_processing" | "legal_obligation" | "child_consent" | "ccpa_deletion_request" | "retention_expired";
+            reason: string;
+            /** @description Who erased: the JWT sub, or `system:retention-sweep` */
+            erased_by: string;
+            /** Format: date-time */
+            erased_at: string;
+            /**
+             * Format: date-time
+             * @description When the claims' files were gone from storage; null while their removal is being retried (the key is gone already)
+             */
+            files_destroyed_at: string | null;
+        };
         ClaimContact: {
             /** Format: uuid */
             contact_id: string;
@@ -1817,6 +1857,12 @@ export interface components {
             decided_at: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        ErasureRequest: {
+            /** @description Why, in words (kept in the erasure record only: never in an event or the audit log) */
+            reason: string;
+            /** @enum {unknown} */
+            legal_basis: "no_longer_necessary" | "consent_withdrawn" | "objection" | "unlawful_processing" | "legal_obligation" | "child_consent" | "ccpa_deletion_request" | "retention_expired";
         };
         Financials: {
             /** Format: uuid */
@@ -2131,6 +2177,11 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
             };
+            /**
+             * Format: date-time
+             * @description When the claim's claimant was erased (null unless erased): the claimant is then the tombstone (name "Erased claimant", email and phone null, loss description "Erased")
+             */
+            claimant_erased_at: string | null;
         };
         GetClaimStatusResponse: {
             /** Format: uuid */
@@ -4957,7 +5008,8 @@ export interface operations {
                      *         "decided_by": "lead-bob",
                      *         "decided_at": "2026-11-22T12:00:00Z",
                      *         "created_at": "2026-11-22T11:00:00Z"
-                     *       }
+                     *       },
+                     *       "claimant_erased_at": null
                      *     }
                      */
                     "application/json": components["schemas"]["GetClaimResponse"];
@@ -12396,6 +12448,213 @@ export interface operations {
                      *       "title": "Not found",
                      *       "status": 404,
                      *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    eraseClaimant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                claimant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Data subject request DSR-2026-0042",
+                 *       "legal_basis": "consent_withdrawn"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErasureRequest"];
+            };
+        };
+        responses: {
+            /** @description Erased before: the existing record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "erasure_id": "0b9c8d7e-6f5a-4b3c-9d2e-1f0a9b8c7d6e",
+                     *       "claimant_id": "5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170",
+                     *       "claim_ids": [
+                     *         "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41"
+                     *       ],
+                     *       "legal_basis": "consent_withdrawn",
+                     *       "reason": "Data subject request DSR-2026-0042",
+                     *       "erased_by": "privacy-pat",
+                     *       "erased_at": "2034-01-05T09:00:00.000Z",
+                     *       "files_destroyed_at": "2034-01-05T09:00:00.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimantErasure"];
+                };
+            };
+            /** @description Erased now */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "erasure_id": "0b9c8d7e-6f5a-4b3c-9d2e-1f0a9b8c7d6e",
+                     *       "claimant_id": "5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170",
+                     *       "claim_ids": [
+                     *         "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41"
+                     *       ],
+                     *       "legal_basis": "consent_withdrawn",
+                     *       "reason": "Data subject request DSR-2026-0042",
+                     *       "erased_by": "privacy-pat",
+                     *       "erased_at": "2034-01-05T09:00:00.000Z",
+                     *       "files_destroyed_at": "2034-01-05T09:00:00.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimantErasure"];
+                };
+            };
+            /** @description Malformed JSON or a schema violation (no reason, an unknown legal basis) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claimant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description A claim is open, on legal hold, or within retention: nothing was changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
                      *     }
                      */

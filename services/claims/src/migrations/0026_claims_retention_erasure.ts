@@ -13,7 +13,9 @@ import type { Migration } from '@platform/db';
  *   `files_destroyed_at` stays null until the files are gone from storage (retried after commit).
  * - `claims.claimant_erased_at`: when the claim's claimant was erased (its personal fields are a tombstone).
  * - Adjuster kits stay append-only, except that the kits of a claim whose claimant was erased can be
- *   deleted: their snapshots hold the claimant's data, their hashes stay in the audit log.
+ *   deleted: their snapshots hold the claimant's data, their hashes stay in the audit log. The runtime role
+ *   holds no DELETE on an append-only table, so it deletes them through `delete_erased_adjuster_kits`, which
+ *   runs as the owner and deletes nothing of a claim whose claimant is not erased.
  */
 export const retentionErasureMigration: Migration = {
   name: '0026_claims_retention_erasure',
@@ -75,6 +77,16 @@ export const retentionErasureMigration: Migration = {
         RETURN OLD;
       END IF;
       RAISE EXCEPTION 'adjuster_kits is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
+    END $$;
+
+    CREATE FUNCTION delete_erased_adjuster_kits(claim_ids uuid[]) RETURNS integer
+      LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+    DECLARE deleted integer;
+    BEGIN
+      DELETE FROM adjuster_kits k USING claims c
+        WHERE k.claim_id = c.id AND c.id = ANY (claim_ids) AND c.claimant_erased_at IS NOT NULL;
+      GET DIAGNOSTICS deleted = ROW_COUNT;
+      RETURN deleted;
     END $$;
     `,
 };

@@ -84,6 +84,7 @@ export function claimsRoutes(deps: ServiceDeps, config: ClaimsConfig, extensions
           timeline: timelineExample,
           triage: triageExample,
           escalation: escalationExample,
+          claimant_erased_at: null,
         },
       },
       401: { description: 'No or invalid credentials' },

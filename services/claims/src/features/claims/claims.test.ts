@@ -2,6 +2,7 @@ import request from 'supertest';
 import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
 import { claimTriageDetailProperties } from '../triage';
+import { claimErasureDetailProperties } from '../erasure';
 import { claimFileSchema } from './claims-routes';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 
@@ -34,7 +35,11 @@ describe('GET /api/claims/claims/{id} (the claim file)', () => {
     const response = await read(claim.claim_id);
     expect(response.status).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    const schema = claimFileSchema([{ properties: claimTriageDetailProperties, load: async () => ({}) }]);
+    const schema = claimFileSchema([
+      { properties: claimTriageDetailProperties, load: async () => ({}) },
+      { properties: claimErasureDetailProperties, load: async () => ({}) },
+    ]);
+    expect(response.body.claimant_erased_at).toBeNull();
     expect(compile(schema)(response.body)).toBe(true);
     expect(response.body.claim).toMatchObject({
       claim_id: claim.claim_id,

@@ -1,0 +1,80 @@
+import { Counter, type Registry } from 'prom-client';
+import type { Knex } from '@platform/db';
+import type { FileStorage } from '@platform/files';
+import { withTransactional } from '@platform/db';
+import { HttpProblem } from '@platform/http';
+import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
+import { retentionPolicyStore } from '../retention-policy';
+import { erasureService, type ErasureOptions } from './erasure-service';
+import { erasureStore } from './erasure-store';
+
+export const RETENTION_SWEEP_ACTOR = 'system:retention-sweep';
+const BATCH = 100;
+
+/**
+ * Removes the files of erasures whose files are not gone yet (after the erasure's commit, and again on every
+ * sweep until it succeeds): bytes another claim whose claimant is not erased still holds stay. Returns how
+ * many erasures finished.
+ */
+export async function destroyErasedFiles(db: Knex, storage: FileStorage, only?: string): Promise<number> {
+  const store = erasureStore(db);
+  const pending = await store.filesPending(BATCH, only);
+  for (const erasure of pending) {
+    for (const sha256 of erasure.files) if (!(await store.fileStillUsed(sha256))) await storage.remove(sha256);
+    await store.markFilesDestroyed(erasure.id);
+  }
+  return pending.length;
+}
+
+const erasedCounters = new WeakMap<Registry, Counter>();
+function erasedCounter(registry: Registry): Counter {
+  let counter = erasedCounters.get(registry);
+  if (!counter) {
+    counter = new Counter({
+      name: 'claims_retention_erasures_total',
+      help: 'Claimants the retention sweep erased (every claim past retention, none on legal hold)',
+      registers: [registry],
+    });
+    erasedCounters.set(registry, counter);
+  }
+  return counter;
+}
+
+/**
+ * One pass of the retention sweep: erases up to a batch of claimants whose every claim is past the policy in
+ * force and on no hold, each in its own transaction with the reason "retention policy v<N>" (a claimant whose
+ * claims changed meanwhile is refused as by a request, and skipped), then retries pending file removals.
+ */
+export async function sweepRetention(deps: Pick<ServiceDeps, 'db' | 'logger' | 'metrics'>, options: ErasureOptions, storage: FileStorage) {
+  const policy = await retentionPolicyStore(deps.db).current();
+  const erasure = withTransactional(erasureService(options), deps.db);
+  const erased: string[] = [];
+  for (const claimantId of await erasureStore(deps.db).dueClaimants(policy.retention_days, BATCH)) {
+    try {
+      const { created } = await erasure.transactional((service) =>
+        service.erase(
+          claimantId,
+          { reason: `retention policy v${policy.version}`, legal_basis: 'retention_expired' },
+          RETENTION_SWEEP_ACTOR,
+        ),
+      );
+      if (created) erased.push(claimantId);
+    } catch (error) {
+      if (!(error instanceof HttpProblem && error.status === 409)) throw error;
+    }
+  }
+  erasedCounter(deps.metrics).inc(erased.length);
+  if (erased.length > 0) deps.logger.info({ claimants: erased, policy_version: policy.version }, 'retention sweep erased claimants');
+  await destroyErasedFiles(deps.db, storage);
+  return erased.length;
+}
+
+export function startRetentionSweeper(deps: ServiceDeps, options: ErasureOptions, storage: FileStorage, intervalMs: number) {
+  return startPeriodicTask({
+    name: 'retention-sweep',
+    work: () => sweepRetention(deps, options, storage),
+    intervalMs,
+    logger: deps.logger,
+    metrics: deps.metrics,
+  });
+}

@@ -1,0 +1,5 @@
+export { claimErasureDetail, claimErasureDetailProperties } from './erasure-detail';
+export { claimClaimantErased } from './erasure-events';
+export { erasureRoutes } from './erasure-routes';
+export type { DestroyClaimantKey, ErasureOptions } from './erasure-service';
+export { RETENTION_SWEEP_ACTOR, startRetentionSweeper, sweepRetention } from './erasure-sweep';
