@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { humanise } from '../QueuePage';
+import { AccessLog } from './AccessLog';
 import { ErrorAlert } from '../claim/claim-file';
 import { useLegalHoldChange, type ClaimantClaim, type ClaimantRecord, type LegalHold } from './privacy-api';
 
@@ -34,6 +35,7 @@ export function ClaimantClaims({ record, recordKey }: { record: ClaimantRecord; 
                 : ''} · <span data-testid="retention">{retentionText(claim)}</span>
             </p>
             <LegalHolds claim={claim} recordKey={recordKey} />
+            <AccessLog claimId={claim.claimId} claimNumber={claim.claimNumber} />
           </li>
         ))}
       </ul>
