@@ -43,6 +43,23 @@ export function ClaimPage() {
       </main>
     );
   const { claim } = file.data;
+  // After erasure the file holds a tombstone: nothing is shown or asked of a person who is no longer identifiable.
+  if (file.data.claimant_erased_at)
+    return (
+      <main className="claim-page">
+        <h1>Claim {claim.claim_number}</h1>
+        <p className="tombstone" data-testid="claim-tombstone">
+          Erased claimant: their personal data was erased on{' '}
+          <time dateTime={file.data.claimant_erased_at}>
+            {new Date(file.data.claimant_erased_at).toLocaleString('en-GB', { timeZone: 'UTC' })} UTC
+          </time>
+          .
+        </p>
+        <ClaimSummary file={file.data} />
+        <FinancialsSection claimId={claim.claim_id} session={session} />
+        <TimelineSection file={file.data} />
+      </main>
+    );
   if (purpose === null && isSensitive(file.data))
     return (
       <main className="claim-page">

@@ -18,10 +18,15 @@ export function retentionText(claim: ClaimantClaim, now = Date.now()): string {
 
 /** The claimant's claims: stage, closing, retention, and their legal holds (placed and released here). */
 export function ClaimantClaims({ record, recordKey }: { record: ClaimantRecord; recordKey: readonly unknown[] }) {
-  const { claims } = record;
+  const { claims, erasedAt } = record;
   return (
     <section aria-labelledby="claimant-claims">
       <h2 id="claimant-claims">The claimant&apos;s claims</h2>
+      {erasedAt && (
+        <p className="tombstone" data-testid="claimant-erased">
+          Erased claimant: their personal data was erased on {dateText(erasedAt)}.
+        </p>
+      )}
       <ul className="privacy-claims" aria-label="Claims of this claimant">
         {claims.map((claim) => (
           <li key={claim.claimId} data-testid="claimant-claim">
@@ -34,7 +39,7 @@ export function ClaimantClaims({ record, recordKey }: { record: ClaimantRecord; 
                 ? ` (${humanise(claim.closingReason)}${claim.closedAt ? `, ${dateText(claim.closedAt)}` : ''})`
                 : ''} · <span data-testid="retention">{retentionText(claim)}</span>
             </p>
-            <LegalHolds claim={claim} recordKey={recordKey} />
+            {!erasedAt && <LegalHolds claim={claim} recordKey={recordKey} />}
             <AccessLog claimId={claim.claimId} claimNumber={claim.claimNumber} />
           </li>
         ))}

@@ -4,6 +4,7 @@ import { ErrorAlert } from '../claim/claim-file';
 import { hasScope } from '../session';
 import { usePageTitle, useSession } from '../WorkbenchSession';
 import { ClaimantClaims } from './ClaimantClaims';
+import { ErasureSection } from './ErasureSection';
 import { claimantRecordKey, useClaimantRecord, useClaimOfNumber } from './privacy-api';
 import { RetentionPolicySection } from './RetentionPolicySection';
 import './privacy.css';
@@ -69,6 +70,7 @@ function ClaimantView({ claimNumber }: { claimNumber: string }) {
   return (
     <>
       <ClaimantClaims record={record.data} recordKey={claimantRecordKey(claim.data)} />
+      {!record.data.erasedAt && <ErasureSection claimantId={record.data.claimantId} recordKey={claimantRecordKey(claim.data)} />}
     </>
   );
 }

@@ -106,6 +106,8 @@ export interface ClaimantClaim {
 }
 
 export interface ClaimantRecord {
+  claimantId: string;
+  erasedAt: string | null;
   claims: ClaimantClaim[];
 }
 
@@ -149,7 +151,10 @@ async function claimantClaim(session: WorkbenchSession, file: File, policy: Rete
 /** The privacy page's view of the claimant found from a claim (`claimId`). */
 export const claimantRecordKey = (claimId: string) => ['privacy', 'claimant', claimId] as const;
 
-/** The claimant's claims: for now the claim found (the claimant's other claims once claims name their claimant). */
+/**
+ * The claimant and their claims: the claim found, and the others the claims search finds by the claimant's
+ * email (else phone) — the identifier claims are matched to a claimant by — that belong to the same claimant.
+ */
 export function useClaimantRecord(claimId: string) {
   const session = useSession();
   return useQuery({
@@ -158,7 +163,36 @@ export function useClaimantRecord(claimId: string) {
     queryFn: async (): Promise<ClaimantRecord> => {
       const policy = await fetchRetentionPolicy(session);
       const found = await claimFile(session, claimId);
-      return { claims: [await claimantClaim(session, found, policy)] };
+      const claimantId = found.claim.claimant_id;
+      const erasedAt = found.claimant_erased_at;
+      const contact = erasedAt ? null : (found.claim.claimant.email ?? found.claim.claimant.phone);
+      const files = [found];
+      if (contact) {
+        const search = await api.GET('/api/claims/claims', { params: { query: { q: contact, limit: 50 } }, headers: authHeader(session) });
+        if (search.error) throw failure(search.error, search.response.status);
+        for (const item of search.data.items.filter((candidate) => candidate.claim_id !== claimId)) {
+          const other = await claimFile(session, item.claim_id);
+          if (other.claim.claimant_id === claimantId) files.push(other);
+        }
+      }
+      return { claimantId, erasedAt, claims: await Promise.all(files.map((file) => claimantClaim(session, file, policy))) };
     },
+  });
+}
+
+/** Erases the claimant; a refusal (409: an open claim, a hold, retention not passed) is an Error in the service's words. */
+export function useErasure(claimantId: string, recordKey: readonly unknown[]) {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: components['schemas']['ErasureRequest']) => {
+      const { error, response } = await api.POST('/api/claims/claimants/{claimant_id}/erasure', {
+        params: { path: { claimant_id: claimantId } },
+        headers: authHeader(session),
+        body,
+      });
+      if (error) throw failure(error, response.status);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: recordKey }),
   });
 }
