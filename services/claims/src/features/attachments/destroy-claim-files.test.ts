@@ -30,14 +30,26 @@ describe('destroyClaimFiles (for erasure)', () => {
     const sharedBytes = pdf();
     const shared = await upload(erased, sharedBytes);
     expect(await upload(other, sharedBytes)).toBe(shared);
-    const deps = { db: t.db, logger: pino({ level: 'silent' }), dataDir: t.dataDir };
+    const deps = { db: t.db, logger: pino({ level: 'silent' }) };
 
-    expect(await destroyClaimFiles(deps, t.config, [erased.claim_id])).toBe(2);
+    expect(await destroyClaimFiles(deps, t.attachments, [erased.claim_id])).toBe(2);
     for (const sha256 of own) expect(await t.attachments.has(sha256)).toBe(false);
     expect(await t.attachments.has(shared)).toBe(true);
 
-    expect(await destroyClaimFiles(deps, t.config, [erased.claim_id, other.claim_id])).toBe(1);
+    expect(await destroyClaimFiles(deps, t.attachments, [erased.claim_id, other.claim_id])).toBe(1);
     expect(await t.attachments.has(shared)).toBe(false);
-    expect(await destroyClaimFiles(deps, t.config, [erased.claim_id])).toBe(0);
+    expect(await destroyClaimFiles(deps, t.attachments, [erased.claim_id])).toBe(0);
+  });
+
+  it('does not keep content for a claim whose claimant was erased before (bytes two erased claimants shared go)', async () => {
+    const [first, second] = [await fileClaim(t.url), await fileClaim(t.url)];
+    const sharedBytes = pdf();
+    const shared = await upload(first, sharedBytes);
+    await upload(second, sharedBytes);
+    await t.db('claims').where({ id: first.claim_id }).update({ claimant_erased_at: t.db.fn.now() });
+    const deps = { db: t.db, logger: pino({ level: 'silent' }) };
+
+    expect(await destroyClaimFiles(deps, t.attachments, [second.claim_id])).toBe(1);
+    expect(await t.attachments.has(shared)).toBe(false);
   });
 });

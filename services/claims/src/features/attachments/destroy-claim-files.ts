@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/db';
-import type { ObjectStoreConfig } from '@platform/files';
+import type { FileStorage } from '@platform/files';
 import type { ServiceDeps } from '@platform/runtime';
-import { attachmentPlacements, attachmentStorage } from './attachment-storage';
+import { attachmentPlacements } from './attachment-storage';
 
 const ATTEMPTS = 4;
 const FIRST_RETRY_MS = 200;
@@ -20,26 +20,31 @@ async function withRetries<T>(attempt: () => Promise<T>, onFailure: (error: unkn
 
 /**
  * For erasure: removes the stored file of every attachment of these claims, except content that an
- * attachment of another claim also holds (those bytes are that claim's too). Each file is removed under
+ * attachment of another claim also holds (those bytes are that claim's too) unless that claim's claimant is
+ * erased as well (else bytes two erased claimants shared would stay forever). Each file is removed under
  * its content lock, so an upload of the same bytes to another claim meanwhile either comes first (and the
  * file stays) or places it again after. Storage failures are retried (4 attempts, backing off from
  * 200 ms) and logged; a file that still cannot be removed fails the call, so the caller can try again.
  * The attachment rows are the caller's. Resolves with how many stored files it removed.
  */
 export async function destroyClaimFiles(
-  deps: Pick<ServiceDeps, 'db' | 'logger' | 'dataDir'>,
-  config: ObjectStoreConfig,
+  deps: Pick<ServiceDeps, 'db' | 'logger'>,
+  storage: FileStorage,
   claimIds: string[],
 ): Promise<number> {
   if (claimIds.length === 0) return 0;
-  const storage = attachmentStorage(config, deps.dataDir);
   const placements = attachmentPlacements(deps.db, storage);
   const contents = (await deps.db('attachments').whereIn('claim_id', claimIds).distinct('sha256').pluck('sha256')) as string[];
   let removed = 0;
   for (const sha256 of contents.sort()) {
     const gone = await deps.db.transaction(async (trx: Knex) => {
       await placements.lockContent(trx, sha256);
-      const sharedWithAnotherClaim = await trx('attachments').where({ sha256 }).whereNotIn('claim_id', claimIds).first('id');
+      const sharedWithAnotherClaim = await trx('attachments as a')
+        .join('claims as c', 'c.id', 'a.claim_id')
+        .where('a.sha256', sha256)
+        .whereNotIn('a.claim_id', claimIds)
+        .whereNull('c.claimant_erased_at')
+        .first('a.id');
       if (sharedWithAnotherClaim) return false;
       return withRetries(
         async () => {

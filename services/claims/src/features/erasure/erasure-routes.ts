@@ -70,7 +70,7 @@ export function erasureRoutes(deps: ServiceDeps, options: ErasureOptions, storag
       const result = await erasure.transactional((service) => service.erase(claimantId, body, principalOf(req).sub));
       if (!result.created) return void res.status(200).json(result.erasure);
       try {
-        await destroyErasedFiles(deps.db, storage, result.erasure.erasure_id);
+        await destroyErasedFiles(deps, storage, result.erasure.erasure_id);
       } catch (error) {
         deps.logger.warn(
           { err: error, erasure_id: result.erasure.erasure_id },

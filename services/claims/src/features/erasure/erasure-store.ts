@@ -154,7 +154,7 @@ export function erasureStore(db: Knex) {
     },
 
     /** Erasures whose files are not yet gone from storage, oldest first. */
-    async filesPending(limit: number, erasureId?: string): Promise<{ id: string; files: string[] }[]> {
+    async filesPending(limit: number, erasureId?: string): Promise<{ id: string; claim_ids: string[] }[]> {
       return db('claimant_erasures')
         .whereNull('files_destroyed_at')
         .modify((query) => {
@@ -162,17 +162,7 @@ export function erasureStore(db: Knex) {
         })
         .orderBy('erased_at')
         .limit(limit)
-        .select('id', 'files');
-    },
-
-    /** Whether a claim whose claimant is not erased still holds these bytes (content-addressed storage is shared). */
-    async fileStillUsed(sha256: string): Promise<boolean> {
-      const row = await db('attachments as a')
-        .join('claims as c', 'c.id', 'a.claim_id')
-        .where('a.sha256', sha256)
-        .whereNull('c.claimant_erased_at')
-        .first('a.id');
-      return row !== undefined;
+        .select('id', 'claim_ids');
     },
 
     async markFilesDestroyed(erasureId: string): Promise<void> {

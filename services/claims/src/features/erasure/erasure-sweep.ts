@@ -1,9 +1,9 @@
 import { Counter, type Registry } from 'prom-client';
-import type { Knex } from '@platform/db';
 import type { FileStorage } from '@platform/files';
 import { withTransactional } from '@platform/db';
 import { HttpProblem } from '@platform/http';
 import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
+import { destroyClaimFiles } from '../attachments';
 import { retentionPolicyStore } from '../retention-policy';
 import { erasureService, type ErasureOptions } from './erasure-service';
 import { erasureStore } from './erasure-store';
@@ -13,14 +13,14 @@ const BATCH = 100;
 
 /**
  * Removes the files of erasures whose files are not gone yet (after the erasure's commit, and again on every
- * sweep until it succeeds): bytes another claim whose claimant is not erased still holds stay. Returns how
- * many erasures finished.
+ * sweep until it succeeds) through the attachments' own `destroyClaimFiles`: bytes a claim whose claimant is
+ * not erased still holds stay. Returns how many erasures finished.
  */
-export async function destroyErasedFiles(db: Knex, storage: FileStorage, only?: string): Promise<number> {
-  const store = erasureStore(db);
+export async function destroyErasedFiles(deps: Pick<ServiceDeps, 'db' | 'logger'>, storage: FileStorage, only?: string): Promise<number> {
+  const store = erasureStore(deps.db);
   const pending = await store.filesPending(BATCH, only);
   for (const erasure of pending) {
-    for (const sha256 of erasure.files) if (!(await store.fileStillUsed(sha256))) await storage.remove(sha256);
+    await destroyClaimFiles(deps, storage, erasure.claim_ids);
     await store.markFilesDestroyed(erasure.id);
   }
   return pending.length;
@@ -65,7 +65,7 @@ export async function sweepRetention(deps: Pick<ServiceDeps, 'db' | 'logger' | '
   }
   erasedCounter(deps.metrics).inc(erased.length);
   if (erased.length > 0) deps.logger.info({ claimants: erased, policy_version: policy.version }, 'retention sweep erased claimants');
-  await destroyErasedFiles(deps.db, storage);
+  await destroyErasedFiles(deps, storage);
   return erased.length;
 }
 
