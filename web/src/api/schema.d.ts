@@ -3836,7 +3836,6 @@ export interface operations {
                 /**
                  * @example {
                  *       "policy_number": "POL-123456",
-                 *       "claimant_id": "0b7c2f4e-5d1a-4c3b-9e8f-7a6d5c4b3a21",
                  *       "claimant": {
                  *         "name": "Ana Ruiz",
                  *         "email": "ana@example.com",
@@ -4862,6 +4861,7 @@ export interface operations {
                      *         "claim_id": "6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60",
                      *         "claim_number": "CLM-2026-000123",
                      *         "policy_number": "POL-123456",
+                     *         "claimant_id": "0b7c2f4e-5d1a-4c3b-9e8f-7a6d5c4b3a21",
                      *         "claimant": {
                      *           "name": "Ana Ruiz",
                      *           "email": "ana@example.com",
@@ -7460,6 +7460,7 @@ export interface operations {
                      *         "claim_id": "6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60",
                      *         "claim_number": "CLM-2026-000123",
                      *         "policy_number": "POL-123456",
+                     *         "claimant_id": "0b7c2f4e-5d1a-4c3b-9e8f-7a6d5c4b3a21",
                      *         "claimant": {
                      *           "name": "Ana Ruiz",
                      *           "email": "ana@example.com",
@@ -7761,6 +7762,7 @@ export interface operations {
                      *         "claim_id": "6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60",
                      *         "claim_number": "CLM-2026-000123",
                      *         "policy_number": "POL-123456",
+                     *         "claimant_id": "0b7c2f4e-5d1a-4c3b-9e8f-7a6d5c4b3a21",
                      *         "claimant": {
                      *           "name": "Ana Ruiz",
                      *           "email": "ana@example.com",

@@ -16,7 +16,6 @@ export const requiredDocumentsExample = [
 
 export const intakeRequestExample = {
   policy_number: 'POL-123456',
-  claimant_id: '0b7c2f4e-5d1a-4c3b-9e8f-7a6d5c4b3a21',
   claimant: { name: 'Ana Ruiz', email: 'ana@example.com', phone: '+14155550100' },
   loss: {
     date: '2026-11-20',
@@ -131,6 +130,7 @@ export const claimExample = {
   claim_id: CLAIM_ID,
   claim_number: 'CLM-2026-000123',
   policy_number: 'POL-123456',
+  claimant_id: '0b7c2f4e-5d1a-4c3b-9e8f-7a6d5c4b3a21',
   claimant: { name: 'Ana Ruiz', email: 'ana@example.com', phone: '+14155550100' },
   loss: intakeRequestExample.loss,
   injuries: false,
