@@ -60,6 +60,21 @@ export const claimsVariables = {
   CLAIMS_CONTACT_EMAIL: variable.string(
     'Contact email given to claimants in the acknowledgement and closing messages; unset: BRAND_CONTACT_EMAIL',
   ),
+  EXPORT_INCLUDE_INTERNAL_NOTES: variable.bool(
+    "Policy: whether a subject-access export holds the text of the claims' internal notes (off: notes are listed by id, author, topic and date only)",
+    false,
+  ),
+  EXPORT_LINK_TTL_HOURS: variable.int(
+    "How long a claimant's one-time export download link (or portal download token) stays valid, in hours",
+    72,
+    1,
+    720,
+  ),
+  EXPORT_BUILD_INTERVAL_MS: variable.int(
+    'How often queued subject-access exports (and builds a stopped process left) are looked for; a new request starts its build at once',
+    30000,
+    100,
+  ),
   PAYMENT_AUTHORITY_LIMITS: variable.list(
     'Payment authority limits, per scope (`claims:write=5000`) or per user (`user:<sub>=250000`), comma-separated: a payment above ' +
       "the requester's limit (a user's own entry, else the highest of their scopes, else 0) waits for someone else whose limit covers it",

@@ -23,6 +23,7 @@ import { startDeadlineSweeper, registerDeadlineMetrics } from './features/deadli
 import { financialsRoutes } from './features/financials';
 import { diaryRoutes, startDiarySweeper } from './features/diary';
 import { notesRoutes } from './features/notes';
+import { exportBuilderHandle, exportStorage, exportsRoutes } from './features/exports';
 import { contactsRoutes } from './features/contacts';
 import { statusUpdatesRoutes } from './features/status-updates';
 import { escalationsRoutes } from './features/escalations';
@@ -45,6 +46,11 @@ import { claimsMigrations } from './migrations';
 export function claimsService(config: ClaimsConfig): ServiceDefinition {
   const delivery = deliveryWorkerHandle(config);
   const scanner = virusScannerFrom(config);
+  const exportBuilder = exportBuilderHandle(config.EXPORT_BUILD_INTERVAL_MS);
+  const erasedFileStorage = (dataDir: string) => ({
+    attachments: attachmentStorage(config, dataDir),
+    exports: exportStorage(config, dataDir),
+  });
   const erasureOptions = (deps: { db: Knex; dataDir: string }): ErasureOptions => ({
     exchange: config.CLAIMS_EXCHANGE,
     destroyKey: (trx, claimantId) => claimantPrivacyFor(deps, config).keys.destroyKey(trx, claimantId),
@@ -64,6 +70,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       Contacts: 'Contacts an adjuster made with the claimant; the first ends the first-contact deadline',
       Diary: 'Activities on claims, due on a day, and each adjuster’s own diary across claims',
       Escalations: 'Decisions on triage escalations that need a person',
+      Exports: 'Subject-access exports: everything held about a claimant, as a zip with a manifest and SHA-256 sums',
       Financials: 'Reserves and payments of a claim, with approval above the requester’s authority',
       Intake: 'First notice of loss: filing a new claim',
       Notes: 'Internal notes on a claim, for the people who work it',
@@ -103,7 +110,8 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(retentionPolicyRoutes(deps));
       app.use(legalHoldsRoutes(deps, config));
       app.use(accessLogRoutes(deps));
-      app.use(erasureRoutes(deps, erasureOptions(deps), attachmentStorage(config, deps.dataDir)));
+      app.use(erasureRoutes(deps, erasureOptions(deps), erasedFileStorage(deps.dataDir)));
+      app.use(exportsRoutes(deps, config, exportStorage(config, deps.dataDir), exportBuilder.kick));
     },
     async startBackground(deps) {
       const attachments = attachmentStorage(config, deps.dataDir);
@@ -141,9 +149,25 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       registerAttachmentScanMetrics(deps);
       const witness = startHostedWitness(deps, config);
       const diarySweeper = startDiarySweeper(deps, config.CLAIMS_EXCHANGE, config.OVERDUE_SWEEP_INTERVAL_MS);
-      const retentionSweeper = startRetentionSweeper(deps, erasureOptions(deps), attachments, config.RETENTION_SWEEP_INTERVAL_MS);
+      const retentionSweeper = startRetentionSweeper(
+        deps,
+        erasureOptions(deps),
+        erasedFileStorage(deps.dataDir),
+        config.RETENTION_SWEEP_INTERVAL_MS,
+      );
+      const exportArchives = exportStorage(config, deps.dataDir);
+      const abandonedArchives = await exportArchives.removeAbandoned();
+      if (abandonedArchives > 0)
+        deps.logger.warn({ files: abandonedArchives }, 'removed export archives an earlier process left unfinished');
+      const exportBuilds = exportBuilder.start(deps, {
+        attachments,
+        exports: exportArchives,
+        keys: claimantPrivacyFor(deps, config).keys,
+        afterReady: delivery.kick,
+      });
       return {
         async stop() {
+          await exportBuilds.stop();
           await witness?.stop();
           await retentionSweeper.stop();
           await diarySweeper.stop();

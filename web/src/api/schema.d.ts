@@ -796,9 +796,149 @@ export interface paths {
         put?: never;
         /**
          * Erase a claimant's personal data
-         * @description Refused with 409 while any claim of the claimant is open (`claim_open`), on a standing legal hold (`legal_hold`) or kept by the retention policy in force (`retention_not_passed`): the problem lists `reasons`, `blocking_claims` (claim id and number, reason, and for retention the date it passes) and `retention_passes_at` (the latest such date). Otherwise, in one transaction: the claimant's data key is destroyed (what was sealed with it is unreadable), each claim's identifying fields become the tombstone (`claimant.name` "Erased claimant", email and phone null, `loss.description` "Erased", location and police report number null, `claimant_erased_at` set), status-update texts to them and reopening reasons are blanked, their access tokens revoked (the portal link is 404), adjuster kits and intake retries deleted, their name removed from the search index, `claim.claimant_erased` published for each claim (ids and the legal basis; never the reason or any personal data) and the erasure recorded (who, when, legal basis, reason). The files are removed from storage right after the commit and retried by the retention sweep until they are (`files_destroyed_at`). The audit log is untouched, so it still verifies. Idempotent: erasing an erased claimant is 200 with the existing record (the first erasure is 201).
+         * @description Refused with 409 while any claim of the claimant is open (`claim_open`), on a standing legal hold (`legal_hold`) or kept by the retention policy in force (`retention_not_passed`): the problem lists `reasons`, `blocking_claims` (claim id and number, reason, and for retention the date it passes) and `retention_passes_at` (the latest such date). Otherwise, in one transaction: the claimant's data key is destroyed (what was sealed with it is unreadable), each claim's identifying fields become the tombstone (`claimant.name` "Erased claimant", email and phone null, `loss.description` "Erased", location and police report number null, `claimant_erased_at` set), status-update texts to them and reopening reasons are blanked, their access tokens revoked (the portal link is 404), adjuster kits and intake retries deleted, an export being built fails and no download token opens an export, their name removed from the search index, `claim.claimant_erased` published for each claim (ids and the legal basis; never the reason or any personal data) and the erasure recorded (who, when, legal basis, reason). The files and the claimant’s export archives are removed from storage right after the commit and retried by the retention sweep until they are (`files_destroyed_at`). The audit log is untouched, so it still verifies. Idempotent: erasing an erased claimant is 200 with the existing record (the first erasure is 201).
          */
         post: operations["eraseClaimant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claimants/{claimant_id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export everything held about a claimant (subject access)
+         * @description Queues an export of every claim of the claimant (`claimant_id` of `GET /claims/{id}`) and answers at once; the build runs in the background (a job table the periodic runner drains: a build a restart interrupted is taken up again) and its progress is read with GET …/exports/{export_id}. Internal notes’ texts are included only when EXPORT_INCLUDE_INTERNAL_NOTES is on (fixed per export when requested). Takes no body.
+         */
+        post: operations["requestClaimantExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claimants/{claimant_id}/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An export’s status and progress
+         * @description Once `ready`, `links.archive` is where the zip is downloaded (a separate resource, so polling stays small).
+         */
+        get: operations["getClaimantExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claimants/{claimant_id}/exports/{export_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a ready export’s zip
+         * @description Each download is recorded in the access log of every claim the export holds (`export`, with the Access-Purpose given) before the bytes are sent.
+         */
+        get: operations["downloadClaimantExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/public/claims/{id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The claimant asks for a copy of their data
+         * @description Queues an export of everything held about the claimant (all their claims, as a privacy officer’s export). When it is ready a one-time download link goes to the claim’s channel on record: by email or SMS (the delivery queue; the link carries the download token in its fragment, `/portal/claims/{id}/exports/{export_id}#download=<token>`, never in a query), or, on the portal channel, the portal shows it ready and asks for a token with POST …/download-token. One open request at a time: another while one is queued or building is 409. Takes no body.
+         */
+        post: operations["requestOwnExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/public/claims/{id}/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The status of the claimant’s own export
+         * @description The status of the claimant’s own export
+         */
+        get: operations["getOwnExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/public/claims/{id}/exports/{export_id}/download-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time download token for a ready export, on the portal channel
+         * @description For a claim followed on the portal (its channel): a fresh one-time token (it replaces any earlier one) that opens the archive once, within EXPORT_LINK_TTL_HOURS. A claim with an email or SMS channel gets its link there only (409). Takes no body.
+         */
+        post: operations["issueOwnExportDownloadToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/public/exports/{export_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The claimant downloads their export, once
+         * @description `Authorization: Bearer <download token>`: the one-time token of the link sent to the claimant (or issued to the portal), never the claim’s access token and never in the URL. The first download spends it.
+         */
+        get: operations["downloadOwnExport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1597,6 +1737,39 @@ export interface components {
              */
             files_destroyed_at: string | null;
         };
+        ClaimantExport: {
+            /** Format: uuid */
+            export_id: string;
+            /** Format: uuid */
+            claimant_id: string;
+            /** @enum {unknown} */
+            status: "queued" | "building" | "ready" | "failed";
+            /** @description Parts of the archive written (a claim’s records, or one file), of `total` (null until the build has counted them) */
+            progress: {
+                done: number;
+                total: number | null;
+            };
+            /** @description The officer’s `sub`, or `claimant` for the claimant’s own request from the portal */
+            requested_by: string;
+            /** @description Whether notes’ texts are in the archive (EXPORT_INCLUDE_INTERNAL_NOTES when requested) */
+            include_internal_notes: boolean;
+            /** Format: date-time */
+            requested_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** @description The built zip, once ready */
+            archive: {
+                sha256: string;
+                size_bytes: number;
+            } | null;
+            /** @description Why the build failed, for a failed export */
+            failure: string | null;
+            links: {
+                self: string;
+                /** @description Where the zip is downloaded, once ready */
+                archive: string | null;
+            };
+        };
         ClaimContact: {
             /** Format: uuid */
             contact_id: string;
@@ -2305,6 +2478,14 @@ export interface components {
                 next_cursor: string | null;
             };
         };
+        IssueOwnExportDownloadTokenResponse: {
+            /** @description Send it as `Authorization: Bearer <download_token>` to `archive`; it opens one download */
+            download_token: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Where the zip is downloaded */
+            archive: string;
+        };
         LegalHold: {
             /** Format: uuid */
             hold_id: string;
@@ -2694,6 +2875,31 @@ export interface components {
             author: string;
             /** Format: date-time */
             created_at: string;
+        };
+        OwnExport: {
+            /** Format: uuid */
+            export_id: string;
+            /**
+             * Format: uuid
+             * @description The claim it was asked from
+             */
+            claim_id: string;
+            /** @enum {unknown} */
+            status: "queued" | "building" | "ready" | "failed";
+            /** @description Parts of the archive written (a claim’s records, or one file), of `total` (null until the build has counted them) */
+            progress: {
+                done: number;
+                total: number | null;
+            };
+            /** Format: date-time */
+            requested_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+            /**
+             * @description How the download link reaches the claimant: a one-time link sent to the email or phone on record once ready, or (portal channel) a one-time download token the portal asks for with POST …/download-token
+             * @enum {unknown}
+             */
+            delivery: "email" | "sms" | "portal";
         };
         Payment: {
             /** Format: uuid */
@@ -12657,6 +12863,918 @@ export interface operations {
                      *       "title": "Unsupported media type",
                      *       "status": 415,
                      *       "detail": "Content-Type must be application/json",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    requestClaimantExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                claimant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, queued */
+            202: {
+                headers: {
+                    /** @description The export */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "export_id": "7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e",
+                     *       "claimant_id": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                     *       "status": "queued",
+                     *       "progress": {
+                     *         "done": 0,
+                     *         "total": null
+                     *       },
+                     *       "requested_by": "privacy-pat",
+                     *       "include_internal_notes": false,
+                     *       "requested_at": "2026-11-23T09:30:00.000Z",
+                     *       "completed_at": null,
+                     *       "archive": null,
+                     *       "failure": null,
+                     *       "links": {
+                     *         "self": "/api/claims/claimants/6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d/exports/7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e",
+                     *         "archive": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimantExport"];
+                };
+            };
+            /** @description A body was sent; this operation takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claimant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The claimant was erased */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getClaimantExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                claimant_id: string;
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "export_id": "7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e",
+                     *       "claimant_id": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                     *       "status": "building",
+                     *       "progress": {
+                     *         "done": 3,
+                     *         "total": 7
+                     *       },
+                     *       "requested_by": "privacy-pat",
+                     *       "include_internal_notes": false,
+                     *       "requested_at": "2026-11-23T09:30:00.000Z",
+                     *       "completed_at": null,
+                     *       "archive": null,
+                     *       "failure": null,
+                     *       "links": {
+                     *         "self": "/api/claims/claimants/6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d/exports/7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e",
+                     *         "archive": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimantExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such export of this claimant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    downloadClaimantExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Optional: a read without it is served and logged as given no purpose. */
+                "Access-Purpose"?: string;
+            };
+            path: {
+                claimant_id: string;
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A zip: per claim `claims/<claim_number>/` with `claim.json` (the claim file), `status-updates.json` (the updates sent), `deliveries.json`, `attachments.json` and the attachments’ bytes under `attachments/` (a quarantined or unscanned file is listed, not copied), `notes.json` (internal notes listed: id, author, topic, date; their text only when the export includes internal notes, EXPORT_INCLUDE_INTERNAL_NOTES, default off); `manifest.json` (the export, its claims, and every entry’s path, SHA-256 and size) and `SHA256SUMS` (`sha256sum -c` form, every entry and the manifest). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Access-Purpose is longer than 200 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks privacy:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such export of this claimant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The export is not ready (queued, building or failed; `status` says which) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The archive is no longer stored (the claimant was erased since) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/error",
+                     *       "title": "The archive is no longer stored (the claimant was erased since)",
+                     *       "status": 410,
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    requestOwnExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, queued */
+            202: {
+                headers: {
+                    /** @description The export */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "export_id": "7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e",
+                     *       "claim_id": "6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "status": "queued",
+                     *       "progress": {
+                     *         "done": 0,
+                     *         "total": null
+                     *       },
+                     *       "requested_at": "2026-11-23T09:30:00.000Z",
+                     *       "completed_at": null,
+                     *       "delivery": "email"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OwnExport"];
+                };
+            };
+            /** @description A body was sent; this operation takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim, or the token does not open it (indistinguishable) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An export the claimant asked for is still queued or building */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getOwnExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "export_id": "7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e",
+                     *       "claim_id": "6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "status": "queued",
+                     *       "progress": {
+                     *         "done": 0,
+                     *         "total": null
+                     *       },
+                     *       "requested_at": "2026-11-23T09:30:00.000Z",
+                     *       "completed_at": null,
+                     *       "delivery": "email"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OwnExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim or export, or the token does not open it (indistinguishable) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    issueOwnExportDownloadToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "download_token": "kF3…",
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "archive": "/api/claims/public/exports/7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e/archive"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssueOwnExportDownloadTokenResponse"];
+                };
+            };
+            /** @description A body was sent; this operation takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/validation",
+                     *       "title": "Request is invalid",
+                     *       "status": 400,
+                     *       "detail": "loss.date must be a calendar date (YYYY-MM-DD)",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/loss/date",
+                     *           "message": "must match format \"date\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim or export, or the token does not open it (indistinguishable) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The export is not ready, or the claim’s channel is email or SMS (the link is sent there) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource is in a state that forbids this",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    downloadOwnExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A zip: per claim `claims/<claim_number>/` with `claim.json` (the claim file), `status-updates.json` (the updates sent), `deliveries.json`, `attachments.json` and the attachments’ bytes under `attachments/` (a quarantined or unscanned file is listed, not copied), `notes.json` (internal notes listed: id, author, topic, date; their text only when the export includes internal notes, EXPORT_INCLUDE_INTERNAL_NOTES, default off); `manifest.json` (the export, its claims, and every entry’s path, SHA-256 and size) and `SHA256SUMS` (`sha256sum -c` form, every entry and the manifest). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No download token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such export, or the token does not open it (indistinguishable) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token was used or has expired, or the archive is no longer stored */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/error",
+                     *       "title": "The token was used or has expired, or the archive is no longer stored",
+                     *       "status": 410,
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
                      *     }
                      */

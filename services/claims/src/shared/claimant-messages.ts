@@ -29,6 +29,9 @@ const en = {
   accessLinkSubject: 'Your link to claim {claimNumber}',
   accessLinkText:
     'You asked for a new link to follow your claim {claimNumber}:\n{link}\nIt replaces every link we sent you before. If you did not ask for it, you can ignore this message.',
+  exportLinkSubject: 'Your data from claim {claimNumber} is ready',
+  exportLinkText:
+    'You asked for a copy of the data we hold about you (claim {claimNumber}). Download it here, once, by {expiresAt, date, day}:\n{link}\nIf you did not ask for it, contact us.',
 } as const;
 
 export type ClaimantMessageId = keyof typeof en;
@@ -58,6 +61,9 @@ const es: Record<ClaimantMessageId, string> = {
   accessLinkSubject: 'Su enlace a la reclamación {claimNumber}',
   accessLinkText:
     'Ha pedido un nuevo enlace para seguir su reclamación {claimNumber}:\n{link}\nSustituye a todos los enlaces que le enviamos antes. Si no lo pidió, puede ignorar este mensaje.',
+  exportLinkSubject: 'Sus datos de la reclamación {claimNumber} están listos',
+  exportLinkText:
+    'Ha pedido una copia de los datos que tenemos sobre usted (reclamación {claimNumber}). Descárguela aquí, una sola vez, antes del {expiresAt, date, day}:\n{link}\nSi no lo pidió, contacte con nosotros.',
 };
 
 const CATALOGUES: Record<string, Record<ClaimantMessageId, string>> = { en, es };

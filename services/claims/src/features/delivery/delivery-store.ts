@@ -12,8 +12,10 @@ export const DELIVERY_KINDS = ['status_update', 'access_link', 'export_link'] as
 export interface DueDelivery {
   delivery_id: string;
   kind: (typeof DELIVERY_KINDS)[number];
-  /** The status update it carries; null for an access link. */
+  /** The status update it carries; null for an access link or an export link. */
   update_id: string | null;
+  /** The claimant export whose link it carries; null otherwise. */
+  export_id: string | null;
   /** That update, read with the lease; null for an access link or when the update no longer exists. */
   update: StatusUpdate | null;
   claim_id: string;
@@ -80,6 +82,18 @@ export function deliveriesStore(db: Knex) {
       });
     },
 
+    /** Queues the one-time download link of a claimant's ready export on the claim's email or SMS channel, on the caller's transaction. */
+    async queueExportLink(claimId: string, exportId: string, channel: 'email' | 'sms'): Promise<void> {
+      await db('deliveries').insert({
+        id: randomUUID(),
+        kind: 'export_link',
+        export_id: exportId,
+        claim_id: claimId,
+        channel,
+        status: 'pending',
+      });
+    },
+
     /**
      * Leases the next due pending delivery: it is pushed `leaseSeconds` into the future and its attempt
      * counted in one statement, so two workers never send it at once and a worker that dies mid-send
@@ -101,7 +115,7 @@ export function deliveriesStore(db: Knex) {
            UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
            WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
                        ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-           RETURNING id, kind, update_id, claim_id, channel, attempts)
+           RETURNING id, kind, update_id, export_id, claim_id, channel, attempts)
          SELECT leased.*, claims.claim_number, claims.language, claims.claimant_id, claims.claimant_email, claims.claimant_phone,
                 CASE WHEN su.update_id IS NULL THEN NULL ELSE ${statusUpdateJsonSql('su')} END AS update
          FROM leased JOIN claims ON claims.id = leased.claim_id
@@ -116,6 +130,7 @@ export function deliveriesStore(db: Knex) {
         delivery_id: row.id,
         kind: row.kind,
         update_id: row.update_id,
+        export_id: row.export_id,
         update: row.update && openUpdateTexts(key, row.update),
         claim_id: row.claim_id,
         channel: row.channel,

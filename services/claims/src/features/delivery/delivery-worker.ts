@@ -4,6 +4,7 @@ import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
 import type { Logger } from 'pino';
 import { claimantMessages } from '../../shared/claimant-messages';
 import { sendAccessLink } from './access-link-delivery';
+import { sendExportLink } from './export-link-delivery';
 import { createMessageSender, renderStatusUpdate, type Brand, type SendMessage, type SendOutcome } from './delivery-channels';
 import { deliveriesStore, type DueDelivery } from './delivery-store';
 import { claimantPrivacyFor, type ClaimantKeys } from '../claimants';
@@ -34,13 +35,16 @@ async function sendStatusUpdate(send: SendMessage, due: DueDelivery): Promise<Se
   });
 }
 
-/** Sends one leased delivery (a status update or an access link) and records the outcome; a failure is retried with backoff, then failed. */
-async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Logger, publicBaseUrl: string): Promise<void> {
+/** Sends one leased delivery (a status update, an access link or an export link) and records the outcome; a failure is retried with backoff, then failed. */
+async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Logger, links: DeliveryLinks): Promise<void> {
   try {
+    const to = due.channel === 'email' ? due.claim.email : due.claim.phone;
     const outcome =
       due.kind === 'access_link'
-        ? await sendAccessLink(db, publicBaseUrl, { ...due, to: due.channel === 'email' ? due.claim.email : due.claim.phone }, send)
-        : await sendStatusUpdate(send, due);
+        ? await sendAccessLink(db, links.publicBaseUrl, { ...due, to }, send)
+        : due.kind === 'export_link'
+          ? await sendExportLink(db, links, { ...due, to }, send)
+          : await sendStatusUpdate(send, due);
     await deliveriesStore(db).complete(due.delivery_id, outcome);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -53,12 +57,17 @@ async function attempt(db: Knex, send: SendMessage, due: DueDelivery, logger: Lo
   }
 }
 
+/** What the links in access-link and export-link messages are made of: the base URL, and how long a download token lasts. */
+export interface DeliveryLinks {
+  publicBaseUrl: string;
+  exportLinkTtlHours: number;
+}
+
 /** The background worker that empties the delivery queue (started by the service's startBackground). */
-/** `publicBaseUrl` starts the links that access-link messages carry. */
 export function startDeliveryWorker(
   deps: Pick<ServiceDeps, 'db' | 'logger' | 'metrics'>,
   send: SendMessage,
-  publicBaseUrl: string,
+  links: DeliveryLinks,
   keys: ClaimantKeys,
   pollIntervalMs = POLL_INTERVAL_MS,
 ): DeliveryWorker {
@@ -70,7 +79,7 @@ export function startDeliveryWorker(
       const due = await deliveriesStore(db).leaseDue(LEASE_SECONDS, keys);
       if (!due) break;
       count += 1;
-      await attempt(db, send, due, logger, publicBaseUrl);
+      await attempt(db, send, due, logger, links);
     }
     return count;
   };
@@ -94,6 +103,7 @@ export function deliveryWorkerHandle(
     SMTP_FROM: string;
     SMS_WEBHOOK_URL?: string;
     PUBLIC_BASE_URL: string;
+    EXPORT_LINK_TTL_HOURS: number;
     NODE_ENV: string;
   } & Brand &
     Parameters<typeof claimantPrivacyFor>[1],
@@ -105,7 +115,7 @@ export function deliveryWorkerHandle(
       worker = startDeliveryWorker(
         deps,
         createMessageSender(settings, deps.logger),
-        settings.PUBLIC_BASE_URL,
+        { publicBaseUrl: settings.PUBLIC_BASE_URL, exportLinkTtlHours: settings.EXPORT_LINK_TTL_HOURS },
         claimantPrivacyFor(deps, settings).keys,
       );
       return worker;

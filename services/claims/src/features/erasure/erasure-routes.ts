@@ -1,13 +1,12 @@
 import type { Router } from 'express';
 import { principalOf } from '@platform/auth';
 import { withTransactional } from '@platform/db';
-import type { FileStorage } from '@platform/files';
 import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import { PRIVACY_SCOPE } from '../../shared/privacy-scope';
 import { erasureRequestSchema, erasureSchema, type ErasureRequest } from './erasure-schemas';
 import { erasureService, type ErasureOptions } from './erasure-service';
 import { erasureStore } from './erasure-store';
-import { destroyErasedFiles } from './erasure-sweep';
+import { destroyErasedFiles, type ErasedFileStorage } from './erasure-sweep';
 
 const erasureExample = {
   erasure_id: '0b9c8d7e-6f5a-4b3c-9d2e-1f0a9b8c7d6e',
@@ -21,7 +20,7 @@ const erasureExample = {
 };
 
 /** POST /api/claims/claimants/{claimant_id}/erasure (privacy:manage). */
-export function erasureRoutes(deps: ServiceDeps, options: ErasureOptions, storage: FileStorage): Router {
+export function erasureRoutes(deps: ServiceDeps, options: ErasureOptions, storage: ErasedFileStorage): Router {
   const { router, defineRoute } = featureRoutes(deps, 'Privacy');
   const erasure = withTransactional(erasureService(options), deps.db);
 
@@ -37,9 +36,9 @@ export function erasureRoutes(deps: ServiceDeps, options: ErasureOptions, storag
       "the claimant's data key is destroyed (what was sealed with it is unreadable), each claim's identifying fields become the " +
       'tombstone (`claimant.name` "Erased claimant", email and phone null, `loss.description` "Erased", location and police report ' +
       'number null, `claimant_erased_at` set), status-update texts to them and reopening reasons are blanked, their access tokens ' +
-      'revoked (the portal link is 404), adjuster kits and intake retries deleted, their name removed from the search index, ' +
+      'revoked (the portal link is 404), adjuster kits and intake retries deleted, an export being built fails and no download token opens an export, their name removed from the search index, ' +
       '`claim.claimant_erased` published for each claim (ids and the legal basis; never the reason or any personal data) and the ' +
-      'erasure recorded (who, when, legal basis, reason). The files are removed from storage right after the commit and retried by ' +
+      'erasure recorded (who, when, legal basis, reason). The files and the claimant’s export archives are removed from storage right after the commit and retried by ' +
       'the retention sweep until they are (`files_destroyed_at`). The audit log is untouched, so it still verifies. ' +
       'Idempotent: erasing an erased claimant is 200 with the existing record (the first erasure is 201).',
     scopes: [PRIVACY_SCOPE],

@@ -4,6 +4,7 @@ import { problems } from '@platform/http';
 import { recordClaimChange } from '../../shared/claim-change';
 import { isUuid } from '../../shared/claim-state';
 import { forgetClaimantName } from '../claims-list';
+import { closeClaimantExports } from '../exports';
 import { retentionPolicyStore } from '../retention-policy';
 import { claimClaimantErased } from './erasure-events';
 import type { BlockingReason, Erasure, ErasureRequest } from './erasure-schemas';
@@ -63,9 +64,9 @@ function refusal(blocking: BlockingClaim[]) {
 /**
  * Erases a claimant (run it with `transactional`): refused while a claim is open, on legal hold or kept by the
  * retention policy; else, in one transaction, their data key is destroyed, their claims become tombstones
- * (access tokens revoked, texts to them blanked, kits and intake retries deleted), their name leaves the
+ * (access tokens revoked, texts to them blanked, kits and intake retries deleted), their exports closed, their name leaves the
  * search index, each claim announces `claim.claimant_erased`, and the erasure is recorded. Their files are
- * removed after the commit (`destroyErasedFiles`): nothing sealed with the key is readable meanwhile.
+ * and export archives are removed after the commit (`destroyErasedFiles`): nothing sealed with the key is readable meanwhile.
  * Erasing an erased claimant returns the existing record (`created: false`).
  */
 export const erasureService = (options: ErasureOptions) => (db: Knex) => ({
@@ -84,6 +85,7 @@ export const erasureService = (options: ErasureOptions) => (db: Knex) => ({
     const claimIds = claims.map((claim) => claim.id);
     await options.destroyKey(db, id);
     await store.forgetClaimant(id);
+    await closeClaimantExports(db, id);
     const files = claimIds.length > 0 ? await store.tombstoneClaims(claimIds) : [];
     if (claimIds.length > 0) await forgetClaimantName(db as Knex.Transaction, claimIds);
     const erasureId = randomUUID();

@@ -154,7 +154,7 @@ export function erasureStore(db: Knex) {
     },
 
     /** Erasures whose files are not yet gone from storage, oldest first. */
-    async filesPending(limit: number, erasureId?: string): Promise<{ id: string; claim_ids: string[] }[]> {
+    async filesPending(limit: number, erasureId?: string): Promise<{ id: string; claimant_id: string; claim_ids: string[] }[]> {
       return db('claimant_erasures')
         .whereNull('files_destroyed_at')
         .modify((query) => {
@@ -162,7 +162,7 @@ export function erasureStore(db: Knex) {
         })
         .orderBy('erased_at')
         .limit(limit)
-        .select('id', 'claim_ids');
+        .select('id', 'claimant_id', 'claim_ids');
     },
 
     async markFilesDestroyed(erasureId: string): Promise<void> {

@@ -4,6 +4,7 @@ import { withTransactional } from '@platform/db';
 import { HttpProblem } from '@platform/http';
 import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
 import { destroyClaimFiles } from '../attachments';
+import { removeClaimantExportArchives } from '../exports';
 import { retentionPolicyStore } from '../retention-policy';
 import { erasureService, type ErasureOptions } from './erasure-service';
 import { erasureStore } from './erasure-store';
@@ -11,16 +12,27 @@ import { erasureStore } from './erasure-store';
 export const RETENTION_SWEEP_ACTOR = 'system:retention-sweep';
 const BATCH = 100;
 
+/** Where an erased claimant's files are: their claims' attachments, and the archives of their exports. */
+export interface ErasedFileStorage {
+  attachments: FileStorage;
+  exports: FileStorage;
+}
+
 /**
  * Removes the files of erasures whose files are not gone yet (after the erasure's commit, and again on every
- * sweep until it succeeds) through the attachments' own `destroyClaimFiles`: bytes a claim whose claimant is
- * not erased still holds stay. Returns how many erasures finished.
+ * sweep until it succeeds): the attachments through their own `destroyClaimFiles` (bytes a claim whose claimant
+ * is not erased still holds stay) and the claimant's export archives. Returns how many erasures finished.
  */
-export async function destroyErasedFiles(deps: Pick<ServiceDeps, 'db' | 'logger'>, storage: FileStorage, only?: string): Promise<number> {
+export async function destroyErasedFiles(
+  deps: Pick<ServiceDeps, 'db' | 'logger'>,
+  storage: ErasedFileStorage,
+  only?: string,
+): Promise<number> {
   const store = erasureStore(deps.db);
   const pending = await store.filesPending(BATCH, only);
   for (const erasure of pending) {
-    await destroyClaimFiles(deps, storage, erasure.claim_ids);
+    await destroyClaimFiles(deps, storage.attachments, erasure.claim_ids);
+    await removeClaimantExportArchives(deps.db, storage.exports, erasure.claimant_id);
     await store.markFilesDestroyed(erasure.id);
   }
   return pending.length;
@@ -45,7 +57,11 @@ function erasedCounter(registry: Registry): Counter {
  * force and on no hold, each in its own transaction with the reason "retention policy v<N>" (a claimant whose
  * claims changed meanwhile is refused as by a request, and skipped), then retries pending file removals.
  */
-export async function sweepRetention(deps: Pick<ServiceDeps, 'db' | 'logger' | 'metrics'>, options: ErasureOptions, storage: FileStorage) {
+export async function sweepRetention(
+  deps: Pick<ServiceDeps, 'db' | 'logger' | 'metrics'>,
+  options: ErasureOptions,
+  storage: ErasedFileStorage,
+) {
   const policy = await retentionPolicyStore(deps.db).current();
   const erasure = withTransactional(erasureService(options), deps.db);
   const erased: string[] = [];
@@ -69,7 +85,7 @@ export async function sweepRetention(deps: Pick<ServiceDeps, 'db' | 'logger' | '
   return erased.length;
 }
 
-export function startRetentionSweeper(deps: ServiceDeps, options: ErasureOptions, storage: FileStorage, intervalMs: number) {
+export function startRetentionSweeper(deps: ServiceDeps, options: ErasureOptions, storage: ErasedFileStorage, intervalMs: number) {
   return startPeriodicTask({
     name: 'retention-sweep',
     work: () => sweepRetention(deps, options, storage),

@@ -9,6 +9,7 @@ import { bearer } from '@platform/testing';
 import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as } from '../../testing/workflow-fixtures';
 import { claimantPrivacyFor } from '../claimants';
+import { exportStorage } from '../exports';
 import { erasureSchema } from './erasure-schemas';
 import { sweepRetention } from './erasure-sweep';
 
@@ -276,7 +277,7 @@ describe('erasure of a claimant', () => {
       const erased = await sweepRetention(
         { db: t.db, logger: pino({ level: 'silent' }), metrics },
         { exchange: t.config.CLAIMS_EXCHANGE, destroyKey: claimantPrivacyFor({ db: t.db, dataDir: t.dataDir }, t.config).keys.destroyKey },
-        t.attachments,
+        { attachments: t.attachments, exports: exportStorage(t.config, t.dataDir) },
       );
       const erasures = await t.db('claimant_erasures').whereIn('claimant_id', [due.claimantId, held.claimantId, open.claimantId]);
       expect(erasures.map((row) => [row.claimant_id, row.reason, row.legal_basis, row.erased_by])).toEqual([
@@ -290,7 +291,7 @@ describe('erasure of a claimant', () => {
         await sweepRetention(
           { db: t.db, logger: pino({ level: 'silent' }), metrics },
           { exchange: t.config.CLAIMS_EXCHANGE, destroyKey: async () => {} },
-          t.attachments,
+          { attachments: t.attachments, exports: exportStorage(t.config, t.dataDir) },
         ),
       ).toBe(0);
     });

@@ -2,4 +2,4 @@ export { claimErasureDetail, claimErasureDetailProperties } from './erasure-deta
 export { claimClaimantErased } from './erasure-events';
 export { erasureRoutes } from './erasure-routes';
 export type { DestroyClaimantKey, ErasureOptions } from './erasure-service';
-export { RETENTION_SWEEP_ACTOR, startRetentionSweeper, sweepRetention } from './erasure-sweep';
+export { RETENTION_SWEEP_ACTOR, startRetentionSweeper, sweepRetention, type ErasedFileStorage } from './erasure-sweep';
