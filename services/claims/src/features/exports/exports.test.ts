@@ -312,6 +312,37 @@ describe('subject-access exports', () => {
     expect((await ask()).status).toBe(202);
   });
 
+  it('on the portal channel the portal asks for the one-time token (201), nothing is sent, and the token downloads once', async () => {
+    const claim = await fileClaimOf(claimantValues(), { preferred_channel: 'portal' });
+    const own = await request(t.url)
+      .post(`/api/claims/public/claims/${claim.claim_id}/exports`)
+      .set('Authorization', `Bearer ${claim.access_token}`)
+      .expect(202);
+    expect(own.body.delivery).toBe('portal');
+    const tokenFor = () =>
+      request(t.url)
+        .post(`/api/claims/public/claims/${claim.claim_id}/exports/${own.body.export_id}/download-token`)
+        .set('Authorization', `Bearer ${claim.access_token}`);
+    const issued = await eventually(async () => {
+      const response = await tokenFor();
+      return response.status === 201 && response.body;
+    }, 20000);
+    expect(issued).toEqual({
+      download_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      expires_at: expect.any(String),
+      archive: `/api/claims/public/exports/${own.body.export_id}/archive`,
+    });
+    expect(await t.db('deliveries').where({ claim_id: claim.claim_id, kind: 'export_link' })).toEqual([]);
+    const downloaded = await request(t.url)
+      .get(issued.archive)
+      .set('Authorization', `Bearer ${issued.download_token}`)
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
+    verifiedEntries(await zipEntries(downloaded.body));
+    await request(t.url).get(issued.archive).set('Authorization', `Bearer ${issued.download_token}`).expect(410);
+  });
+
   it('takes up a build a stopped process left (its lease ran out) and finishes it', async () => {
     const claim = await fileClaimOf();
     const exportId = randomUUID();
