@@ -37,7 +37,7 @@ export function accessLinksStore(db: Knex) {
     ): Promise<{ claim_id: string; email: string | null; phone: string | null } | undefined> {
       const row = await db('claims').where({ claim_number: claimNumber }).first('id', 'claimant_id', 'claimant_email', 'claimant_phone');
       if (!row) return undefined;
-      const key = await keys.keyFor(row.claimant_id);
+      const key = await keys.keyFor(row.claimant_id, db);
       return {
         claim_id: row.id,
         email: openClaimColumn('claimant_email', row.id, row.claimant_email, key),

@@ -22,7 +22,7 @@ export function adjusterKitService(exchange: string, keys: ClaimantKeys) {
     async generate(claimId: string, actor: string): Promise<AdjusterKit> {
       const locked = await lockClaim(db, claimId);
       // the kit is what an adjuster works from: the claim as they read it, personal fields opened
-      const claim = openClaim(locked, await keys.keyFor(locked.claimant_id));
+      const claim = openClaim(locked, await keys.keyFor(locked.claimant_id, db));
       const { triage, escalation } = await claimTriageDetail(db, claim.claim_id);
       const timeline = await claimStore(db).listAudit(claim.claim_id);
       const attachments = await listKitAttachments(db, claim.claim_id);

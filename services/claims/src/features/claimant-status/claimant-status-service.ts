@@ -20,7 +20,7 @@ export const claimantStatusService = (teamContactName: string | undefined, keys:
     const read = UUID_PATTERN.test(claimId) ? await claimantStatusStore(db).read(claimId, after, query.limit ?? 25) : undefined;
     const { status, next_position, claimant_id } = openedBy(read, token);
     // the texts are opened after the token check: a wrong token never costs an unwrap
-    const key = await keys.keyFor(claimant_id);
+    const key = await keys.keyFor(claimant_id, db);
     const { assignee, language, ...view } = status;
     return {
       ...view,

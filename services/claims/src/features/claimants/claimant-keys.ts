@@ -10,8 +10,12 @@ const INDEX_KEY_NAME = 'claimant-blind-index';
 
 /** Per-claimant data keys (AES-256), stored wrapped by the key vault in `claimants.wrapped_key`. */
 export interface ClaimantKeys {
-  /** The claimant's data key; null when they have none (erased, or filed while encryption was off). Cached briefly. */
-  keyFor(claimantId: string): Promise<Buffer | null>;
+  /**
+   * The claimant's data key; null when they have none (erased, or filed while encryption was off). Cached briefly.
+   * A caller inside a transaction passes it as `executor`: a read on another connection would wait while the
+   * transaction holds one (for ever on the embedded database, which has one).
+   */
+  keyFor(claimantId: string, executor?: Knex): Promise<Buffer | null>;
   /** Destroys the claimant's data key on the caller's transaction: what was sealed with it is unreadable from then on. */
   destroyKey(trx: Knex, claimantId: string): Promise<void>;
 }
@@ -46,22 +50,33 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
     cache.set(claimantId, { key, until: Date.now() + KEY_CACHE_MS });
   };
   let indexKey: Promise<Buffer> | undefined;
-  const blindIndex = async (kind: string, normalised: string) =>
-    createHmac(
-      'sha256',
-      await (indexKey ??= loadIndexKey(db, vault).catch((error) => {
-        indexKey = undefined;
-        throw error;
-      })),
-    )
+  /**
+   * The blind-index key, read (or made) on `executor`: the intake's transaction passes itself, since a query on
+   * `db` would wait for a second connection while it holds one (for ever on the embedded database, which has
+   * one). Kept once known to be stored: not when this transaction made it, which may still roll back.
+   */
+  const indexKeyOn = async (executor: Knex): Promise<Buffer> => {
+    if (indexKey) return indexKey;
+    const loading = loadIndexKey(executor, vault);
+    if (executor === db) {
+      indexKey = loading.then(({ key }) => key);
+      indexKey.catch(() => (indexKey = undefined));
+      return indexKey;
+    }
+    const { key, made } = await loading;
+    if (!made) indexKey ??= Promise.resolve(key);
+    return key;
+  };
+  const blindIndex = async (kind: string, normalised: string, executor: Knex = db) =>
+    createHmac('sha256', await indexKeyOn(executor))
       .update(`${kind}:${normalised}`)
       .digest('base64url');
 
   const keys: ClaimantKeys = {
-    async keyFor(claimantId) {
+    async keyFor(claimantId, executor = db) {
       const cached = cache.get(claimantId);
       if (cached && cached.until > Date.now()) return cached.key;
-      const row = await db('claimants').where({ id: claimantId }).first('wrapped_key');
+      const row = await executor('claimants').where({ id: claimantId }).first('wrapped_key');
       if (!row?.wrapped_key) return null;
       const key = await vault.unwrapKey(row.wrapped_key);
       remember(claimantId, key);
@@ -84,8 +99,8 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
     emailIndex: (email) => blindIndex('email', normaliseEmail(email)),
     phoneIndex: (phone) => blindIndex('phone', phoneDigits(phone)),
     async claimantOf(trx, contact) {
-      const emailIndex = contact.email ? await blindIndex('email', normaliseEmail(contact.email)) : null;
-      const phoneIndex = contact.phone ? await blindIndex('phone', phoneDigits(contact.phone)) : null;
+      const emailIndex = contact.email ? await blindIndex('email', normaliseEmail(contact.email), trx) : null;
+      const phoneIndex = contact.phone ? await blindIndex('phone', phoneDigits(contact.phone), trx) : null;
       const live = () => trx('claimants').whereNull('erased_at').forUpdate();
       const known =
         (emailIndex && (await live().where({ email_index: emailIndex }).first())) ||
@@ -112,7 +127,7 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
       }
       if (known.wrapped_key) {
         await trx('claimants').where({ id: known.id }).update(filledIn);
-        return { claimantId: known.id, key: await keys.keyFor(known.id) };
+        return { claimantId: known.id, key: await keys.keyFor(known.id, trx) };
       }
       const fresh = await newWrappedKey();
       await trx('claimants')
@@ -128,14 +143,12 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
  * The blind-index key: 32 random bytes made on first use, kept wrapped by the vault in `privacy_keys` so
  * every replica (and a KMS vault, which holds no secret of its own to derive it from) uses the same one.
  */
-async function loadIndexKey(db: Knex, vault: KeyVault): Promise<Buffer> {
+async function loadIndexKey(db: Knex, vault: KeyVault): Promise<{ key: Buffer; made: boolean }> {
   const stored = await db('privacy_keys').where({ name: INDEX_KEY_NAME }).first('wrapped_key');
-  if (stored) return vault.unwrapKey(stored.wrapped_key);
-  await db('privacy_keys')
-    .insert({ name: INDEX_KEY_NAME, wrapped_key: await vault.wrapKey(randomBytes(32)), kek_id: vault.kekId })
-    .onConflict('name')
-    .ignore();
+  if (stored) return { key: await vault.unwrapKey(stored.wrapped_key), made: false };
+  const ours = await vault.wrapKey(randomBytes(32));
+  await db('privacy_keys').insert({ name: INDEX_KEY_NAME, wrapped_key: ours, kek_id: vault.kekId }).onConflict('name').ignore();
   // another replica may have made it first: use whichever was stored
   const { wrapped_key } = await db('privacy_keys').where({ name: INDEX_KEY_NAME }).first('wrapped_key');
-  return vault.unwrapKey(wrapped_key);
+  return { key: await vault.unwrapKey(wrapped_key), made: wrapped_key === ours };
 }

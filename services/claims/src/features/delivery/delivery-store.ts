@@ -125,7 +125,7 @@ export function deliveriesStore(db: Knex) {
       const [row] = rows;
       if (!row) return undefined;
       // the address and the texts, opened with the claimant's data key: the one place a delivery reads them
-      const key = await keys.keyFor(row.claimant_id);
+      const key = await keys.keyFor(row.claimant_id, db);
       return {
         delivery_id: row.id,
         kind: row.kind,

@@ -84,7 +84,7 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
   const ownOrigin = new URL(publicBaseUrl).origin;
   return (db: Knex) => {
     /** The claim's updates, their texts sealed with its claimant's data key. */
-    const statusUpdatesOf = async (claim: { claimant_id: string }) => statusUpdatesStore(db, await keys.keyFor(claim.claimant_id));
+    const statusUpdatesOf = async (claim: { claimant_id: string }) => statusUpdatesStore(db, await keys.keyFor(claim.claimant_id, db));
 
     /** The one way a status update is stored, a closing's included: `closing` is given exactly when it closes. */
     async function apply(claimId: string, request: StatusUpdateRequest, caller: Caller, closing?: ClosingFacts) {

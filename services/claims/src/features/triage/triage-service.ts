@@ -23,7 +23,7 @@ export function triageService(exchange: string, keys: ClaimantKeys) {
     async runTriage(claimId: string, actor: string): Promise<TriageResult> {
       const locked = await lockClaim(db, claimId);
       // the description's words are facts of the policy (litigation, vulnerability): read opened
-      const claim = openClaim(locked, await keys.keyFor(locked.claimant_id));
+      const claim = openClaim(locked, await keys.keyFor(locked.claimant_id, db));
       if (isClosed(claim.stage)) throw problems.conflict('The claim is closed; it cannot be triaged');
       const open = await escalationStore(db).findOpen(claim.claim_id);
       if (open) {

@@ -30,7 +30,7 @@ export const withdrawalService = (settings: { exchange: string; contact: StatusU
       );
     }
     const messages = claimantMessages(claim.language);
-    const stored = await statusUpdatesStore(db, await settings.keys.keyFor(claim.claimant_id)).insert({
+    const stored = await statusUpdatesStore(db, await settings.keys.keyFor(claim.claimant_id, db)).insert({
       claim_id: claim.claim_id,
       channel: claim.preferred_channel,
       stage: 'closed',

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createDatabase, migrate, type Knex } from '@platform/db';
+import { messagingMigrations } from '@platform/messaging';
+import { localKeyVault } from '@platform/privacy';
+import { canRunEmbeddedInJest, createTestDatabase, type TestDatabase } from '@platform/testing';
+import { claimsMigrations } from '../../migrations';
+import { claimantPrivacy } from './claimant-keys';
+
+const modes = canRunEmbeddedInJest() ? (['postgres', 'embedded'] as const) : (['postgres'] as const);
+
+/**
+ * The embedded start's database has one connection, which the intake's transaction holds while it matches the
+ * claimant: matching must need no other (on PostgreSQL, a pool of one connection shows the same).
+ */
+describe.each(modes)('matching a claimant inside a transaction with one connection, on %s', (mode) => {
+  let db: Knex;
+  let database: TestDatabase | undefined;
+  const dir = mkdtempSync(path.join(tmpdir(), 'claimants-one-connection-'));
+  const vault = () => localKeyVault(path.join(dir, 'kek.key'));
+
+  beforeAll(async () => {
+    const migrations = [...messagingMigrations, ...claimsMigrations];
+    if (mode === 'postgres') {
+      database = await createTestDatabase('claimantsoneconn', migrations);
+      db = createDatabase({ url: database.url, poolMax: 1 });
+    } else {
+      db = createDatabase({ embeddedDir: path.join(dir, 'db') });
+      await migrate(db, migrations);
+    }
+  }, 120000);
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('matches on a fresh start, where a rolled-back intake made the blind-index key, a returning claimant after a restart, and reads a key on the caller’s transaction', async () => {
+    const contact = { email: 'ivo.brandt@example.org', phone: null };
+    const started = claimantPrivacy(db, vault(), true);
+    await expect(
+      db.transaction(async (trx) => {
+        await started.claimantOf(trx, contact);
+        throw new Error('the intake failed after matching');
+      }),
+    ).rejects.toThrow('the intake failed after matching');
+    const first = await db.transaction((trx) => started.claimantOf(trx, contact));
+    // the key the rolled-back intake made is not the one kept: a restart indexes the email as it was stored
+    const restarted = claimantPrivacy(db, vault(), true);
+    const stored = await db('claimants').where({ id: first.claimantId }).first('email_index');
+    expect(await restarted.emailIndex(contact.email)).toBe(stored.email_index);
+    const again = await db.transaction((trx) => claimantPrivacy(db, vault(), true).claimantOf(trx, contact));
+    expect(again.claimantId).toBe(first.claimantId);
+    expect(again.key).toEqual(first.key);
+    expect(first.key).toHaveLength(32);
+    // a change inside a transaction reads the key on it (a status update sealing its texts, a withdrawal, a kit)
+    const inTransaction = await db.transaction((trx) => claimantPrivacy(db, vault(), true).keys.keyFor(first.claimantId, trx));
+    expect(inTransaction).toEqual(first.key);
+  }, 30000);
+});
