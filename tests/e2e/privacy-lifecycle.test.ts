@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
 import { binaryBody, createEvidenceRun, expectNoSeriousAccessibilityViolations } from '@platform/testing';
+import { readZip } from '../../services/evidence/src/features/binders/verifier/zip-reader';
 import { fnolBody, reportLoss } from './fnol';
 import { JOURNEY_MODES, screenshotPath, type JourneyMode, type JourneyPlatform } from './journey-platform';
 import { signInThroughProvider, startPlatformWithProvider } from './oidc-provider-process';
@@ -14,6 +16,22 @@ const PHONE = { width: 375, height: 812 };
 const VERIFY_MJS = path.resolve(__dirname, '../../services/evidence/src/features/binders/verifier/verify.mjs');
 const responseTo = (page: Page, method: string, pathname: RegExp) =>
   page.waitForResponse((response) => response.request().method() === method && pathname.test(new URL(response.url()).pathname));
+
+/**
+ * An export's zip: its manifest names the claim, SHA256SUMS holds the true sum of every other entry, and the
+ * claim file inside holds the claimant's personal data (the copy is of what is held about them).
+ */
+function expectExportOf(entries: Map<string, Buffer>, claimNumber: string, personal: string[]) {
+  expect(entries.get('manifest.json')!.toString('utf8')).toContain(claimNumber);
+  const sums = entries.get('SHA256SUMS')!.toString('utf8').trim().split('\n');
+  expect(sums.length).toBe(entries.size - 1);
+  for (const line of sums) {
+    const [, sum, entry] = /^([0-9a-f]{64}) {2}(.+)$/.exec(line)!;
+    expect(createHash('sha256').update(entries.get(entry)!).digest('hex')).toBe(sum);
+  }
+  const claimFile = entries.get(`claims/${claimNumber}/claim.json`)!.toString('utf8');
+  for (const value of personal) expect(claimFile).toContain(value);
+}
 
 describe.each(JOURNEY_MODES)(
   'the privacy lifecycle in Chromium, through the gateway, signing in with a real OpenID provider, %s',
@@ -48,7 +66,7 @@ describe.each(JOURNEY_MODES)(
       await page.screenshot({ path: screenshotPath(mode, `privacy-${name}.png`), fullPage: true });
     }
 
-    it('a privacy officer is refused erasure while the claim is open; a lead opens the injury claim (asked why) and closes it; the access log shows who read it and why; once retention allows the officer erases the claimant by keyboard; the workbench shows the tombstone, the portal link no longer opens, and the audit log and an earlier binder still verify', async () => {
+    it('a claimant downloads a copy of their data from the portal by keyboard and a privacy officer exports it too; the officer is refused erasure while the claim is open; a lead opens the injury claim (asked why) and closes it; the access log shows who read it and why; once retention allows the officer erases the claimant by keyboard; the workbench shows the tombstone, the portal link no longer opens, and the audit log and an earlier binder still verify', async () => {
       const gateway = stack.gatewayUrl;
       const suffix = Date.now().toString(36);
       const name = `Greta Lindqvist ${suffix}`;
@@ -98,6 +116,29 @@ describe.each(JOURNEY_MODES)(
           .expect(200)
       ).body as Buffer;
 
+      // The claimant, on a phone and by keyboard, asks for a copy of their data and downloads it once it is ready.
+      const claimant = await (await browser.newContext({ viewport: PHONE, acceptDownloads: true })).newPage();
+      await claimant.goto(portalLink);
+      await claimant.getByRole('heading', { level: 1, name: `Claim ${claimNumber}` }).waitFor();
+      const dataCopy = claimant.getByRole('region', { name: 'A copy of your data' });
+      await dataCopy.getByRole('button', { name: 'Request a copy of my data' }).focus();
+      await claimant.keyboard.press('Enter');
+      const confirm = claimant.getByRole('dialog');
+      await confirm.getByText('We will prepare a copy of all the personal data we hold about you').waitFor();
+      await step(claimant, 'portal-confirm');
+      const requested = responseTo(claimant, 'POST', /\/exports$/);
+      await confirm.getByRole('button', { name: 'Yes, request it' }).focus();
+      await claimant.keyboard.press('Enter');
+      expect((await requested).status()).toBe(202);
+      const download = dataCopy.getByRole('button', { name: 'Download my data' });
+      await download.waitFor({ timeout: 60000 });
+      await dataCopy.getByTestId('data-copy-status').filter({ hasText: 'Your copy is ready. The download works once.' }).waitFor();
+      expect(await claimant.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      await step(claimant, 'portal-ready');
+      await download.focus();
+      const [file] = await Promise.all([claimant.waitForEvent('download'), claimant.keyboard.press('Enter')]);
+      expectExportOf(readZip(readFileSync((await file.path())!)), claimNumber, [name, email, description]);
+
       // A privacy officer (privacy:manage from the provider) finds the claimant; erasure is refused while the claim is open.
       const officer = await signedIn(`privacy-${suffix}`, '/workbench/privacy');
       const page = officer.page;
@@ -107,6 +148,18 @@ describe.each(JOURNEY_MODES)(
       const claims = page.getByRole('list', { name: 'Claims of this claimant' });
       await claims.getByRole('link', { name: `Claim ${claimNumber}` }).waitFor();
       await claims.getByTestId('retention').filter({ hasText: 'Open: kept while the claim is open' }).waitFor();
+      // The officer exports everything held about the claimant and downloads it (recorded in the access log with why).
+      const exporting = page.getByRole('region', { name: 'Export their data' });
+      const officerRequested = responseTo(page, 'POST', /\/exports$/);
+      await exporting.getByRole('button', { name: 'Request an export' }).click();
+      expect((await officerRequested).status()).toBe(202);
+      const officerDownload = exporting.getByRole('button', { name: 'Download the export' });
+      await officerDownload.waitFor({ timeout: 60000 });
+      await exporting.getByTestId('export-status').filter({ hasText: 'The export is ready.' }).waitFor();
+      await step(page, 'export-ready');
+      const [officerFile] = await Promise.all([page.waitForEvent('download'), officerDownload.click()]);
+      expectExportOf(readZip(readFileSync((await officerFile.path())!)), claimNumber, [name, email, description]);
+
       const erasureForm = page.getByRole('form', { name: 'Erase the claimant' });
       await erasureForm.getByLabel('Reason', { exact: true }).fill('The claimant asked to be forgotten');
       await erasureForm.getByLabel('Legal basis').selectOption('consent_withdrawn');
@@ -158,11 +211,11 @@ describe.each(JOURNEY_MODES)(
       const claimItem = claims.getByTestId('claimant-claim').filter({ has: page.getByRole('link', { name: `Claim ${claimNumber}` }) });
       await claimItem.getByText('Who read its personal data').click();
       const reads = claimItem.getByRole('table', { name: `Reads of claim ${claimNumber}'s personal data, newest first` });
-      const readsBy = (who: string, why: string) =>
+      const readsBy = (who: string, why: string, what = 'claim file') =>
         reads
           .getByTestId('access')
           .filter({ has: page.getByRole('cell', { name: who, exact: true }) })
-          .filter({ has: page.getByRole('cell', { name: 'claim file', exact: true }) })
+          .filter({ has: page.getByRole('cell', { name: what, exact: true }) })
           .filter({ has: page.getByRole('cell', { name: why, exact: true }) });
       const withPurpose = leadReads.filter((given) => given === purpose).length;
       const withoutPurpose = leadReads.filter((given) => given === null).length;
@@ -180,6 +233,7 @@ describe.each(JOURNEY_MODES)(
           .count(),
       ).toBe(leadReads.length);
       await readsBy(`privacy-${suffix}`, "Privacy officer: handling the claimant's data request").first().waitFor();
+      await readsBy(`privacy-${suffix}`, "Privacy officer: handling the claimant's data request", 'export').waitFor();
       await step(page, 'access-log');
 
       // The officer publishes a retention of 0 days for duplicates, then erases the claimant, by keyboard.

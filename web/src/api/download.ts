@@ -1,8 +1,8 @@
 export type Fetched<T> = { ok: true; value: T } | { ok: false; status: number; problem: unknown };
 
 /** A GET with the bearer token; a refusal as its status and problem document. */
-async function fetchWithToken(url: string, token: string): Promise<Fetched<Response>> {
-  const response = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+async function fetchWithToken(url: string, token: string, headers: Record<string, string> = {}): Promise<Fetched<Response>> {
+  const response = await fetch(url, { headers: { ...headers, Authorization: `Bearer ${token}` } });
   if (!response.ok) return { ok: false, status: response.status, problem: await response.json().catch(() => null) };
   return { ok: true, value: response };
 }
@@ -24,10 +24,15 @@ export function attachmentName(disposition: string | null): string | null {
 /**
  * Downloads what `url` answers as a file. The request needs the bearer token, which a plain <a href> cannot
  * send, so the bytes are fetched and handed to the browser through an object URL, under the name the
- * service's Content-Disposition gives (else `fallbackName`).
+ * service's Content-Disposition gives (else `fallbackName`). `headers` go with it (an Access-Purpose, say).
  */
-export async function downloadWithToken(url: string, token: string, fallbackName: string): Promise<Fetched<string>> {
-  const fetched = await fetchWithToken(url, token);
+export async function downloadWithToken(
+  url: string,
+  token: string,
+  fallbackName: string,
+  headers: Record<string, string> = {},
+): Promise<Fetched<string>> {
+  const fetched = await fetchWithToken(url, token, headers);
   if (!fetched.ok) return fetched;
   const name = attachmentName(fetched.value.headers.get('Content-Disposition')) ?? fallbackName;
   const objectUrl = URL.createObjectURL(await fetched.value.blob());

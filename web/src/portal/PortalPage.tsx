@@ -9,6 +9,7 @@ import { takeAccessToken } from './access-token';
 import './portal.css';
 import { documentsReceivedSince, updateStillAsks } from './claim-progress';
 import { useClaimStatus, type ClaimantStatus } from './claim-status';
+import { DataCopySection } from './DataCopySection';
 import { DocumentChecklist } from './DocumentChecklist';
 import { LostLinkForm } from './LostLinkForm';
 import { StageTimeline } from './StageTimeline';
@@ -142,6 +143,7 @@ function ClaimView({ claim, token }: { claim: ClaimantStatus; token: string }) {
       {open && <UploadForm claimId={claim.claim_id} token={token} documents={claim.required_documents} />}
       {claim.payments.length > 0 && <PaymentsToYou payments={claim.payments} />}
       <UpdateHistory claim={claim} />
+      <DataCopySection claimId={claim.claim_id} token={token} />
       {withdrawable && <WithdrawSection claimId={claim.claim_id} claimNumber={claim.claim_number} token={token} />}
     </>
   );

@@ -5,6 +5,7 @@ import { hasScope } from '../session';
 import { usePageTitle, useSession } from '../WorkbenchSession';
 import { ClaimantClaims } from './ClaimantClaims';
 import { ErasureSection } from './ErasureSection';
+import { ExportSection } from './ExportSection';
 import { claimantRecordKey, useClaimantRecord, useClaimOfNumber } from './privacy-api';
 import { RetentionPolicySection } from './RetentionPolicySection';
 import './privacy.css';
@@ -70,6 +71,7 @@ function ClaimantView({ claimNumber }: { claimNumber: string }) {
   return (
     <>
       <ClaimantClaims record={record.data} recordKey={claimantRecordKey(claim.data)} />
+      {!record.data.erasedAt && <ExportSection claimantId={record.data.claimantId} />}
       {!record.data.erasedAt && <ErasureSection claimantId={record.data.claimantId} recordKey={claimantRecordKey(claim.data)} />}
     </>
   );

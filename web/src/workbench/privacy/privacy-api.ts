@@ -196,3 +196,39 @@ export function useErasure(claimantId: string, recordKey: readonly unknown[]) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: recordKey }),
   });
 }
+
+export type ClaimantExport = components['schemas']['ClaimantExport'];
+
+/** Asks for an export of everything held about the claimant; answers its id. */
+export function useRequestExport(claimantId: string) {
+  const session = useSession();
+  return useMutation({
+    mutationFn: async () => {
+      const { data, error, response } = await api.POST('/api/claims/claimants/{claimant_id}/exports', {
+        params: { path: { claimant_id: claimantId } },
+        headers: authHeader(session),
+      });
+      if (error) throw failure(error, response.status);
+      return data.export_id;
+    },
+  });
+}
+
+const EXPORT_POLL_MS = 1000;
+
+/** The export, read again every second until it is ready or failed. */
+export function useExport(claimantId: string, exportId: string) {
+  const session = useSession();
+  return useQuery({
+    queryKey: ['privacy', 'export', claimantId, exportId],
+    queryFn: async () => {
+      const { data, error, response } = await api.GET('/api/claims/claimants/{claimant_id}/exports/{export_id}', {
+        params: { path: { claimant_id: claimantId, export_id: exportId } },
+        headers: authHeader(session),
+      });
+      if (error) throw failure(error, response.status);
+      return data;
+    },
+    refetchInterval: (query) => (query.state.data && ['ready', 'failed'].includes(query.state.data.status) ? false : EXPORT_POLL_MS),
+  });
+}
