@@ -67,10 +67,9 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
     if (!made) indexKey ??= Promise.resolve(key);
     return key;
   };
-  const blindIndex = async (kind: string, normalised: string, executor: Knex = db) =>
-    createHmac('sha256', await indexKeyOn(executor))
-      .update(`${kind}:${normalised}`)
-      .digest('base64url');
+  const hmacIndex = (key: Buffer, kind: string, normalised: string) =>
+    createHmac('sha256', key).update(`${kind}:${normalised}`).digest('base64url');
+  const blindIndex = async (kind: string, normalised: string) => hmacIndex(await indexKeyOn(db), kind, normalised);
 
   const keys: ClaimantKeys = {
     async keyFor(claimantId, executor = db) {
@@ -99,8 +98,10 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
     emailIndex: (email) => blindIndex('email', normaliseEmail(email)),
     phoneIndex: (phone) => blindIndex('phone', phoneDigits(phone)),
     async claimantOf(trx, contact) {
-      const emailIndex = contact.email ? await blindIndex('email', normaliseEmail(contact.email), trx) : null;
-      const phoneIndex = contact.phone ? await blindIndex('phone', phoneDigits(contact.phone), trx) : null;
+      // the index key read once: a second read on this transaction would take a key it made itself for a stored one
+      const indexKey = contact.email || contact.phone ? await indexKeyOn(trx) : null;
+      const emailIndex = indexKey && contact.email ? hmacIndex(indexKey, 'email', normaliseEmail(contact.email)) : null;
+      const phoneIndex = indexKey && contact.phone ? hmacIndex(indexKey, 'phone', phoneDigits(contact.phone)) : null;
       const live = () => trx('claimants').whereNull('erased_at').forUpdate();
       const known =
         (emailIndex && (await live().where({ email_index: emailIndex }).first())) ||

@@ -37,7 +37,8 @@ describe.each(modes)('matching a claimant inside a transaction with one connecti
   });
 
   it('matches on a fresh start, where a rolled-back intake made the blind-index key, a returning claimant after a restart, and reads a key on the caller’s transaction', async () => {
-    const contact = { email: 'ivo.brandt@example.org', phone: null };
+    // both: the phone's index is made after the email's, on the transaction that made the key
+    const contact = { email: 'ivo.brandt@example.org', phone: '+4915112345678' };
     const started = claimantPrivacy(db, vault(), true);
     await expect(
       db.transaction(async (trx) => {

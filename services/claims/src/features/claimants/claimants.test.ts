@@ -102,3 +102,34 @@ describe('claimants: personal fields sealed per claimant, matched by blind index
     expect(body.history.items[0].update.what_happens_next).not.toMatch(/^pv1:/);
   });
 });
+
+describe('claimants under a full pool', () => {
+  let t: ClaimsTestService;
+  beforeAll(async () => {
+    t = await startClaimsTestService({ DB_POOL_MAX: '2' });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  // Each intake's transaction holds a connection: a key read on another one waited for a connection that
+  // only a finished intake could free, and at the pool's size every intake timed out (503).
+  const intakes = (count: number) =>
+    Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        request(t.url)
+          .post('/api/claims/public/claims')
+          .send({
+            policy_number: `POL-POOL-${i}`,
+            claimant: { name: `Pool Claimant ${i}`, email: `pool.${i}@example.org` },
+            loss: { date: new Date(Date.now() - 86400_000).toISOString().slice(0, 10), type: 'auto_collision', description: 'Dent' },
+          }),
+      ),
+    );
+
+  it('files as many claims at once as the pool holds connections, on a database without a blind-index key yet', async () => {
+    expect(await t.db('privacy_keys').count({ n: '*' })).toEqual([{ n: '0' }]);
+    expect((await intakes(4)).map((response) => response.status)).toEqual([201, 201, 201, 201]);
+    expect(await t.db('privacy_keys').count({ n: '*' })).toEqual([{ n: '1' }]);
+  });
+});
