@@ -17,6 +17,8 @@ const lines = [
   '|---|---|---|---|',
   ...TARGETS.map(({ key }) => {
     const target = results.targets[key];
+    // a target added after this run was made
+    if (!target) return `| \`${key}\` | n/a | not measured in this run | — |`;
     return `| \`${key}\` | ${target.value ?? 'n/a'} | ${target.target} | ${target.met ? 'yes' : '**no**'} |`;
   }),
 ];

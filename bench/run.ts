@@ -11,7 +11,7 @@
  * Exit code: 0 whenever the benchmark ran (missed targets are data, not failures); 1 when something
  * broke (a scenario could not run: an endpoint failing, a process not starting).
  *
- * Options: --quick; --only=gateway,status,intake,events,upload,mixed,audit,binder,financials,search,web (a subset);
+ * Options: --quick; --only=gateway,status,intake,events,upload,mixed,audit,binder,financials,privacy,search,web (a subset);
  * --profile (every platform process runs under the V8 CPU profiler, harness/cpu-profiler.js; summaries in
  * bench/.work/profiles);
  * --mixed-sec=<seconds> (the mixed load's length instead of 600, or 30 with --quick: a longer soak, or a short look);
@@ -41,6 +41,7 @@ import { financialsScenario } from './scenarios/financials';
 import { gatewayLatencyScenario } from './scenarios/gateway-latency';
 import { intakeScenario } from './scenarios/intake';
 import { mixedScenario } from './scenarios/mixed';
+import { privacyScenario } from './scenarios/privacy';
 import { proxyScenario } from './scenarios/proxy';
 import { searchScenario } from './scenarios/search';
 import { statusScenario } from './scenarios/status';
@@ -190,6 +191,8 @@ async function main(): Promise<number> {
     { group: 'mixed', scenario: mixedScenario(() => claims), needsStack: true },
     { group: 'binder', scenario: binderScenario, needsStack: true },
     { group: 'financials', scenario: financialsScenario, needsStack: true },
+    // Two claims processes of its own (encryption on, off) on databases of their own; events to the stack's evidence.
+    { group: 'privacy', scenario: privacyScenario, needsStack: true },
     // Last: it grows the claims table to 100,000 rows, which would change the intake series' sizes.
     { group: 'search', scenario: searchScenario, needsStack: true },
   ];

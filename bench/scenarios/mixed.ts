@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { bearer } from '@platform/testing';
-import { INTAKE_PATH, intakeRequest, reportLosses, statusRequests, type CreatedClaim } from '../harness/claimant';
+import { INTAKE_PATH, intakeRequest, progressUpdateBody, reportLosses, statusRequests, type CreatedClaim } from '../harness/claimant';
 import { claimToAudit, claimsClock, eventsDrained } from '../harness/claim-to-audit';
 import type { BenchContext, Scenario } from '../harness/context';
 import type { LatencyResult, MixOperation, MixResult } from '../harness/load-protocol';
@@ -150,15 +150,7 @@ async function afterCollection(
  * through the window, which the memory line read as a leak (docs/BENCHMARKS.md, 2026-11-27, fourth session).
  */
 function operations(read: CreatedClaim[], written: CreatedClaim[], authorization: string): MixOperation[] {
-  const nextWeek = new Date(Date.now() + 7 * 86400000).toISOString().slice(0, 10);
-  const update = JSON.stringify({
-    channel: 'portal',
-    stage: 'intake', // the stage the claims are in: a progress update, which the lifecycle allows any number of times
-    what_happened: 'Your adjuster is reviewing the documents you sent.',
-    what_happens_next: 'We will call you to agree the next steps.',
-    expected_next_update_by: nextWeek,
-    language: 'en',
-  });
+  const update = progressUpdateBody();
   const internal = { authorization };
   const searches = ['', 'q=Ana%20Ruiz&', `q=${read[0].claim_number}&`, 'q=POL-100001&'];
   return [
