@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { expectNoSeriousAccessibilityViolations } from '@platform/testing';
 import { fnolBody, reportLoss } from './fnol';
-import { JOURNEY_MODES, screenshotPath, type JourneyMode, type JourneyPlatform } from './journey-platform';
+import { givePurpose, JOURNEY_MODES, screenshotPath, type JourneyMode, type JourneyPlatform } from './journey-platform';
 import { signInThroughProvider, startPlatformWithProvider } from './oidc-provider-process';
 
 const DESKTOP = { width: 1440, height: 900 };
@@ -63,6 +63,8 @@ describe.each(JOURNEY_MODES)(
       await adjuster.unroute(claimUrl);
       await failed.getByRole('button', { name: 'Retry' }).click();
       await adjuster.getByRole('heading', { level: 1, name: `Claim ${claimNumber}` }).waitFor();
+      // An injury claim: the page asks why before it shows the claimant's personal data.
+      await givePurpose(adjuster, 'Handling the claim');
       expect(await adjuster.getByTestId('first-contact-due').textContent()).not.toBe('Made');
       // The claim file is complete: location, injury, estimated amount, policy and the claimant's contact.
       expect(await adjuster.getByTestId('loss-location').textContent()).toBe('12 Harbour Road, Bristol, GB');
@@ -100,6 +102,7 @@ describe.each(JOURNEY_MODES)(
       await lead.goto(`${gateway}/workbench/claims/${claimId}`);
       await signInThroughProvider(lead, 'lead-bo');
       await lead.getByRole('heading', { level: 1, name: `Claim ${claimNumber}` }).waitFor();
+      await givePurpose(lead, 'Deciding the escalation');
       await expectNoSeriousAccessibilityViolations(lead);
       await lead.getByLabel('Decision').selectOption('accept');
       await lead.getByLabel('Rationale').fill('Injury confirmed with the claimant by phone');

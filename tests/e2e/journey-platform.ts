@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { startStack, TEST_JWT_SECRET } from '@platform/testing';
 import { startPlatform } from './platform-process';
 
@@ -56,4 +57,15 @@ const SCREENSHOTS = path.resolve(__dirname, '../../docs/screenshots');
 /** Where a journey keeps a screenshot: the README's images come from the deployed run, the embedded run's sit beside them. */
 export function screenshotPath(mode: JourneyMode, name: string): string {
   return mode === 'deployed' ? path.join(SCREENSHOTS, name) : path.join(SCREENSHOTS, 'embedded', name);
+}
+
+/**
+ * Answers the question the claim page asks before a sensitive claim's personal data shows (an injury or a
+ * fraud indicator), by keyboard: the purpose goes to the claim's access log with the reader's name.
+ */
+export async function givePurpose(page: Page, purpose: string): Promise<void> {
+  await page.getByRole('heading', { name: 'Why are you opening this claim?' }).waitFor();
+  await page.getByLabel('Purpose').focus();
+  await page.keyboard.type(purpose);
+  await page.keyboard.press('Enter');
 }
