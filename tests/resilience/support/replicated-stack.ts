@@ -78,11 +78,20 @@ export async function startReplicatedStack(
     mkdirSync(dir, { recursive: true });
     return dir;
   };
+  // Every claims replica holds the same key-encryption key and name index key (KEY_VAULT=local), as one mounted
+  // Secret would give them: a data key one replica wrapped, or a name it indexed, is read by the other.
+  const claimsKeys = { 'privacy-kek.key': randomBytes(32).toString('base64'), 'name-index.key': randomBytes(32).toString('base64') };
+  const claimsDataDir = (name: string) => {
+    const dir = dataDir(name);
+    mkdirSync(path.join(dir, 'claims'), { recursive: true });
+    for (const [file, key] of Object.entries(claimsKeys)) writeFileSync(path.join(dir, 'claims', file), key, { mode: 0o600 });
+    return dir;
+  };
   const claimsEnv = (name: string) => ({
     ...common,
     ...objectStore,
     DATABASE_URL: claimsDb.url,
-    DATA_DIR: dataDir(name),
+    DATA_DIR: claimsDataDir(name),
     ...overrides.claims,
   });
   // Every replica signs checkpoints with the same key, as a shared Secret would give them.
