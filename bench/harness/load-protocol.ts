@@ -28,7 +28,15 @@ export type LoadTask =
   | { kind: 'mix'; url: string; rate?: number; connections: number; durationSec: number; operations: MixOperation[] }
   | { kind: 'upload'; url: string; targets: { path: string; token: string }[]; count: number; concurrency: number; sizeBytes: number }
   | { kind: 'disk'; dir: string; count: number; concurrency: number; sizeBytes: number; fsync: boolean }
-  | { kind: 'sql'; databaseUrl: string; connections: number; durationSec: number; statements: SqlStatement[] };
+  | {
+      kind: 'sql';
+      databaseUrl: string;
+      connections: number;
+      durationSec: number;
+      statements: SqlStatement[];
+      /** Identifiers of rows that exist before a replay (a returning claimant's): replayed as they are, never renamed. */
+      existingIds?: string[];
+    };
 
 export interface CannonResult {
   /** 2xx responses per second. */

@@ -323,9 +323,11 @@ const CLAIM_NUMBER = /^CLM-\d{4}-\d+$/;
 /**
  * The bare-SQL baseline of intake: the statements one intake issued (captured on the wire), replayed
  * by plain node-postgres clients, `connections` at once. Identifiers are fresh per replay (every UUID
- * maps to a new one, consistently within a replay; claim numbers too) so unique keys hold.
+ * maps to a new one, consistently within a replay; claim numbers too) so unique keys hold, except those of
+ * rows that already exist (the returning claimant the intake found), which foreign keys point at.
  */
 async function sqlReplay(task: Extract<LoadTask, { kind: 'sql' }>): Promise<SqlResult> {
+  const existing = new Set(task.existingIds ?? []);
   const clients = await Promise.all(
     Array.from({ length: task.connections }, async () => {
       const client = pgClient(task.databaseUrl);
@@ -345,7 +347,7 @@ async function sqlReplay(task: Extract<LoadTask, { kind: 'sql' }>): Promise<SqlR
         const id = `${process.pid}-${replay++}`;
         const fresh = (value: unknown): unknown => {
           if (typeof value !== 'string') return value;
-          if (UUID_PATTERN.test(value)) {
+          if (UUID_PATTERN.test(value) && !existing.has(value)) {
             if (!mapping.has(value)) mapping.set(value, randomUUID());
             return mapping.get(value);
           }

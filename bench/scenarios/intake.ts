@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { UUID_PATTERN } from '@platform/http';
 import { createEmptyDatabase, freePort, managedProcess } from '@platform/testing';
 import { intakeRequest, reportLoss } from '../harness/claimant';
 import type { BenchContext, Scenario } from '../harness/context';
@@ -69,7 +70,7 @@ interface CapturedQuery extends SqlStatement {
  */
 async function captureIntakeSql(
   context: BenchContext,
-): Promise<{ statements: SqlStatement[]; databaseUrl: string; drop(): Promise<void> }> {
+): Promise<{ statements: SqlStatement[]; existingIds: string[]; databaseUrl: string; drop(): Promise<void> }> {
   const database = await createEmptyDatabase('bench_sql');
   const file = path.join(context.workDir, 'intake-sql.jsonl');
   writeFileSync(file, '');
@@ -89,8 +90,11 @@ async function captureIntakeSql(
     for (let i = 0; i < 3; i++) await reportLoss(capture.url, i);
     const before = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
     await reportLoss(capture.url, 99);
-    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(before);
-    const queries = lines.map((line) => JSON.parse(line) as CapturedQuery);
+    const all = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as CapturedQuery);
+    const queries = all.slice(before);
     // the statement that inserts the claim (on its own, or as one item of a WITH that writes the claim file)
     const insertAt = queries.findIndex((q) => /\binsert into "?claims"?\s/i.test(q.text));
     if (insertAt < 0) throw new Error(`no INSERT INTO claims among the ${queries.length} captured statements of one intake`);
@@ -103,8 +107,15 @@ async function captureIntakeSql(
     while (end < mine.length - 1 && !/^\s*commit/i.test(mine[end].text)) end++;
     if (!/^\s*begin/i.test(mine[begin].text) || !/^\s*commit/i.test(mine[end].text))
       throw new Error('the intake transaction was not captured whole');
+    // the warm-up intakes made the claimant (the same one each time) and its key: the captured one only refers to them
+    const existingIds = [
+      ...new Set(
+        all.slice(0, before).flatMap((q) => (q.values ?? []).filter((v): v is string => typeof v === 'string' && UUID_PATTERN.test(v))),
+      ),
+    ];
     return {
       statements: mine.slice(begin, end + 1).map(({ text, values }) => ({ text, values })),
+      existingIds,
       databaseUrl: database.url,
       drop: () => database.drop(),
     };
@@ -140,6 +151,7 @@ export const intakeScenario: Scenario = {
           connections: concurrency,
           durationSec,
           statements: captured.statements,
+          existingIds: captured.existingIds,
         });
       await intake(params.warmupSec);
       const warm = await bareSql(params.warmupSec);

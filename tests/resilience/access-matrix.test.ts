@@ -1,6 +1,6 @@
 import { signDevToken } from '@platform/auth';
 import { TEST_JWT_SECRET } from '@platform/testing';
-import { concretePath, createFixtures, type Fixtures } from './support/fixtures';
+import { concretePath, createFixtures, createOwnExport, type Fixtures, type OwnExport } from './support/fixtures';
 import { ALL_SCOPES, fetchOperations, type Operation } from './support/openapi';
 import { writeReliability } from './support/report';
 import { writeFigures } from './support/results';
@@ -66,12 +66,14 @@ interface Row {
 describe('access matrix', () => {
   let stack: ScenarioStack | undefined;
   let fixtures: Fixtures;
+  let ownExport: OwnExport;
   let operations: Operation[];
 
   beforeAll(async () => {
     stack = await startScenarioStack('access-matrix', { AUTH_ISSUER: ISSUER });
     operations = [...(await fetchOperations(stack.claims.url, 'claims')), ...(await fetchOperations(stack.evidence.url, 'evidence'))];
     fixtures = await createFixtures(stack.gateway.url, `Bearer ${await token({ scope: 'evidence:write', sub: 'fixture-writer' })}`);
+    ownExport = await createOwnExport(stack.gateway.url);
   });
 
   afterAll(async () => {
@@ -131,7 +133,16 @@ describe('access matrix', () => {
       if (contractGroup && operation.security !== contractGroup)
         mismatches.push(`${key}: OpenAPI security ${JSON.stringify(operation.security)}, contract ${contractGroup}`);
       const group = contractGroup ?? (contractScopes ? contractScopes : operation.security);
-      const path = concretePath(operation.path, fixtures);
+      // a claimant's export operations act on their own export (of a portal claim); its archive opens with the download token only
+      const onExport = key.includes('/exports/') && contractGroup === undefined && operation.security === 'claimant';
+      const path = onExport
+        ? concretePath(operation.path, { ...fixtures, exportId: ownExport.exportId }, ownExport.claim)
+        : concretePath(operation.path, fixtures);
+      const own: Credential = !onExport
+        ? ownClaimant
+        : key.endsWith('/archive')
+          ? { name: 'one-time download token of this export', authorization: `Bearer ${await ownExport.downloadToken()}` }
+          : { name: 'claimant token of this claim', authorization: `Bearer ${ownExport.claim.token}` };
 
       const cases: { credential: Credential; expected: (status: number) => boolean; describe: string }[] = [];
       if (group === 'public') {
@@ -140,7 +151,7 @@ describe('access matrix', () => {
         cases.push({ credential: invalid[0], expected: (s) => s === 401, describe: '401' });
         for (const credential of [...invalid.slice(1), ...single, claimantOfAnother])
           cases.push({ credential, expected: (s) => s === 404, describe: '404' });
-        cases.push({ credential: ownClaimant, expected: (s) => ![401, 403, 404].includes(s) && s < 500, describe: 'not 401/403/404' });
+        cases.push({ credential: own, expected: (s) => ![401, 403, 404].includes(s) && s < 500, describe: 'not 401/403/404' });
       } else {
         const scopes = group as string[];
         for (const credential of invalid) cases.push({ credential, expected: (s) => s === 401, describe: '401' });

@@ -8,13 +8,15 @@ export interface Fixtures {
   controlId?: string;
   controlVersionId?: string;
   runId?: string;
+  /** An export the claimant asked for (addOwnExport). */
+  exportId?: string;
 }
 
-async function createClaim(url: string, n: number): Promise<{ id: string; token: string }> {
+async function createClaim(url: string, n: number, overrides: Record<string, unknown> = {}): Promise<{ id: string; token: string }> {
   const response = await fetch(`${url}/api/claims/public/claims`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(claimBody(n)),
+    body: JSON.stringify({ ...claimBody(n), ...overrides }),
   });
   const body = (await response.json()) as { claim_id: string; access_token: string };
   if (response.status !== 201) throw new Error(`intake answered ${response.status}: ${JSON.stringify(body)}`);
@@ -46,6 +48,35 @@ export async function createFixtures(gatewayUrl: string, evidenceWriter?: string
   return fixtures;
 }
 
+export interface OwnExport {
+  /** A claim followed on the portal, whose claimant asked for a copy of their data. */
+  claim: { id: string; token: string };
+  exportId: string;
+  /** A fresh one-time download token of the ready export (each replaces the one before). */
+  downloadToken(): Promise<string>;
+}
+
+/** A portal claim whose claimant asked for their export, once it is ready to download. */
+export async function createOwnExport(url: string): Promise<OwnExport> {
+  const claim = await createClaim(url, 3, { preferred_channel: 'portal' });
+  const exportsOf = `${url}/api/claims/public/claims/${claim.id}/exports`;
+  const authorization = `Bearer ${claim.token}`;
+  const requested = await fetch(exportsOf, { method: 'POST', headers: { authorization } });
+  if (requested.status !== 202) throw new Error(`export request answered ${requested.status}: ${await requested.text()}`);
+  const { export_id: exportId } = (await requested.json()) as { export_id: string };
+  const downloadToken = async () => {
+    const response = await fetch(`${exportsOf}/${exportId}/download-token`, { method: 'POST', headers: { authorization } });
+    if (response.status !== 201) throw new Error(`download token answered ${response.status}: ${await response.text()}`);
+    return ((await response.json()) as { download_token: string }).download_token;
+  };
+  for (const deadline = Date.now() + 30000; ; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    const status = ((await (await fetch(`${exportsOf}/${exportId}`, { headers: { authorization } })).json()) as { status: string }).status;
+    if (status === 'ready') break;
+    if (status === 'failed' || Date.now() > deadline) throw new Error(`the fixture export is ${status}`);
+  }
+  return { claim, exportId, downloadToken };
+}
+
 /** Fills `{param}`s: the fixture of the resource the path names, or any uuid. */
 export function concretePath(path: string, fixtures: Fixtures, claim = fixtures.claim): string {
   return path.replace(/\{(\w+)\}/g, (_, _name: string, offset: number) => {
@@ -53,6 +84,7 @@ export function concretePath(path: string, fixtures: Fixtures, claim = fixtures.
     if (before.endsWith('/claims/')) return claim.id;
     if (before.endsWith('/runs/') || before.endsWith('/binders/run/')) return fixtures.runId ?? randomUUID();
     if (before.endsWith('/controls/')) return fixtures.controlId ?? randomUUID();
+    if (before.endsWith('/exports/')) return fixtures.exportId ?? randomUUID();
     return randomUUID();
   });
 }
