@@ -22,6 +22,8 @@ export const ERASED_TEXT = 'Erased';
 
 export const claimFieldContext = (column: string, claimId: string) => `claims.${column}/${claimId}`;
 export const updateFieldContext = (column: string, claimId: string) => `status_updates.${column}/${claimId}`;
+export const reopeningReasonContext = (updateId: string) => `claim_reopenings.reason/${updateId}`;
+export const kitSnapshotContext = (kitId: string) => `adjuster_kits.snapshot/${kitId}`;
 
 /** The texts of a status update addressed to the claimant, sealed with their data key. */
 const UPDATE_TEXTS = ['what_happened', 'what_happens_next', 'what_we_need_from_you'] as const;

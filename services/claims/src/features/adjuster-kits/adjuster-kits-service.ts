@@ -21,8 +21,9 @@ export function adjusterKitService(exchange: string, keys: ClaimantKeys) {
   return (db: Knex) => ({
     async generate(claimId: string, actor: string): Promise<AdjusterKit> {
       const locked = await lockClaim(db, claimId);
+      const key = await keys.keyFor(locked.claimant_id, db);
       // the kit is what an adjuster works from: the claim as they read it, personal fields opened
-      const claim = openClaim(locked, await keys.keyFor(locked.claimant_id, db));
+      const claim = openClaim(locked, key);
       const { triage, escalation } = await claimTriageDetail(db, claim.claim_id);
       const timeline = await claimStore(db).listAudit(claim.claim_id);
       const attachments = await listKitAttachments(db, claim.claim_id);
@@ -45,7 +46,7 @@ export function adjusterKitService(exchange: string, keys: ClaimantKeys) {
         suggested_next_steps: suggestNextSteps(claim, triage, escalation, generatedAt),
       };
       const sha256 = canonicalSha256(snapshot);
-      await adjusterKitsStore(db).insert({
+      await adjusterKitsStore(db, key).insert({
         kit_id: snapshot.kit_id,
         claim_id: claim.claim_id,
         generated_at: generatedAt,
@@ -71,7 +72,8 @@ export function adjusterKitService(exchange: string, keys: ClaimantKeys) {
 
     async get(claimId: string, kitId: string): Promise<AdjusterKit> {
       const claim = await readClaim(db, claimId);
-      const row = isUuid(kitId) ? await adjusterKitsStore(db).find(claim.claim_id, kitId) : undefined;
+      const store = adjusterKitsStore(db, await keys.keyFor(claim.claimant_id, db));
+      const row = isUuid(kitId) ? await store.find(claim.claim_id, kitId) : undefined;
       if (!row) throw problems.notFound('No such adjuster kit on this claim');
       return { ...(JSON.parse(row.snapshot) as AdjusterKitSnapshot), sha256: row.sha256 };
     },

@@ -53,6 +53,23 @@ describe('claimants: personal fields sealed per claimant, matched by blind index
     expect(rows[2].kek_id).toMatch(/^local:/);
   });
 
+  it('seals the copies of those values an adjuster kit keeps, and opens them for the adjuster', async () => {
+    const writer = await bearer('claims:read claims:write', 'alice');
+    const kit = await request(t.url)
+      .post(`/api/claims/claims/${first.claim_id}/generate-adjuster-kit`)
+      .set('Authorization', writer)
+      .expect(201);
+    const stored = await t.db('adjuster_kits').where({ id: kit.body.kit_id }).first('snapshot');
+    expect(stored.snapshot).toMatch(/^pv1:/);
+    for (const value of plainValues) expect(stored.snapshot.toLowerCase()).not.toContain(value.toLowerCase());
+    const { body } = await request(t.url)
+      .get(`/api/claims/claims/${first.claim_id}/adjuster-kits/${kit.body.kit_id}`)
+      .set('Authorization', reader)
+      .expect(200);
+    expect(body).toEqual(kit.body);
+    expect(body.claim.claimant.name).toBe('Zoe Quill');
+  });
+
   it('keeps the key-encryption key in DATA_DIR, readable by the service’s user only', () => {
     expect(statSync(localKekFile(t.dataDir)).mode & 0o777).toBe(0o600);
   });

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { openField, reopeningReasonContext } from '../../shared/claimant-fields';
 import { arrangePaidClaim } from '../financials/financials-fixtures';
 import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as, fileTestClaim, insertTestClaim, type TestClaimFields } from '../../testing/workflow-fixtures';
@@ -205,21 +206,17 @@ describe('closing a claim with a reason (POST …/closing: paid, denied, withdra
     const reopened = await post(claim.claim_id, closedUpdate({ stage: 'estimate', what_happened: reason }));
     expect(reopened.status).toBe(201);
     expect(await closingOf(claim.claim_id)).toMatchObject({ stage: 'estimate', closing_reason: null, closing_rationale: null });
-    // the reopening's reason is stored in its own row, and the timeline says who reopened it into what, and why
-    expect(
-      await t
-        .db('claim_reopenings')
-        .where({ claim_id: claim.claim_id })
-        .select('update_id', 'closing_reason', 'stage', 'reason', 'reopened_by'),
-    ).toEqual([
-      {
-        update_id: String(reopened.headers.location).split('/').pop(),
-        closing_reason: 'denied',
-        stage: 'estimate',
-        reason,
-        reopened_by: 'supervisor-sam',
-      },
+    // the reopening's reason is stored in its own row (sealed with the claimant's key, as the update's texts are),
+    // and the timeline says who reopened it into what, and why
+    const updateId = String(reopened.headers.location).split('/').pop()!;
+    const reopenings = await t
+      .db('claim_reopenings')
+      .where({ claim_id: claim.claim_id })
+      .select('update_id', 'closing_reason', 'stage', 'reason', 'reopened_by');
+    expect(reopenings).toEqual([
+      { update_id: updateId, closing_reason: 'denied', stage: 'estimate', reason: expect.any(String), reopened_by: 'supervisor-sam' },
     ]);
+    expect(openField(await t.claimKey(claim.claim_id), reopenings[0].reason, reopeningReasonContext(updateId))).toBe(reason);
     const reopening = await t
       .db('claim_audit')
       .where({ claim_id: claim.claim_id, action: 'claim.status_updated' })

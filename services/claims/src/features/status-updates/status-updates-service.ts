@@ -6,6 +6,7 @@ import { deliveriesStore } from '../delivery';
 import { settleReservesOnClosing } from '../financials';
 import { escalationStore } from '../escalations';
 import { recordClaimChange } from '../../shared/claim-change';
+import { reopeningReasonContext, sealField } from '../../shared/claimant-fields';
 import { claimStatusUpdated, claimClosed } from './status-updates-events';
 import { lockClaim, readClaim } from '../../shared/claim-state';
 import type { ClosingReason } from '../../shared/claim-vocabulary';
@@ -169,7 +170,8 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
           claim_id: claim.claim_id,
           closing_reason: claim.closing?.reason ?? null,
           stage: request.stage,
-          reason: request.what_happened,
+          // what the claimant was told: sealed with their data key like the update's own texts
+          reason: sealField(await keys.keyFor(claim.claimant_id, db), request.what_happened, reopeningReasonContext(stored.update_id)),
           reopened_by: caller.sub,
         });
       }
