@@ -134,7 +134,7 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
       await trx('claimants')
         .where({ id: known.id })
         .update({ ...filledIn, wrapped_key: fresh.wrapped_key, kek_id: fresh.kek_id });
-      remember(known.id, fresh.key);
+      // not cached: should this transaction roll back, the claimant's other claims must not be sealed with a key never stored
       return { claimantId: known.id, key: fresh.key };
     },
   };

@@ -59,4 +59,21 @@ describe.each(modes)('matching a claimant inside a transaction with one connecti
     const inTransaction = await db.transaction((trx) => claimantPrivacy(db, vault(), true).keys.keyFor(first.claimantId, trx));
     expect(inTransaction).toEqual(first.key);
   }, 30000);
+
+  it('gives a claimant filed while encryption was off a key only when the intake that made it commits', async () => {
+    const contact = { email: 'lena.vogt@example.org', phone: null };
+    const filedPlain = await db.transaction((trx) => claimantPrivacy(db, vault(), false).claimantOf(trx, contact));
+    expect(filedPlain.key).toBeNull();
+    const encrypting = claimantPrivacy(db, vault(), true);
+    await expect(
+      db.transaction(async (trx) => {
+        expect((await encrypting.claimantOf(trx, contact)).key).toHaveLength(32);
+        throw new Error('the intake failed after matching');
+      }),
+    ).rejects.toThrow('the intake failed after matching');
+    // the rolled-back key was never stored: nothing may be sealed with it (an update of the earlier claim)
+    expect(await encrypting.keys.keyFor(filedPlain.claimantId)).toBeNull();
+    const committed = await db.transaction((trx) => encrypting.claimantOf(trx, contact));
+    expect(await encrypting.keys.keyFor(filedPlain.claimantId)).toEqual(committed.key);
+  }, 30000);
 });
