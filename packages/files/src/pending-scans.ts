@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Knex } from '@platform/db';
-import { startPeriodicTask, type PeriodicTask, type PeriodicTaskOptions } from '@platform/runtime';
+import { startPeriodicTask, type PeriodicTask, type PeriodicTaskOptions } from '@platform/http';
 import { ScannerUnavailableError, type VirusScanner } from './virus-scanner';
 
 /** What a service keeps of the files the scanner has not decided yet (`pending`: it was down). */

@@ -14,3 +14,4 @@ export * from './display-text';
 export type { FromSchema } from 'json-schema-to-ts';
 export * from './newest-first-cursor';
 export * from './routes';
+export * from './periodic-task';

@@ -1,9 +1,9 @@
 import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
-import { isDependencyUnavailable } from '@platform/http';
+import { isDependencyUnavailable, retryDelayMs } from '@platform/http';
 import { CLOUDEVENT_CONTENT_TYPE, PoisonMessageError, parseCloudEvent, type CloudEvent } from './cloud-event';
 import { consumeInTrace } from './tracing';
-import { retryDelayMs, type ConsumeOptions, type EventTransport, type Subscription } from './transport';
+import type { ConsumeOptions, EventTransport, Subscription } from './transport';
 
 const CONFIRM_TIMEOUT_MS = 10000;
 const ATTEMPTS_HEADER = 'x-attempts';

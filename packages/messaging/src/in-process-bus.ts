@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { isDependencyUnavailable } from '@platform/http';
+import { isDependencyUnavailable, retryDelayMs } from '@platform/http';
 import { PoisonMessageError, topicMatches, type CloudEvent } from './cloud-event';
 import { consumeInTrace } from './tracing';
-import { retryDelayMs, type ConsumeOptions, type EventTransport, type Subscription } from './transport';
+import type { ConsumeOptions, EventTransport, Subscription } from './transport';
 
 /**
  * The broker for a first `pnpm start` with no infrastructure: the same interface as RabbitMQ, inside

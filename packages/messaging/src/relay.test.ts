@@ -307,7 +307,8 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
     it('keeps running, listens again and publishes what was committed once the database returns', async () => {
       const exchange = newExchange('dbdown');
       const captured = await capture(exchange);
-      startRelay({ db: proxiedDb, listenUrl: proxy.urlFor(databaseUrl) });
+      const metrics = new Registry();
+      startRelay({ db: proxiedDb, listenUrl: proxy.urlFor(databaseUrl), metrics });
       await eventually(listening);
       proxy.cut();
       await eventually(async () => !(await listening()));
@@ -320,6 +321,9 @@ describe('OutboxRelay with PostgreSQL and RabbitMQ', () => {
       await eventually(async () => (await unpublished(exchange)) === 0, 10000);
       await eventually(listening, 10000);
       expect(counts(captured.received.map((e) => e.messageId)).size).toBe(events.length);
+      // its passes run on the periodic-task runner, which counted the ones the outage failed
+      const failures = await metrics.getSingleMetric('periodic_task_failures_total')!.get();
+      expect(failures.values.find((value) => value.labels.task === 'outbox-relay')?.value).toBeGreaterThan(0);
     });
   });
 

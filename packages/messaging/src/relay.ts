@@ -2,10 +2,11 @@ import type { Knex } from 'knex';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { retryDelayMs, startPeriodicTask, type PeriodicTask } from '@platform/http';
 import type { CloudEvent } from './cloud-event';
 import { OUTBOX_NOTIFY_CHANNEL, outboxSignals } from './outbox';
 import { publishInTrace } from './tracing';
-import { retryDelayMs, type EventTransport } from './transport';
+import type { EventTransport } from './transport';
 
 export interface RelayOptions {
   db: Knex;
@@ -64,12 +65,12 @@ export async function holdDueBatchToIndexOrder(trx: Knex): Promise<void> {
  * Moves committed outbox rows to the broker. Rows are claimed with FOR UPDATE SKIP LOCKED, so any number
  * of relays can run; each row is marked sent only after the broker confirmed it, and a failure backs
  * off that row. A crash between confirm and mark re-sends the row: consumers de-duplicate by event id.
+ * Its passes run on the periodic-task runner (task `outbox-relay`): one drains the outbox batch by batch,
+ * a commit in this process or a NOTIFY from another wakes it, and it backs off while the database is away.
  */
 export class OutboxRelay {
   private running = false;
-  private wakeUp?: () => void;
-  private nudged = false;
-  private loop?: Promise<void>;
+  private task?: PeriodicTask;
   private listening?: Promise<void>;
   private stopListening?: () => void;
   private lastCleanup = 0;
@@ -122,20 +123,27 @@ export class OutboxRelay {
     this.running = true;
     outboxSignals.on('committed', this.onCommitted);
     if (this.options.listenUrl) this.listening = this.listen(this.options.listenUrl);
-    this.loop = this.run();
+    const { logger, metrics, pollIntervalMs = 1000 } = this.options;
+    this.task = startPeriodicTask({
+      name: 'outbox-relay',
+      work: () => this.drain(),
+      intervalMs: pollIntervalMs,
+      backoff: { baseMs: 250, maxMs: 5000 },
+      logger,
+      metrics,
+    });
   }
 
+  /** Runs a pass now, or right after the one in flight (which may have looked past the new rows). */
   nudge(): void {
-    this.nudged = true;
-    this.wakeUp?.();
+    void this.task?.wake();
   }
 
   /** Stops after the batch in hand; what is unpublished stays in the outbox for the next start. */
   async stop(): Promise<void> {
     this.running = false;
     outboxSignals.off('committed', this.onCommitted);
-    this.nudge();
-    await this.loop;
+    await this.task?.stop();
     this.stopListening?.();
     await this.listening;
   }
@@ -172,41 +180,16 @@ export class OutboxRelay {
     }
   }
 
-  private async run(): Promise<void> {
-    const pollMs = this.options.pollIntervalMs ?? 1000;
-    let idleFailures = 0;
-    while (this.running) {
-      let waitMs = pollMs;
-      try {
-        const { published, failed } = await this.relayOnce();
-        idleFailures = 0;
-        if (published > 0 && !failed) waitMs = 0;
-        await this.cleanup();
-      } catch (error) {
-        idleFailures += 1;
-        waitMs = retryDelayMs(idleFailures, 250, 5000);
-        this.options.logger.warn({ err: error }, 'outbox relay could not read the outbox');
-      }
-      if (waitMs > 0 && this.running) await this.sleepUnlessNudged(waitMs);
+  /**
+   * One pass: batches until the outbox has none due, a publish fails (those rows wait for their own
+   * backoff) or the relay stops; then the retention clean-up. A database error fails the pass.
+   */
+  private async drain(): Promise<void> {
+    for (;;) {
+      const { published, failed } = await this.relayOnce();
+      if (published === 0 || failed || !this.running) break;
     }
-  }
-
-  private sleepUnlessNudged(ms: number): Promise<void> {
-    if (this.nudged) {
-      this.nudged = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined = undefined;
-      const done = () => {
-        clearTimeout(timer);
-        this.nudged = false;
-        this.wakeUp = undefined;
-        resolve();
-      };
-      timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+    await this.cleanup();
   }
 
   /** Publishes one batch. Returns how many were confirmed and whether any publish failed. */

@@ -28,7 +28,3 @@ export interface EventTransport {
   queueDepth(queue: string): Promise<number>;
   close(): Promise<void>;
 }
-
-export function retryDelayMs(attempt: number, baseMs = 200, maxMs = 10000): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-}

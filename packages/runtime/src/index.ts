@@ -1,7 +1,6 @@
 export * from './service-config';
 export * from './run-service';
 export * from './placement-recovery';
-export * from './periodic-task';
 export * from './service-database';
 export * from './service-document';
 export * from './service-main';

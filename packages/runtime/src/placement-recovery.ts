@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { startPeriodicTask, type PeriodicTask } from './periodic-task';
+import { startPeriodicTask, type PeriodicTask } from '@platform/http';
 
 /** What recovers abandoned file placements (FilePlacements of @platform/files). */
 export interface PlacementRecovery {

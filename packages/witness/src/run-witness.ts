@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Knex } from '@platform/db';
+import { startPeriodicTask } from '@platform/http';
 import { formatWitnessVerifierKey } from './cosignature';
 import { httpLogClient, witnessToken } from './log-client';
-import { startPeriodicTask } from '@platform/runtime';
 import { createWitness, type Witness } from './witness';
 import { checkWitnessSettings, loadWitnessKey, type WitnessSettings } from './witness-config';
 import type { Refusal } from './witness-store';

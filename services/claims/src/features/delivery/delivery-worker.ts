@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/db';
-import { retryDelayMs } from '@platform/messaging';
-import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
+import { retryDelayMs, startPeriodicTask } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
 import type { Logger } from 'pino';
 import { claimantMessages } from '../../shared/claimant-messages';
 import { sendAccessLink } from './access-link-delivery';

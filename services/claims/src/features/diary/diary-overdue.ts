@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/db';
-import type { FromSchema } from '@platform/http';
+import { startPeriodicTask, type FromSchema } from '@platform/http';
 import { eventKind, eventSchemaId } from '@platform/messaging';
-import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
+import type { ServiceDeps } from '@platform/runtime';
 import { claimEventProperties, recordClaimChange } from '../../shared/claim-change';
 import { reconcilePlatformActivities } from './platform-activities';
 

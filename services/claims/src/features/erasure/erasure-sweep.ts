@@ -1,8 +1,8 @@
 import { Counter, type Registry } from 'prom-client';
 import type { FileStorage } from '@platform/files';
 import { withTransactional } from '@platform/db';
-import { HttpProblem } from '@platform/http';
-import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
+import { HttpProblem, startPeriodicTask } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
 import { destroyClaimFiles } from '../attachments';
 import { removeClaimantExportArchives } from '../exports';
 import { retentionPolicyStore } from '../retention-policy';

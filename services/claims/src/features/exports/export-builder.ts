@@ -1,6 +1,7 @@
 import type { Knex } from '@platform/db';
 import type { FileStorage } from '@platform/files';
-import { startPeriodicTask, type ServiceDeps } from '@platform/runtime';
+import { startPeriodicTask } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
 import { claimStore, openClaim, withoutTokenHash } from '../../shared/claim-store';
 import { attachmentsStore } from '../attachments';
 import type { ClaimantKeys } from '../claimants';

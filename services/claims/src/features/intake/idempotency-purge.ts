@@ -1,4 +1,5 @@
-import { startPeriodicTask, type PeriodicTask, type ServiceDeps } from '@platform/runtime';
+import { startPeriodicTask, type PeriodicTask } from '@platform/http';
+import type { ServiceDeps } from '@platform/runtime';
 import { idempotencyStore } from './idempotency';
 
 export const IDEMPOTENCY_PURGE_INTERVAL_MS = 15 * 60_000;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Knex } from '@platform/db';
 import { createEvent, enqueueEvent } from '@platform/messaging';
-import { startPeriodicTask } from '@platform/runtime';
+import { startPeriodicTask } from '@platform/http';
 import { auditSignals, chainHead, lockAuditChain, measureAuditChain } from '../../shared/audit-append';
 import { chainTimestamp } from '../../shared/audit-chain';
 import { auditTreeRoot, catchUpAuditTree } from '../../shared/audit-tree';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Knex } from '@platform/db';
-import { startPeriodicTask } from '@platform/runtime';
+import { startPeriodicTask } from '@platform/http';
 import { consistencyProof, consistencyProofRanges, nodesFor, verifyConsistency } from '@platform/merkle';
 import { createEvent, enqueueEvent } from '@platform/messaging';
 import { chainTimestamp } from '../../shared/audit-chain';

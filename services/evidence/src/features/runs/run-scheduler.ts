@@ -1,5 +1,5 @@
 import { withTransactional, type Knex } from '@platform/db';
-import { startPeriodicTask, type PeriodicTask } from '@platform/runtime';
+import { startPeriodicTask, type PeriodicTask } from '@platform/http';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { currentPeriods, controlsStore } from '../controls';

@@ -13,6 +13,11 @@ export interface PeriodicTaskOptions {
   jitter?: number;
   /** Run a first pass at once (default) or only after the first interval. */
   runAtStart?: boolean;
+  /**
+   * For work whose dependency can be away (the database): after a failed pass the next waits `baseMs`,
+   * doubled for each further failure in a row, up to `maxMs`, instead of the interval; a success resets it.
+   */
+  backoff?: { baseMs: number; maxMs: number };
   /** For tests: the source of randomness of the jitter. */
   random?: () => number;
 }
@@ -28,6 +33,11 @@ export interface PeriodicTask {
   wake(): Promise<void>;
   /** No pass starts after this; resolves once the pass in flight has ended. */
   stop(): Promise<void>;
+}
+
+/** The wait before the `attempt`-th retry (from 1): `baseMs` doubled per attempt, never more than `maxMs`. */
+export function retryDelayMs(attempt: number, baseMs = 200, maxMs = 10000): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
 }
 
 /** The wait before the next pass: `intervalMs` ± `jitter` of it, never negative. */
@@ -73,26 +83,30 @@ function taskMetrics(registry: Registry): TaskMetrics {
 }
 
 /**
- * The one runner of the services' background work: one pass at a time (a slow pass delays the next, it is
- * never overlapped), the next pass scheduled after the last one ends, with jitter; a failed pass is logged
- * and counted and the next runs as planned; stop() waits for the pass in flight. Per task: the time of the
- * last success, the duration of each pass and the failures, as metrics.
+ * The one runner of the services' background work (and of the outbox relay, which is why it lives here,
+ * below `@platform/messaging`): one pass at a time (a slow pass delays the next, it is never overlapped),
+ * the next pass scheduled after the last one ends, with jitter; a failed pass is logged and counted and the
+ * next runs as planned (after the backoff, when the task has one); stop() waits for the pass in flight.
+ * Per task: the time of the last success, the duration of each pass and the failures, as metrics.
  */
 export function startPeriodicTask(options: PeriodicTaskOptions): PeriodicTask {
-  const { name, work, intervalMs, logger, jitter = 0.1, random = Math.random } = options;
+  const { name, work, intervalMs, logger, backoff, jitter = 0.1, random = Math.random } = options;
   const metrics = options.metrics && taskMetrics(options.metrics);
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let failuresInARow = 0;
 
   const pass = async () => {
     const started = process.hrtime.bigint();
     try {
       const done = await work();
+      failuresInARow = 0;
       metrics?.lastSuccess.set({ task: name }, Date.now() / 1000);
       if (typeof done === 'number' && done > 0) logger.info({ task: name, count: done }, `${name}: done`);
     } catch (error) {
+      failuresInARow += 1;
       metrics?.failures.inc({ task: name });
       logger.warn({ err: error, task: name }, `${name}: pass failed; the next runs as planned`);
     } finally {
@@ -101,7 +115,8 @@ export function startPeriodicTask(options: PeriodicTaskOptions): PeriodicTask {
   };
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(() => void runNow(), nextDelay(intervalMs, jitter, random));
+    const wait = backoff && failuresInARow > 0 ? retryDelayMs(failuresInARow, backoff.baseMs, backoff.maxMs) : intervalMs;
+    timer = setTimeout(() => void runNow(), nextDelay(wait, jitter, random));
     timer.unref();
   };
   const runNow = (): Promise<void> => {

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import { nextDelay, startPeriodicTask, type PeriodicTask } from './periodic-task';
+import { nextDelay, retryDelayMs, startPeriodicTask, type PeriodicTask } from './periodic-task';
 
 const logger = pino({ level: 'silent' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -113,6 +113,25 @@ describe('startPeriodicTask', () => {
     expect(Number(/^periodic_task_duration_seconds_count\{task="flaky"\} (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(3);
   });
 
+  it('with a backoff, waits longer after each failed pass in a row instead of the interval, and the interval again after a success', async () => {
+    const started: number[] = [];
+    start({
+      name: 'backing-off',
+      intervalMs: 60000,
+      jitter: 0,
+      backoff: { baseMs: 40, maxMs: 160 },
+      work: async () => {
+        started.push(Date.now());
+        if (started.length <= 4) throw new Error('database away');
+      },
+    });
+    await until(() => started.length === 5);
+    const waits = started.slice(1).map((at, n) => at - started[n]);
+    [40, 80, 160, 160].forEach((least, n) => expect(waits[n]).toBeGreaterThanOrEqual(least - 5));
+    await sleep(400);
+    expect(started).toHaveLength(5);
+  });
+
   it('shares one set of metrics between the tasks of a registry, labelled by task', async () => {
     const metrics = new Registry();
     const a = start({ name: 'a', intervalMs: 1000, metrics, work: async () => undefined });
@@ -138,5 +157,10 @@ describe('startPeriodicTask', () => {
     expect(nextDelay(1000, 0.1, () => 0.5)).toBe(1000);
     expect(nextDelay(1000, 0, () => 0)).toBe(1000);
     expect(nextDelay(10, 5, () => 0)).toBe(0);
+  });
+
+  it('doubles the retry delay per attempt from the base, up to the cap', () => {
+    expect([1, 2, 3, 4, 5].map((attempt) => retryDelayMs(attempt, 250, 2000))).toEqual([250, 500, 1000, 2000, 2000]);
+    expect(retryDelayMs(0, 250, 2000)).toBe(250);
   });
 });
