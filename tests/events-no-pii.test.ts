@@ -190,7 +190,11 @@ describe('events and audit records carry no personal data of the claimant', () =
       .send({ reason: `Duplicate for ${person.name}` })
       .expect(200);
     await pay('1500.00');
-    await request(t.url).post(path('/generate-adjuster-kit')).set('Authorization', writer).expect(201);
+    await request(t.url)
+      .post(path('/generate-adjuster-kit'))
+      .set('Authorization', writer)
+      .set('Access-Purpose', `Kit for ${person.name}`) // an injury claim: its personal data is read with a purpose
+      .expect(201);
 
     // the sweeps: an overdue activity and a broken promise of the next update
     await announceOverdueActivities(t.db, t.config.CLAIMS_EXCHANGE);

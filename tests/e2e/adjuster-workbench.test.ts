@@ -52,8 +52,8 @@ describe.each(JOURNEY_MODES)(
       await adjuster.screenshot({ path: screenshotPath(mode, 'workbench-queue.png') });
       await expectNoSeriousAccessibilityViolations(adjuster);
 
-      // A failed load says what failed and offers to retry.
-      const claimUrl = `**/api/claims/claims/${claimId}`;
+      // A failed load says what failed and offers to retry (the page's first read: whether the claim needs a purpose).
+      const claimUrl = `**/api/claims/claims/${claimId}/sensitivity`;
       await adjuster.route(claimUrl, (route) => route.abort('connectionrefused'));
       await row.getByRole('link', { name: claimNumber }).click();
       const failed = adjuster.getByRole('alert').filter({ hasText: 'The claim could not be loaded' });

@@ -1,3 +1,4 @@
 export * from './vocabulary';
 export * from './documents';
 export * from './adequacy';
+export * from './sensitivity';

@@ -58,6 +58,7 @@ export const PROBLEM_SCHEMA = {
     instance: { type: 'string' },
     request_id: { type: 'string' },
     errors: { type: 'array', items: { type: 'object', properties: { pointer: { type: 'string' }, message: { type: 'string' } } } },
+    header: { type: 'string', description: 'The request header a 428 asks for' },
   },
 };
 
@@ -85,6 +86,7 @@ const PROBLEM_BY_STATUS: Record<number, HttpProblem> = Object.fromEntries(
     problems.payloadTooLarge('The body is over its limit'),
     problems.unsupportedMediaType('Content-Type must be application/json'),
     problems.unprocessable('The request is well-formed but cannot be carried out'),
+    problems.preconditionRequired('Access-Purpose', 'This claim holds sensitive personal data: say why you read it in Access-Purpose'),
     problems.tooManyRequests(60),
     problems.badGateway('The service cannot be reached'),
     problems.serviceUnavailable('A dependency is unavailable; retry shortly'),

@@ -60,6 +60,9 @@ export const problems = {
   gone: (detail: string) => new HttpProblem(410, 'gone', 'Gone', detail),
   payloadTooLarge: (detail: string) => new HttpProblem(413, 'payload-too-large', 'Payload too large', detail),
   unsupportedMediaType: (detail: string) => new HttpProblem(415, 'unsupported-media-type', 'Unsupported media type', detail),
+  /** 428: the request must carry `header` (named in the body as `header`) for this resource. */
+  preconditionRequired: (header: string, detail: string) =>
+    new HttpProblem(428, 'precondition-required', 'Precondition required', detail, { header }),
   unprocessable: (detail: string, extensions: Extensions = {}) =>
     new HttpProblem(422, 'unprocessable', 'Unprocessable request', detail, extensions),
   tooManyRequests: (retryAfterSeconds: number) =>

@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * The whole claim file
-         * @description The read is recorded in the claim’s access log (who, when, the `Access-Purpose` given) and published as `claim.personal_data_accessed` before the file is served.
+         * @description The read is recorded in the claim’s access log (who, when, the `Access-Purpose` given) and published as `claim.personal_data_accessed` before the file is served. A sensitive claim (an injury, or a triage fraud indicator; `GET …/claims/{id}/sensitivity` tells without revealing anything personal) is served only with an `Access-Purpose`: without one the answer is 428 problem+json naming the header, and no personal data leaves the service. Compatibility (CONTRACT §3): every other claim is 200 for `claims:read` as before, with the purpose optional; the 428 is the one addition, and only for the special-category and fraud-suspected files a person must justify reading (issue 37).
          */
         get: operations["getClaim"];
         put?: never;
@@ -292,7 +292,7 @@ export interface paths {
         put?: never;
         /**
          * Generate an adjuster kit: a hashed snapshot of the claim file to start work from
-         * @description Stores an immutable snapshot (claim, latest triage run, latest escalation, timeline, attachments with sha256 and download_url, documents checklist, suggested next steps each marked draft) with `sha256` over the RFC 8785 canonical JSON of the snapshot without `sha256`. Generating again makes a new kit. Publishes `claim.adjuster_kit_generated`. Takes no body. The kit holds the claim’s personal data: its generation is recorded in the claim’s access log (`adjuster_kit`).
+         * @description Stores an immutable snapshot (claim, latest triage run, latest escalation, timeline, attachments with sha256 and download_url, documents checklist, suggested next steps each marked draft) with `sha256` over the RFC 8785 canonical JSON of the snapshot without `sha256`. Generating again makes a new kit. Publishes `claim.adjuster_kit_generated`. Takes no body. The kit holds the claim’s personal data: its generation is recorded in the claim’s access log (`adjuster_kit`); on a sensitive claim it needs an `Access-Purpose` (428 without one, before anything is generated).
          */
         post: operations["generateAdjusterKit"];
         delete?: never;
@@ -310,7 +310,7 @@ export interface paths {
         };
         /**
          * Read a stored adjuster kit
-         * @description The read is recorded in the claim’s access log (`adjuster_kit`) before the kit is served.
+         * @description The read is recorded in the claim’s access log (`adjuster_kit`) before the kit is served; a sensitive claim’s kit needs an `Access-Purpose` (428 without one).
          */
         get: operations["getAdjusterKit"];
         put?: never;
@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * Download an attachment's stored bytes
-         * @description Streams the file with its detected content type; the file name is for display only (Content-Disposition). The download is recorded in the claim’s access log (`attachment`) before the bytes are sent.
+         * @description Streams the file with its detected content type; the file name is for display only (Content-Disposition). The download is recorded in the claim’s access log (`attachment`) before the bytes are sent; a sensitive claim’s attachment needs an `Access-Purpose` (428 without one).
          */
         get: operations["downloadAttachment"];
         put?: never;
@@ -774,9 +774,29 @@ export interface paths {
         };
         /**
          * Who read a claim's personal data, newest first, cursor-paged
-         * @description Every staff read of the claim file (`GET /claims/{id}`), an attachment’s bytes, an adjuster kit (generated or read) and an export holding the claim adds a row before the data is served: who (`sub`), when, what kind, the `Access-Purpose` header the reader sent (null when none) and whether the claim was sensitive (an injury, or a triage fraud gate). The API does not refuse a sensitive read without a purpose (service callers and kits read without a person to ask); the workbench asks for one, and this log shows the reads that gave none. The log is append-only (the database refuses changes) and each row is also published as `claim.personal_data_accessed` (whether a purpose was given, never its text) into the audit log. Reading this log is not logged.
+         * @description Every staff read of the claim file (`GET /claims/{id}`), an attachment’s bytes, an adjuster kit (generated or read) and an export holding the claim adds a row before the data is served: who (`sub`), when, what kind, the `Access-Purpose` header the reader sent (null when none) and whether the claim was sensitive (an injury, or a triage fraud gate). A sensitive claim is read only with a purpose (428 without one, nothing served or logged), so its rows name one; other claims’ rows may not. The log is append-only (the database refuses changes) and each row is also published as `claim.personal_data_accessed` (whether a purpose was given, never its text) into the audit log. Reading this log is not logged.
          */
         get: operations["listClaimAccessLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/claims/claims/{id}/sensitivity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether reading a claim’s personal data needs an Access-Purpose
+         * @description Flags only, nothing personal and not itself logged: what a client asks before it reads the claim file, so it can ask its user why first (the workbench’s purpose prompt). A sensitive claim (an injury, or a triage run that raised the fraud indicator) whose claimant is not erased has `purpose_required: true`: every read of its personal data without an `Access-Purpose` header is 428 and serves nothing.
+         */
+        get: operations["getClaimSensitivity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -854,7 +874,7 @@ export interface paths {
         };
         /**
          * Download a ready export’s zip
-         * @description Each download is recorded in the access log of every claim the export holds (`export`, with the Access-Purpose given) before the bytes are sent.
+         * @description Each download is recorded in the access log of every claim the export holds (`export`, with the Access-Purpose given) before the bytes are sent; an export holding a sensitive claim needs an `Access-Purpose` (428 without one).
          */
         get: operations["downloadClaimantExport"];
         put?: never;
@@ -1469,6 +1489,8 @@ export interface components {
                 pointer?: string;
                 message?: string;
             }[];
+            /** @description The request header a 428 asks for */
+            header?: string;
         };
         Activity: {
             /** Format: uuid */
@@ -1784,6 +1806,15 @@ export interface components {
             recorded_by: string;
             /** Format: date-time */
             recorded_at: string;
+        };
+        ClaimSensitivity: {
+            /** Format: uuid */
+            claim_id: string;
+            claim_number: string;
+            /** @description The claim involves an injury, or a triage run raised the fraud indicator gate */
+            sensitive: boolean;
+            /** @description A read of the claim’s personal data (the claim file, an attachment’s bytes, an adjuster kit, an export holding it) needs an `Access-Purpose` header, else it is 428: the claim is sensitive and its claimant not erased */
+            purpose_required: boolean;
         };
         CloseClaimRequest: {
             /**
@@ -5045,7 +5076,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Optional: a read without it is served and logged as given no purpose. */
+                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Required when the claim is sensitive (an injury, or a triage fraud indicator; `GET /api/claims/claims/{id}/sensitivity` tells) and its claimant not erased: without it the read is 428 and nothing is served. Optional otherwise. */
                 "Access-Purpose"?: string;
             };
             path: {
@@ -5294,6 +5325,25 @@ export interface operations {
                      *       "status": 404,
                      *       "detail": "No such resource",
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The claim is sensitive and no `Access-Purpose` was sent (problem type `precondition-required`, `header: "Access-Purpose"`): nothing was served or logged */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "This claim holds sensitive personal data: say why you read it in Access-Purpose",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "header": "Access-Purpose"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7637,7 +7687,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Optional: a read without it is served and logged as given no purpose. */
+                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Required when the claim is sensitive (an injury, or a triage fraud indicator; `GET /api/claims/claims/{id}/sensitivity` tells) and its claimant not erased: without it the read is 428 and nothing is served. Optional otherwise. */
                 "Access-Purpose"?: string;
             };
             path: {
@@ -7912,6 +7962,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The claim is sensitive and no `Access-Purpose` was sent (problem type `precondition-required`, `header: "Access-Purpose"`): nothing was served or logged */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "This claim holds sensitive personal data: say why you read it in Access-Purpose",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "header": "Access-Purpose"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             502: components["responses"]["BadGateway"];
             /** @description The database is unavailable */
             503: {
@@ -7940,7 +8009,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Optional: a read without it is served and logged as given no purpose. */
+                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Required when the claim is sensitive (an injury, or a triage fraud indicator; `GET /api/claims/claims/{id}/sensitivity` tells) and its claimant not erased: without it the read is 428 and nothing is served. Optional otherwise. */
                 "Access-Purpose"?: string;
             };
             path: {
@@ -8196,6 +8265,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The claim is sensitive and no `Access-Purpose` was sent (problem type `precondition-required`, `header: "Access-Purpose"`): nothing was served or logged */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "This claim holds sensitive personal data: say why you read it in Access-Purpose",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "header": "Access-Purpose"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             502: components["responses"]["BadGateway"];
             /** @description The database is unavailable */
             503: {
@@ -8224,7 +8312,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Optional: a read without it is served and logged as given no purpose. */
+                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Required when the claim is sensitive (an injury, or a triage fraud indicator; `GET /api/claims/claims/{id}/sensitivity` tells) and its claimant not erased: without it the read is 428 and nothing is served. Optional otherwise. */
                 "Access-Purpose"?: string;
             };
             path: {
@@ -8334,6 +8422,25 @@ export interface operations {
                      *       "title": "The virus scan holds the file back: quarantined (`scan_status: infected`) or not scanned yet (`pending`)",
                      *       "status": 423,
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The claim is sensitive and no `Access-Purpose` was sent (problem type `precondition-required`, `header: "Access-Purpose"`): nothing was served or logged */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "This claim holds sensitive personal data: say why you read it in Access-Purpose",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "header": "Access-Purpose"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -12686,6 +12793,113 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    getClaimSensitivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim’s flags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "claim_id": "3f0e6c1a-8d2b-4c55-9a71-0b6f1f2d9e41",
+                     *       "claim_number": "CLM-2026-000123",
+                     *       "sensitive": true,
+                     *       "purpose_required": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimSensitivity"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No credentials, or credentials that do not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Credentials are missing or do not verify",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks claims:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The caller lacks the scope",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such claim */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            502: components["responses"]["BadGateway"];
+            /** @description The database is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "A dependency is unavailable; retry shortly",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     eraseClaimant: {
         parameters: {
             query?: never;
@@ -13182,7 +13396,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Optional: a read without it is served and logged as given no purpose. */
+                /** @description Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). Required when the claim is sensitive (an injury, or a triage fraud indicator; `GET /api/claims/claims/{id}/sensitivity` tells) and its claimant not erased: without it the read is 428 and nothing is served. Optional otherwise. */
                 "Access-Purpose"?: string;
             };
             path: {
@@ -13310,6 +13524,25 @@ export interface operations {
                      *       "title": "The archive is no longer stored (the claimant was erased since)",
                      *       "status": 410,
                      *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The claim is sensitive and no `Access-Purpose` was sent (problem type `precondition-required`, `header: "Access-Purpose"`): nothing was served or logged */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.claims-platform.dev/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "This claim holds sensitive personal data: say why you read it in Access-Purpose",
+                     *       "request_id": "a3c5e0de-57c1-4a53-9f0c-2a4c1e0f7d11",
+                     *       "header": "Access-Purpose"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -1,15 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { authHeader, type WorkbenchSession } from '../session';
+import type { WorkbenchSession } from '../session';
 import { downloadObjectUrl } from './AttachmentsSection';
-import { ErrorAlert, problemText } from './claim-file';
+import { ErrorAlert, problemText, readHeaders } from './claim-file';
 
-export function AdjusterKitSection({ claimId, session }: { claimId: string; session: WorkbenchSession }) {
+/** Generates a kit (it holds the claim's personal data: generated with the purpose given for the claim, if any). */
+export function AdjusterKitSection({ claimId, session, purpose }: { claimId: string; session: WorkbenchSession; purpose: string | null }) {
   const generate = useMutation({
     mutationFn: async () => {
       const { data, error } = await api.POST('/api/claims/claims/{id}/generate-adjuster-kit', {
         params: { path: { id: claimId } },
-        headers: authHeader(session),
+        headers: readHeaders(session, purpose),
       });
       if (error) throw new Error(problemText(error, 'The kit could not be generated'));
       downloadObjectUrl(

@@ -1,11 +1,14 @@
 import { describeDocumentType } from '@platform/claims-domain';
 import { useEffect, useState } from 'react';
-import { authHeader, type WorkbenchSession } from '../session';
-import type { ClaimFile } from './claim-file';
+import type { WorkbenchSession } from '../session';
+import { readHeaders, type ClaimFile } from './claim-file';
 
-/** Fetches a protected file with the token and hands back an object URL the page may show (the CSP allows blob:). */
-async function fetchObjectUrl(path: string, session: WorkbenchSession): Promise<string> {
-  const response = await fetch(path, { headers: authHeader(session) });
+/**
+ * Fetches a protected file with the token (and the purpose given for the claim, if any) and hands back an object
+ * URL the page may show (the CSP allows blob:).
+ */
+async function fetchObjectUrl(path: string, headers: Record<string, string>): Promise<string> {
+  const response = await fetch(path, { headers });
   if (!response.ok) throw new Error(`The file could not be fetched (${response.status})`);
   return URL.createObjectURL(await response.blob());
 }
@@ -13,11 +16,11 @@ async function fetchObjectUrl(path: string, session: WorkbenchSession): Promise<
 function AttachmentPreview({
   claimId,
   attachment,
-  session,
+  headers,
 }: {
   claimId: string;
   attachment: ClaimFile['attachments'][number];
-  session: WorkbenchSession;
+  headers: Record<string, string>;
 }) {
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -36,7 +39,7 @@ function AttachmentPreview({
         <button
           type="button"
           className="secondary"
-          onClick={() => fetchObjectUrl(contentPath, session).then(setUrl, (e: Error) => setError(e.message))}
+          onClick={() => fetchObjectUrl(contentPath, headers).then(setUrl, (e: Error) => setError(e.message))}
         >
           Preview {attachment.filename}
         </button>
@@ -45,7 +48,7 @@ function AttachmentPreview({
         type="button"
         className="secondary"
         onClick={() =>
-          fetchObjectUrl(contentPath, session).then(
+          fetchObjectUrl(contentPath, headers).then(
             (objectUrl) => downloadObjectUrl(objectUrl, attachment.filename),
             (e: Error) => setError(e.message),
           )
@@ -72,7 +75,8 @@ export function downloadObjectUrl(url: string, filename: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-export function AttachmentsSection({ file, session }: { file: ClaimFile; session: WorkbenchSession }) {
+export function AttachmentsSection({ file, session, purpose }: { file: ClaimFile; session: WorkbenchSession; purpose: string | null }) {
+  const headers = readHeaders(session, purpose);
   return (
     <section aria-labelledby="attachments">
       <h2 id="attachments">Attachments</h2>
@@ -81,7 +85,7 @@ export function AttachmentsSection({ file, session }: { file: ClaimFile; session
       ) : (
         <ul>
           {file.attachments.map((attachment) => (
-            <AttachmentPreview key={attachment.attachment_id} claimId={file.claim.claim_id} attachment={attachment} session={session} />
+            <AttachmentPreview key={attachment.attachment_id} claimId={file.claim.claim_id} attachment={attachment} headers={headers} />
           ))}
         </ul>
       )}

@@ -7,7 +7,7 @@ import { AdjusterKitSection } from './AdjusterKitSection';
 import { AssignmentSection } from './AssignmentSection';
 import { AttachmentsSection } from './AttachmentsSection';
 import { ActivitiesSection } from './ActivitiesSection';
-import { isSensitive, useClaimFile } from './claim-file';
+import { useClaimFile, useClaimSensitivity } from './claim-file';
 import { ClaimSummary } from './ClaimSummary';
 import { ComposerSection } from './ComposerSection';
 import { ContactsSection } from './ContactsSection';
@@ -24,15 +24,26 @@ export function ClaimPage() {
   const { claimId = '' } = useParams();
   const session = useSession();
   const [purpose, givePurpose] = useAccessPurpose(claimId);
-  const file = useClaimFile(claimId, session, purpose);
+  // the flags first: a sensitive claim's file is read only once the person said why (the service refuses it without)
+  const sensitivity = useClaimSensitivity(claimId, session);
+  const asking = sensitivity.data?.purpose_required === true && purpose === null;
+  const file = useClaimFile(claimId, session, purpose, sensitivity.isSuccess && !asking);
   // Kept above the composer: closing unmounts the composer, and the word that the claim closed must stay.
   const [outcome, setOutcome] = useState<string | null>(null);
-  usePageTitle(file.data ? `Claim ${file.data.claim.claim_number}` : 'Claim');
-  if (file.error)
+  usePageTitle(sensitivity.data ? `Claim ${sensitivity.data.claim_number}` : 'Claim');
+  const failed = sensitivity.error ?? (asking ? null : file.error);
+  if (failed)
     return (
       <main>
         <h1>Claim</h1>
-        <RequestFailed what="The claim" error={file.error} onRetry={() => void file.refetch()} />
+        <RequestFailed what="The claim" error={failed} onRetry={() => void (sensitivity.error ? sensitivity.refetch() : file.refetch())} />
+      </main>
+    );
+  if (asking)
+    return (
+      <main className="claim-page">
+        <h1>Claim {sensitivity.data?.claim_number}</h1>
+        <PurposePrompt onGive={givePurpose} />
       </main>
     );
   if (!file.data)
@@ -60,13 +71,6 @@ export function ClaimPage() {
         <TimelineSection file={file.data} />
       </main>
     );
-  if (purpose === null && isSensitive(file.data))
-    return (
-      <main className="claim-page">
-        <h1>Claim {claim.claim_number}</h1>
-        <PurposePrompt onGive={givePurpose} />
-      </main>
-    );
   return (
     <main className="claim-page">
       <h1>Claim {claim.claim_number}</h1>
@@ -85,8 +89,8 @@ export function ClaimPage() {
       <ActivitiesSection claimId={claim.claim_id} session={session} open={claim.stage !== 'closed'} />
       <NotesSection claimId={claim.claim_id} session={session} />
       <DeliveriesSection claimId={claim.claim_id} session={session} />
-      <AttachmentsSection file={file.data} session={session} />
-      <AdjusterKitSection claimId={claim.claim_id} session={session} />
+      <AttachmentsSection file={file.data} session={session} purpose={purpose} />
+      <AdjusterKitSection claimId={claim.claim_id} session={session} purpose={purpose} />
       <TimelineSection file={file.data} />
     </main>
   );

@@ -7,17 +7,22 @@ type Problem = { detail?: string; title?: string };
 
 export const problemText = (problem: Problem | undefined, fallback: string) => problem?.detail ?? problem?.title ?? fallback;
 
+/** The headers of a read of the claim's personal data: the token and the purpose the person gave, if any. */
+export function readHeaders(session: WorkbenchSession, purpose: string | null): Record<string, string> {
+  return { ...authHeader(session), ...(purpose ? { 'Access-Purpose': purpose } : {}) };
+}
+
 /**
- * The claim file, read with the purpose the person gave for opening it (the `Access-Purpose` the claim's
- * access log records), or none.
+ * Whether reading the claim's personal data needs a purpose (a sensitive claim: an injury or a fraud indicator,
+ * decided by the service). Flags only: nothing personal leaves the service before the person has said why.
  */
-export function useClaimFile(claimId: string, session: WorkbenchSession, purpose: string | null = null) {
+export function useClaimSensitivity(claimId: string, session: WorkbenchSession) {
   return useQuery({
-    queryKey: ['claim', claimId, purpose],
+    queryKey: ['claim', claimId, 'sensitivity'],
     queryFn: async () => {
-      const { data, error } = await api.GET('/api/claims/claims/{id}', {
+      const { data, error } = await api.GET('/api/claims/claims/{id}/sensitivity', {
         params: { path: { id: claimId } },
-        headers: { ...authHeader(session), ...(purpose ? { 'Access-Purpose': purpose } : {}) },
+        headers: authHeader(session),
       });
       if (error) throw new Error(problemText(error, 'The claim could not be loaded'));
       return data;
@@ -25,9 +30,23 @@ export function useClaimFile(claimId: string, session: WorkbenchSession, purpose
   });
 }
 
-/** A claim whose personal data is read only with a purpose: someone was injured, or triage raised a fraud indicator. */
-export function isSensitive(file: Pick<ClaimFile, 'claim' | 'triage'>): boolean {
-  return file.claim.injuries === true || (file.triage?.escalation_gates ?? []).some((gate) => gate.gate === 'fraud_indicator');
+/**
+ * The claim file, read with the purpose the person gave for opening it (the `Access-Purpose` the claim's
+ * access log records), or none; read only once `enabled` (the purpose asked first where one is required).
+ */
+export function useClaimFile(claimId: string, session: WorkbenchSession, purpose: string | null, enabled: boolean) {
+  return useQuery({
+    queryKey: ['claim', claimId, 'file', purpose],
+    enabled,
+    queryFn: async () => {
+      const { data, error } = await api.GET('/api/claims/claims/{id}', {
+        params: { path: { id: claimId } },
+        headers: readHeaders(session, purpose),
+      });
+      if (error) throw new Error(problemText(error, 'The claim could not be loaded'));
+      return data;
+    },
+  });
 }
 
 /** A change to the claim; the claim file is read again once it succeeds. */

@@ -1,7 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { isSensitive, type ClaimFile } from '../claim/claim-file';
 import { headerSafePurpose, PurposePrompt } from '../claim/PurposePrompt';
 import { retentionText } from './ClaimantClaims';
 import type { ClaimantClaim } from './privacy-api';
@@ -37,20 +36,7 @@ describe('the retention of a claimant’s claim, in words', () => {
   });
 });
 
-describe('a sensitive claim', () => {
-  const file = (injuries: boolean | null, gates: string[]) =>
-    ({
-      claim: { injuries },
-      triage: gates.length ? { escalation_gates: gates.map((gate) => ({ gate, reason: '' })) } : null,
-    }) as unknown as ClaimFile;
-
-  it('is one where someone was injured or triage raised a fraud indicator', () => {
-    expect(isSensitive(file(true, []))).toBe(true);
-    expect(isSensitive(file(false, ['fraud_indicator']))).toBe(true);
-    expect(isSensitive(file(null, ['high_value', 'injury']))).toBe(false);
-    expect(isSensitive(file(false, []))).toBe(false);
-  });
-
+describe('the purpose prompt of a sensitive claim', () => {
   it('asks for the purpose before its personal data is shown, and gives only a non-blank one', async () => {
     const user = userEvent.setup();
     const onGive = vi.fn();

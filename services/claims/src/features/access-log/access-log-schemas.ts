@@ -42,3 +42,21 @@ export const accessLogPageSchema = {
     next_cursor: { type: ['string', 'null'] },
   },
 } as const;
+
+/** Whether reading a claim's personal data needs a purpose: flags only, nothing personal. */
+export const claimSensitivitySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['claim_id', 'claim_number', 'sensitive', 'purpose_required'],
+  properties: {
+    claim_id: { type: 'string', format: 'uuid' },
+    claim_number: { type: 'string' },
+    sensitive: { type: 'boolean', description: 'The claim involves an injury, or a triage run raised the fraud indicator gate' },
+    purpose_required: {
+      type: 'boolean',
+      description:
+        'A read of the claim’s personal data (the claim file, an attachment’s bytes, an adjuster kit, an export holding it) ' +
+        'needs an `Access-Purpose` header, else it is 428: the claim is sensitive and its claimant not erased',
+    },
+  },
+} as const;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { principalOf } from '@platform/auth';
+import { isSensitiveClaim } from '@platform/claims-domain';
 import type { Knex } from '@platform/db';
-import { cursorTimestampSql, decodeCursor, pageOf, problems } from '@platform/http';
+import { cursorTimestampSql, decodeCursor, pageOf, problems, UUID_PATTERN } from '@platform/http';
 import { createEvent, enqueueEvent } from '@platform/messaging';
 import { CLAIMS_EVENT_SOURCE } from '../../shared/claim-change';
 import { claimPersonalDataAccessed } from './access-log-events';
@@ -18,7 +19,17 @@ export const accessPurposeParameter = {
   schema: { type: 'string', maxLength: ACCESS_PURPOSE_MAX_LENGTH },
   description:
     'Why the caller reads this claim’s personal data (free text, at most 200 characters, recorded in the claim’s access log). ' +
-    'Optional: a read without it is served and logged as given no purpose.',
+    'Required when the claim is sensitive (an injury, or a triage fraud indicator; `GET /api/claims/claims/{id}/sensitivity` ' +
+    'tells) and its claimant not erased: without it the read is 428 and nothing is served. Optional otherwise.',
+};
+
+/** The 428 of a route that serves personal data, for its `responses`. */
+export const purposeRequiredResponse = {
+  428: {
+    description:
+      'The claim is sensitive and no `Access-Purpose` was sent (problem type `precondition-required`, `header: "Access-Purpose"`): ' +
+      'nothing was served or logged',
+  },
 };
 
 export interface Reader {
@@ -35,9 +46,19 @@ export function readerOf(req: Request): Reader {
   return { actor: principalOf(req).sub, purpose };
 }
 
-/** A claim read is sensitive when it involves an injury or triage raised a fraud gate on it. */
-const SENSITIVE_SQL = `claims.injuries IS TRUE OR EXISTS (
-  SELECT 1 FROM triage_runs WHERE triage_runs.claim_id = claims.id AND triage_runs.escalation_gates @> '[{"gate": "fraud_indicator"}]'::jsonb)`;
+/** Every escalation gate any triage run raised on the claim, as a JSON array. */
+const GATES_SQL = `(SELECT COALESCE(jsonb_agg(gate.value ->> 'gate'), '[]'::jsonb)
+  FROM triage_runs, jsonb_array_elements(triage_runs.escalation_gates) AS gate WHERE triage_runs.claim_id = claims.id)`;
+
+/** What the access rules need to know of a claim. */
+export interface ClaimSensitivity {
+  claim_id: string;
+  claim_number: string;
+  /** An injury, or a fraud indicator (`isSensitiveClaim`). */
+  sensitive: boolean;
+  /** Sensitive, and the claimant's personal data is still held (after erasure a tombstone is all there is to read). */
+  purpose_required: boolean;
+}
 
 interface AccessRow {
   id: string;
@@ -61,25 +82,50 @@ const entryOf = (row: AccessRow): AccessLogEntry => ({
 });
 
 export function accessLogStore(db: Knex) {
+  /** Whether each of `claimIds` (those that exist) is sensitive and needs a purpose to be read. */
+  async function sensitivityOf(claimIds: string[]): Promise<ClaimSensitivity[]> {
+    const ids = claimIds.filter((id) => UUID_PATTERN.test(id));
+    if (ids.length === 0) return [];
+    const rows: { id: string; claim_number: string; injuries: boolean | null; erased: boolean; gates: string[] }[] = await db('claims')
+      .whereIn('id', ids)
+      .select('id', 'claim_number', 'injuries', db.raw('claimant_erased_at IS NOT NULL AS erased'), db.raw(`${GATES_SQL} AS gates`));
+    return rows.map((row) => {
+      const sensitive = isSensitiveClaim({ injuries: row.injuries, gates: row.gates });
+      return { claim_id: row.id, claim_number: row.claim_number, sensitive, purpose_required: sensitive && !row.erased };
+    });
+  }
+
+  /** Refuses (428) a reader who gave no purpose when one of `claimIds` needs it; returns what it learnt of them. */
+  async function requirePurpose(reader: Reader, claimIds: string[]): Promise<ClaimSensitivity[]> {
+    const claims = await sensitivityOf(claimIds);
+    if (reader.purpose === null && claims.some((claim) => claim.purpose_required)) {
+      throw problems.preconditionRequired(
+        ACCESS_PURPOSE_HEADER,
+        `This claim holds sensitive personal data (an injury or a fraud indicator): send an ${ACCESS_PURPOSE_HEADER} header saying why you read it`,
+      );
+    }
+    return claims;
+  }
+
   return {
+    sensitivityOf,
+    requirePurpose,
+
     /**
      * Records one read of `claimIds`' personal data: a log row per claim and its `claim.personal_data_accessed`
-     * event, each row committed with its event. Called before the data is served, so nothing is served unlogged.
+     * event, each row committed with its event. Called before the data is served, so nothing is served unlogged;
+     * a sensitive claim read without a purpose is refused (428) before anything is logged.
      */
     async record(exchange: string, reader: Reader, kind: AccessKind, claimIds: string[]): Promise<void> {
-      if (claimIds.length === 0) return;
-      const rows: { id: string; sensitive: boolean }[] = await db('claims')
-        .whereIn('id', claimIds)
-        .select('id', db.raw(`(${SENSITIVE_SQL}) AS sensitive`));
-      for (const claim of rows) {
+      for (const claim of await requirePurpose(reader, claimIds)) {
         const accessId = randomUUID();
         const event = createEvent({
           source: CLAIMS_EVENT_SOURCE,
           type: claimPersonalDataAccessed.type,
-          subject: claim.id,
+          subject: claim.claim_id,
           dataschema: claimPersonalDataAccessed.schema.$id,
           data: {
-            claim_id: claim.id,
+            claim_id: claim.claim_id,
             actor: reader.actor,
             access_id: accessId,
             kind,
@@ -89,7 +135,7 @@ export function accessLogStore(db: Knex) {
         });
         const logRow = db('claim_access_log').insert({
           id: accessId,
-          claim_id: claim.id,
+          claim_id: claim.claim_id,
           actor: reader.actor,
           kind,
           purpose: reader.purpose,

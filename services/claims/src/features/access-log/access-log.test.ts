@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { compile } from '@platform/http';
 import { bearer } from '@platform/testing';
-import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { fileClaim, fnolBody, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { accessLogPageSchema } from './access-log-schemas';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)]);
@@ -42,21 +42,23 @@ describe('who read what: the access log of a claim', () => {
     const kit = await request(t.url)
       .post(`/api/claims/claims/${claim.claim_id}/generate-adjuster-kit`)
       .set('Authorization', writer)
+      .set('Access-Purpose', 'Handling the claim')
       .expect(201);
     await request(t.url)
       .get(`/api/claims/claims/${claim.claim_id}/adjuster-kits/${kit.body.kit_id}`)
       .set('Authorization', reader)
+      .set('Access-Purpose', 'Second opinion')
       .expect(200);
     const download = kit.body.attachments[0].download_url as string;
-    await request(t.url).get(download).set('Authorization', reader).set('Access-Purpose', '  ').expect(200);
+    await request(t.url).get(download).set('Authorization', reader).set('Access-Purpose', 'Viewing the photo').expect(200);
 
     const page = await accessLog(claim.claim_id);
     expect(compile(accessLogPageSchema)(page)).toBe(true);
     const expected = [
       { actor: 'viewer-vic', kind: 'claim_file', purpose, sensitive: true },
-      { actor: 'adjuster-ann', kind: 'adjuster_kit', purpose: null, sensitive: true },
-      { actor: 'viewer-vic', kind: 'adjuster_kit', purpose: null, sensitive: true },
-      { actor: 'viewer-vic', kind: 'attachment', purpose: null, sensitive: true },
+      { actor: 'adjuster-ann', kind: 'adjuster_kit', purpose: 'Handling the claim', sensitive: true },
+      { actor: 'viewer-vic', kind: 'adjuster_kit', purpose: 'Second opinion', sensitive: true },
+      { actor: 'viewer-vic', kind: 'attachment', purpose: 'Viewing the photo', sensitive: true },
     ];
     expect(
       page.items.map(({ actor, kind, purpose: given, sensitive }: Record<string, unknown>) => ({ actor, kind, purpose: given, sensitive })),
@@ -93,6 +95,79 @@ describe('who read what: the access log of a claim', () => {
     ]);
     const second = await accessLog(claim.claim_id, { limit: '2', cursor: first.next_cursor });
     expect(second).toMatchObject({ items: [{ purpose: 'first' }], next_cursor: null });
+  });
+
+  const accessRows = async (claimId: string) => t.db('claim_access_log').where({ claim_id: claimId }).count({ n: '*' });
+
+  it('refuses every staff read of a sensitive claim without a purpose (428 naming Access-Purpose): nothing served, generated or logged', async () => {
+    const claim = await fileClaim(t.url, { injuries: true });
+    const attachment = await request(t.url)
+      .post(`/api/claims/public/claims/${claim.claim_id}/attachments`)
+      .set('Authorization', `Bearer ${claim.access_token}`)
+      .attach('file', PNG, { filename: 'knee.png', contentType: 'image/png' })
+      .expect(201);
+    const kit = await request(t.url)
+      .post(`/api/claims/claims/${claim.claim_id}/generate-adjuster-kit`)
+      .set('Authorization', writer)
+      .set('Access-Purpose', 'Handling the claim')
+      .expect(201);
+    const logged = await accessRows(claim.claim_id);
+    const kits = await t.db('adjuster_kits').where({ claim_id: claim.claim_id }).count({ n: '*' });
+    const reads = [
+      request(t.url).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', reader),
+      request(t.url).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', reader).set('Access-Purpose', '   '),
+      request(t.url).post(`/api/claims/claims/${claim.claim_id}/generate-adjuster-kit`).set('Authorization', writer),
+      request(t.url).get(`/api/claims/claims/${claim.claim_id}/adjuster-kits/${kit.body.kit_id}`).set('Authorization', reader),
+      request(t.url)
+        .get(`/api/claims/claims/${claim.claim_id}/attachments/${attachment.body.attachments[0].attachment_id}/content`)
+        .set('Authorization', reader),
+    ];
+    for (const read of reads) {
+      const refused = await read.expect(428);
+      expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(refused.body).toMatchObject({
+        type: 'https://errors.claims-platform.dev/precondition-required',
+        status: 428,
+        header: 'Access-Purpose',
+        detail: expect.stringContaining('Access-Purpose'),
+      });
+      expect(JSON.stringify(refused.body)).not.toMatch(/Ana Ruiz|ana@example.com|Rear-ended/);
+    }
+    expect(await accessRows(claim.claim_id)).toEqual(logged);
+    expect(await t.db('adjuster_kits').where({ claim_id: claim.claim_id }).count({ n: '*' })).toEqual(kits);
+  });
+
+  it('tells (claims:read, flags only, not logged) whether a claim needs a purpose: an injury or a fraud indicator does, others not', async () => {
+    const injured = await fileClaim(t.url, { injuries: true });
+    const plain = await fileClaim(t.url);
+    const theft = await fileClaim(t.url, {
+      police_report_number: undefined,
+      loss: { ...(fnolBody().loss as object), type: 'auto_theft', description: 'Car stolen from the driveway' },
+    });
+    await request(t.url).post(`/api/claims/claims/${theft.claim_id}/run-triage`).set('Authorization', writer).expect(201);
+    const sensitivity = async (claimId: string) =>
+      (await request(t.url).get(`/api/claims/claims/${claimId}/sensitivity`).set('Authorization', reader).expect(200)).body;
+
+    expect(await sensitivity(injured.claim_id)).toEqual({
+      claim_id: injured.claim_id,
+      claim_number: injured.claim_number,
+      sensitive: true,
+      purpose_required: true,
+    });
+    expect(await sensitivity(theft.claim_id)).toMatchObject({ sensitive: true, purpose_required: true });
+    expect(await sensitivity(plain.claim_id)).toMatchObject({ sensitive: false, purpose_required: false });
+    expect(await accessRows(injured.claim_id)).toEqual([{ n: '0' }]);
+    await request(t.url).get(`/api/claims/claims/${theft.claim_id}`).set('Authorization', reader).expect(428);
+    // a claim that is not sensitive is read as CONTRACT §3 says: 200 for claims:read, the purpose optional
+    await request(t.url).get(`/api/claims/claims/${plain.claim_id}`).set('Authorization', reader).expect(200);
+
+    await request(t.url).get(`/api/claims/claims/${plain.claim_id}/sensitivity`).expect(401);
+    await request(t.url).get(`/api/claims/claims/${plain.claim_id}/sensitivity`).set('Authorization', officer).expect(403);
+    await request(t.url)
+      .get('/api/claims/claims/00000000-0000-4000-8000-000000000000/sensitivity')
+      .set('Authorization', reader)
+      .expect(404);
+    await request(t.url).get('/api/claims/claims/not-a-claim/sensitivity').set('Authorization', reader).expect(404);
   });
 
   it('refuses a purpose over 200 characters (400) and serves and logs nothing', async () => {

@@ -9,7 +9,7 @@ import type { ClaimsConfig } from '../../config';
 import { readClaim } from '../../shared/claim-state';
 import { adjusterKitSchema } from './adjuster-kits-schemas';
 import { adjusterKitService } from './adjuster-kits-service';
-import { accessLogStore, accessPurposeParameter, readerOf } from '../access-log';
+import { accessLogStore, accessPurposeParameter, purposeRequiredResponse, readerOf } from '../access-log';
 import { claimantPrivacyFor } from '../claimants';
 import { attachmentStorage } from '../attachments';
 import { findKitAttachment } from './attachment-files';
@@ -65,7 +65,8 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       'download_url, documents checklist, suggested next steps each marked draft) with `sha256` over the RFC 8785 ' +
       'canonical JSON of the snapshot without `sha256`. Generating again makes a new kit. Publishes ' +
       '`claim.adjuster_kit_generated`. Takes no body. The kit holds the claim’s personal data: its generation is recorded in ' +
-      'the claim’s access log (`adjuster_kit`).',
+      'the claim’s access log (`adjuster_kit`); on a sensitive claim it needs an `Access-Purpose` (428 without one, before ' +
+      'anything is generated).',
     scopes: ['claims:write'],
     parameters: [accessPurposeParameter],
     responses: {
@@ -79,10 +80,12 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       403: { description: 'The caller lacks claims:write' },
       404: { description: 'No such claim' },
       415: { description: 'A body was sent; this operation takes none' },
+      ...purposeRequiredResponse,
       ...common,
     },
     handler: async (req, res) => {
       const reader = readerOf(req);
+      await accessLogStore(deps.db).requirePurpose(reader, [String(req.params.id)]);
       const kit = await kits.transactional((service) => service.generate(String(req.params.id), principalOf(req).sub));
       await accessLogStore(deps.db).record(config.CLAIMS_EXCHANGE, reader, 'adjuster_kit', [kit.claim_id]);
       res.status(201).location(`/api/claims/claims/${kit.claim_id}/adjuster-kits/${kit.kit_id}`).json(kit);
@@ -94,13 +97,16 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
     path: '/api/claims/claims/{id}/adjuster-kits/{kit_id}',
     operationId: 'getAdjusterKit',
     summary: 'Read a stored adjuster kit',
-    description: 'The read is recorded in the claim’s access log (`adjuster_kit`) before the kit is served.',
+    description:
+      'The read is recorded in the claim’s access log (`adjuster_kit`) before the kit is served; a sensitive claim’s kit needs ' +
+      'an `Access-Purpose` (428 without one).',
     scopes: ['claims:read'],
     parameters: [accessPurposeParameter],
     responses: {
       200: { description: 'The kit as generated', schema: adjusterKitSchema, schemaName: 'AdjusterKit', example: adjusterKitExample },
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim, or no such kit on it' },
+      ...purposeRequiredResponse,
       ...common,
     },
     handler: async (req, res) => {
@@ -118,7 +124,8 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
     summary: "Download an attachment's stored bytes",
     description:
       'Streams the file with its detected content type; the file name is for display only (Content-Disposition). The download ' +
-      'is recorded in the claim’s access log (`attachment`) before the bytes are sent.',
+      'is recorded in the claim’s access log (`attachment`) before the bytes are sent; a sensitive claim’s attachment needs an ' +
+      '`Access-Purpose` (428 without one).',
     scopes: ['claims:read'],
     parameters: [accessPurposeParameter],
     responses: {
@@ -126,6 +133,7 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim, attachment, or stored file' },
       423: { description: 'The virus scan holds the file back: quarantined (`scan_status: infected`) or not scanned yet (`pending`)' },
+      ...purposeRequiredResponse,
       ...common,
     },
     handler: async (req, res) => {
@@ -134,6 +142,7 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       const attachment = await findKitAttachment(deps.db, claim.claim_id, String(req.params.attachment_id));
       if (!attachment) throw problems.notFound('No such attachment on this claim');
       assertServable(attachment.scan_status);
+      await accessLogStore(deps.db).requirePurpose(reader, [claim.claim_id]);
       const bytes = await storage.open(attachment.sha256).catch(() => {
         throw problems.notFound("The attachment's stored file is missing");
       });

@@ -38,10 +38,13 @@ describe('adjuster kits', () => {
     });
     return { id, sha256 };
   }
+  // a kit holds the claim's personal data: read with a purpose (an injury claim needs one)
+  const PURPOSE = 'Handling the claim';
   const generate = async (claimId: string, auth?: string) =>
     request(t.url)
       .post(`/api/claims/claims/${claimId}/generate-adjuster-kit`)
-      .set('Authorization', auth ?? (await as.writer()));
+      .set('Authorization', auth ?? (await as.writer()))
+      .set('Access-Purpose', PURPOSE);
 
   it('refuses callers without claims:write (401, 403) and unknown claims (404)', async () => {
     const claim = await insertTestClaim(t.db);
@@ -88,6 +91,7 @@ describe('adjuster kits', () => {
     const download = await request(t.url)
       .get(attachment.download_url)
       .set('Authorization', await as.reader())
+      .set('Access-Purpose', PURPOSE)
       .buffer(true)
       .parse(binaryBody);
     expect(download.status).toBe(200);
@@ -102,6 +106,7 @@ describe('adjuster kits', () => {
     const read = await request(t.url)
       .get(response.headers.location)
       .set('Authorization', await as.reader())
+      .set('Access-Purpose', PURPOSE)
       .expect(200);
     expect(read.body).toEqual(kit);
 

@@ -4,7 +4,7 @@ import { problems } from '@platform/http';
 import { featureRoutes, type ServiceDeps } from '@platform/runtime';
 import type { ClaimsConfig } from '../../config';
 import { attachmentSchema } from '../../shared/attachment';
-import { accessLogStore, accessPurposeParameter, readerOf } from '../access-log';
+import { accessLogStore, accessPurposeParameter, purposeRequiredResponse, readerOf } from '../access-log';
 import { attachmentsStore } from '../attachments';
 import { statusUpdatesStore } from '../status-updates';
 import { storedStatusUpdateSchema } from './claims-schemas';
@@ -63,7 +63,11 @@ export function claimsRoutes(deps: ServiceDeps, config: ClaimsConfig, extensions
     summary: 'The whole claim file',
     description:
       'The read is recorded in the claim’s access log (who, when, the `Access-Purpose` given) and published as ' +
-      '`claim.personal_data_accessed` before the file is served.',
+      '`claim.personal_data_accessed` before the file is served. A sensitive claim (an injury, or a triage fraud indicator; ' +
+      '`GET …/claims/{id}/sensitivity` tells without revealing anything personal) is served only with an `Access-Purpose`: ' +
+      'without one the answer is 428 problem+json naming the header, and no personal data leaves the service. Compatibility ' +
+      '(CONTRACT §3): every other claim is 200 for `claims:read` as before, with the purpose optional; the 428 is the one ' +
+      'addition, and only for the special-category and fraud-suspected files a person must justify reading (issue 37).',
     scopes: ['claims:read'],
     parameters: [accessPurposeParameter],
     responses: {
@@ -91,6 +95,7 @@ export function claimsRoutes(deps: ServiceDeps, config: ClaimsConfig, extensions
       400: { description: 'Access-Purpose is longer than 200 characters' },
       403: { description: 'The caller lacks claims:read' },
       404: { description: 'No such claim' },
+      ...purposeRequiredResponse,
       503: { description: 'The database is unavailable' },
     },
     handler: async (req, res) => {

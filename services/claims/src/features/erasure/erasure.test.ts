@@ -48,7 +48,7 @@ describe('erasure of a claimant', () => {
   });
 
   /** Files a claim through intake with these values, uploads a file, and returns it with its claimant. */
-  async function fileClaimOf(values: PersonalValues) {
+  async function fileClaimOf(values: PersonalValues, { injuries = false } = {}) {
     const filed = await request(t.url)
       .post('/api/claims/public/claims')
       .send({
@@ -60,7 +60,7 @@ describe('erasure of a claimant', () => {
           description: values.description,
           location: { address_line: values.address, city: 'Springfield', postal_code: '12345', country: 'US' },
         },
-        injuries: false,
+        injuries,
         police_report_number: values.policeReport,
         preferred_channel: 'email',
       })
@@ -260,6 +260,30 @@ describe('erasure of a claimant', () => {
       const again = await erase(claim.claimantId, { reason: 'Asked twice', legal_basis: 'objection' });
       expect(again.status).toBe(200);
       expect(again.body).toEqual(response.body);
+    });
+
+    it('asks no purpose for an erased claimant’s sensitive claim: the tombstone is read without one', async () => {
+      const claim = await fileClaimOf(personalValues(), { injuries: true });
+      await withdraw(claim);
+      const sensitivity = async () =>
+        (
+          await request(t.url)
+            .get(`/api/claims/claims/${claim.claimId}/sensitivity`)
+            .set('Authorization', await as.reader())
+            .expect(200)
+        ).body;
+      expect(await sensitivity()).toMatchObject({ sensitive: true, purpose_required: true });
+      await request(t.url)
+        .get(`/api/claims/claims/${claim.claimId}`)
+        .set('Authorization', await as.reader())
+        .expect(428);
+      expect((await erase(claim.claimantId)).status).toBe(201);
+      expect(await sensitivity()).toMatchObject({ sensitive: true, purpose_required: false });
+      const file = await request(t.url)
+        .get(`/api/claims/claims/${claim.claimId}`)
+        .set('Authorization', await as.reader())
+        .expect(200);
+      expect(file.body.claim.claimant).toEqual({ name: 'Erased claimant', email: null, phone: null });
     });
 
     it('the retention sweep erases the claimants that are due and skips those on hold or with an open claim', async () => {

@@ -8,7 +8,7 @@ import type { ClaimsConfig } from '../../config';
 import { claimIds } from '../../shared/claim-examples';
 import { requireClaimantToken } from '../../shared/claimant-access';
 import { PRIVACY_SCOPE } from '../../shared/privacy-scope';
-import { accessLogStore, accessPurposeParameter, readerOf } from '../access-log';
+import { accessLogStore, accessPurposeParameter, purposeRequiredResponse, readerOf } from '../access-log';
 import { claimantExportSchema, downloadTokenSchema, ownExportSchema } from './exports-schemas';
 import { exportsService } from './exports-service';
 
@@ -129,7 +129,7 @@ export function exportsRoutes(deps: ServiceDeps, config: ClaimsConfig, storage: 
     summary: 'Download a ready export’s zip',
     description:
       'Each download is recorded in the access log of every claim the export holds (`export`, with the Access-Purpose given) before ' +
-      'the bytes are sent.',
+      'the bytes are sent; an export holding a sensitive claim needs an `Access-Purpose` (428 without one).',
     scopes: [PRIVACY_SCOPE],
     parameters: [accessPurposeParameter],
     responses: {
@@ -140,12 +140,18 @@ export function exportsRoutes(deps: ServiceDeps, config: ClaimsConfig, storage: 
       404: { description: 'No such export of this claimant' },
       409: { description: 'The export is not ready (queued, building or failed; `status` says which)' },
       410: { description: 'The archive is no longer stored (the claimant was erased since)' },
+      ...purposeRequiredResponse,
       503: { description: 'The database is unavailable' },
     },
     handler: async (req, res) => {
       const reader = readerOf(req);
       const archive = await exports.archive(String(req.params.claimant_id), String(req.params.export_id));
-      await accessLogStore(deps.db).record(config.CLAIMS_EXCHANGE, reader, 'export', archive.claimIds);
+      await accessLogStore(deps.db)
+        .record(config.CLAIMS_EXCHANGE, reader, 'export', archive.claimIds)
+        .catch((error: unknown) => {
+          archive.bytes.destroy(); // refused (428) or not logged: the opened archive is not sent
+          throw error;
+        });
       await sendZip(res, archive);
     },
   });

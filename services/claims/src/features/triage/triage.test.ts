@@ -193,6 +193,7 @@ describe('triage and escalation decisions', () => {
     const before = await request(t.url)
       .get(`/api/claims/claims/${claim.claim_id}`)
       .set('Authorization', await as.reader())
+      .set('Access-Purpose', 'Checking the escalation') // an injury claim: read only with a purpose
       .expect(200);
     expect(before.body.triage).toMatchObject({ escalation_id: escalationId, outcome: 'pending_human_decision' });
     expect(before.body.escalation).toMatchObject({ escalation_id: escalationId, status: 'open', proposed_queue: 'complex' });
@@ -218,6 +219,7 @@ describe('triage and escalation decisions', () => {
     const after = await request(t.url)
       .get(`/api/claims/claims/${claim.claim_id}`)
       .set('Authorization', await as.reader())
+      .set('Access-Purpose', 'Checking the escalation') // an injury claim: read only with a purpose
       .expect(200);
     expect(after.body.escalation).toEqual(decided.body);
     expect(after.body.claim).toMatchObject({ stage: 'assigned', queue: 'special_investigations' });
