@@ -38,7 +38,7 @@ import {
   startRetentionSweeper,
   type ErasureOptions,
 } from './features/erasure';
-import { claimantPrivacyFor } from './features/claimants';
+import { claimantPrivacyFor, startPlainFieldSealing } from './features/claimants';
 import { startHostedWitness } from './features/witness';
 import { claimsMigrations } from './migrations';
 
@@ -126,6 +126,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       const namesIndexed = await indexUnindexedNames(deps.db, nameIndexKey(deps.dataDir));
       if (namesIndexed > 0) deps.logger.info({ claims: namesIndexed }, 'indexed the names of claims filed before the keyed name index');
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
+      const plainFieldSealing = startPlainFieldSealing(deps, claimantPrivacyFor(deps, config));
       const attachmentRescan = startRescan({
         db: deps.db,
         scanner,
@@ -175,6 +176,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
           await attachmentRescan?.stop();
           await deliveryWorker.stop();
           await idempotencyPurge.stop();
+          await plainFieldSealing.stop();
           await placementRecovery.stop();
         },
       };

@@ -3,7 +3,7 @@ import type { Knex, PendingWrite } from '@platform/db';
 import { UUID_PATTERN } from '@platform/http';
 import type { RequiredDocument } from '@platform/claims-domain';
 import type { Claim, LossLocation } from './claim-schemas';
-import { ERASED_NAME, ERASED_TEXT, claimFieldContext, openField, sealField } from './claimant-fields';
+import { ERASED_NAME, ERASED_TEXT, claimFieldContext, openField, sealField, sealPlainColumns } from './claimant-fields';
 import type { Channel, ClaimStage, ClosingReason, LossType } from './claim-vocabulary';
 
 export type { RequiredDocument };
@@ -185,6 +185,13 @@ export interface ClaimAuditRecord {
 
 export function claimStore(db: Knex) {
   return {
+    /** Seals the claim's personal columns still in plain text (filed before 0024, or while encryption was off). */
+    async sealPlainFields(claimId: string, key: Buffer): Promise<void> {
+      const row = await db('claims').where({ id: claimId }).first(SEALED_COLUMNS);
+      const sealed = sealPlainColumns(key, row, SEALED_COLUMNS, (column) => claimFieldContext(column, claimId));
+      if (Object.keys(sealed).length > 0) await db('claims').where({ id: claimId }).update(sealed);
+    },
+
     /** A claim by id, or undefined (also for an id that is not a UUID). `forUpdate` locks the row. */
     async find(claimId: string, options: { forUpdate?: boolean } = {}): Promise<ClaimWithTokenHash | undefined> {
       if (!UUID_PATTERN.test(claimId)) return undefined;

@@ -1,4 +1,4 @@
-import { isSealedText, openText, sealText } from '@platform/privacy';
+import { SEALED_PREFIX, isSealedText, openText, sealText } from '@platform/privacy';
 
 /**
  * Sealing of a claimant's personal fields with their data key. The context names the column and row, so a
@@ -9,6 +9,24 @@ export function sealField(key: Buffer | null, value: string, context: string): s
 export function sealField(key: Buffer | null, value: string | null, context: string): string | null;
 export function sealField(key: Buffer | null, value: string | null, context: string): string | null {
   return key && value !== null ? sealText(key, value, context) : value;
+}
+
+/** A LIKE pattern matching sealed values. */
+export const SEALED_PREFIX_PATTERN = `${SEALED_PREFIX}%`;
+
+/** The columns of `row` still in plain text, sealed with `key` (each under `contextOf(column)`); none: an empty object. */
+export function sealPlainColumns(
+  key: Buffer,
+  row: Record<string, string | null>,
+  columns: readonly string[],
+  contextOf: (column: string) => string,
+): Record<string, string> {
+  const sealed: Record<string, string> = {};
+  for (const column of columns) {
+    const value = row[column];
+    if (value !== null && !isSealedText(value)) sealed[column] = sealText(key, value, contextOf(column));
+  }
+  return sealed;
 }
 
 export function openField(key: Buffer | null, value: string | null, context: string): string | null {
@@ -26,7 +44,7 @@ export const reopeningReasonContext = (updateId: string) => `claim_reopenings.re
 export const kitSnapshotContext = (kitId: string) => `adjuster_kits.snapshot/${kitId}`;
 
 /** The texts of a status update addressed to the claimant, sealed with their data key. */
-const UPDATE_TEXTS = ['what_happened', 'what_happens_next', 'what_we_need_from_you'] as const;
+export const UPDATE_TEXTS = ['what_happened', 'what_happens_next', 'what_we_need_from_you'] as const;
 type UpdateTexts = { claim_id: string; what_happened: string; what_happens_next: string; what_we_need_from_you: string | null };
 
 function mapUpdateTexts<Update extends UpdateTexts>(update: Update, map: (value: string | null, context: string) => string | null): Update {

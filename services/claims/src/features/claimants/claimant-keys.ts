@@ -16,6 +16,11 @@ export interface ClaimantKeys {
    * transaction holds one (for ever on the embedded database, which has one).
    */
   keyFor(claimantId: string, executor?: Knex): Promise<Buffer | null>;
+  /**
+   * The claimant's data key, made and stored on the caller's transaction when they have none (filed while
+   * encryption was off). A key made here is cached only once read again after commit.
+   */
+  keyOrNewFor(trx: Knex, claimantId: string): Promise<Buffer>;
   /** Destroys the claimant's data key on the caller's transaction: what was sealed with it is unreadable from then on. */
   destroyKey(trx: Knex, claimantId: string): Promise<void>;
 }
@@ -71,25 +76,36 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
     createHmac('sha256', key).update(`${kind}:${normalised}`).digest('base64url');
   const blindIndex = async (kind: string, normalised: string) => hmacIndex(await indexKeyOn(db), kind, normalised);
 
+  const newWrappedKey = async () => {
+    const key = randomBytes(32);
+    return { key, wrapped_key: await vault.wrapKey(key), kek_id: vault.kekId };
+  };
+
+  /** A data key as stored (committed, or read on the transaction that stored it), unwrapped and cached. */
+  const unwrapStored = async (claimantId: string, wrapped: string) => {
+    const key = await vault.unwrapKey(wrapped);
+    remember(claimantId, key);
+    return key;
+  };
+
   const keys: ClaimantKeys = {
     async keyFor(claimantId, executor = db) {
       const cached = cache.get(claimantId);
       if (cached && cached.until > Date.now()) return cached.key;
       const row = await executor('claimants').where({ id: claimantId }).first('wrapped_key');
-      if (!row?.wrapped_key) return null;
-      const key = await vault.unwrapKey(row.wrapped_key);
-      remember(claimantId, key);
-      return key;
+      return row?.wrapped_key ? unwrapStored(claimantId, row.wrapped_key) : null;
+    },
+    async keyOrNewFor(trx, claimantId) {
+      const row = await trx('claimants').where({ id: claimantId }).forUpdate().first('wrapped_key');
+      if (row?.wrapped_key) return unwrapStored(claimantId, row.wrapped_key);
+      const fresh = await newWrappedKey();
+      await trx('claimants').where({ id: claimantId }).update({ wrapped_key: fresh.wrapped_key, kek_id: fresh.kek_id });
+      return fresh.key;
     },
     async destroyKey(trx, claimantId) {
       cache.delete(claimantId);
       await trx('claimants').where({ id: claimantId }).update({ wrapped_key: null, kek_id: null });
     },
-  };
-
-  const newWrappedKey = async () => {
-    const key = randomBytes(32);
-    return { key, wrapped_key: await vault.wrapKey(key), kek_id: vault.kekId };
   };
 
   return {
@@ -126,16 +142,9 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
         await trx('claimants').where({ id: known.id }).update(filledIn);
         return { claimantId: known.id, key: null };
       }
-      if (known.wrapped_key) {
-        await trx('claimants').where({ id: known.id }).update(filledIn);
-        return { claimantId: known.id, key: await keys.keyFor(known.id, trx) };
-      }
-      const fresh = await newWrappedKey();
-      await trx('claimants')
-        .where({ id: known.id })
-        .update({ ...filledIn, wrapped_key: fresh.wrapped_key, kek_id: fresh.kek_id });
-      // not cached: should this transaction roll back, the claimant's other claims must not be sealed with a key never stored
-      return { claimantId: known.id, key: fresh.key };
+      await trx('claimants').where({ id: known.id }).update(filledIn);
+      // not cached when made here: should this transaction roll back, the claimant's other claims must not be sealed with a key never stored
+      return { claimantId: known.id, key: await keys.keyOrNewFor(trx, known.id) };
     },
   };
 }

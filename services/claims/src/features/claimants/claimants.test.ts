@@ -2,7 +2,11 @@ import { statSync } from 'node:fs';
 import request from 'supertest';
 import { bearer } from '@platform/testing';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { localKeyVault } from '@platform/privacy';
+import { insertTestClaim } from '../../testing/workflow-fixtures';
+import { claimantPrivacy } from './claimant-keys';
 import { localKekFile } from './claimant-vault';
+import { sealPlainFields } from './plain-field-sealing';
 
 /** What the claimant gives at intake; none of it may be readable in the stored rows. */
 const zoe = {
@@ -148,5 +152,51 @@ describe('claimants under a full pool', () => {
     expect(await t.db('privacy_keys').count({ n: '*' })).toEqual([{ n: '0' }]);
     expect((await intakes(4)).map((response) => response.status)).toEqual([201, 201, 201, 201]);
     expect(await t.db('privacy_keys').count({ n: '*' })).toEqual([{ n: '1' }]);
+  });
+});
+
+describe('claims stored in plain text before encryption (migration 0024, or PRIVACY_ENCRYPTION off)', () => {
+  let t: ClaimsTestService;
+  beforeAll(async () => {
+    t = await startClaimsTestService();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('are sealed with a data key their claimant is given, updates and all, and still read the same', async () => {
+    const claim = await insertTestClaim(t.db, { stage: 'assigned', police_report_number: 'PR-PLAIN-31' });
+    const writer = await bearer('claims:read claims:write', 'alice');
+    await request(t.url)
+      .post(`/api/claims/claims/${claim.claim_id}/status-updates`)
+      .set('Authorization', writer)
+      .send({
+        channel: 'email',
+        stage: 'assigned',
+        what_happened: 'Plain-era note about the garage visit',
+        what_happens_next: 'We call you',
+      })
+      .expect(201);
+    const before = (await request(t.url).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', writer).expect(200)).body;
+    expect(JSON.stringify(await t.db('status_updates').where({ claim_id: claim.claim_id }))).toContain('garage visit');
+
+    const privacy = claimantPrivacy(t.db, localKeyVault(localKekFile(t.dataDir)), true);
+    expect(await sealPlainFields(t.db, privacy)).toBeGreaterThanOrEqual(1);
+    const stored = [
+      await t.db('claims').where({ id: claim.claim_id }).first(),
+      ...(await t.db('status_updates').where({ claim_id: claim.claim_id })),
+    ];
+    for (const value of ['Ana Ruiz', 'PR-PLAIN-31', 'Rear-ended at a light', 'garage visit', 'We call you'])
+      expect(JSON.stringify(stored).toLowerCase()).not.toContain(value.toLowerCase());
+    for (const column of ['claimant_name', 'claimant_email', 'claimant_phone', 'loss_description', 'police_report_number'])
+      expect(stored[0][column]).toMatch(/^pv1:/);
+    expect(await t.claimKey(claim.claim_id)).toHaveLength(32);
+
+    const after = (await request(t.url).get(`/api/claims/claims/${claim.claim_id}`).set('Authorization', writer).expect(200)).body;
+    // the same claim, in a new version (its ETag): the row changed, once
+    expect(after.claim).toEqual({ ...before.claim, version: before.claim.version + 1 });
+    expect(after.status_updates).toEqual(before.status_updates);
+    // nothing plain is left: the next pass has nothing to do
+    expect(await sealPlainFields(t.db, privacy)).toBe(0);
   });
 });

@@ -8,3 +8,4 @@ export {
   type ClaimantContact,
 } from './claimant-keys';
 export { claimantPrivacyFor, keyVaultFrom, localKekFile } from './claimant-vault';
+export { sealPlainFields, startPlainFieldSealing } from './plain-field-sealing';
