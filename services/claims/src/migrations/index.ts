@@ -26,6 +26,7 @@ import { claimantsMigration } from './0024_claims_claimants';
 import { keyedNameIndexMigration } from './0025_claims_keyed_name_index';
 import { retentionErasureMigration } from './0026_claims_retention_erasure';
 import { accessLogExportsMigration } from './0027_claims_access_log_exports';
+import { dropContactIndexesMigration } from './0028_claims_drop_contact_indexes';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const claimsMigrations: Migration[] = [
@@ -57,4 +58,5 @@ export const claimsMigrations: Migration[] = [
   keyedNameIndexMigration,
   retentionErasureMigration,
   accessLogExportsMigration,
+  dropContactIndexesMigration,
 ];

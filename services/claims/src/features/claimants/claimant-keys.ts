@@ -143,6 +143,7 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
         return { claimantId: known.id, key: null };
       }
       await trx('claimants').where({ id: known.id }).update(filledIn);
+      if (known.wrapped_key) return { claimantId: known.id, key: await keys.keyFor(known.id, trx) };
       // not cached when made here: should this transaction roll back, the claimant's other claims must not be sealed with a key never stored
       return { claimantId: known.id, key: await keys.keyOrNewFor(trx, known.id) };
     },
