@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { clamdScanner, rescanPending } from '../packages/files/src';
-import { bearer, eventually, startTestClamd, type TestClamd } from '@platform/testing';
+import { bearer, eventually, fnolBody, startTestClamd, uniquePolicyNumber, type TestClamd } from '@platform/testing';
 import { claimsEventCatalog } from '../services/claims/src/events';
 import { announceOverdueActivities } from '../services/claims/src/features/diary/diary-overdue';
 import { sweepDeadlines } from '../services/claims/src/features/deadlines/deadline-sweep';
@@ -80,15 +80,14 @@ describe('events and audit records carry no personal data of the claimant', () =
     const writer = await as.writer();
     const decider = await as.decider();
     const officer = await privacyOfficer();
-    const fnol = (injuries: boolean) => ({
-      policy_number: `POL-${randomBytes(4).toString('hex')}`,
-      claimant: { name: person.name, email: person.email, phone: person.phone },
-      loss: { date: daysAgo(2), type: 'property_weather', description: person.description },
-      injuries,
-      police_report_number: person.policeReport,
-      estimated_amount: usd('2500.00'),
-      preferred_channel: 'email',
-    });
+    const fnol = (injuries: boolean) =>
+      fnolBody({
+        policy_number: uniquePolicyNumber(),
+        claimant: { name: person.name, email: person.email, phone: person.phone },
+        loss: { date: daysAgo(2), type: 'property_weather', description: person.description },
+        injuries,
+        police_report_number: person.policeReport,
+      });
     const file = async (injuries: boolean) =>
       (await request(t.url).post('/api/claims/public/claims').send(fnol(injuries)).expect(201)).body;
     const claim = await file(true);

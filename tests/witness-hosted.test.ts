@@ -7,7 +7,7 @@ import { takeCheckpoint } from '../services/evidence/src/features/audit/audit-ch
 import { createCheckpointSigner, parseSigningKey } from '../services/evidence/src/features/audit/checkpoint-signer';
 import { newSigningKey, startAuditTestService, type AuditTestService } from '../services/evidence/src/testing/audit-test-service';
 import { startClaimsTestService, type ClaimsTestService } from '../services/claims/src/testing/claims-test-service';
-import { fnolBody } from './e2e/fnol';
+import { ownPolicyFnol } from './e2e/fnol';
 import { startPlatform, type PlatformProcess } from './e2e/platform-process';
 
 const witnessKey = generateKeyPairSync('ed25519').privateKey;
@@ -92,7 +92,7 @@ describe('the witness pnpm start hosts in development', () => {
   it('is named on the ready line by the key it cosigns with (WITNESS_KEY when given), and cosigns a new record within seconds', async () => {
     const verifierKey = formatWitnessVerifierKey('claims-platform-witness', key);
     expect(platform.readyLine).toContain(` · witness ${verifierKey} · `);
-    await request(platform.gatewayUrl).post('/api/claims/public/claims').send(fnolBody()).expect(201); // records to sign
+    await request(platform.gatewayUrl).post('/api/claims/public/claims').send(ownPolicyFnol()).expect(201); // records to sign
     const auditor = await bearer('audit:read', 'examiner', { secret: SECRET });
     const cosigned = await eventually(async () => {
       const response = await fetch(`${platform.gatewayUrl}/api/evidence/audit/checkpoint`, { headers: { Authorization: auditor } });

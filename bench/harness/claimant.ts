@@ -1,28 +1,15 @@
+import { fnolBody } from '@platform/testing';
 import type { RequestSpec } from './load-protocol';
 
-/** A valid first notice of loss (CONTRACT.md §3), the body every intake of the benchmark sends. */
-export function fnolBody(index = 0): Record<string, unknown> {
-  return {
-    policy_number: `POL-${String(100000 + (index % 899999)).padStart(6, '0')}`,
-    claimant: { name: 'Ana Ruiz', email: 'ana@example.com', phone: '+14155550100' },
-    loss: {
-      date: '2026-11-20',
-      type: 'auto_collision',
-      description: 'Rear-ended at a light',
-      location: { address_line: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
-    },
-    injuries: false,
-    police_report_number: 'PR-77',
-    estimated_amount: { amount: '2500.00', currency: 'USD' },
-    preferred_channel: 'email',
-    language: 'en',
-  };
+/** The notice of loss every intake of the benchmark sends (`fnolBody` of @platform/testing), on the index's policy. */
+export function fnolBodyOfIndex(index = 0): Record<string, unknown> {
+  return fnolBody({ policy_number: `POL-${String(100000 + (index % 899999)).padStart(6, '0')}` });
 }
 
 export const INTAKE_PATH = '/api/claims/public/claims';
 
 export function intakeRequest(): RequestSpec {
-  return { method: 'POST', path: INTAKE_PATH, headers: { 'content-type': 'application/json' }, body: JSON.stringify(fnolBody()) };
+  return { method: 'POST', path: INTAKE_PATH, headers: { 'content-type': 'application/json' }, body: JSON.stringify(fnolBodyOfIndex()) };
 }
 
 export interface CreatedClaim {
@@ -33,11 +20,11 @@ export interface CreatedClaim {
 
 /**
  * The same notice of loss from a claimant of the index's own (name, email, phone): with encryption on, a new
- * claimant is a new data key, where `fnolBody`'s one claimant is matched again and again.
+ * claimant is a new data key, where `fnolBodyOfIndex`'s one claimant is matched again and again.
  */
 export function fnolBodyOfOwnClaimant(index: number): Record<string, unknown> {
   const digits = String(index % 10_000_000).padStart(7, '0');
-  return { ...fnolBody(index), claimant: { name: `Ana Ruiz ${index}`, email: `ana.${index}@example.com`, phone: `+1415${digits}` } };
+  return { ...fnolBodyOfIndex(index), claimant: { name: `Ana Ruiz ${index}`, email: `ana.${index}@example.com`, phone: `+1415${digits}` } };
 }
 
 export function ownClaimantIntakeRequests(count: number): RequestSpec[] {
@@ -65,7 +52,7 @@ export function progressUpdateBody(): string {
 export async function reportLoss(
   baseUrl: string,
   index = 0,
-  bodyOf: (index: number) => Record<string, unknown> = fnolBody,
+  bodyOf: (index: number) => Record<string, unknown> = fnolBodyOfIndex,
 ): Promise<CreatedClaim> {
   const response = await fetch(`${baseUrl}${INTAKE_PATH}`, {
     method: 'POST',
@@ -82,7 +69,7 @@ export async function reportLosses(
   baseUrl: string,
   count: number,
   concurrency = 8,
-  bodyOf: (index: number) => Record<string, unknown> = fnolBody,
+  bodyOf: (index: number) => Record<string, unknown> = fnolBodyOfIndex,
 ): Promise<CreatedClaim[]> {
   const claims: CreatedClaim[] = [];
   let next = 0;

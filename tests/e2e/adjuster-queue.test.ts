@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectNoSeriousAccessibilityViolations } from '@platform/testing';
-import { fnolBody, reportLoss } from './fnol';
+import { ownPolicyFnol, reportLoss } from './fnol';
 import { JOURNEY_MODES, screenshotPath, type JourneyMode, type JourneyPlatform } from './journey-platform';
 import { signInThroughProvider, startPlatformWithProvider } from './oidc-provider-process';
 
@@ -37,7 +37,7 @@ describe.each(JOURNEY_MODES)('a lead works the queue at 1440 × 900, %s', (_shap
     const file = (name: string, amount: string, type: string, i: number) =>
       reportLoss(
         gateway,
-        fnolBody({
+        ownPolicyFnol({
           policy_number: `QJ${tag}-${i}`,
           claimant: { name, email: `q${i}.${tag.toLowerCase()}@example.com` },
           loss: { date: '2026-11-20', type, description: 'Filed for the queue journey' },

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { expectNoSeriousAccessibilityViolations } from '@platform/testing';
-import { fnolBody, reportLoss } from './fnol';
+import { ownPolicyFnol, reportLoss } from './fnol';
 import { givePurpose, JOURNEY_MODES, screenshotPath, type JourneyMode, type JourneyPlatform } from './journey-platform';
 import { signInThroughProvider, startPlatformWithProvider } from './oidc-provider-process';
 
@@ -25,7 +25,7 @@ describe.each(JOURNEY_MODES)(
       const gateway = stack.gatewayUrl;
       const { claim_id: claimId, claim_number: claimNumber } = await reportLoss(
         gateway,
-        fnolBody({
+        ownPolicyFnol({
           claimant: { name: 'Marguerite Okonkwo', email: `marguerite.${Date.now()}@example.com`, phone: '+14155550123' },
           loss: {
             date: '2026-11-20',

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { expectNoSeriousAccessibilityViolations } from '@platform/testing';
-import { fnolBody, reportLoss } from './fnol';
+import { ownPolicyFnol, reportLoss } from './fnol';
 import { JOURNEY_MODES, screenshotPath, type JourneyMode, type JourneyPlatform } from './journey-platform';
 import { signInThroughProvider, startPlatformWithProvider } from './oidc-provider-process';
 
@@ -33,7 +33,7 @@ describe.each(JOURNEY_MODES)(
         access_token: claimantToken,
       } = await reportLoss(
         gateway,
-        fnolBody({ claimant: { name: 'Ines Navarro', email: `ines.${Date.now()}@example.com`, phone: '+14155550123' } }),
+        ownPolicyFnol({ claimant: { name: 'Ines Navarro', email: `ines.${Date.now()}@example.com`, phone: '+14155550123' } }),
       );
 
       const adjuster = await (await browser.newContext({ viewport: DESKTOP })).newPage();

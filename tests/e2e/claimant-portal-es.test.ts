@@ -4,7 +4,7 @@ import request from 'supertest';
 import { eventually, expectNoSeriousAccessibilityViolations, launchChromium, PHONE_VIEWPORT } from '@platform/testing';
 import { filesOutside } from '../../bench/harness/web-bundle';
 import { ensureWebBuilt } from '../../scripts/web-build';
-import { fnolBody } from './fnol';
+import { ownPolicyFnol } from './fnol';
 import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
 
 // the insurer, configured: its name, colour (rgb(122, 31, 31): 9.9:1 with white) and contact on every page and message
@@ -58,7 +58,7 @@ describe.each(JOURNEY_MODES)('claimant portal in Spanish, in Chromium, %s', (_sh
     const created = await request(gateway)
       .post('/api/claims/public/claims')
       .send(
-        fnolBody({
+        ownPolicyFnol({
           language: 'es',
           claimant: { name: 'Lucía Gómez', email: `lucia.${Date.now()}@example.com`, phone },
           loss: { date: '2026-11-20', type: 'auto_collision', description: 'Me golpearon por detrás en un semáforo' },

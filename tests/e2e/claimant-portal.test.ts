@@ -3,7 +3,7 @@ import request from 'supertest';
 import { bearer, eventually, expectNoSeriousAccessibilityViolations, launchChromium, PHONE_VIEWPORT } from '@platform/testing';
 import { startSmtpTestServer } from '../../services/claims/src/testing/smtp-test-server';
 import { ensureWebBuilt } from '../../scripts/web-build';
-import { fnolBody } from './fnol';
+import { ownPolicyFnol } from './fnol';
 import { sendDocumentThroughPortal, sendTwoDocumentsThroughPortal } from './portal-steps';
 import { JOURNEY_MODES, screenshotPath, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
 
@@ -50,7 +50,7 @@ describe.each(JOURNEY_MODES)('claimant portal in Chromium, through the gateway, 
     const created = await request(gateway)
       .post('/api/claims/public/claims')
       .send(
-        fnolBody({
+        ownPolicyFnol({
           claimant: { name: 'Ana Ruiz', email },
           loss: { date: '2026-11-20', type: 'auto_collision', description: 'Rear-ended at a light' },
         }),

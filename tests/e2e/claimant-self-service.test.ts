@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { eventually } from '@platform/testing';
-import { fnolBody } from './fnol';
+import { ownPolicyFnol } from './fnol';
 import { startPlatform, type PlatformProcess } from './platform-process';
 
 /** Claimant self-service under `pnpm start` on embedded PGlite: its keyset paging and database rate limits are PostgreSQL SQL. */
@@ -15,7 +15,7 @@ describe('claimant self-service, embedded (pnpm start, PGlite)', () => {
   });
 
   const fileClaim = async (overrides: Record<string, unknown> = {}) =>
-    (await request(platform.gatewayUrl).post('/api/claims/public/claims').send(fnolBody(overrides)).expect(201)).body as {
+    (await request(platform.gatewayUrl).post('/api/claims/public/claims').send(ownPolicyFnol(overrides)).expect(201)).body as {
       claim_id: string;
       claim_number: string;
       access_token: string;

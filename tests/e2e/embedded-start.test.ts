@@ -6,14 +6,14 @@ import path from 'node:path';
 import { networkInterfaces } from 'node:os';
 import request from 'supertest';
 import { bearer, binaryBody, createEvidenceRun, eventually } from '@platform/testing';
-import { auditRecordsOfClaim, fnolBody, reportLoss } from './fnol';
+import { auditRecordsOfClaim, ownPolicyFnol, reportLoss } from './fnol';
 import { startPlatform, type PlatformProcess } from './platform-process';
 
 const SECRET = 'embedded-test-secret-0123456789abcdef';
 
 /** The claimant's portal link in the acknowledgement of a new claim, and the claim's id. */
 async function statusLinkOfNewClaim(gatewayUrl: string) {
-  const response = await request(gatewayUrl).post('/api/claims/public/claims').send(fnolBody()).expect(201);
+  const response = await request(gatewayUrl).post('/api/claims/public/claims').send(ownPolicyFnol()).expect(201);
   return { claimId: response.body.claim_id as string, link: response.body.status.portal_url as string };
 }
 
@@ -93,7 +93,10 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
   });
 
   it('searches claims with pg_trgm (a misspelt name) and takes one with If-Match on PGlite', async () => {
-    const claim = await reportLoss(platform.gatewayUrl, fnolBody({ claimant: { name: 'Wilhelmina Oyelaran', email: 'wo@example.com' } }));
+    const claim = await reportLoss(
+      platform.gatewayUrl,
+      ownPolicyFnol({ claimant: { name: 'Wilhelmina Oyelaran', email: 'wo@example.com' } }),
+    );
     const adjuster = await bearer('claims:read claims:write', 'adjuster-1', { secret: SECRET });
     const found = await request(platform.gatewayUrl)
       .get('/api/claims/claims')
@@ -104,7 +107,7 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     // the name read nearest first (GiST k-nearest, migration 0012): two equal matches page newest first, one at a time
     const namesake = await reportLoss(
       platform.gatewayUrl,
-      fnolBody({ claimant: { name: 'Wilhelmina Oyelowo', email: 'wo2@example.com' } }),
+      ownPolicyFnol({ claimant: { name: 'Wilhelmina Oyelowo', email: 'wo2@example.com' } }),
     );
     const first = await request(platform.gatewayUrl)
       .get('/api/claims/claims')
@@ -142,7 +145,7 @@ describe('pnpm start with no configuration (embedded PGlite, in-process bus)', (
     const api = () => request(platform.gatewayUrl);
     const adjuster = await bearer('claims:read claims:write', 'adjuster-2', { secret: SECRET });
     const supervisor = await bearer('claims:read claims:decide', 'supervisor-2', { secret: SECRET });
-    const claim = await reportLoss(platform.gatewayUrl, fnolBody({ time_zone: 'Asia/Tokyo' }));
+    const claim = await reportLoss(platform.gatewayUrl, ownPolicyFnol({ time_zone: 'Asia/Tokyo' }));
     await api()
       .post(`/api/claims/claims/${claim.claim_id}/status-updates`)
       .set('Authorization', adjuster)

@@ -6,7 +6,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { bearer, binaryBody, createEvidenceRun, eventually } from '@platform/testing';
 import { parseCheckpoint, parseNote, verifyInclusion } from '../../packages/merkle/src';
-import { auditRecordsOfClaim, fnolBody, reportLoss } from './fnol';
+import { auditRecordsOfClaim, ownPolicyFnol, reportLoss } from './fnol';
 import { JOURNEY_MODES, startJourneyPlatform, type JourneyMode, type JourneyPlatform } from './journey-platform';
 
 const VERIFIER = path.resolve(__dirname, '../../services/evidence/src/features/binders/verifier/verify.mjs');
@@ -73,7 +73,7 @@ describe.each(JOURNEY_MODES)('the audit log after an erasure, %s', (_shape: stri
     const name = `Odile Verhaegen ${tag}`;
     const claim = await reportLoss(
       stack.gatewayUrl,
-      fnolBody({
+      ownPolicyFnol({
         claimant: { name, email: `odile.${tag}@example.org` },
         loss: { date: '2026-11-20', type: 'auto_glass', description: `Stone chip ${tag}` },
       }),

@@ -1,16 +1,15 @@
 import request from 'supertest';
+import { fnolBody, uniquePolicyNumber } from '@platform/testing';
 
-/** A valid first notice of loss, as a claimant app would send it. */
-export function fnolBody(overrides: Record<string, unknown> = {}) {
-  return {
-    policy_number: `POL-${Math.floor(100000 + Math.random() * 899999)}`,
-    claimant: { name: 'Ana Ruiz', email: 'ana@example.com', phone: '+14155550100' },
-    loss: { date: '2026-11-20', type: 'auto_glass', description: 'Windscreen cracked by a stone' },
-    ...overrides,
-  };
+/**
+ * `fnolBody(overrides)` on a policy of its own: the journeys share a platform, where claims repeated on one
+ * policy would raise triage's fraud gate.
+ */
+export function ownPolicyFnol(overrides: Record<string, unknown> = {}) {
+  return fnolBody({ policy_number: uniquePolicyNumber(), ...overrides });
 }
 
-export async function reportLoss(gatewayUrl: string, body = fnolBody()) {
+export async function reportLoss(gatewayUrl: string, body = ownPolicyFnol()) {
   const response = await request(gatewayUrl).post('/api/claims/public/claims').send(body);
   if (response.status !== 201) throw new Error(`intake answered ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body as { claim_id: string; access_token: string; claim_number: string };

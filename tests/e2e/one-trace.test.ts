@@ -12,7 +12,7 @@ import { claimsService, readClaimsConfig } from '../../services/claims/src';
 import { evidenceMigrations } from '../../services/evidence/src/migrations';
 import { evidenceService, readEvidenceConfig } from '../../services/evidence/src';
 import { newSigningKey } from '../../services/evidence/src/testing/audit-test-service';
-import { auditRecordsOfClaim, fnolBody, reportLoss } from './fnol';
+import { auditRecordsOfClaim, ownPolicyFnol, reportLoss } from './fnol';
 import { OTLP_KIND, startOtlpReceiver } from './otlp-receiver';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -155,7 +155,7 @@ describe('as deployed, the three processes export one trace over OTLP and log it
     const intake = await request(stack.gateway.url)
       .post('/api/claims/public/claims')
       .set('traceparent', `00-${traceId}-${randomBytes(8).toString('hex')}-01`)
-      .send(fnolBody());
+      .send(ownPolicyFnol());
     expect(intake.status).toBe(201);
 
     const spans = await eventually(async () => {

@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
 import { binaryBody, createEvidenceRun, expectNoSeriousAccessibilityViolations } from '@platform/testing';
 import { readZip } from '../../services/evidence/src/features/binders/verifier/zip-reader';
-import { fnolBody, reportLoss } from './fnol';
+import { ownPolicyFnol, reportLoss } from './fnol';
 import { JOURNEY_MODES, screenshotPath, type JourneyMode, type JourneyPlatform } from './journey-platform';
 import { signInThroughProvider, startPlatformWithProvider } from './oidc-provider-process';
 
@@ -80,7 +80,7 @@ describe.each(JOURNEY_MODES)(
         access_token: claimantToken,
       } = await reportLoss(
         gateway,
-        fnolBody({
+        ownPolicyFnol({
           claimant: { name, email, phone },
           injuries: true,
           preferred_channel: 'portal',

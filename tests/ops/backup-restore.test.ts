@@ -17,19 +17,17 @@ import {
   createEmptyDatabase,
   createEvidenceRun,
   eventually,
+  fnolBody,
   startStack,
   TEST_JWT_SECRET,
+  uniquePolicyNumber,
   type Stack,
 } from '@platform/testing';
 import { runStandaloneWitness } from '../../packages/witness/src';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const fnol = () => ({
-  policy_number: `POL-${Math.floor(100000 + Math.random() * 899999)}`,
-  claimant: { name: 'Restore Person', email: 'restore@example.com' },
-  loss: { date: '2026-11-20', type: 'auto_glass', description: 'Windscreen cracked by a stone' },
-});
+const fnol = () => fnolBody({ policy_number: uniquePolicyNumber(), claimant: { name: 'Restore Person', email: 'restore@example.com' } });
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** The latest signed checkpoint note (c2sp.org/tlog-checkpoint): its tree size and root hash. */
@@ -99,11 +97,7 @@ describe('backup and restore, drilled', () => {
         'POST',
         '/api/claims/public/claims',
         '',
-        {
-          policy_number: `POL-RESTORE-${i}`,
-          claimant: { name: `Restore Person ${i}`, email: `restore${i}@example.com` },
-          loss: { date: '2026-11-20', type: 'auto_glass', description: 'Windscreen cracked by a stone' },
-        },
+        fnolBody({ policy_number: `POL-RESTORE-${i}`, claimant: { name: `Restore Person ${i}`, email: `restore${i}@example.com` } }),
         201,
       );
       const form = new FormData();

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { callApi, createEvidenceRun, eventually, launchChromium, PHONE_VIEWPORT } from '@platform/testing';
+import { callApi, createEvidenceRun, eventually, fnolBody, launchChromium, PHONE_VIEWPORT } from '@platform/testing';
 import { waitForReadyLine } from '../e2e/platform-process';
 import { sendTwoDocumentsThroughPortal } from '../e2e/portal-steps';
 
@@ -90,12 +90,7 @@ describe('the README’s start, as a newcomer runs it', () => {
     const response = await fetch(`${gateway}/api/claims/public/claims`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
-      body: JSON.stringify({
-        policy_number: 'POL-123456',
-        claimant: { name: 'Ana Ruiz', email: 'ana@example.com', phone: '+14155550100' },
-        loss: { date: '2026-11-20', type: 'auto_collision', description: 'Rear-ended at a light' },
-        estimated_amount: { amount: '2500.00', currency: 'USD' },
-      }),
+      body: JSON.stringify(fnolBody()),
     });
     expect(response.status).toBe(201);
     const claim = await response.json();

@@ -13,3 +13,4 @@ export * from './http-bodies';
 export * from './api-call';
 export * from './evidence-runs';
 export * from './embedded-cases';
+export * from './fnol';

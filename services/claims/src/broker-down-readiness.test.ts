@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { createTcpProxy, testAmqpUrl, type TcpProxy } from '@platform/testing';
-import { fnolBody, startClaimsTestService, type ClaimsTestService } from './testing/claims-test-service';
+import { createTcpProxy, fnolBody, testAmqpUrl, type TcpProxy } from '@platform/testing';
+import { startClaimsTestService, type ClaimsTestService } from './testing/claims-test-service';
 
 /** broker_connection_up as /metrics reads it now. */
 async function brokerUp(url: string): Promise<string | undefined> {

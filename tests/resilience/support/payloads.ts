@@ -1,26 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { fnolBody } from '@platform/testing';
 import { impossibleDate, refusedTimestamp } from './schema-arbitrary';
 import { deflateSync } from 'node:zlib';
 
-/** A valid first notice of loss (CONTRACT.md §3); `n` varies it a little. */
+/** `fnolBody` (@platform/testing) varied a little by `n`: policy, claimant, loss date, type and description. */
 export function claimBody(n = 0): Record<string, unknown> {
   const types = ['auto_collision', 'auto_glass', 'property_water', 'property_fire', 'other'];
   const day = new Date(Date.now() - (1 + (n % 20)) * 86400000).toISOString().slice(0, 10);
-  return {
+  return fnolBody({
     policy_number: `POL-${String(100000 + (n % 900000))}`,
     claimant: { name: `Resilience Claimant ${n}`, email: `claimant${n}@example.com`, phone: '+14155550100' },
-    loss: {
-      date: day,
-      type: types[n % types.length],
-      description: `Resilience scenario loss ${n} ${randomUUID()}`,
-      location: { address_line: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
-    },
-    injuries: false,
+    loss: { ...fnolBody().loss, date: day, type: types[n % types.length], description: `Resilience scenario loss ${n} ${randomUUID()}` },
     estimated_amount: { amount: '1200.00', currency: 'USD' },
-    preferred_channel: 'email',
-    language: 'en',
-  };
+  });
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createDatabase, type Knex } from '@platform/db';
 import { runService, type RunningService } from '@platform/runtime';
 import { eventConformance } from '@platform/messaging';
-import { captureEvents, deleteTopology, testServiceEnv, uniqueName } from '@platform/testing';
+import { captureEvents, deleteTopology, fnolBody, testServiceEnv, uniqueName } from '@platform/testing';
 import { readClaimsConfig, type ClaimsConfig } from '../config';
 import { claimsEventCatalog } from '../events';
 import { claimsMigrations } from '../migrations';
@@ -60,29 +60,7 @@ export async function startClaimsTestService(env: Record<string, string> = {}) {
 
 export type ClaimsTestService = Awaited<ReturnType<typeof startClaimsTestService>>;
 
-const daysAgo = (days: number) => new Date(Date.now() - days * 86400_000).toISOString().slice(0, 10);
-
-/** A valid first notice of loss; `overrides` replace top-level fields. */
-export function fnolBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    policy_number: 'POL-123456',
-    claimant: { name: 'Ana Ruiz', email: 'ana@example.com', phone: '+14155550100' },
-    loss: {
-      date: daysAgo(2),
-      type: 'auto_collision',
-      description: 'Rear-ended at a light',
-      location: { address_line: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
-    },
-    injuries: false,
-    police_report_number: 'PR-77',
-    estimated_amount: { amount: '2500.00', currency: 'USD' },
-    preferred_channel: 'email',
-    language: 'en',
-    ...overrides,
-  };
-}
-
-/** Files a claim through the API and returns the 201 body (claim_id, access_token, …). */
+/** Files a claim through the API (`fnolBody(overrides)`) and returns the 201 body (claim_id, access_token, …). */
 export async function fileClaim(url: string, overrides: Record<string, unknown> = {}) {
   const response = await request(url).post('/api/claims/public/claims').send(fnolBody(overrides)).expect(201);
   return response.body as {

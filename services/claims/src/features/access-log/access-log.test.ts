@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { compile } from '@platform/http';
-import { bearer } from '@platform/testing';
-import { fileClaim, fnolBody, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { bearer, fnolBody } from '@platform/testing';
+import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { accessLogPageSchema } from './access-log-schemas';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)]);

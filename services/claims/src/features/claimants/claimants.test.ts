@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import request from 'supertest';
-import { bearer } from '@platform/testing';
+import { bearer, fnolBody } from '@platform/testing';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { localKeyVault } from '@platform/privacy';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
@@ -140,11 +140,7 @@ describe('claimants under a full pool', () => {
       Array.from({ length: count }, (_, i) =>
         request(t.url)
           .post('/api/claims/public/claims')
-          .send({
-            policy_number: `POL-POOL-${i}`,
-            claimant: { name: `Pool Claimant ${i}`, email: `pool.${i}@example.org` },
-            loss: { date: new Date(Date.now() - 86400_000).toISOString().slice(0, 10), type: 'auto_collision', description: 'Dent' },
-          }),
+          .send(fnolBody({ policy_number: `POL-POOL-${i}`, claimant: { name: `Pool Claimant ${i}`, email: `pool.${i}@example.org` } })),
       ),
     );
 

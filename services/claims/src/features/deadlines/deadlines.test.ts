@@ -4,10 +4,9 @@ import { startClaimsTestService, type ClaimsTestService } from '../../testing/cl
 import { as, daysAhead, insertTestClaim, type TestClaimFields } from '../../testing/workflow-fixtures';
 import { messagingMigrations } from '@platform/messaging';
 import { migrate } from '@platform/db';
-import { openTestDatabase } from '@platform/testing';
+import { fnolBody, openTestDatabase } from '@platform/testing';
 import { claimsMigrations } from '../../migrations';
 import { DEADLINE_DUE_COLUMN, DEADLINES, openBreachCondition, startOfDayIn } from '../../shared/claim-deadlines';
-import { fnolBody } from '../../testing/claims-test-service';
 import { sweepDeadlines } from './deadline-sweep';
 
 const CADENCE_DAYS = 3;

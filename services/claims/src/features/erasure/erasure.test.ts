@@ -5,7 +5,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import request from 'supertest';
 import { compile } from '@platform/http';
-import { bearer } from '@platform/testing';
+import { bearer, fnolBody, uniquePolicyNumber } from '@platform/testing';
 import { startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { as } from '../../testing/workflow-fixtures';
 import { claimantPrivacyFor } from '../claimants';
@@ -51,19 +51,20 @@ describe('erasure of a claimant', () => {
   async function fileClaimOf(values: PersonalValues, { injuries = false } = {}) {
     const filed = await request(t.url)
       .post('/api/claims/public/claims')
-      .send({
-        policy_number: `POL-${randomBytes(4).toString('hex')}`,
-        claimant: { name: values.name, email: values.email, phone: values.phone },
-        loss: {
-          date: new Date(Date.now() - 2 * 86400_000).toISOString().slice(0, 10),
-          type: 'property_weather',
-          description: values.description,
-          location: { address_line: values.address, city: 'Springfield', postal_code: '12345', country: 'US' },
-        },
-        injuries,
-        police_report_number: values.policeReport,
-        preferred_channel: 'email',
-      })
+      .send(
+        fnolBody({
+          policy_number: uniquePolicyNumber(),
+          claimant: { name: values.name, email: values.email, phone: values.phone },
+          loss: {
+            ...fnolBody().loss,
+            type: 'property_weather',
+            description: values.description,
+            location: { address_line: values.address, city: 'Springfield', postal_code: '12345', country: 'US' },
+          },
+          injuries,
+          police_report_number: values.policeReport,
+        }),
+      )
       .expect(201);
     const pdf = Buffer.from(`%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n% ${values.fileMarker}\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n`);
     await request(t.url)

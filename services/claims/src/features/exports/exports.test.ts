@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { compile } from '@platform/http';
-import { bearer, binaryBody, eventually } from '@platform/testing';
-import { fileClaim, fnolBody, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { bearer, binaryBody, eventually, fnolBody } from '@platform/testing';
+import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { startSmtpTestServer } from '../../testing/smtp-test-server';
 import { as } from '../../testing/workflow-fixtures';
 import { exportStorage } from './export-storage';

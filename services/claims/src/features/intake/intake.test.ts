@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { hashAccessToken } from '@platform/auth';
 import { openText } from '@platform/privacy';
-import { eventually } from '@platform/testing';
+import { eventually, fnolBody } from '@platform/testing';
 import { compile } from '@platform/http';
-import { countRows, fnolBody, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
+import { countRows, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { startIdempotencyPurge } from './idempotency-purge';
 import { intakeResponseSchema } from './intake-schemas';
 
