@@ -1,6 +1,10 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { createDatabase, migrate, type Knex, type Migration } from '@platform/db';
+import { createTestDatabase } from './databases';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../..');
@@ -29,4 +33,43 @@ export async function runEmbeddedCases(testFile: string, namePattern: string): P
   const output = `${result.stdout}\n${result.stderr}`;
   const count = (word: string) => Number(new RegExp(`Tests:.*?(\\d+) ${word}`).exec(output)?.[1] ?? 0);
   return { passed: count('passed'), failed: count('failed'), output };
+}
+
+/** The databases a `describe.each` runs on: PostgreSQL, and embedded PGlite where this jest can load it. */
+export const DATABASE_MODES = canRunEmbeddedInJest() ? (['postgres', 'embedded'] as const) : (['postgres'] as const);
+export type DatabaseMode = 'postgres' | 'embedded';
+
+export interface ModeDatabase {
+  db: Knex;
+  /** Closes the connection and drops the database (PostgreSQL) or removes its folder (PGlite). */
+  close(): Promise<void>;
+}
+
+/** A migrated database of `mode`: a template-cloned PostgreSQL test database (`poolMax` connections), or PGlite in a temporary folder. */
+export async function openModeDatabase(
+  mode: DatabaseMode,
+  name: string,
+  migrations: Migration[],
+  options: { poolMax?: number } = {},
+): Promise<ModeDatabase> {
+  if (mode === 'postgres') {
+    const database = await createTestDatabase(name, migrations);
+    const db = createDatabase({ url: database.url, poolMax: options.poolMax ?? 2 });
+    return { db, close: async () => (await db.destroy(), await database.drop()) };
+  }
+  const embeddedDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+  const db = createDatabase({ embeddedDir });
+  await migrate(db, migrations);
+  return { db, close: async () => (await db.destroy(), rmSync(embeddedDir, { recursive: true, force: true })) };
+}
+
+/**
+ * In the PostgreSQL run of a `describe.each(DATABASE_MODES)`: a test that runs the file's `embeddedDescribe` cases on
+ * PGlite in a child jest (runEmbeddedCases) and passes only when all `cases` of them passed.
+ */
+export function itPassesOnEmbeddedToo(testFile: string, embeddedDescribe: string, cases: number): void {
+  it('passes every case on embedded PGlite too', async () => {
+    const result = await runEmbeddedCases(testFile, embeddedDescribe);
+    expect(result.passed === cases && result.failed === 0 ? 'all passed' : result.output).toBe('all passed');
+  }, 240000);
 }

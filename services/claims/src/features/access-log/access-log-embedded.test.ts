@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createDatabase, migrate, type Knex } from '@platform/db';
+import type { Knex } from '@platform/db';
 import { messagingMigrations } from '@platform/messaging';
-import { canRunEmbeddedInJest, createTestDatabase, runEmbeddedCases, type TestDatabase } from '@platform/testing';
+import { DATABASE_MODES, itPassesOnEmbeddedToo, openModeDatabase, type ModeDatabase } from '@platform/testing';
 import { claimsMigrations } from '../../migrations';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
 import { accessLogStore } from './access-log-store';
@@ -11,29 +8,15 @@ import { accessLogStore } from './access-log-store';
 const CASES = 2;
 
 /** The access log's rows, events and append-only rule on both databases the platform runs on (PGlite: in a child jest). */
-const modes = canRunEmbeddedInJest() ? (['postgres', 'embedded'] as const) : (['postgres'] as const);
-
-describe.each(modes)('the access log on %s', (mode) => {
+describe.each(DATABASE_MODES)('the access log on %s', (mode) => {
   let db: Knex;
-  let database: TestDatabase | undefined;
-  let embeddedDir: string | undefined;
+  let database: ModeDatabase | undefined;
 
   beforeAll(async () => {
-    const migrations = [...messagingMigrations, ...claimsMigrations];
-    if (mode === 'postgres') {
-      database = await createTestDatabase('claimsaccesslog', migrations);
-      db = createDatabase({ url: database.url, poolMax: 2 });
-    } else {
-      embeddedDir = mkdtempSync(path.join(tmpdir(), 'claims-access-log-'));
-      db = createDatabase({ embeddedDir });
-      await migrate(db, migrations);
-    }
+    database = await openModeDatabase(mode, 'claimsaccesslog', [...messagingMigrations, ...claimsMigrations]);
+    db = database.db;
   }, 120000);
-  afterAll(async () => {
-    await db?.destroy();
-    await database?.drop();
-    if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
-  });
+  afterAll(() => database?.close());
 
   it('records a read of several claims as one row and one outbox event each, sensitive where an injury is', async () => {
     const injured = (await insertTestClaim(db, { injuries: true })).claim_id;
@@ -69,10 +52,5 @@ describe.each(modes)('the access log on %s', (mode) => {
     ]);
   });
 
-  if (mode === 'postgres') {
-    it('passes every case on embedded PGlite too', async () => {
-      const result = await runEmbeddedCases(__filename, 'the access log on embedded');
-      expect(result.passed === CASES && result.failed === 0 ? 'all passed' : result.output).toBe('all passed');
-    }, 240000);
-  }
+  if (mode === 'postgres') itPassesOnEmbeddedToo(__filename, 'the access log on embedded', CASES);
 });

@@ -1,38 +1,29 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDatabase, migrate, type Knex } from '@platform/db';
+import type { Knex } from '@platform/db';
 import { messagingMigrations } from '@platform/messaging';
 import { localKeyVault } from '@platform/privacy';
-import { canRunEmbeddedInJest, createTestDatabase, type TestDatabase } from '@platform/testing';
+import { DATABASE_MODES, openModeDatabase, type ModeDatabase } from '@platform/testing';
 import { claimsMigrations } from '../../migrations';
 import { claimantPrivacy } from './claimant-keys';
-
-const modes = canRunEmbeddedInJest() ? (['postgres', 'embedded'] as const) : (['postgres'] as const);
 
 /**
  * The embedded start's database has one connection, which the intake's transaction holds while it matches the
  * claimant: matching must need no other (on PostgreSQL, a pool of one connection shows the same).
  */
-describe.each(modes)('matching a claimant inside a transaction with one connection, on %s', (mode) => {
+describe.each(DATABASE_MODES)('matching a claimant inside a transaction with one connection, on %s', (mode) => {
   let db: Knex;
-  let database: TestDatabase | undefined;
+  let database: ModeDatabase | undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'claimants-one-connection-'));
   const vault = () => localKeyVault(path.join(dir, 'kek.key'));
 
   beforeAll(async () => {
-    const migrations = [...messagingMigrations, ...claimsMigrations];
-    if (mode === 'postgres') {
-      database = await createTestDatabase('claimantsoneconn', migrations);
-      db = createDatabase({ url: database.url, poolMax: 1 });
-    } else {
-      db = createDatabase({ embeddedDir: path.join(dir, 'db') });
-      await migrate(db, migrations);
-    }
+    database = await openModeDatabase(mode, 'claimantsoneconn', [...messagingMigrations, ...claimsMigrations], { poolMax: 1 });
+    db = database.db;
   }, 120000);
   afterAll(async () => {
-    await db?.destroy();
-    await database?.drop();
+    await database?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDatabase, migrate, type Knex } from '@platform/db';
-import { canRunEmbeddedInJest, createTestDatabase, runEmbeddedCases, type TestDatabase } from '@platform/testing';
+import type { Knex } from '@platform/db';
+import { DATABASE_MODES, itPassesOnEmbeddedToo, openModeDatabase, type ModeDatabase } from '@platform/testing';
 import { claimsMigrations } from '../../migrations';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
 import { localKeyVault } from '@platform/privacy';
@@ -15,25 +15,16 @@ const CASES = 5;
 const reader = { sub: 'alice', scopes: new Set(['claims:read']) };
 
 /** The search of the claims list on both databases the platform runs on (PGlite: the embedded cases in a child jest). */
-const modes = canRunEmbeddedInJest() ? (['postgres', 'embedded'] as const) : (['postgres'] as const);
-
-describe.each(modes)('a name search with typos on %s', (mode) => {
+describe.each(DATABASE_MODES)('a name search with typos on %s', (mode) => {
   let db: Knex;
-  let database: TestDatabase | undefined;
-  let embeddedDir: string | undefined;
+  let database: ModeDatabase | undefined;
   const ids: Record<string, string> = {};
   const nameKey = randomBytes(32);
   const keyDir = mkdtempSync(path.join(tmpdir(), 'claims-typos-kek-'));
 
   beforeAll(async () => {
-    if (mode === 'postgres') {
-      database = await createTestDatabase('claimstypos', claimsMigrations);
-      db = createDatabase({ url: database.url, poolMax: 2 });
-    } else {
-      embeddedDir = mkdtempSync(path.join(tmpdir(), 'claims-typos-'));
-      db = createDatabase({ embeddedDir });
-      await migrate(db, claimsMigrations);
-    }
+    database = await openModeDatabase(mode, 'claimstypos', claimsMigrations);
+    db = database.db;
     for (const name of ['Jonathan Smithson', 'John Smith', 'Chidi Okafor', 'Ana Ruiz', 'Jon Okoro']) {
       const { claim_id } = await insertTestClaim(db);
       await db('claims').where({ id: claim_id }).update({ claimant_name: name });
@@ -42,9 +33,7 @@ describe.each(modes)('a name search with typos on %s', (mode) => {
     }
   }, 120000);
   afterAll(async () => {
-    await db?.destroy();
-    await database?.drop();
-    if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+    await database?.close();
     rmSync(keyDir, { recursive: true, force: true });
   });
 
@@ -101,10 +90,5 @@ describe.each(modes)('a name search with typos on %s', (mode) => {
     expect(await search('Chidi Okafor')).toEqual([ids['Chidi Okafor']]); // the others stay found
   });
 
-  if (mode === 'postgres') {
-    it('passes every case on embedded PGlite too', async () => {
-      const result = await runEmbeddedCases(__filename, 'a name search with typos on embedded');
-      expect(result.passed === CASES && result.failed === 0 ? 'all passed' : result.output).toBe('all passed');
-    }, 240000);
-  }
+  if (mode === 'postgres') itPassesOnEmbeddedToo(__filename, 'a name search with typos on embedded', CASES);
 });

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { createDatabase, migrate, type Knex } from '@platform/db';
+import type { Knex } from '@platform/db';
 import { messagingMigrations } from '@platform/messaging';
-import { canRunEmbeddedInJest, createTestDatabase, runEmbeddedCases, type TestDatabase } from '@platform/testing';
+import { DATABASE_MODES, itPassesOnEmbeddedToo, openModeDatabase, type ModeDatabase } from '@platform/testing';
 import { claimsMigrations } from '../../migrations';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
 import { zipEntries } from '../../testing/zip-entries';
@@ -20,27 +20,17 @@ const silent = pino({ level: 'silent' });
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** The export job table, its leases and the builder on both databases the platform runs on (PGlite: in a child jest). */
-const modes = canRunEmbeddedInJest() ? (['postgres', 'embedded'] as const) : (['postgres'] as const);
-
-describe.each(modes)('claimant exports on %s', (mode) => {
+describe.each(DATABASE_MODES)('claimant exports on %s', (mode) => {
   let db: Knex;
-  let database: TestDatabase | undefined;
-  let dataDir: string;
+  let database: ModeDatabase | undefined;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'claims-exports-'));
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'claims-exports-'));
-    const migrations = [...messagingMigrations, ...claimsMigrations];
-    if (mode === 'postgres') {
-      database = await createTestDatabase('claimsexports', migrations);
-      db = createDatabase({ url: database.url, poolMax: 2 });
-    } else {
-      db = createDatabase({ embeddedDir: path.join(dataDir, 'db') });
-      await migrate(db, migrations);
-    }
+    database = await openModeDatabase(mode, 'claimsexports', [...messagingMigrations, ...claimsMigrations]);
+    db = database.db;
   }, 120000);
   afterAll(async () => {
-    await db?.destroy();
-    await database?.drop();
+    await database?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -103,10 +93,5 @@ describe.each(modes)('claimant exports on %s', (mode) => {
     expect(await store.find(randomUUID())).toBeUndefined();
   });
 
-  if (mode === 'postgres') {
-    it('passes every case on embedded PGlite too', async () => {
-      const result = await runEmbeddedCases(__filename, 'claimant exports on embedded');
-      expect(result.passed === CASES && result.failed === 0 ? 'all passed' : result.output).toBe('all passed');
-    }, 240000);
-  }
+  if (mode === 'postgres') itPassesOnEmbeddedToo(__filename, 'claimant exports on embedded', CASES);
 });

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createDatabase, migrate, type Knex } from '@platform/db';
+import type { Knex } from '@platform/db';
 import { messagingMigrations } from '@platform/messaging';
-import { canRunEmbeddedInJest, createTestDatabase, runEmbeddedCases, type TestDatabase } from '@platform/testing';
+import { DATABASE_MODES, itPassesOnEmbeddedToo, openModeDatabase, type ModeDatabase } from '@platform/testing';
 import { claimsMigrations } from '../../migrations';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
 import { reconcilePlatformActivities } from '../diary';
@@ -17,29 +14,15 @@ const lead = (sub: string) => ({ sub, scopes: new Set(['claims:read', 'claims:de
 const usd = (amount: string) => ({ amount, currency: 'USD' });
 
 /** Reserves, payments and the closing rule on both databases the platform runs on (PGlite: in a child jest). */
-const modes = canRunEmbeddedInJest() ? (['postgres', 'embedded'] as const) : (['postgres'] as const);
-
-describe.each(modes)('reserves, payments and the diary on %s', (mode) => {
+describe.each(DATABASE_MODES)('reserves, payments and the diary on %s', (mode) => {
   let db: Knex;
-  let database: TestDatabase | undefined;
-  let embeddedDir: string | undefined;
+  let database: ModeDatabase | undefined;
 
   beforeAll(async () => {
-    const migrations = [...messagingMigrations, ...claimsMigrations];
-    if (mode === 'postgres') {
-      database = await createTestDatabase('claimsfinancials', migrations);
-      db = createDatabase({ url: database.url, poolMax: 2 });
-    } else {
-      embeddedDir = mkdtempSync(path.join(tmpdir(), 'claims-financials-'));
-      db = createDatabase({ embeddedDir });
-      await migrate(db, migrations);
-    }
+    database = await openModeDatabase(mode, 'claimsfinancials', [...messagingMigrations, ...claimsMigrations]);
+    db = database.db;
   }, 120000);
-  afterAll(async () => {
-    await db?.destroy();
-    await database?.drop();
-    if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
-  });
+  afterAll(() => database?.close());
 
   const inTransaction = <T>(work: (s: ReturnType<ReturnType<typeof financialsService>>, trx: Knex) => Promise<T>) =>
     db.transaction((trx) => work(financialsService('claims.events', limits)(trx), trx));
@@ -86,12 +69,7 @@ describe.each(modes)('reserves, payments and the diary on %s', (mode) => {
     expect(kinds).toEqual(['documents_requested', 'first_contact_due', 'promised_update_due']);
   });
 
-  if (mode === 'postgres') {
-    it('passes every case on embedded PGlite too', async () => {
-      const result = await runEmbeddedCases(__filename, 'reserves, payments and the diary on embedded');
-      expect(result.passed === CASES && result.failed === 0 ? 'all passed' : result.output).toBe('all passed');
-    }, 240000);
-  }
+  if (mode === 'postgres') itPassesOnEmbeddedToo(__filename, 'reserves, payments and the diary on embedded', CASES);
 });
 
 function paymentOf(amount: string) {
