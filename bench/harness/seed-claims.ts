@@ -1,3 +1,5 @@
+import { createDatabase } from '@platform/db';
+import { claimantPrivacyFor } from '../../services/claims/src/features/claimants';
 import { nameIndexKey, nameTokens } from '../../services/claims/src/features/claims-list/claimant-name-index';
 import { pgClient } from './workspace-modules';
 
@@ -157,10 +159,11 @@ export function seededClaimant(i: number): { name: string; email: string; phone:
  * and its audit entry, from varied claimants (seededClaimant). Seeded claims carry the year 2019 in their numbers (never handed out by the
  * service this run), had their acknowledgement delivered and their first contact made, and promise their
  * next update in the future, so the deadline sweep finds nothing to announce for them. Their names go into
- * the claims list's keyed name index under the service's key (`dataDir`: the claims process's DATA_DIR).
+ * the claims list's keyed name index under the service's key (in the database, wrapped by the key-encryption
+ * key in `dataDir`, the claims process's DATA_DIR).
  */
 export async function seedClaims(databaseUrl: string, dataDir: string, target: number, log: (line: string) => void): Promise<number> {
-  const key = nameIndexKey(dataDir);
+  const key = await serviceNameIndexKey(databaseUrl, dataDir);
   // The tokens of every seeded name, by its place in seededClaimant's cycle (first name, then last name).
   const tokensByName = LAST_NAMES.flatMap((last) => FIRST_NAMES.map((first) => `{${nameTokens(`${first} ${last}`, key).join(',')}}`));
   const client = pgClient(databaseUrl);
@@ -274,5 +277,15 @@ export async function countRows(databaseUrl: string, table: string): Promise<num
     return Number((await client.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
   } finally {
     await client.end();
+  }
+}
+
+/** The name index key the claims process at `databaseUrl` uses (KEY_VAULT=local, its key-encryption key in `dataDir`). */
+async function serviceNameIndexKey(databaseUrl: string, dataDir: string): Promise<Buffer> {
+  const db = createDatabase({ url: databaseUrl, poolMax: 1 });
+  try {
+    return await nameIndexKey(claimantPrivacyFor({ db, dataDir }, { PRIVACY_ENCRYPTION: true, KEY_VAULT: 'local' }), dataDir).on();
+  } finally {
+    await db.destroy();
   }
 }

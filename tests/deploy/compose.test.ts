@@ -34,22 +34,25 @@ type Service = {
   restart?: string;
   /** `source:target:mode`, as docker-compose 1.x renders them. */
   volumes?: string[];
+  secrets?: { source: string; target?: string }[];
 };
 
 const compose = (env: Record<string, string>) =>
   spawnSync('docker-compose', ['config'], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env } });
 
-function rendered(): Record<string, Service> {
+type Rendered = { services: Record<string, Service>; secrets?: Record<string, { file: string }> };
+
+function rendered(): Rendered {
   const output = execFileSync('docker-compose', ['config'], {
     cwd: root,
     encoding: 'utf8',
     env: { PATH: process.env.PATH, ...COMPOSE_REQUIRED_ENV },
   });
-  return (parse(output) as { services: Record<string, Service> }).services;
+  return parse(output) as Rendered;
 }
 
 describe('docker-compose.yml', () => {
-  const services = rendered();
+  const { services, secrets } = rendered();
   const platform = ['gateway', 'claims', 'evidence', 'claims-migrate', 'evidence-migrate'];
 
   it.each(['claims', 'evidence', 'claims-migrate', 'evidence-migrate'])(
@@ -64,6 +67,21 @@ describe('docker-compose.yml', () => {
       expect(env.LOCAL_FILES_SINGLE_REPLICA).toBeUndefined();
     },
   );
+
+  it("gives every claims replica the same key-encryption key: one secret file at PRIVACY_KEK_FILE, outside the replica's DATA_DIR", () => {
+    const claims = services.claims;
+    const env = claims.environment!;
+    expect(env.KEY_VAULT ?? 'local').toBe('local');
+    const [mounted] = (claims.secrets ?? []).filter((secret) => env.PRIVACY_KEK_FILE === `/run/secrets/${secret.target ?? secret.source}`);
+    expect(mounted).toBeDefined();
+    // a file of the host, which every replica of the service (docker compose up --scale claims=N) mounts alike
+    expect(path.relative(root, secrets![mounted.source].file)).toBe('deploy/secrets/privacy-kek.key');
+    expect(readFileSync(path.join(root, '.gitignore'), 'utf8')).toMatch(/^deploy\/secrets\/$/m);
+    expect(env.PRIVACY_KEK_FILE.startsWith(`${env.DATA_DIR}/`)).toBe(false);
+    // the migrations read the same configuration but never the key: it is not mounted there
+    expect(services['claims-migrate'].environment!.PRIVACY_KEK_FILE).toBe(env.PRIVACY_KEK_FILE);
+    expect(services['claims-migrate'].secrets).toBeUndefined();
+  });
 
   it('starts the services only after the bucket they name exists', () => {
     const bucket = new URL(services.claims.environment!.OBJECT_STORE_URL).hostname;

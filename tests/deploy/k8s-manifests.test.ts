@@ -181,6 +181,35 @@ describe.each(overlays)('deploy/k8s/overlays/%s', (overlay) => {
     }
   });
 
+  it('gives every claims replica the same key-encryption key: the Secret the example documents, mounted read-only at PRIVACY_KEK_FILE', () => {
+    const pod = one('Deployment', 'claims').spec.template.spec;
+    const [container] = pod.containers;
+    const settings: Record<string, string> = {
+      ...config.data,
+      ...Object.fromEntries((container.env ?? []).filter((v: any) => v.value !== undefined).map((v: any) => [v.name, v.value])),
+    };
+    expect(settings.KEY_VAULT ?? 'local').toBe('local');
+    const file = settings.PRIVACY_KEK_FILE;
+    expect(file).toMatch(/^\//);
+    // not in the pod's own DATA_DIR (an emptyDir: a key per pod) but in a volume every pod of the template shares
+    expect(file.startsWith(`${settings.DATA_DIR}/`)).toBe(false);
+    const mount = container.volumeMounts.find((m: any) => file.startsWith(`${m.mountPath}/`));
+    expect(mount).toMatchObject({ readOnly: true });
+    const volume = pod.volumes.find((v: any) => v.name === mount.name);
+    expect(volume.emptyDir).toBeUndefined();
+    const { secretName, items } = volume.secret;
+    const item = items.find((i: any) => i.path === path.posix.relative(mount.mountPath, file));
+    expect(item).toBeDefined();
+    const documented = parseAllDocuments(readFileSync(path.join(root, 'deploy/k8s/secret.example.yaml'), 'utf8'))
+      .map((document) => document.toJS() as K8sObject)
+      .find((secret) => secret.metadata.name === secretName);
+    expect(Object.keys(documented?.stringData ?? {})).toContain(item.key);
+    // the migration Job reads the same settings (PRIVACY_KEK_FILE is required in production) but never the key
+    const job = one('Job', 'claims-migrate').spec.template.spec;
+    expect(job.containers[0].envFrom).toEqual(container.envFrom);
+    expect(job.volumes.some((v: any) => v.secret)).toBe(false);
+  });
+
   it('migrates in a Job as the owner role; the Deployments hold only the runtime role', () => {
     for (const service of migratedServices) {
       const [migrate] = one('Job', `${service}-migrate`).spec.template.spec.containers;

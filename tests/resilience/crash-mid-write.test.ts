@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { pendingOutbox, settleAuditLog } from './support/audit';
 import { countRows, queryRows } from './support/database';
 import { filesUnder } from './support/files';
@@ -12,12 +16,18 @@ import { sleep, startScenarioStack, until, type ScenarioStack } from './support/
 describe('crash in the middle of writes', () => {
   let stack: ScenarioStack | undefined;
 
+  // the key-encryption key given as an operator gives it (a mounted Secret), outside DATA_DIR: every new file there is an upload
+  const secrets = mkdtempSync(path.join(tmpdir(), 'crash-mid-write-secrets-'));
+  const kekFile = path.join(secrets, 'privacy-kek');
+
   beforeAll(async () => {
-    stack = await startScenarioStack('crash-mid-write');
+    writeFileSync(kekFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o400 });
+    stack = await startScenarioStack('crash-mid-write', { PRIVACY_KEK_FILE: kekFile });
   });
 
   afterAll(async () => {
     await stack?.cleanup();
+    rmSync(secrets, { recursive: true, force: true });
     writeReliability();
   });
 
@@ -65,11 +75,8 @@ describe('crash in the middle of writes', () => {
     const referenced = new Set(attachments.map((a) => a.sha256));
     const after = filesUnder(stack!.dataDir);
     const newFiles = [...after].filter(([file]) => !before.has(file));
-    // the database's own files and the service's keys (made at the first intake: the privacy key-encryption key
-    // and the name index key, `claims/*.key`) are not uploads
-    const orphans = newFiles.filter(
-      ([file, sha]) => !referenced.has(sha) && !/(^|\/)db\//.test(file) && !/^claims\/[^/]+\.key$/.test(file),
-    );
+    // the database's own files are not uploads (the service's keys are in the database, wrapped by the given KEK)
+    const orphans = newFiles.filter(([file, sha]) => !referenced.has(sha) && !/(^|\/)db\//.test(file));
     const storedHashes = new Set(newFiles.map(([, sha]) => sha));
     const missingFiles = attachments.filter((a) => !storedHashes.has(a.sha256));
     // the restart recovered every placement the killed process announced (file-placements.ts)

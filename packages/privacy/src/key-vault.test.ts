@@ -46,4 +46,24 @@ describe('localKeyVault', () => {
     writeFileSync(keyFile, randomBytes(16).toString('base64'));
     await expect(localKeyVault(keyFile).wrapKey(randomBytes(32))).rejects.toThrow(/32 bytes, not 16/);
   });
+
+  describe('with a provided key file (generate: false, a mounted Secret)', () => {
+    it('wraps with the key in the file, as a vault that generated it does (trailing newline of `openssl rand -base64 32` allowed)', async () => {
+      const keyFile = path.join(dir, 'secret-kek');
+      writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o440 });
+      const dataKey = randomBytes(32);
+      const wrapped = await localKeyVault(keyFile, { generate: false }).wrapKey(dataKey);
+      expect((await localKeyVault(keyFile).unwrapKey(wrapped)).equals(dataKey)).toBe(true);
+      expect(localKeyVault(keyFile, { generate: false }).kekId).toBe(localKeyVault(keyFile).kekId);
+    });
+
+    it('refuses at once, before any use, a file that is missing (and makes none) or does not hold 32 bytes', () => {
+      const missing = path.join(dir, 'mounted', 'kek');
+      expect(() => localKeyVault(missing, { generate: false })).toThrow(`the key-encryption key file ${missing} cannot be read (ENOENT)`);
+      expect(() => statSync(missing)).toThrow();
+      const short = path.join(dir, 'short');
+      writeFileSync(short, randomBytes(16).toString('base64'));
+      expect(() => localKeyVault(short, { generate: false })).toThrow(/32 bytes, not 16/);
+    });
+  });
 });

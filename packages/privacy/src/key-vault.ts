@@ -19,11 +19,12 @@ const KEK_BYTES = 32;
 const WRAP_CONTEXT = 'privacy/data-key';
 
 /**
- * A KEK kept in `keyFile` (base64 of 32 random bytes), generated with mode 0600 on first use, as the
- * development audit signing key is. Every replica must share the file (or use a KMS).
+ * A KEK kept in `keyFile` (base64 of 32 random bytes). `generate` (development): made with mode 0600 on first
+ * use, as the development audit signing key is. Otherwise the file is provided (a Secret every replica mounts)
+ * and read at once, so a missing or malformed one stops the start rather than the first intake.
  */
-export function localKeyVault(keyFile: string): KeyVault {
-  let kek: Buffer | undefined;
+export function localKeyVault(keyFile: string, { generate = true }: { generate?: boolean } = {}): KeyVault {
+  let kek = generate ? undefined : readKek(keyFile);
   const load = (): Buffer => (kek ??= readOrCreateKek(keyFile));
   return {
     get kekId() {
@@ -48,6 +49,16 @@ function readOrCreateKek(keyFile: string): Buffer {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   return parseKek(readFileSync(keyFile, 'utf8'), keyFile);
+}
+
+function readKek(keyFile: string): Buffer {
+  try {
+    return parseKek(readFileSync(keyFile, 'utf8'), keyFile);
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code) throw new Error(`the key-encryption key file ${keyFile} cannot be read (${code})`);
+    throw error;
+  }
 }
 
 function parseKek(text: string, keyFile: string): Buffer {

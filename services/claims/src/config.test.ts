@@ -8,6 +8,7 @@ const production = {
   AUTH_JWT_SECRET: 'a-production-secret-of-enough-length-0123',
   SMTP_URL: 'smtp://mail.example.com',
   OBJECT_STORE_URL: 's3://claims-files',
+  PRIVACY_KEK_FILE: '/etc/claims-platform/privacy-kek/kek',
 };
 
 describe('claims configuration', () => {
@@ -30,6 +31,20 @@ describe('claims configuration', () => {
       /SMTP_URL or SMS_WEBHOOK_URL must be set in production/,
     );
     expect(readClaimsConfig({ ...https, SMS_WEBHOOK_URL: 'https://sms.example.com/send' }).NODE_ENV).toBe('production');
+  });
+
+  it('refuses a generated key-encryption key in production, which each replica would make its own, unless one replica is declared', () => {
+    const https = { ...production, PUBLIC_BASE_URL: 'https://claims.example.com' };
+    expect(() => readClaimsConfig({ ...https, PRIVACY_KEK_FILE: undefined })).toThrow(
+      /KEY_VAULT=local needs PRIVACY_KEK_FILE in production: a key-encryption key every replica is given/,
+    );
+    expect(readClaimsConfig(https).PRIVACY_KEK_FILE).toBe('/etc/claims-platform/privacy-kek/kek');
+    expect(readClaimsConfig({ ...https, PRIVACY_KEK_FILE: undefined, LOCAL_FILES_SINGLE_REPLICA: 'true' }).KEY_VAULT).toBe('local');
+    expect(readClaimsConfig({ ...https, PRIVACY_KEK_FILE: undefined, KEY_VAULT: 'aws-kms', KMS_KEY_ID: 'alias/claims' }).KEY_VAULT).toBe(
+      'aws-kms',
+    );
+    // outside production the key is made under DATA_DIR on first use
+    expect(readClaimsConfig({}).PRIVACY_KEK_FILE).toBeUndefined();
   });
 
   it('runs on embedded defaults outside production', () => {

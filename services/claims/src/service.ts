@@ -123,7 +123,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
         'attachment',
         deps.metrics,
       );
-      const namesIndexed = await indexUnindexedNames(deps.db, nameIndexKey(deps.dataDir));
+      const namesIndexed = await indexUnindexedNames(deps.db, nameIndexKey(claimantPrivacyFor(deps, config), deps.dataDir));
       if (namesIndexed > 0) deps.logger.info({ claims: namesIndexed }, 'indexed the names of claims filed before the keyed name index');
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
       const plainFieldSealing = startPlainFieldSealing(deps, claimantPrivacyFor(deps, config));

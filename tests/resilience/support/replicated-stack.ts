@@ -78,20 +78,18 @@ export async function startReplicatedStack(
     mkdirSync(dir, { recursive: true });
     return dir;
   };
-  // Every claims replica holds the same key-encryption key and name index key (KEY_VAULT=local), as one mounted
-  // Secret would give them: a data key one replica wrapped, or a name it indexed, is read by the other.
-  const claimsKeys = { 'privacy-kek.key': randomBytes(32).toString('base64'), 'name-index.key': randomBytes(32).toString('base64') };
-  const claimsDataDir = (name: string) => {
-    const dir = dataDir(name);
-    mkdirSync(path.join(dir, 'claims'), { recursive: true });
-    for (const [file, key] of Object.entries(claimsKeys)) writeFileSync(path.join(dir, 'claims', file), key, { mode: 0o600 });
-    return dir;
-  };
+  // Every claims replica is given the same key-encryption key (KEY_VAULT=local), as the operator does with one
+  // mounted Secret (deploy/k8s): a data key one replica wrapped is opened by the other. The service keeps its
+  // other keys (blind index, name index) in the database, wrapped by it.
+  const kekFile = path.join(root, 'secrets', 'privacy-kek');
+  mkdirSync(path.dirname(kekFile));
+  writeFileSync(kekFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o400 });
   const claimsEnv = (name: string) => ({
     ...common,
     ...objectStore,
     DATABASE_URL: claimsDb.url,
-    DATA_DIR: claimsDataDir(name),
+    DATA_DIR: dataDir(name),
+    PRIVACY_KEK_FILE: kekFile,
     ...overrides.claims,
   });
   // Every replica signs checkpoints with the same key, as a shared Secret would give them.

@@ -27,6 +27,7 @@ import { keyedNameIndexMigration } from './0025_claims_keyed_name_index';
 import { retentionErasureMigration } from './0026_claims_retention_erasure';
 import { accessLogExportsMigration } from './0027_claims_access_log_exports';
 import { dropContactIndexesMigration } from './0028_claims_drop_contact_indexes';
+import { claimantUniqueContactsMigration } from './0029_claims_claimant_unique_contacts';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const claimsMigrations: Migration[] = [
@@ -59,4 +60,5 @@ export const claimsMigrations: Migration[] = [
   retentionErasureMigration,
   accessLogExportsMigration,
   dropContactIndexesMigration,
+  claimantUniqueContactsMigration,
 ];

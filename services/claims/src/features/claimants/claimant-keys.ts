@@ -30,10 +30,24 @@ export interface ClaimantContact {
   phone: string | null;
 }
 
+/** A key of the service's own, the same for every replica: kept wrapped by the key vault in `privacy_keys`. */
+export interface SharedKey {
+  /**
+   * The key, read (or made, once, race-free) on `executor`: a transaction passes itself, since a query on
+   * another connection would wait while it holds one (for ever on the embedded database, which has one).
+   */
+  on(executor?: Knex): Promise<Buffer>;
+}
+
 /** Everything the claims service does with claimants' keys: their data keys, blind indexes, and matching. */
 export interface ClaimantPrivacy {
   readonly encrypting: boolean;
   readonly keys: ClaimantKeys;
+  /**
+   * The shared key stored as `name`; the first replica to need it stores `initial()` when given one (a key an
+   * earlier version kept in a file, so what it keyed still matches), else 32 random bytes.
+   */
+  sharedKey(name: string, initial?: () => Buffer | undefined): SharedKey;
   /** HMAC-SHA256 of the normalised email / phone (digits only) under the blind-index key. */
   emailIndex(email: string): Promise<string>;
   phoneIndex(phone: string): Promise<string>;
@@ -54,27 +68,16 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
     if (cache.size >= KEY_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(claimantId, { key, until: Date.now() + KEY_CACHE_MS });
   };
-  let indexKey: Promise<Buffer> | undefined;
-  /**
-   * The blind-index key, read (or made) on `executor`: the intake's transaction passes itself, since a query on
-   * `db` would wait for a second connection while it holds one (for ever on the embedded database, which has
-   * one). Kept once known to be stored: not when this transaction made it, which may still roll back.
-   */
-  const indexKeyOn = async (executor: Knex): Promise<Buffer> => {
-    if (indexKey) return indexKey;
-    const loading = loadIndexKey(executor, vault);
-    if (executor === db) {
-      indexKey = loading.then(({ key }) => key);
-      indexKey.catch(() => (indexKey = undefined));
-      return indexKey;
-    }
-    const { key, made } = await loading;
-    if (!made) indexKey ??= Promise.resolve(key);
-    return key;
+  const sharedKeys = new Map<string, SharedKey>();
+  const sharedKey = (name: string, initial?: () => Buffer | undefined): SharedKey => {
+    let known = sharedKeys.get(name);
+    if (!known) sharedKeys.set(name, (known = storedSharedKey(db, vault, name, initial)));
+    return known;
   };
+  const indexKey = sharedKey(INDEX_KEY_NAME);
   const hmacIndex = (key: Buffer, kind: string, normalised: string) =>
     createHmac('sha256', key).update(`${kind}:${normalised}`).digest('base64url');
-  const blindIndex = async (kind: string, normalised: string) => hmacIndex(await indexKeyOn(db), kind, normalised);
+  const blindIndex = async (kind: string, normalised: string) => hmacIndex(await indexKey.on(), kind, normalised);
 
   const newWrappedKey = async () => {
     const key = randomBytes(32);
@@ -111,30 +114,42 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
   return {
     encrypting,
     keys,
+    sharedKey,
     emailIndex: (email) => blindIndex('email', normaliseEmail(email)),
     phoneIndex: (phone) => blindIndex('phone', phoneDigits(phone)),
     async claimantOf(trx, contact) {
       // the index key read once: a second read on this transaction would take a key it made itself for a stored one
-      const indexKey = contact.email || contact.phone ? await indexKeyOn(trx) : null;
-      const emailIndex = indexKey && contact.email ? hmacIndex(indexKey, 'email', normaliseEmail(contact.email)) : null;
-      const phoneIndex = indexKey && contact.phone ? hmacIndex(indexKey, 'phone', phoneDigits(contact.phone)) : null;
+      const key = contact.email || contact.phone ? await indexKey.on(trx) : null;
+      const emailIndex = key && contact.email ? hmacIndex(key, 'email', normaliseEmail(contact.email)) : null;
+      const phoneIndex = key && contact.phone ? hmacIndex(key, 'phone', phoneDigits(contact.phone)) : null;
       const live = () => trx('claimants').whereNull('erased_at').forUpdate();
-      const known =
+      const find = async () =>
         (emailIndex && (await live().where({ email_index: emailIndex }).first())) ||
         (phoneIndex && (await live().where({ phone_index: phoneIndex }).first())) ||
         undefined;
+      let known = await find();
       if (!known) {
         const fresh = encrypting ? await newWrappedKey() : { key: null, wrapped_key: null, kek_id: null };
         const claimantId = randomUUID();
-        await trx('claimants').insert({
-          id: claimantId,
-          email_index: emailIndex,
-          phone_index: phoneIndex,
-          wrapped_key: fresh.wrapped_key,
-          kek_id: fresh.kek_id,
-        });
-        if (fresh.key) remember(claimantId, fresh.key);
-        return { claimantId, key: fresh.key };
+        // the unique indexes of migration 0029: a concurrent intake of the same new claimant may insert first
+        const inserted = await trx('claimants')
+          .insert({
+            id: claimantId,
+            email_index: emailIndex,
+            phone_index: phoneIndex,
+            wrapped_key: fresh.wrapped_key,
+            kek_id: fresh.kek_id,
+          })
+          .onConflict()
+          .ignore()
+          .returning('id');
+        if (inserted.length > 0) {
+          if (fresh.key) remember(claimantId, fresh.key);
+          return { claimantId, key: fresh.key };
+        }
+        // the insert waited for the winner to commit: this statement sees it
+        known = await find();
+        if (!known) throw new Error('a claimant with this contact was made concurrently and is gone');
       }
       // a contact the claimant had not given before becomes theirs too (the first email or phone stays)
       const filledIn = { email_index: known.email_index ?? emailIndex, phone_index: known.phone_index ?? phoneIndex };
@@ -151,15 +166,39 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
 }
 
 /**
- * The blind-index key: 32 random bytes made on first use, kept wrapped by the vault in `privacy_keys` so
- * every replica (and a KMS vault, which holds no secret of its own to derive it from) uses the same one.
+ * A shared key (the blind-index key, the name index key): made on first use and kept wrapped by the vault in
+ * `privacy_keys`, so every replica (and a KMS vault, which holds no secret of its own to derive it from) uses
+ * the same one. Kept in memory once known to be stored: not when a transaction made it, which may still roll back.
  */
-async function loadIndexKey(db: Knex, vault: KeyVault): Promise<{ key: Buffer; made: boolean }> {
-  const stored = await db('privacy_keys').where({ name: INDEX_KEY_NAME }).first('wrapped_key');
+function storedSharedKey(db: Knex, vault: KeyVault, name: string, initial?: () => Buffer | undefined): SharedKey {
+  let stored: Promise<Buffer> | undefined;
+  return {
+    async on(executor = db) {
+      if (stored) return stored;
+      const loading = loadSharedKey(executor, vault, name, initial);
+      if (executor === db) {
+        stored = loading.then(({ key }) => key);
+        stored.catch(() => (stored = undefined));
+        return stored;
+      }
+      const { key, made } = await loading;
+      if (!made) stored ??= Promise.resolve(key);
+      return key;
+    },
+  };
+}
+
+async function loadSharedKey(
+  db: Knex,
+  vault: KeyVault,
+  name: string,
+  initial?: () => Buffer | undefined,
+): Promise<{ key: Buffer; made: boolean }> {
+  const stored = await db('privacy_keys').where({ name }).first('wrapped_key');
   if (stored) return { key: await vault.unwrapKey(stored.wrapped_key), made: false };
-  const ours = await vault.wrapKey(randomBytes(32));
-  await db('privacy_keys').insert({ name: INDEX_KEY_NAME, wrapped_key: ours, kek_id: vault.kekId }).onConflict('name').ignore();
+  const ours = await vault.wrapKey(initial?.() ?? randomBytes(32));
+  await db('privacy_keys').insert({ name, wrapped_key: ours, kek_id: vault.kekId }).onConflict('name').ignore();
   // another replica may have made it first: use whichever was stored
-  const { wrapped_key } = await db('privacy_keys').where({ name: INDEX_KEY_NAME }).first('wrapped_key');
+  const { wrapped_key } = await db('privacy_keys').where({ name }).first('wrapped_key');
   return { key: await vault.unwrapKey(wrapped_key), made: wrapped_key === ours };
 }

@@ -9,9 +9,10 @@ interface PrivacyConfig {
   KMS_KEY_ID?: string;
   KMS_REGION?: string;
   KMS_ENDPOINT?: string;
+  PRIVACY_KEK_FILE?: string;
 }
 
-/** The key-encryption key's file with KEY_VAULT=local, beside the service's other development keys. */
+/** The key-encryption key's file with KEY_VAULT=local and no PRIVACY_KEK_FILE, beside the service's other development keys. */
 export function localKekFile(dataDir: string): string {
   return path.join(dataDir, 'claims', 'privacy-kek.key');
 }
@@ -23,6 +24,8 @@ export function keyVaultFrom(config: PrivacyConfig, dataDir: string): KeyVault {
       region: config.KMS_REGION ?? process.env.AWS_REGION ?? 'us-east-1',
       endpoint: config.KMS_ENDPOINT,
     });
+  // a provided key is read at once (start fails without it); the development one is made on first use
+  if (config.PRIVACY_KEK_FILE) return localKeyVault(config.PRIVACY_KEK_FILE, { generate: false });
   return localKeyVault(localKekFile(dataDir));
 }
 

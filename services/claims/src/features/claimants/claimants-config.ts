@@ -1,4 +1,4 @@
-import { variable, type ConfigRule } from '@platform/config';
+import { inProduction, variable, type ConfigRule } from '@platform/config';
 
 export const privacyVariables = {
   PRIVACY_ENCRYPTION: variable.bool(
@@ -6,8 +6,13 @@ export const privacyVariables = {
     true,
   ),
   KEY_VAULT: variable.string(
-    "What wraps the claimants' data keys: `local` (a key file under DATA_DIR, generated on first use; every replica must share it) or `aws-kms` (KMS_KEY_ID)",
+    "What wraps the claimants' data keys: `local` (a key-encryption key file, PRIVACY_KEK_FILE) or `aws-kms` (KMS_KEY_ID)",
     'local',
+  ),
+  PRIVACY_KEK_FILE: variable.string(
+    'With KEY_VAULT=local: the key-encryption key file (base64 of 32 random bytes, `openssl rand -base64 32`), provided to every replica alike ' +
+      '(a mounted Secret); read at start, never generated. Unset: `DATA_DIR/claims/privacy-kek.key`, generated on first use, which only ' +
+      'one replica sees: refused in production unless LOCAL_FILES_SINGLE_REPLICA=true',
   ),
   KMS_KEY_ID: variable.string('With KEY_VAULT=aws-kms: id, ARN or alias of the symmetric KMS key that wraps data keys'),
   KMS_REGION: variable.string('With KEY_VAULT=aws-kms: the region of the KMS key; unset uses AWS_REGION'),
@@ -17,9 +22,26 @@ export const privacyVariables = {
   ]),
 };
 
-type PrivacySettings = { KEY_VAULT: string; KMS_KEY_ID?: string; KMS_REGION?: string };
+type PrivacySettings = {
+  KEY_VAULT: string;
+  KMS_KEY_ID?: string;
+  KMS_REGION?: string;
+  PRIVACY_KEK_FILE?: string;
+  LOCAL_FILES_SINGLE_REPLICA?: boolean;
+  NODE_ENV?: string;
+};
 
 export const privacyConfigRules: ConfigRule<PrivacySettings>[] = [
   (c: PrivacySettings) => !['local', 'aws-kms'].includes(c.KEY_VAULT) && `KEY_VAULT must be local or aws-kms, got "${c.KEY_VAULT}"`,
   (c: PrivacySettings) => c.KEY_VAULT === 'aws-kms' && !c.KMS_KEY_ID && 'KEY_VAULT=aws-kms needs KMS_KEY_ID',
+  // A key generated in one replica's DATA_DIR wraps data keys the other replicas cannot open (as LOCAL_FILES_SINGLE_REPLICA).
+  inProduction(
+    (c: PrivacySettings) =>
+      c.KEY_VAULT === 'local' &&
+      !c.PRIVACY_KEK_FILE &&
+      !c.LOCAL_FILES_SINGLE_REPLICA &&
+      'KEY_VAULT=local needs PRIVACY_KEK_FILE in production: a key-encryption key every replica is given (a mounted Secret; ' +
+        'an existing deployment points it at its DATA_DIR/claims/privacy-kek.key), or KEY_VAULT=aws-kms ' +
+        '(set LOCAL_FILES_SINGLE_REPLICA=true where exactly one replica runs to keep the generated key)',
+  ),
 ];

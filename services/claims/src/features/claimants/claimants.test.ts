@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import request from 'supertest';
-import { bearer, fnolBody } from '@platform/testing';
+import { createDatabase, migrate } from '@platform/db';
+import { messagingMigrations } from '@platform/messaging';
+import { bearer, eventually, fnolBody, openTestDatabase } from '@platform/testing';
+import { claimsMigrations } from '../../migrations';
 import { fileClaim, startClaimsTestService, type ClaimsTestService } from '../../testing/claims-test-service';
 import { localKeyVault } from '@platform/privacy';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
@@ -103,6 +107,48 @@ describe('claimants: personal fields sealed per claimant, matched by blind index
     expect(await t.claimKey(again.claim_id)).toEqual(await t.claimKey(first.claim_id));
   });
 
+  // Intakes wait for each other at the claim number, but a claimant's transaction may overlap another's: the one that
+  // inserts second waits for the first to commit (the unique indexes of migration 0029), then takes its claimant.
+  it.each([
+    ['by email', { email: 'twin.intake@example.org', phone: null }],
+    ['by phone, without an email', { email: null, phone: '+14155550199' }],
+  ])('makes one claimant of two intakes of the same new claimant whose transactions overlap (%s)', async (_, contact) => {
+    const first = await t.db.transaction();
+    const second = await t.db.transaction();
+    // the role of t.db, which may see its own sessions' waits
+    const watcher = createDatabase({ url: t.config.MIGRATION_DATABASE_URL!, poolMax: 1 });
+    const waitingForALock = () =>
+      eventually(async () => {
+        const { rows } = await watcher.raw(
+          "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        return rows.length > 0;
+      });
+    try {
+      const made = await t.privacy.claimantOf(first, contact);
+      const taking = t.privacy.claimantOf(second, contact);
+      // the second has looked before the first commits: it ends (with a claimant of its own) or waits for the first
+      await Promise.race([taking, waitingForALock()]);
+      await first.commit();
+      const taken = await taking;
+      await second.commit();
+      expect(taken.claimantId).toBe(made.claimantId);
+      expect(taken.key).toEqual(made.key);
+      const column = contact.email ? 'email_index' : 'phone_index';
+      const index = contact.email ? await t.privacy.emailIndex(contact.email) : await t.privacy.phoneIndex(contact.phone!);
+      expect(
+        await t
+          .db('claimants')
+          .where({ [column]: index })
+          .select('id'),
+      ).toEqual([{ id: made.claimantId }]);
+    } finally {
+      if (!first.isCompleted()) await first.rollback();
+      if (!second.isCompleted()) await second.rollback();
+      await watcher.destroy();
+    }
+  });
+
   it('finds the claims by the whole email or phone (blind index), not by a part of either', async () => {
     const ids = async (q: string) =>
       (await request(t.url).get('/api/claims/claims').query({ q }).set('Authorization', reader).expect(200)).body.items.map(
@@ -144,10 +190,52 @@ describe('claimants under a full pool', () => {
       ),
     );
 
-  it('files as many claims at once as the pool holds connections, on a database without a blind-index key yet', async () => {
+  it('files as many claims at once as the pool holds connections, on a database without a blind-index or name index key yet', async () => {
     expect(await t.db('privacy_keys').count({ n: '*' })).toEqual([{ n: '0' }]);
     expect((await intakes(4)).map((response) => response.status)).toEqual([201, 201, 201, 201]);
-    expect(await t.db('privacy_keys').count({ n: '*' })).toEqual([{ n: '1' }]);
+    expect((await t.db('privacy_keys').select('name').orderBy('name')).map((row) => row.name)).toEqual([
+      'claimant-blind-index',
+      'claims-name-index',
+    ]);
+  });
+});
+
+describe('claimants made twice before the unique contacts (migration 0029)', () => {
+  it('keep the oldest matched by the email (or, without one, the phone); the others keep their data key, no longer matched', async () => {
+    const before = claimsMigrations.findIndex((migration) => migration.name === '0029_claims_claimant_unique_contacts');
+    const { db, cleanup } = await openTestDatabase('claims', [...messagingMigrations, ...claimsMigrations.slice(0, before)]);
+    try {
+      const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+      const claimant = (minute: number, email_index: string | null, phone_index: string | null) => ({
+        id: randomUUID(),
+        email_index,
+        phone_index,
+        wrapped_key: `wrapped-${minute}`,
+        kek_id: 'local:test',
+        created_at: at(minute),
+      });
+      const byEmail = [claimant(1, 'e1', 'p1'), claimant(2, 'e1', 'p2'), claimant(3, 'e1', null)];
+      const byPhone = [claimant(4, null, 'p9'), claimant(5, null, 'p9')];
+      const erased = { ...claimant(0, 'e1', null), erased_at: at(0) };
+      await db('claimants').insert([...byEmail, ...byPhone, erased]);
+
+      await migrate(db, [...messagingMigrations, ...claimsMigrations]);
+
+      const rows = await db('claimants').whereNull('erased_at').orderBy('created_at').select('email_index', 'phone_index', 'wrapped_key');
+      expect(rows).toEqual([
+        { email_index: 'e1', phone_index: 'p1', wrapped_key: 'wrapped-1' },
+        { email_index: null, phone_index: 'p2', wrapped_key: 'wrapped-2' },
+        { email_index: null, phone_index: null, wrapped_key: 'wrapped-3' },
+        { email_index: null, phone_index: 'p9', wrapped_key: 'wrapped-4' },
+        { email_index: null, phone_index: null, wrapped_key: 'wrapped-5' },
+      ]);
+      await expect(db('claimants').insert(claimant(6, 'e1', null))).rejects.toMatchObject({ code: '23505' });
+      await expect(db('claimants').insert(claimant(7, null, 'p9'))).rejects.toMatchObject({ code: '23505' });
+      // a phone another claimant gave with their email stays allowed (the email decides who they are)
+      await db('claimants').insert(claimant(8, 'e8', 'p9'));
+    } finally {
+      await cleanup();
+    }
   });
 });
 

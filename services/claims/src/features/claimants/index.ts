@@ -6,6 +6,7 @@ export {
   type ClaimantKeys,
   type ClaimantPrivacy,
   type ClaimantContact,
+  type SharedKey,
 } from './claimant-keys';
 export { claimantPrivacyFor, keyVaultFrom, localKekFile } from './claimant-vault';
 export { sealPlainFields, startPlainFieldSealing } from './plain-field-sealing';

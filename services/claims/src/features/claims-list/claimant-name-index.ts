@@ -1,7 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex, PendingWrite } from '@platform/db';
+import type { ClaimantPrivacy, SharedKey } from '../claimants';
 import { foldSearch } from './claim-search';
 
 /**
@@ -45,26 +46,31 @@ export function nameTokens(name: string, key: Buffer): number[] {
   return [...tokens].sort((a, b) => a - b);
 }
 
-const keyFiles = new Map<string, Buffer>();
+/** The row of `privacy_keys` holding the name index key. */
+export const NAME_INDEX_KEY_NAME = 'claims-name-index';
 
 /**
- * The service's name index key: 32 random bytes in `<dataDir>/claims/name-index.key` (0600), generated on
- * first use like the development audit signing key. Losing it makes every token unmatchable (the claims
- * are then found by number, email or phone only, until re-indexed under a new key).
+ * The service's name index key: 32 random bytes, kept wrapped by the key vault in `privacy_keys` (made once,
+ * by whichever replica needs it first), so every replica indexes and searches names alike. A deployment whose
+ * key was still a file (`<dataDir>/claims/name-index.key`, before the key moved to the database) stores that
+ * file's key, so the tokens already indexed keep matching. Losing the key makes every token unmatchable (the
+ * claims are then found by number, email or phone only, until re-indexed under a new key).
  */
-export function nameIndexKey(dataDir: string): Buffer {
-  const file = path.join(dataDir, 'claims', 'name-index.key');
-  const known = keyFiles.get(file);
-  if (known) return known;
-  mkdirSync(path.dirname(file), { recursive: true });
+export function nameIndexKey(privacy: ClaimantPrivacy, dataDir: string): SharedKey {
+  return privacy.sharedKey(NAME_INDEX_KEY_NAME, () => keyFileOf(path.join(dataDir, 'claims', 'name-index.key')));
+}
+
+/** The key an earlier version kept in `file`, if it is there. */
+function keyFileOf(file: string): Buffer | undefined {
+  let text: string;
   try {
-    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+    text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
-  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  const key = Buffer.from(text.trim(), 'base64');
   if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
-  keyFiles.set(file, key);
   return key;
 }
 
@@ -93,9 +99,9 @@ export async function forgetClaimantName(trx: Knex.Transaction, claimIds: string
 
 /**
  * Indexes the names of the claims the index lacks (filed before migration 0025), `batch` at a time; run at
- * start. Returns how many it indexed.
+ * start (the key is read only when there is one). Returns how many it indexed.
  */
-export async function indexUnindexedNames(db: Knex, key: Buffer, batch = 1000): Promise<number> {
+export async function indexUnindexedNames(db: Knex, nameKey: SharedKey, batch = 1000): Promise<number> {
   let indexed = 0;
   for (;;) {
     const rows: { id: string; claimant_name: string }[] = await db('claims')
@@ -103,6 +109,7 @@ export async function indexUnindexedNames(db: Knex, key: Buffer, batch = 1000): 
       .whereNotExists(db('claimant_name_index').select(db.raw('1')).whereRaw('claimant_name_index.claim_id = claims.id'))
       .limit(batch);
     if (rows.length === 0) return indexed;
+    const key = await nameKey.on();
     await db('claimant_name_index')
       .insert(rows.map((row) => ({ claim_id: row.id, tokens: db.raw('?::smallint[]', [nameTokens(row.claimant_name, key)]) })))
       .onConflict('claim_id')

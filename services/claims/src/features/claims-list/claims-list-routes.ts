@@ -11,7 +11,8 @@ import { adjusterDirectory } from '../assignment';
 
 /** GET /api/claims/claims (claims:read) — claims newest first, filtered, keyset-paginated. */
 export function claimsListRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
-  const claimsList = claimsListService(nameIndexKey(deps.dataDir), claimantPrivacyFor(deps, config))(deps.db);
+  const privacy = claimantPrivacyFor(deps, config);
+  const claimsList = claimsListService(nameIndexKey(privacy, deps.dataDir), privacy)(deps.db);
   const { router, defineRoute } = featureRoutes(deps, 'Claims');
 
   defineRoute<{ query: ClaimsListQuery }>({

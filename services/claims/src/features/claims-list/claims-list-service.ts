@@ -4,7 +4,7 @@ import { problems } from '@platform/http';
 import { decodeCursor, encodeCursor } from './claim-cursor';
 import { DEFAULT_SORT, type ClaimsListPage, type ClaimsListQuery } from './claims-list-schemas';
 import { claimsListStore, type ContactMatch } from './claims-list-store';
-import type { ClaimantPrivacy } from '../claimants';
+import type { ClaimantPrivacy, SharedKey } from '../claimants';
 import { DIGITS, normaliseSearch } from './claim-search';
 
 const DEFAULT_LIMIT = 25;
@@ -20,7 +20,7 @@ async function contactMatchOf(search: string, privacy: ClaimantPrivacy): Promise
 }
 
 /** The claims list: one page at a time, newest first (best match first in a search), by keyset. */
-export const claimsListService = (nameKey: Buffer, privacy: ClaimantPrivacy) => (db: Knex) => ({
+export const claimsListService = (nameKey: SharedKey, privacy: ClaimantPrivacy) => (db: Knex) => ({
   async list(query: ClaimsListQuery, caller: Principal): Promise<ClaimsListPage> {
     const { limit = DEFAULT_LIMIT, cursor, q, assignee, sort = DEFAULT_SORT, ...filters } = query;
     if (filters.created_from && filters.created_to && Date.parse(filters.created_from) >= Date.parse(filters.created_to)) {
@@ -33,7 +33,7 @@ export const claimsListService = (nameKey: Buffer, privacy: ClaimantPrivacy) => 
     const search = q === undefined ? undefined : normaliseSearch(q);
     const after = cursor === undefined ? undefined : decodeCursor(cursor, search, sort);
     const contact = search === undefined ? undefined : await contactMatchOf(search, privacy);
-    const rows = await claimsListStore(db, nameKey, privacy.keys).page(
+    const rows = await claimsListStore(db, await nameKey.on(db), privacy.keys).page(
       { ...filters, assignee: assignee === 'me' ? caller.sub : assignee, search, contact },
       after,
       limit + 1,

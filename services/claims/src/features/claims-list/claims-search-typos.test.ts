@@ -40,7 +40,7 @@ describe.each(DATABASE_MODES)('a name search with typos on %s', (mode) => {
   const search = async (q: string) =>
     (
       await claimsListService(
-        nameKey,
+        { on: async () => nameKey },
         claimantPrivacy(db, localKeyVault(path.join(keyDir, 'kek')), true),
       )(db).list({ q, limit: 25, sort: '-created_at' }, reader)
     ).items.map((item) => item.claim_id);

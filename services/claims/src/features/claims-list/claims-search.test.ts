@@ -111,7 +111,7 @@ describe('GET /api/claims/claims?q= (search) and the assignment work lists', () 
         .db('claims')
         .where({ id: claim_id })
         .update({ claimant_name: `Amara ${surname}`, assignee: 'carol', created_at: new Date(Date.UTC(2026, 0, 1, 0, i)) });
-      await indexClaimantName(t.db, claim_id, `Amara ${surname}`, nameIndexKey(t.dataDir));
+      await indexClaimantName(t.db, claim_id, `Amara ${surname}`, await nameIndexKey(t.privacy, t.dataDir).on());
       filed.push({ id: claim_id, surname });
     }
     const newestFirst = (surname: string) =>

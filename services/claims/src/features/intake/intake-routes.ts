@@ -18,14 +18,15 @@ import { intakeRequestExample, intakeResponseExample } from '../../shared/claim-
 
 /** POST /api/claims/public/claims — first notice of loss (public; optional Idempotency-Key). */
 export function intakeRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
+  const privacy = claimantPrivacyFor(deps, config);
   const service = withTransactional(
     intakeService({
       exchange: config.CLAIMS_EXCHANGE,
       publicBaseUrl: config.PUBLIC_BASE_URL,
       contact: claimantContact(config),
       idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
-      nameIndexKey: nameIndexKey(deps.dataDir),
-      privacy: claimantPrivacyFor(deps, config),
+      nameIndexKey: nameIndexKey(privacy, deps.dataDir),
+      privacy,
     }),
     deps.db,
   );

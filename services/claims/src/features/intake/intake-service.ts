@@ -6,7 +6,7 @@ import { claimStore, type RequiredDocument } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimantMessages, type ClaimantMessages } from '../../shared/claimant-messages';
 import { claimCreated } from './intake-events';
-import type { ClaimantPrivacy } from '../claimants';
+import type { ClaimantPrivacy, SharedKey } from '../claimants';
 import { deliveriesStore } from '../delivery';
 import { indexClaimantName } from '../claims-list';
 import { normaliseLanguageTag } from '../../shared/language-tag';
@@ -32,7 +32,7 @@ export interface IntakeSettings {
   contact: StatusUpdateContact;
   idempotencyRetentionHours: number;
   /** The claims list's name index key (nameIndexKey). */
-  nameIndexKey: Buffer;
+  nameIndexKey: SharedKey;
   privacy: ClaimantPrivacy;
 }
 
@@ -181,7 +181,7 @@ export function intakeService(settings: IntakeSettings) {
       // One statement after the claim number: the claim, its acknowledgement (queued for delivery on the preferred
       // channel), the stored answer to the Idempotency-Key, the audit entry and the event.
       const writes = [claimWrite, acknowledged.write, deliveriesStore(db).queue(acknowledged)];
-      writes.push(indexClaimantName(db, claimId, request.claimant.name, settings.nameIndexKey));
+      writes.push(indexClaimantName(db, claimId, request.claimant.name, await settings.nameIndexKey.on(db)));
       if (idempotencyKey !== undefined)
         writes.push(idempotencyStore(db).storeResponse(INTAKE_OPERATION, idempotencyKey, response, claimId));
       await recordClaimChange(
