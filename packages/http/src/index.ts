@@ -13,5 +13,6 @@ export * from './display-text';
 /** The TypeScript type of what a JSON Schema (declared `as const`) accepts: types are derived, never restated. */
 export type { FromSchema } from 'json-schema-to-ts';
 export * from './newest-first-cursor';
+export * from './newest-first-page';
 export * from './routes';
 export * from './periodic-task';

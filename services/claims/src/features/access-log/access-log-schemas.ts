@@ -1,4 +1,4 @@
-import type { FromSchema } from '@platform/http';
+import { newestFirstPage, pageQuerySchema, type FromSchema } from '@platform/http';
 
 /** What of a claim's personal data was read. */
 export const ACCESS_KINDS = ['claim_file', 'attachment', 'adjuster_kit', 'export'] as const;
@@ -23,25 +23,10 @@ export const accessLogEntrySchema = {
 } as const;
 export type AccessLogEntry = FromSchema<typeof accessLogEntrySchema>;
 
-export const accessLogQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
-    cursor: { type: 'string', minLength: 1, maxLength: 200, description: '`next_cursor` of the previous page' },
-  },
-} as const;
+export const accessLogQuerySchema = pageQuerySchema;
 export type AccessLogQuery = FromSchema<typeof accessLogQuerySchema>;
 
-export const accessLogPageSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['items', 'next_cursor'],
-  properties: {
-    items: { type: 'array', items: accessLogEntrySchema, description: 'Newest first' },
-    next_cursor: { type: ['string', 'null'] },
-  },
-} as const;
+export const accessLogPageSchema = newestFirstPage(accessLogEntrySchema);
 
 /** Whether reading a claim's personal data needs a purpose: flags only, nothing personal. */
 export const claimSensitivitySchema = {

@@ -1,4 +1,4 @@
-import type { FromSchema } from '@platform/http';
+import { newestFirstPage, pageQuerySchema, type FromSchema } from '@platform/http';
 import { NON_BLANK_TEXT_PATTERN } from '../../shared/claim-schemas';
 
 export const NOTE_MAX_CHARS = 10000;
@@ -38,22 +38,7 @@ export const noteSchema = {
 } as const;
 export type Note = FromSchema<typeof noteSchema>;
 
-export const notesQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
-    cursor: { type: 'string', minLength: 1, maxLength: 200, description: '`next_cursor` of the previous page' },
-  },
-} as const;
+export const notesQuerySchema = pageQuerySchema;
 export type NotesQuery = FromSchema<typeof notesQuerySchema>;
 
-export const notesPageSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['items', 'next_cursor'],
-  properties: {
-    items: { type: 'array', items: noteSchema, description: 'Newest first' },
-    next_cursor: { type: ['string', 'null'] },
-  },
-} as const;
+export const notesPageSchema = newestFirstPage(noteSchema);
