@@ -6,7 +6,7 @@ import { claimsEventCatalog } from '../services/claims/src/events';
 import { announceOverdueActivities } from '../services/claims/src/features/diary/diary-overdue';
 import { sweepDeadlines } from '../services/claims/src/features/deadlines/deadline-sweep';
 import { pendingAttachmentScans } from '../services/claims/src/features/attachments/attachment-rescan';
-import { startClaimsTestService, type ClaimsTestService } from '../services/claims/src/testing/claims-test-service';
+import { retainNothing, startClaimsTestService, type ClaimsTestService } from '../services/claims/src/testing/claims-test-service';
 import { as, daysAgo, daysAhead } from '../services/claims/src/testing/workflow-fixtures';
 import { startAuditTestService, type AuditTestService } from '../services/evidence/src/testing/audit-test-service';
 
@@ -106,7 +106,7 @@ describe('events and audit records carry no personal data of the claimant', () =
     } finally {
       await clamd.start();
     }
-    await rescanPending(t.db, clamdScanner(clamd.url, 5000), pendingAttachmentScans(t.attachments, t.config.CLAIMS_EXCHANGE));
+    await rescanPending(t.db, clamdScanner(clamd.url, 5000), pendingAttachmentScans(t.files, t.config.CLAIMS_EXCHANGE));
 
     // triage gates the injury; the escalation's decision assigns the claim
     const triage = await request(t.url).post(path('/run-triage')).set('Authorization', writer).expect(201);
@@ -238,13 +238,7 @@ describe('events and audit records carry no personal data of the claimant', () =
       .post(`/api/claims/public/claims/${second.claim_id}/withdraw`)
       .set('Authorization', `Bearer ${second.access_token}`)
       .expect(200);
-    const policy = await request(t.url).get('/api/claims/retention-policy').set('Authorization', officer).expect(200);
-    await request(t.url)
-      .put('/api/claims/retention-policy')
-      .set('Authorization', officer)
-      .set('If-Match', policy.headers.etag)
-      .send({ retention_days: { paid: 0, denied: 0, withdrawn: 0, duplicate: 0 }, reason: 'Tests: nothing is retained' })
-      .expect(200);
+    await retainNothing(t.url, officer);
     const { claimant_id: claimantId } = await t.db('claims').where({ id }).first('claimant_id');
     await request(t.url)
       .post(`/api/claims/claimants/${claimantId}/erasure`)

@@ -66,9 +66,10 @@ describe('crash in the middle of writes', () => {
     const stored = new Set(claims.map((c) => c.id));
     const lostClaims = createdIds.filter((id) => !stored.has(id));
 
+    // where each file is stored: an encrypted one under the SHA-256 of its stored bytes, a plain one under its own
     const attachments = await queryRows<{ claim_id: string; sha256: string }>(
       stack!.claimsDatabaseUrl,
-      'SELECT claim_id::text, sha256 FROM attachments',
+      'SELECT claim_id::text, coalesce(stored_sha256, sha256) AS sha256 FROM attachments',
     );
     const attachedClaims = new Set(attachments.map((a) => a.claim_id));
     const lostUploads = uploadsOk.filter((r) => !attachedClaims.has(r.claim_id!));

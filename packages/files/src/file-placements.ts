@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import { problems } from '@platform/http';
 import type { FileStorage } from './file-storage';
+import { storedAddress } from './upload-pipeline';
 
 /** The table that records placements in flight; each service that places files creates it in a migration of its own. */
 const TABLE = 'file_placements';
@@ -74,10 +75,10 @@ export function filePlacements(db: Knex, options: FilePlacementsOptions) {
      * with its commit), takes the content locks in one global order (uploads sharing files never
      * deadlock) and places each file at its content address.
      */
-    async placeAll(trx: Knex, files: { temporaryId: string; sha256: string }[], announcements: string[]): Promise<void> {
+    async placeAll(trx: Knex, files: { temporaryId: string; sha256: string; storedAs?: string }[], announcements: string[]): Promise<void> {
       await settle(trx, announcements);
-      for (const sha256 of [...new Set(files.map((file) => file.sha256))].sort()) await lockContent(trx, sha256);
-      for (const file of files) await options.storage.place(file.temporaryId, file.sha256);
+      for (const address of [...new Set(files.map(storedAddress))].sort()) await lockContent(trx, address);
+      for (const file of files) await options.storage.place(file.temporaryId, storedAddress(file));
     },
 
     /** Removes the files of these announcements that no committed row refers to; returns how many it settled. */

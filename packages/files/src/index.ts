@@ -10,3 +10,4 @@ export * from './upload-path';
 export * from './pending-scans';
 export * from './file-schemas';
 export * from './encrypted-stream';
+export * from './sealed-files';

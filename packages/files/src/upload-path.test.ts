@@ -9,7 +9,9 @@ import { filePlacements } from './file-placements';
 import type { FileStorage } from './file-storage';
 import { localFileStorage } from './local-file-storage';
 import type { UploadedFile } from './upload-pipeline';
-import { uploadPath } from './upload-path';
+import { uploadPath, type ScannedFile } from './upload-path';
+import { openSealed, sealTemporary } from './sealed-files';
+import { readAll } from './testing/s3-test-server';
 
 const migrations: Migration[] = [
   {
@@ -76,6 +78,53 @@ describe('the upload path (accept → scan → announce → transaction → disc
     expect(result).toBe('not_scanned');
     expect(await storage.list()).toContain(path.join(file.sha256.slice(0, 2), file.sha256));
     expect((await storage.list()).filter((name) => name.includes('.incoming'))).toEqual([]);
+  });
+
+  it('with a seal step: only the sealed file is placed, at its stored address, and it opens to the bytes received', async () => {
+    const file = await received();
+    const plaintext = await readAll(await storage.openTemporary(file.temporaryId));
+    const key = randomBytes(32);
+    const seal = async (scanned: ScannedFile) => {
+      const sealed = await sealTemporary(storage, scanned.temporaryId, key, 'test.item:1');
+      return { ...scanned, temporaryId: sealed.temporaryId, storedAs: sealed.storedSha256 };
+    };
+    const stored = await pathOver(storage)([file], {
+      accept: (files) => files,
+      seal,
+      write: (sealed, place) =>
+        db.transaction(async (trx) => {
+          await place(trx);
+          await trx('items').insert({ sha256: sealed[0].storedAs });
+          return sealed[0].storedAs!;
+        }),
+    });
+    expect(await storage.list()).toEqual(expect.arrayContaining([path.join(stored.slice(0, 2), stored)]));
+    expect(await storage.has(file.sha256)).toBe(false);
+    expect((await storage.list()).filter((name) => name.includes('.incoming'))).toEqual([]);
+    const ciphertext = await readAll(await storage.open(stored));
+    expect(createHash('sha256').update(ciphertext).digest('hex')).toBe(stored);
+    expect(ciphertext.includes(plaintext.subarray(0, 64))).toBe(false);
+    expect((await readAll(openSealed(await storage.open(stored), key, 'test.item:1'))).equals(plaintext)).toBe(true);
+  });
+
+  it('a sealed upload whose transaction fails: neither the plaintext nor the sealed temporary file is left', async () => {
+    const file = await received();
+    const before = await storage.list();
+    let sealedId = '';
+    await expect(
+      pathOver(storage)([file], {
+        accept: (files) => files,
+        seal: async (scanned) => {
+          const sealed = await sealTemporary(storage, scanned.temporaryId, randomBytes(32), 'test.item:2');
+          sealedId = sealed.temporaryId;
+          return { ...scanned, temporaryId: sealed.temporaryId, storedAs: sealed.storedSha256 };
+        },
+        write: () => Promise.reject(new Error('the database is down')),
+      }),
+    ).rejects.toThrow('the database is down');
+    await expect(storage.openTemporary(sealedId)).rejects.toThrow();
+    await expect(storage.openTemporary(file.temporaryId)).rejects.toThrow();
+    expect(await storage.list()).toEqual(before.filter((name) => !name.includes(file.temporaryId)));
   });
 
   it('a refused upload (accept throws) leaves no temporary file and scans nothing', async () => {

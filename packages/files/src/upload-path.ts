@@ -2,7 +2,7 @@ import type { Knex } from '@platform/db';
 import type { ServiceDeps } from '@platform/runtime';
 import type { FilePlacements } from './file-placements';
 import type { FileStorage } from './file-storage';
-import type { UploadedFile } from './upload-pipeline';
+import { storedAddress, type UploadedFile } from './upload-pipeline';
 import { scanUpload, type ScanOutcome, type VirusScanner } from './virus-scanner';
 
 /** A file of an upload with the virus scanner's outcome (or `pending`/`not_scanned`). */
@@ -23,10 +23,16 @@ export interface UploadSteps<F extends UploadedFile, T> {
    * their content addresses) and writes its rows on the same transaction.
    */
   write(files: ScannedFile<F>[], place: (trx: Knex) => Promise<void>): Promise<T>;
+  /**
+   * After its scan, before it is placed: turns a file into what is stored (an encrypted temporary object with
+   * `storedAs`, see sealTemporary), so no plaintext reaches its final address. Absent: stored as received.
+   */
+  seal?(file: ScannedFile<F>): Promise<ScannedFile<F>>;
 }
 
 /**
- * The one way an upload is filed, in every service: accept → scan each file → announce the placements
+ * The one way an upload is filed, in every service: accept → scan each file (and seal it, when the caller
+ * encrypts) → announce the placements
  * (file-placements.ts) → the caller's transaction places them with its rows. On any failure the request's
  * temporary files are discarded and what a rolled-back transaction placed is recovered; a cleanup that
  * fails (storage or database down) is logged, and left to the start-up sweep and the periodic recovery.
@@ -42,14 +48,21 @@ export function uploadPath(options: UploadPathOptions) {
     requestId?: unknown,
   ): Promise<T> {
     let announcements: string[] = [];
+    const temporaryIds = received.map((file) => file.temporaryId);
     try {
       const files = await steps.accept(received);
-      const scanned: ScannedFile<F>[] = [];
-      for (const file of files) scanned.push({ ...file, scan: await scanUpload(scanner, () => storage.openTemporary(file.temporaryId)) });
-      announcements = await placements.announce(files.map((file) => file.sha256));
-      return await steps.write(scanned, (trx) => placements.placeAll(trx, files, announcements));
+      const stored: ScannedFile<F>[] = [];
+      for (const file of files) {
+        const scanned = { ...file, scan: await scanUpload(scanner, () => storage.openTemporary(file.temporaryId)) };
+        const sealed = steps.seal ? await steps.seal(scanned) : scanned;
+        temporaryIds.push(sealed.temporaryId);
+        stored.push(sealed);
+      }
+      announcements = await placements.announce(stored.map(storedAddress));
+      return await steps.write(stored, (trx) => placements.placeAll(trx, stored, announcements));
     } catch (error) {
-      await Promise.all(received.map((file) => storage.discard(file.temporaryId).catch(warn('discard the temporary files', requestId))));
+      const discard = (id: string) => storage.discard(id).catch(warn('discard the temporary files', requestId));
+      await Promise.all([...new Set(temporaryIds)].map(discard));
       await placements.recover(announcements).catch(warn('remove the placed files', requestId));
       throw error;
     }

@@ -15,7 +15,15 @@ export interface UploadedFile {
   /** For display only (see displayFileName); undefined when nothing displayable is left. */
   fileName?: string;
   declaredType: string;
+  /**
+   * Where it is placed when not at `sha256`: an encrypted file (sealed-files.ts) is stored under the SHA-256
+   * of its stored bytes, so that the same plaintext sealed for two owners never shares an address.
+   */
+  storedAs?: string;
 }
+
+/** The content address a file is placed at. */
+export const storedAddress = (file: { sha256: string; storedAs?: string }) => file.storedAs ?? file.sha256;
 
 export interface ReceivedMultipart {
   files: UploadedFile[];

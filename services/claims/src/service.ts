@@ -8,6 +8,7 @@ import {
   attachmentsRoutes,
   attachmentPlacements,
   attachmentStorage,
+  claimFiles,
 } from './features/attachments';
 import { accessLinksRoutes } from './features/access-links';
 import { accessLogRoutes } from './features/access-log';
@@ -114,7 +115,8 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       app.use(exportsRoutes(deps, config, exportStorage(config, deps.dataDir), exportBuilder.kick));
     },
     async startBackground(deps) {
-      const attachments = attachmentStorage(config, deps.dataDir);
+      const files = claimFiles(deps, config);
+      const attachments = files.storage;
       const abandoned = await attachments.removeAbandoned();
       if (abandoned > 0) deps.logger.warn({ files: abandoned }, 'removed temporary upload files left by an earlier process');
       const placementRecovery = await startPlacementRecovery(
@@ -130,7 +132,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       const attachmentRescan = startRescan({
         db: deps.db,
         scanner,
-        pending: pendingAttachmentScans(attachments, config.CLAIMS_EXCHANGE),
+        pending: pendingAttachmentScans(files, config.CLAIMS_EXCHANGE),
         intervalMs: config.SCAN_RETRY_INTERVAL_MS,
         logger: deps.logger,
         metrics: deps.metrics,
@@ -161,7 +163,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       if (abandonedArchives > 0)
         deps.logger.warn({ files: abandonedArchives }, 'removed export archives an earlier process left unfinished');
       const exportBuilds = exportBuilder.start(deps, {
-        attachments,
+        attachments: files,
         exports: exportArchives,
         keys: claimantPrivacyFor(deps, config).keys,
         afterReady: delivery.kick,

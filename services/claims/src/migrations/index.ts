@@ -28,6 +28,7 @@ import { retentionErasureMigration } from './0026_claims_retention_erasure';
 import { accessLogExportsMigration } from './0027_claims_access_log_exports';
 import { dropContactIndexesMigration } from './0028_claims_drop_contact_indexes';
 import { claimantUniqueContactsMigration } from './0029_claims_claimant_unique_contacts';
+import { encryptedFilesMigration } from './0030_claims_encrypted_files';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const claimsMigrations: Migration[] = [
@@ -61,4 +62,5 @@ export const claimsMigrations: Migration[] = [
   accessLogExportsMigration,
   dropContactIndexesMigration,
   claimantUniqueContactsMigration,
+  encryptedFilesMigration,
 ];

@@ -7,7 +7,7 @@ import { readClaimsConfig, type ClaimsConfig } from '../config';
 import { claimsEventCatalog } from '../events';
 import { claimsMigrations } from '../migrations';
 import { claimsService } from '../service';
-import { attachmentStorage } from '../features/attachments';
+import { attachmentStorage, claimFiles } from '../features/attachments';
 import { claimantPrivacyFor } from '../features/claimants';
 
 /**
@@ -45,6 +45,8 @@ export async function startClaimsTestService(env: Record<string, string> = {}) {
     },
     /** The attachment storage the service uses (local under DATA_DIR, or S3 when OBJECT_STORE_URL is passed). */
     attachments: attachmentStorage(config, testEnv.dataDir),
+    /** The claims' files opened as the service opens them (decrypted), through the test's own handle. */
+    files: claimFiles({ db, dataDir: testEnv.dataDir }, config),
     /** Also checks that every event the service published is exactly as /asyncapi.json documents it. */
     async stop() {
       const undocumented = events.received.flatMap((event) => eventConformance(claimsEventCatalog, event.body));
@@ -90,4 +92,15 @@ export async function countRows(db: Knex): Promise<Record<string, number>> {
     counts[table] = Number(count);
   }
   return counts;
+}
+
+/** Publishes a retention policy that keeps nothing (0 days for every closing reason): a closed claim's claimant can be erased at once. */
+export async function retainNothing(url: string, privacyOfficer: string): Promise<void> {
+  const policy = await request(url).get('/api/claims/retention-policy').set('Authorization', privacyOfficer).expect(200);
+  await request(url)
+    .put('/api/claims/retention-policy')
+    .set('Authorization', privacyOfficer)
+    .set('If-Match', policy.headers.etag)
+    .send({ retention_days: { paid: 0, denied: 0, withdrawn: 0, duplicate: 0 }, reason: 'Tests: nothing is retained' })
+    .expect(200);
 }

@@ -11,7 +11,7 @@ import { adjusterKitSchema } from './adjuster-kits-schemas';
 import { adjusterKitService } from './adjuster-kits-service';
 import { accessLogStore, accessPurposeParameter, purposeRequiredResponse, readerOf } from '../access-log';
 import { claimantPrivacyFor } from '../claimants';
-import { attachmentStorage } from '../attachments';
+import { claimFiles } from '../attachments';
 import { findKitAttachment } from './attachment-files';
 import { attachmentExample, claimExample, escalationExample, timelineExample, triageExample } from '../../shared/claim-examples';
 
@@ -53,7 +53,7 @@ const common = {
 export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Router {
   const { router, defineRoute } = featureRoutes(deps, 'Adjuster kits');
   const kits = withTransactional(adjusterKitService(config.CLAIMS_EXCHANGE, claimantPrivacyFor(deps, config).keys), deps.db);
-  const storage = attachmentStorage(config, deps.dataDir);
+  const files = claimFiles(deps, config);
 
   defineRoute({
     method: 'post',
@@ -143,8 +143,8 @@ export function adjusterKitsRoutes(deps: ServiceDeps, config: ClaimsConfig): Rou
       if (!attachment) throw problems.notFound('No such attachment on this claim');
       assertServable(attachment.scan_status);
       await accessLogStore(deps.db).requirePurpose(reader, [claim.claim_id]);
-      const bytes = await storage.open(attachment.sha256).catch(() => {
-        throw problems.notFound("The attachment's stored file is missing");
+      const bytes = await files.open(claim.claim_id, attachment.attachment_id).catch(() => {
+        throw problems.notFound("The attachment's stored file is missing, or its claimant was erased");
       });
       await accessLogStore(deps.db).record(config.CLAIMS_EXCHANGE, reader, 'attachment', [claim.claim_id]);
       res.status(200);

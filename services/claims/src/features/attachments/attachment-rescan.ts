@@ -1,21 +1,27 @@
 import type { Knex } from '@platform/db';
-import type { FileStorage, PendingScans } from '@platform/files';
+import type { PendingScans } from '@platform/files';
 import { claimStore } from '../../shared/claim-store';
 import { recordClaimChange } from '../../shared/claim-change';
 import { claimAttachmentScanned } from './attachments-events';
 import { refreshChecklistItem } from './attachments-service';
 import { attachmentsStore } from './attachments-store';
+import type { ClaimFiles } from './claim-files';
 
-type PendingAttachment = { id: string; claim_id: string; sha256: string };
+/** `trx`: the claiming transaction, on which the file's key is read. */
+type PendingAttachment = { id: string; claim_id: string; sha256: string; trx: Knex };
 
 /**
- * Attachments left `pending` (the scanner was down), for the rescan of @platform/files: a verdict is
+ * Attachments left `pending` (the scanner was down), for the rescan of @platform/files (their bytes opened,
+ * decrypted, through claim-files.ts): a verdict is
  * recorded with its audit entry, `claim.attachment_scanned` and the checklist on the claiming transaction.
  */
-export function pendingAttachmentScans(storage: FileStorage, exchange: string): PendingScans<PendingAttachment> {
+export function pendingAttachmentScans(files: ClaimFiles, exchange: string): PendingScans<PendingAttachment> {
   return {
-    claim: (trx) => attachmentsStore(trx).claimPending(),
-    open: (pending) => storage.open(pending.sha256),
+    async claim(trx) {
+      const pending = await attachmentsStore(trx).claimPending();
+      return pending && { ...pending, trx };
+    },
+    open: (pending) => files.open(pending.claim_id, pending.id, pending.trx),
     async record(trx: Knex, pending, verdict) {
       const claim = await claimStore(trx).find(pending.claim_id, { forUpdate: true });
       if (!claim) throw new Error(`attachment ${pending.id} has no claim`);

@@ -7,15 +7,17 @@ import type { ClaimsConfig } from '../../config';
 import { claimOpenedBy, requireClaimantToken } from '../../shared/claimant-access';
 import { attachmentExample } from '../../shared/claim-examples';
 import { attachmentService } from './attachments-service';
-import { attachmentPlacements, attachmentStorage } from './attachment-storage';
+import { attachmentPlacements } from './attachment-storage';
+import { claimFiles } from './claim-files';
 import { attachmentsResponseSchema, uploadSchema } from './attachments-schemas';
 import { acceptUpload, MAX_FILES, receiveUpload, type ReceivedUpload } from './multipart-upload';
 
 /** POST /api/claims/public/claims/{id}/attachments — claimant uploads, streamed to file storage. */
 export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scanner: VirusScanner | undefined): Router {
-  const storage = attachmentStorage(config, deps.dataDir);
+  const files = claimFiles(deps, config);
+  const { storage } = files;
   const placements = attachmentPlacements(deps.db, storage);
-  const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE }), deps.db);
+  const service = withTransactional(attachmentService({ exchange: config.CLAIMS_EXCHANGE, storage }), deps.db);
   const fileUpload = uploadPath({ storage, placements, scanner, logger: deps.logger });
   const { router, defineRoute } = featureRoutes(deps, 'Attachments');
 
@@ -68,12 +70,14 @@ export function attachmentsRoutes(deps: ServiceDeps, config: ClaimsConfig, scann
       if (!req.is('multipart/form-data')) return reject(problems.unsupportedMediaType('Content-Type must be multipart/form-data'));
       if (claim.stage === 'closed') return reject(problems.conflict('The claim is closed; it takes no more attachments'));
 
+      const key = await files.sealingKey(claim.claim_id).catch(reject);
       const multipart = await receiveUpload(req, res, storage, config.ATTACHMENT_MAX_BYTES);
       let upload: ReceivedUpload | undefined;
       const attachments = await fileUpload(
         multipart.files,
         {
           accept: async () => (upload = await acceptUpload(multipart)).files,
+          seal: key ? (file) => files.seal(claim.claim_id, key, file) : undefined,
           write: (files, place) =>
             service.transactional((attachmentsOfClaim) => attachmentsOfClaim.addAttachments(claim.claim_id, { ...upload!, files }, place)),
         },

@@ -66,7 +66,8 @@ describe('attachments are scanned for viruses by clamd', () => {
     const attachment = await upload(t, claim, pdf(true), 'photos_of_damage');
     expect(attachment).toMatchObject({ scan_status: 'infected', duplicate: false });
     expect(attachment.scan_notice).toMatch(/virus check found a threat/);
-    expect(await t.attachments.has(attachment.sha256)).toBe(true);
+    const { stored_sha256 } = await t.db('attachments').where({ id: attachment.attachment_id }).first('stored_sha256');
+    expect(await t.attachments.has(stored_sha256)).toBe(true); // kept, encrypted like every file
 
     const status = await claimantStatus(t, claim);
     expect(received(status, 'photos_of_damage')).toBe(false);
@@ -154,7 +155,7 @@ describe('attachments are scanned for viruses by clamd', () => {
     }
     const scanner = clamdScanner(clamd.url, 5000);
     // Two more replicas racing the service's own background rescan.
-    const pending = pendingAttachmentScans(t.attachments, t.config.CLAIMS_EXCHANGE);
+    const pending = pendingAttachmentScans(t.files, t.config.CLAIMS_EXCHANGE);
     await Promise.all([1, 2].map(() => rescanPending(t.db, scanner, pending)));
     await eventually(
       async () => (await t.db('attachments').where({ claim_id: claim.claim_id, scan_status: 'pending' }).first()) === undefined,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
-import type { ScannedFile, ScanStatus } from '@platform/files';
+import type { FileStorage, ScannedFile, ScanStatus } from '@platform/files';
 import { problems } from '@platform/http';
 import type { Claim } from '../../shared/claim-schemas';
 import { claimStore } from '../../shared/claim-store';
@@ -51,9 +51,11 @@ export async function refreshChecklistItem(
  * Files a claimant's upload on their claim, on one transaction (use `transactional`): each file is put
  * at its content address under a per-content lock, its row inserted once per claim with its scan
  * status, the checklist item marked received unless the file is quarantined, and an audit entry plus
- * `claim.attachment_added` written for each new attachment. `place` is the upload path's (upload-path.ts).
+ * `claim.attachment_added` written for each new attachment. `place` is the upload path's (upload-path.ts). A
+ * sealed file of content the claim already holds is removed again (its encrypted copy is nobody's), under the
+ * content lock the placing took.
  */
-export function attachmentService(settings: { exchange: string }) {
+export function attachmentService(settings: { exchange: string; storage: FileStorage }) {
   return (db: Knex) => ({
     async addAttachments(claimId: string, upload: ScannedUpload, place: (trx: Knex) => Promise<void>): Promise<AttachmentResult[]> {
       const claim = await claimStore(db).find(claimId, { forUpdate: true });
@@ -72,9 +74,10 @@ export function attachmentService(settings: { exchange: string }) {
       const results: AttachmentResult[] = [];
       for (const file of upload.files) {
         const { attachment, duplicate } = await attachmentsStore(db).insertOnce({
-          id: randomUUID(),
+          id: file.attachmentId ?? randomUUID(),
           claim_id: claimId,
           sha256: file.sha256,
+          stored_sha256: file.storedAs ?? null,
           size_bytes: file.sizeBytes,
           content_type: file.contentType,
           filename: file.filename,
@@ -86,6 +89,7 @@ export function attachmentService(settings: { exchange: string }) {
         });
         const { description: _description, ...shown } = attachment;
         results.push({ ...shown, duplicate, scan_notice: scanNotice(attachment.scan_status) });
+        if (duplicate && file.storedAs) await settings.storage.remove(file.storedAs);
         if (duplicate) continue;
         await recordClaimChange(db, settings.exchange, {
           claimId,

@@ -41,6 +41,17 @@ export interface NewAttachment {
   scan_status: ScanStatus;
   scan_signature: string | null;
   scanned_at: string | null;
+  /** Where its encrypted bytes are stored (claim-files.ts); null when stored in plain text at `sha256`. */
+  stored_sha256: string | null;
+}
+
+/** Narrows an attachments query to the rows whose file is the stored object at `address` (its content address). */
+export function storedAt(query: Knex.QueryBuilder, address: string, table = 'attachments'): Knex.QueryBuilder {
+  return query.where((rows) =>
+    rows
+      .where(`${table}.stored_sha256`, address)
+      .orWhere((plain) => plain.where(`${table}.sha256`, address).whereNull(`${table}.stored_sha256`)),
+  );
 }
 
 export function attachmentsStore(db: Knex) {
@@ -69,9 +80,9 @@ export function attachmentsStore(db: Knex) {
       return rows.map(toAttachment);
     },
 
-    /** True when any claim's attachment row refers to this content. */
-    async contentIsReferenced(sha256: string): Promise<boolean> {
-      return (await db('attachments').where({ sha256 }).first('id')) !== undefined;
+    /** True when any claim's attachment row refers to the stored object at this content address. */
+    async contentIsReferenced(address: string): Promise<boolean> {
+      return (await storedAt(db('attachments'), address).first('id')) !== undefined;
     },
 
     /** An attachment waiting for its virus scan, claimed for this transaction (other replicas skip it). */

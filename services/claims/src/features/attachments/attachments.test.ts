@@ -205,7 +205,7 @@ describe.each(STORAGE_KINDS)('POST /api/claims/public/claims/{id}/attachments (%
   });
 
   describe('accepts', () => {
-    it('files decided by their bytes, stored at their content address, with the checklist item marked received', async () => {
+    it('files decided by their bytes, stored (encrypted) at their content address, with the checklist item marked received', async () => {
       const [document, photo] = [pdf(), jpeg()];
       const response = await upload(claim.claim_id, claim.access_token)
         .attach('file', document, { filename: 'estimate.bin', contentType: 'application/octet-stream' })
@@ -241,8 +241,8 @@ describe.each(STORAGE_KINDS)('POST /api/claims/public/claims/{id}/attachments (%
         'sha256',
         'size_bytes',
       ]);
-      expect(await readAll(await t.attachments.open(sha256(document)))).toEqual(document);
-      expect(await readAll(await t.attachments.open(sha256(photo)))).toEqual(photo);
+      expect(await readAll(await t.files.open(claim.claim_id, first.attachment_id))).toEqual(document);
+      expect(await readAll(await t.files.open(claim.claim_id, second.attachment_id))).toEqual(photo);
       expect((await t.attachments.list()).some((file) => file.includes('passwd') || file.includes('.incoming'))).toBe(false);
 
       const status = await request(t.url)
@@ -269,21 +269,30 @@ describe.each(STORAGE_KINDS)('POST /api/claims/public/claims/{id}/attachments (%
         attachmentEvents(claim.claim_id).some((e) => e.body.data.attachment_id === first.body.attachments[0].attachment_id),
       );
       const rows = await countRows(t.db);
+      const files = await t.attachments.list();
       const events = t.events.received.length;
       const again = await upload(claim.claim_id, claim.access_token).attach('file', bytes, 'renamed.pdf').expect(201);
       expect(again.body.attachments).toEqual([{ ...first.body.attachments[0], duplicate: true }]);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await countRows(t.db)).toEqual(rows);
+      expect(await t.attachments.list()).toEqual(files); // the copy sealed for it is not kept
       expect(t.events.received.length).toBe(events);
     });
 
-    it('the same bytes on another claim as a new attachment of that claim, stored once on disk', async () => {
+    it('the same bytes on another claim as a new attachment of that claim, encrypted for each claimant apart', async () => {
       const bytes = pdf();
       const mine = await upload(claim.claim_id, claim.access_token).attach('file', bytes, 'a.pdf').expect(201);
       const theirs = await upload(other.claim_id, other.access_token).attach('file', bytes, 'a.pdf').expect(201);
       expect(theirs.body.attachments[0].duplicate).toBe(false);
       expect(theirs.body.attachments[0].attachment_id).not.toBe(mine.body.attachments[0].attachment_id);
-      expect((await t.attachments.list()).filter((file) => path.basename(file) === sha256(bytes))).toHaveLength(1);
+      const stored = (await t
+        .db('attachments')
+        .whereIn('id', [mine.body.attachments[0].attachment_id, theirs.body.attachments[0].attachment_id])
+        .pluck('stored_sha256')) as string[];
+      expect(new Set(stored).size).toBe(2);
+      const names = (await t.attachments.list()).map((file) => path.basename(file));
+      expect(names.filter((name) => stored.includes(name))).toHaveLength(2);
+      expect(names).not.toContain(sha256(bytes));
     });
 
     it('concurrent uploads sharing files in opposite orders: all 201, one row per content', async () => {

@@ -6,10 +6,12 @@ import { destroyClaimFiles } from './destroy-claim-files';
 
 const pdf = () => Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\ntrailer\n<< >>\n%%EOF\n`);
 
-describe('destroyClaimFiles (for erasure)', () => {
+// Files stored in plain text (before encryption, or with it off) are content-addressed and shared between claims;
+// encrypted files are each their claim's own (attachments-encryption.test.ts).
+describe('destroyClaimFiles (for erasure) of files stored in plain text', () => {
   let t: ClaimsTestService;
   beforeAll(async () => {
-    t = await startClaimsTestService();
+    t = await startClaimsTestService({ PRIVACY_ENCRYPTION: 'false' });
   });
   afterAll(async () => {
     await t?.stop();

@@ -2,6 +2,7 @@ import type { Knex } from '@platform/db';
 import type { FileStorage } from '@platform/files';
 import type { ServiceDeps } from '@platform/runtime';
 import { attachmentPlacements } from './attachment-storage';
+import { storedAt } from './attachments-store';
 
 const ATTEMPTS = 4;
 const FIRST_RETRY_MS = 200;
@@ -19,7 +20,8 @@ async function withRetries<T>(attempt: () => Promise<T>, onFailure: (error: unkn
 }
 
 /**
- * For erasure: removes the stored file of every attachment of these claims, except content that an
+ * For erasure: removes the stored file of every attachment of these claims (an encrypted one is its claim's
+ * alone; its key is already destroyed, this removes the ciphertext too), except plain content that an
  * attachment of another claim also holds (those bytes are that claim's too) unless that claim's claimant is
  * erased as well (else bytes two erased claimants shared would stay forever). Each file is removed under
  * its content lock, so an upload of the same bytes to another claim meanwhile either comes first (and the
@@ -34,14 +36,16 @@ export async function destroyClaimFiles(
 ): Promise<number> {
   if (claimIds.length === 0) return 0;
   const placements = attachmentPlacements(deps.db, storage);
-  const contents = (await deps.db('attachments').whereIn('claim_id', claimIds).distinct('sha256').pluck('sha256')) as string[];
+  const rows = (await deps
+    .db('attachments')
+    .whereIn('claim_id', claimIds)
+    .select(deps.db.raw('DISTINCT coalesce(stored_sha256, sha256) AS address'))) as { address: string }[];
+  const contents = rows.map((row) => row.address);
   let removed = 0;
   for (const sha256 of contents.sort()) {
     const gone = await deps.db.transaction(async (trx: Knex) => {
       await placements.lockContent(trx, sha256);
-      const sharedWithAnotherClaim = await trx('attachments as a')
-        .join('claims as c', 'c.id', 'a.claim_id')
-        .where('a.sha256', sha256)
+      const sharedWithAnotherClaim = await storedAt(trx('attachments as a').join('claims as c', 'c.id', 'a.claim_id'), sha256, 'a')
         .whereNotIn('a.claim_id', claimIds)
         .whereNull('c.claimant_erased_at')
         .first('a.id');

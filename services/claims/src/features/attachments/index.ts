@@ -6,3 +6,4 @@ export { attachmentsRoutes } from './attachments-routes';
 export { scanNotice } from './attachments-service';
 export { attachmentsStore } from './attachments-store';
 export { destroyClaimFiles } from './destroy-claim-files';
+export { claimFiles, ClaimFileUnreadable, type ClaimFiles } from './claim-files';

@@ -21,6 +21,8 @@ export interface ReceivedFile extends UploadedFile {
   /** For display only: the last path segment, without control or format characters. */
   filename: string;
   contentType: string;
+  /** The attachment's id, when it was chosen before its row (a sealed file is bound to it). */
+  attachmentId?: string;
 }
 
 export interface ReceivedUpload {

@@ -64,7 +64,13 @@ export const phoneDigits = (phone: string) => phone.replace(/[^0-9]/g, '');
 
 export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean): ClaimantPrivacy {
   const cache = new Map<string, { key: Buffer; until: number }>();
+  /**
+   * Claimants whose key this process destroyed: never cached again, so a read racing the erasure (it read the key
+   * before the erasure committed, e.g. the delivery worker) cannot keep it in memory after.
+   */
+  const destroyed = new Set<string>();
   const remember = (claimantId: string, key: Buffer) => {
+    if (destroyed.has(claimantId)) return;
     if (cache.size >= KEY_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(claimantId, { key, until: Date.now() + KEY_CACHE_MS });
   };
@@ -106,6 +112,7 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
       return fresh.key;
     },
     async destroyKey(trx, claimantId) {
+      destroyed.add(claimantId);
       cache.delete(claimantId);
       await trx('claimants').where({ id: claimantId }).update({ wrapped_key: null, kek_id: null });
     },

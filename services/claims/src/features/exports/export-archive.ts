@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Archiver, ArchiverOptions } from 'archiver';
-import type { FileStorage } from '@platform/files';
+import { openSealed, sealedStream, type FileStorage } from '@platform/files';
+import type { ClaimantKeys } from '../claimants';
 import type { ManifestEntry } from './exports-schemas';
+import type { ExportRow } from './exports-store';
 
 // archiver 7 at runtime (CommonJS, a factory function); @types/archiver describes 8's classes.
 const archiver = require('archiver') as (format: 'zip', options?: ArchiverOptions) => Archiver;
@@ -15,12 +17,24 @@ async function bytesOf(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** What an export archive's encryption is bound to (the AAD). */
+const contextOf = (exportId: string) => `claims.export:${exportId}`;
+
+/** The archive as stored: SHA-256 and size of the zip, and where its encrypted bytes are (null: stored plain at `sha256`). */
+export interface StoredArchive {
+  sha256: string;
+  size: number;
+  storedSha256: string | null;
+}
+
 /**
  * A zip written straight into file storage as its entries are added, each entry's SHA-256 and size kept for
  * the manifest. `finish` adds `manifest.json` (the given head and every entry) and `SHA256SUMS` (the
- * `sha256sum -c` form, over every entry and the manifest), then stores the zip content-addressed.
+ * `sha256sum -c` form, over every entry and the manifest), then stores the zip content-addressed. With the
+ * claimant's data key, the zip is encrypted as it is written (`pvf1`, bound to the export id) and stored
+ * under the SHA-256 of its encrypted bytes.
  */
-export function exportArchive(storage: FileStorage) {
+export function exportArchive(storage: FileStorage, sealing?: { key: Buffer; exportId: string }) {
   const archive = archiver('zip', { zlib: { level: 6 } });
   const zipHash = createHash('sha256');
   let zipSize = 0;
@@ -32,7 +46,8 @@ export function exportArchive(storage: FileStorage) {
   archive.pipe(body);
   const failed = new Promise<never>((_, reject) => archive.once('error', reject));
   failed.catch(() => undefined);
-  const stored = storage.writeTemporary(body);
+  const sealed = sealing && sealedStream(body, sealing.key, contextOf(sealing.exportId));
+  const stored = storage.writeTemporary(sealed ? sealed.bytes : body);
   stored.catch(() => undefined);
   const entries: ManifestEntry[] = [];
   const date = new Date();
@@ -49,19 +64,32 @@ export function exportArchive(storage: FileStorage) {
       add(path, await bytesOf(content));
     },
     /** Stores the finished zip; the temporary object is discarded if anything failed. */
-    async finish(head: Record<string, unknown>): Promise<{ sha256: string; size: number }> {
+    async finish(head: Record<string, unknown>): Promise<StoredArchive> {
       const manifest = json({ ...head, entries });
       add('manifest.json', manifest);
       archive.append(entries.map((entry) => `${entry.sha256}  ${entry.path}\n`).join(''), { name: 'SHA256SUMS', date });
       await Promise.race([archive.finalize(), failed]);
       const temporaryId = await Promise.race([stored, failed]);
       const sha256 = zipHash.digest('hex');
-      await storage.place(temporaryId, sha256);
-      return { sha256, size: zipSize };
+      const storedSha256 = sealed ? sealed.storedSha256() : null;
+      await storage.place(temporaryId, storedSha256 ?? sha256);
+      return { sha256, size: zipSize, storedSha256 };
     },
     abort() {
       archive.abort();
       body.destroy();
     },
   };
+}
+
+/** The zip of a ready export, decrypted when it was stored encrypted; rejects when it is gone or its claimant's key was destroyed. */
+export async function openExportArchive(
+  storage: FileStorage,
+  keys: ClaimantKeys,
+  row: Pick<ExportRow, 'id' | 'claimant_id' | 'archive_sha256' | 'archive_stored_sha256'>,
+): Promise<Readable> {
+  if (row.archive_stored_sha256 === null) return storage.open(row.archive_sha256!);
+  const key = await keys.keyFor(row.claimant_id);
+  if (!key) throw new Error(`the key of export ${row.id} was destroyed`);
+  return openSealed(await storage.open(row.archive_stored_sha256), key, contextOf(row.id));
 }

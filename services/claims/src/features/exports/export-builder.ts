@@ -3,7 +3,7 @@ import type { FileStorage } from '@platform/files';
 import { startPeriodicTask } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { claimStore, openClaim, withoutTokenHash } from '../../shared/claim-store';
-import { attachmentsStore } from '../attachments';
+import { attachmentsStore, type ClaimFiles } from '../attachments';
 import type { ClaimantKeys } from '../claimants';
 import { deliveriesStore } from '../delivery';
 import { statusUpdatesStore } from '../status-updates';
@@ -44,7 +44,8 @@ async function notesOf(db: Knex, claimId: string, withText: boolean) {
 }
 
 export interface ExportBuildSettings {
-  attachments: FileStorage;
+  /** The claims' files, opened (decrypted) as the claimant sent them. */
+  attachments: Pick<ClaimFiles, 'open'>;
   /** The claimants' data keys: the archive holds the personal fields opened, as the claimant gave them. */
   keys: ClaimantKeys;
   exports: FileStorage;
@@ -74,7 +75,7 @@ async function build(db: Knex, settings: ExportBuildSettings, row: ExportRow): P
   const total = claimIds.reduce((sum, id) => sum + 1 + attachmentsByClaim.get(id)!.length, 0);
   await store.plan(row.id, claimIds, total);
   const key = await settings.keys.keyFor(row.claimant_id);
-  const archive = exportArchive(settings.exports);
+  const archive = exportArchive(settings.exports, key ? { key, exportId: row.id } : undefined);
   try {
     let done = 0;
     const claims = [];
@@ -97,7 +98,7 @@ async function build(db: Knex, settings: ExportBuildSettings, row: ExportRow): P
       archive.addJson(`${folder}/attachments.json`, listed);
       await store.progress(row.id, (done += 1), EXPORT_LEASE_SECONDS);
       for (const attachment of listed) {
-        if (attachment.file) await archive.addFile(attachment.file, await settings.attachments.open(attachment.sha256));
+        if (attachment.file) await archive.addFile(attachment.file, await settings.attachments.open(claimId, attachment.attachment_id));
         await store.progress(row.id, (done += 1), EXPORT_LEASE_SECONDS);
       }
     }
@@ -114,7 +115,7 @@ async function build(db: Knex, settings: ExportBuildSettings, row: ExportRow): P
       return true;
     });
     // erased while it was built: the archive must not outlive the erasure
-    if (!ready) await settings.exports.remove(stored.sha256);
+    if (!ready) await settings.exports.remove(stored.storedSha256 ?? stored.sha256);
     else settings.afterReady();
   } catch (error) {
     archive.abort();

@@ -11,6 +11,8 @@ import { insertTestClaim } from '../../testing/workflow-fixtures';
 import { zipEntries } from '../../testing/zip-entries';
 import { issueExportDownloadToken } from '../../shared/export-download-token';
 import { claimantPrivacyFor } from '../claimants';
+import { claimFiles } from '../attachments';
+import { openExportArchive } from './export-archive';
 import { buildDueExports, EXPORT_LEASE_SECONDS } from './export-builder';
 import { exportStorage } from './export-storage';
 import { exportsStore } from './exports-store';
@@ -36,12 +38,15 @@ describe.each(DATABASE_MODES)('claimant exports on %s', (mode) => {
 
   const settings = () => {
     const storage = exportStorage({ OBJECT_STORE_REGION: 'us-east-1' }, dataDir);
+    const config = { OBJECT_STORE_REGION: 'us-east-1', PRIVACY_ENCRYPTION: true, KEY_VAULT: 'local' };
+    const keys = claimantPrivacyFor({ db, dataDir }, config).keys;
     return {
       storage,
+      keys,
       build: {
-        attachments: storage,
+        attachments: claimFiles({ db, dataDir }, config),
         exports: storage,
-        keys: claimantPrivacyFor({ db, dataDir }, { PRIVACY_ENCRYPTION: true, KEY_VAULT: 'local' }).keys,
+        keys,
         afterReady: () => undefined,
       },
     };
@@ -52,11 +57,11 @@ describe.each(DATABASE_MODES)('claimant exports on %s', (mode) => {
     const claim = await insertTestClaim(db, { description: 'Hail on the roof' });
     const claimantId = await claimantOf(claim.claim_id);
     const queued = await exportsStore(db).insert({ claimantId, requestedBy: 'privacy-pat', viaClaimId: null, includeInternalNotes: false });
-    const { storage, build } = settings();
+    const { storage, keys, build } = settings();
     expect(await buildDueExports(db, build, silent)).toBe(1);
     const row = (await exportsStore(db).find(queued.id))!;
     expect(row).toMatchObject({ status: 'ready', progress_done: 1, progress_total: 1, claim_ids: [claim.claim_id], attempts: 1 });
-    const zip = await zipEntries(Buffer.concat(await (await storage.open(row.archive_sha256!)).toArray()));
+    const zip = await zipEntries(Buffer.concat(await (await openExportArchive(storage, keys, row)).toArray()));
     const sums = zip.get('SHA256SUMS')!.toString('utf8').trim().split('\n');
     expect(sums.length).toBe(zip.size - 1);
     for (const line of sums) {

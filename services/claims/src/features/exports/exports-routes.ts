@@ -9,6 +9,7 @@ import { claimIds } from '../../shared/claim-examples';
 import { requireClaimantToken } from '../../shared/claimant-access';
 import { PRIVACY_SCOPE } from '../../shared/privacy-scope';
 import { accessLogStore, accessPurposeParameter, purposeRequiredResponse, readerOf } from '../access-log';
+import { claimantPrivacyFor } from '../claimants';
 import { claimantExportSchema, downloadTokenSchema, ownExportSchema } from './exports-schemas';
 import { exportsService } from './exports-service';
 
@@ -68,6 +69,7 @@ export function exportsRoutes(deps: ServiceDeps, config: ClaimsConfig, storage: 
     includeInternalNotes: config.EXPORT_INCLUDE_INTERNAL_NOTES,
     downloadTokenTtlHours: config.EXPORT_LINK_TTL_HOURS,
     storage,
+    keys: claimantPrivacyFor(deps, config).keys,
   })(deps.db);
 
   defineRoute({

@@ -5,7 +5,9 @@ import type { FileStorage } from '@platform/files';
 import { HttpProblem, UUID_PATTERN, problems } from '@platform/http';
 import { claimOpenedBy } from '../../shared/claimant-access';
 import { issueExportDownloadToken, ownExportArchivePath } from '../../shared/export-download-token';
+import type { ClaimantKeys } from '../claimants';
 import { claimantOfClaim } from './claimant-claims';
+import { openExportArchive } from './export-archive';
 import type { ClaimantExport, DownloadToken, OwnExport } from './exports-schemas';
 import { exportsStore, ONE_OPEN_REQUEST_INDEX, type ExportRow } from './exports-store';
 
@@ -13,6 +15,8 @@ export interface ExportsSettings {
   includeInternalNotes: boolean;
   downloadTokenTtlHours: number;
   storage: FileStorage;
+  /** The claimants' data keys, to open an archive stored encrypted. */
+  keys: ClaimantKeys;
 }
 
 const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
@@ -72,7 +76,7 @@ export const exportsService = (settings: ExportsSettings) => (db: Knex) => {
   }
 
   async function openArchive(row: ExportRow): Promise<{ bytes: Readable; fileName: string; size: number }> {
-    const bytes = await settings.storage.open(row.archive_sha256!).catch(() => {
+    const bytes = await openExportArchive(settings.storage, settings.keys, row).catch(() => {
       throw gone('The archive is no longer stored');
     });
     return { bytes, fileName: `export-${row.id}.zip`, size: Number(row.archive_size) };

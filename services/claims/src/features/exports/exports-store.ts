@@ -14,6 +14,8 @@ export interface ExportRow {
   progress_total: number | null;
   attempts: number;
   archive_sha256: string | null;
+  /** Where the archive's encrypted bytes are stored; null when stored plain at `archive_sha256`. */
+  archive_stored_sha256: string | null;
   archive_size: string | number | null;
   failure: string | null;
   download_token_hash: string | null;
@@ -83,12 +85,13 @@ export function exportsStore(db: Knex) {
     },
 
     /** Marks a build ready with its archive; false when it is no longer building (the claimant was erased meanwhile). */
-    async markReady(exportId: string, archive: { sha256: string; size: number }): Promise<boolean> {
+    async markReady(exportId: string, archive: { sha256: string; size: number; storedSha256?: string | null }): Promise<boolean> {
       const marked = await db('claimant_exports')
         .where({ id: exportId, status: 'building' })
         .update({
           status: 'ready',
           archive_sha256: archive.sha256,
+          archive_stored_sha256: archive.storedSha256 ?? null,
           archive_size: archive.size,
           progress_done: db.ref('progress_total'),
           lease_until: null,
@@ -120,13 +123,13 @@ export function exportsStore(db: Knex) {
       await db('claimant_exports').where({ claimant_id: claimantId }).update({ download_token_hash: null, download_expires_at: null });
     },
 
-    /** The stored archives of a claimant's exports. */
+    /** Where the archives of a claimant's exports are stored (their content addresses). */
     async archivesOf(claimantId: string): Promise<string[]> {
-      return (await db('claimant_exports')
+      const rows = (await db('claimant_exports')
         .where({ claimant_id: claimantId })
         .whereNotNull('archive_sha256')
-        .distinct('archive_sha256')
-        .pluck('archive_sha256')) as string[];
+        .select(db.raw('DISTINCT coalesce(archive_stored_sha256, archive_sha256) AS address'))) as { address: string }[];
+      return rows.map((row) => row.address);
     },
 
     /** Spends the download token: true when this call did (a second download with it finds it spent). */

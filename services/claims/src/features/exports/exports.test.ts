@@ -375,7 +375,11 @@ describe('subject-access exports', () => {
     const made = (await requestExport(claim.claimantId)).body;
     const ready = await readyExport(made.links.self);
     const storage = exportStorage(t.config, t.dataDir);
-    expect(await storage.has(ready.archive.sha256)).toBe(true);
+    // stored encrypted with the claimant's key, under the SHA-256 of its stored bytes
+    const { archive_stored_sha256: stored } = await t.db('claimant_exports').where({ id: made.export_id }).first('archive_stored_sha256');
+    expect(stored).toMatch(/^[0-9a-f]{64}$/);
+    expect(await storage.has(stored)).toBe(true);
+    expect(await storage.has(ready.archive.sha256)).toBe(false);
 
     const current = await request(t.url)
       .get('/api/claims/retention-policy')
@@ -397,7 +401,7 @@ describe('subject-access exports', () => {
       .send({ reason: 'Data subject request DSR-9', legal_basis: 'consent_withdrawn' })
       .expect(201);
 
-    expect(await storage.has(ready.archive.sha256)).toBe(false);
+    expect(await storage.has(stored)).toBe(false);
     const gone = await request(t.url)
       .get(ready.links.archive)
       .set('Authorization', await officer());
