@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { problemText } from '../api/problem';
+import { useRunsInReview } from './evidence-api';
 import { periodText, type RunSummary } from './runs';
 import { SOD_MESSAGES, sodReason } from './segregation';
 import { canApprove, type ExaminerSession } from '../workbench/session';
@@ -10,28 +9,9 @@ import { canApprove, type ExaminerSession } from '../workbench/session';
  * with the reason segregation of duties keeps them from deciding.
  */
 export function ApprovalQueue({ session }: { session: ExaminerSession }) {
-  const inReview = useQuery({
-    queryKey: ['runs', 'in_review'],
-    queryFn: async () => {
-      const { data, error, response } = await session.api.GET('/api/evidence/runs', {
-        params: { query: { status: ['in_review'], limit: 100 } },
-      });
-      if (!data) throw new Error(problemText(error, response.status));
-      return data.items;
-    },
-  });
+  const inReview = useRunsInReview(session, false);
   const approver = canApprove(session);
-  const awaiting = useQuery({
-    queryKey: ['runs', 'awaiting-me'],
-    enabled: approver,
-    queryFn: async () => {
-      const { data, error, response } = await session.api.GET('/api/evidence/runs', {
-        params: { query: { status: ['in_review'], awaiting: 'me', limit: 100 } },
-      });
-      if (!data) throw new Error(problemText(error, response.status));
-      return data.items;
-    },
-  });
+  const awaiting = useRunsInReview(session, true, approver);
   if (inReview.error || awaiting.error)
     return (
       <p role="alert" className="error">

@@ -1,7 +1,7 @@
-import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { components } from '../api/schema';
-import { checkInclusion, type InclusionVerdict } from './inclusion';
+import { useAuditCheckpoint, useAuditRecords, useRecordInclusion, type RecordFilters } from './evidence-api';
 import { problemText } from '../api/problem';
 import { canAudit, type ExaminerSession } from '../workbench/session';
 import { VerifierKeyBox } from './VerifierKeys';
@@ -41,15 +41,7 @@ function AuditLog({ session }: { session: ExaminerSession }) {
       return data;
     },
   });
-  const checkpoint = useQuery({
-    queryKey: ['audit-checkpoint'],
-    queryFn: async () => {
-      const { data, error, response } = await session.api.GET('/api/evidence/audit/checkpoint', { parseAs: 'text' });
-      if (response.status === 404) return null;
-      if (data === undefined) throw new Error(problemText(error, response.status));
-      return data;
-    },
-  });
+  const checkpoint = useAuditCheckpoint(session);
   const result = verify.data;
   return (
     <section aria-labelledby="audit-heading">
@@ -96,31 +88,7 @@ function AuditLog({ session }: { session: ExaminerSession }) {
   );
 }
 
-interface RecordFilters {
-  action: string;
-  entityId: string;
-  entityType: string;
-  actor: string;
-  from: string;
-  before: string;
-}
-
 const NO_FILTERS: RecordFilters = { action: '', entityId: '', entityType: '', actor: '', from: '', before: '' };
-
-/** The filters as the records endpoint takes them; a local date-time input is sent as the instant it names. */
-export function recordsQuery(filters: RecordFilters) {
-  const text = (value: string) => (value.trim() ? value.trim() : undefined);
-  const instant = (value: string) => (value ? new Date(value).toISOString() : undefined);
-  const query = {
-    action: text(filters.action),
-    entity_id: text(filters.entityId),
-    entity_type: text(filters.entityType),
-    actor: text(filters.actor),
-    recorded_from: instant(filters.from),
-    recorded_before: instant(filters.before),
-  };
-  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as Partial<typeof query>;
-}
 
 const FILTER_FIELDS: { field: keyof RecordFilters; label: string; type?: string }[] = [
   { field: 'action', label: 'Action (e.g. evidence.run_decided)' },
@@ -136,18 +104,7 @@ function AuditRecords({ session }: { session: ExaminerSession }) {
   const [draft, setDraft] = useState<RecordFilters>(NO_FILTERS);
   const [filters, setFilters] = useState<RecordFilters>(NO_FILTERS);
   const [selected, setSelected] = useState<AuditRecord | null>(null);
-  const records = useInfiniteQuery({
-    queryKey: ['audit-records', filters],
-    initialPageParam: undefined as number | undefined,
-    queryFn: async ({ pageParam }) => {
-      const { data, error, response } = await session.api.GET('/api/evidence/audit/records', {
-        params: { query: { ...recordsQuery(filters), limit: 50, ...(pageParam ? { after_seq: pageParam } : {}) } },
-      });
-      if (!data) throw new Error(problemText(error, response.status));
-      return data;
-    },
-    getNextPageParam: (page) => (page.next_cursor ? Number(page.next_cursor) : undefined),
-  });
+  const records = useAuditRecords(session, filters);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setSelected(null);
@@ -225,20 +182,7 @@ function AuditRecords({ session }: { session: ExaminerSession }) {
 /** One record, and whether the latest checkpoint includes it: its inclusion proof checked in this browser. */
 function RecordProof({ session, record }: { session: ExaminerSession; record: AuditRecord }) {
   const id = useId();
-  const check = useQuery({
-    queryKey: ['audit-inclusion', record.seq],
-    queryFn: async (): Promise<{ verdict: InclusionVerdict; size: number } | null> => {
-      const note = await session.api.GET('/api/evidence/audit/checkpoint', { parseAs: 'text' });
-      if (note.data === undefined) throw new Error(problemText(note.error, note.response.status));
-      const size = Number(note.data.split('\n')[1]);
-      if (!(size >= record.seq)) return null;
-      const proof = await session.api.GET('/api/evidence/audit/proofs/inclusion', {
-        params: { query: { index: record.seq - 1, tree_size: size } },
-      });
-      if (!proof.data) throw new Error(problemText(proof.error, proof.response.status));
-      return { verdict: await checkInclusion(record, note.data, proof.data), size };
-    },
-  });
+  const check = useRecordInclusion(session, record);
   return (
     <section aria-labelledby={`${id}-heading`} className="key-box">
       <h4 id={`${id}-heading`}>Record {record.seq}</h4>

@@ -1,25 +1,16 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { components } from '../api/schema';
 import { Link } from 'react-router-dom';
 import { problemText } from '../api/problem';
+import { useInvalidate } from '../api/queries';
+import { evidenceKeys, useControl, useControls } from './evidence-api';
 import { canWrite, type ExaminerSession } from '../workbench/session';
 
 /** The controls by key, each opening onto its immutable versions. */
 export function ControlsPage({ session }: { session: ExaminerSession }) {
   const id = useId();
-  const controls = useInfiniteQuery({
-    queryKey: ['controls'],
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) => {
-      const { data, error, response } = await session.api.GET('/api/evidence/controls', {
-        params: { query: { limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
-      });
-      if (!data) throw new Error(problemText(error, response.status));
-      return data;
-    },
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-  });
+  const controls = useControls(session);
   const [open, setOpen] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const items = controls.data?.pages.flatMap((page) => page.items) ?? [];
@@ -77,14 +68,7 @@ export function ControlsPage({ session }: { session: ExaminerSession }) {
 }
 
 function ControlVersions({ session, controlId }: { session: ExaminerSession; controlId: string }) {
-  const control = useQuery({
-    queryKey: ['control', controlId],
-    queryFn: async () => {
-      const { data, error, response } = await session.api.GET('/api/evidence/controls/{id}', { params: { path: { id: controlId } } });
-      if (!data) throw new Error(problemText(error, response.status));
-      return data;
-    },
-  });
+  const control = useControl(session, controlId);
   if (control.error)
     return (
       <p role="alert" className="error">
@@ -151,7 +135,7 @@ function ControlForm({
   onDone: () => void;
 }) {
   const id = useId();
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const [draft, setDraft] = useState<ControlDraft>({
     key: '',
     title: current?.title ?? '',
@@ -175,8 +159,8 @@ function ControlForm({
       if (!response.ok) throw new Error(problemText(error, response.status));
     },
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['controls'] });
-      if (controlId) await queryClient.invalidateQueries({ queryKey: ['control', controlId] });
+      await invalidate(evidenceKeys.controls());
+      if (controlId) await invalidate(evidenceKeys.control(controlId));
       onDone();
     },
   });

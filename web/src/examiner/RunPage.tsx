@@ -1,8 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router-dom';
 import type { components } from '../api/schema';
 import { downloadWithToken, textWithToken } from '../api/download';
+import { useInvalidate } from '../api/queries';
+import { evidenceKeys, useBinders, useRun } from './evidence-api';
 import { binderFileName, binderZipUrl, evidenceContentUrl } from './binder-download';
 import { ConfirmDialog } from '../workbench/ConfirmDialog';
 import { EvidenceForm } from './EvidenceForm';
@@ -15,21 +17,12 @@ import { sameSubject } from '../../../packages/auth/src/subject';
 
 type Run = components['schemas']['GetRunResponse'];
 
-const runKey = (runId: string) => ['run', runId];
-
 /** /workbench/examiner/runs/:runId — a run's evidence, its submission and decision, and its binders. */
 export function RunPage({ session }: { session: ExaminerSession }) {
   const { runId = '' } = useParams();
-  const queryClient = useQueryClient();
-  const run = useQuery({
-    queryKey: runKey(runId),
-    queryFn: async () => {
-      const { data, error, response } = await session.api.GET('/api/evidence/runs/{id}', { params: { path: { id: runId } } });
-      if (!data) throw new Error(problemText(error, response.status));
-      return data;
-    },
-  });
-  const reload = () => void queryClient.invalidateQueries({ queryKey: ['run', runId] });
+  const invalidate = useInvalidate();
+  const run = useRun(session, runId);
+  const reload = () => void invalidate(evidenceKeys.run(runId));
   if (run.error)
     return (
       <p role="alert" className="error">
@@ -292,22 +285,15 @@ function mayBuild(session: ExaminerSession, run: Run): boolean {
 
 function Binders({ session, run }: { session: ExaminerSession; run: Run }) {
   const runId = run.run_id;
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const [downloadError, setDownloadError] = useState('');
-  const binders = useQuery({
-    queryKey: ['binders', runId],
-    queryFn: async () => {
-      const { data, error, response } = await session.api.GET('/api/evidence/binders', { params: { query: { run_id: runId, limit: 50 } } });
-      if (!data) throw new Error(problemText(error, response.status));
-      return data.items;
-    },
-  });
+  const binders = useBinders(session, runId);
   const build = useMutation({
     mutationFn: async () => {
       const { error, response } = await session.api.POST('/api/evidence/binders/run/{id}', { params: { path: { id: runId } } });
       if (!response.ok) throw new Error(problemText(error, response.status));
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['binders', runId] }),
+    onSuccess: () => invalidate(evidenceKeys.binders(runId)),
   });
   const download = async (binderId: string) => {
     setDownloadError('');

@@ -1,16 +1,10 @@
-import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { problemText } from '../api/problem';
+import { useControlsForRuns, useRunList, type RunFilters } from './evidence-api';
 import { periodText, RUN_STATUSES, STATUS_LABELS, type RunStatus } from './runs';
 import { canWrite, type ExaminerSession } from '../workbench/session';
-
-interface RunFilters {
-  status: RunStatus | '';
-  control: string;
-  periodFrom: string;
-  periodTo: string;
-}
 
 const NO_FILTERS: RunFilters = { status: '', control: '', periodFrom: '', periodTo: '' };
 
@@ -21,24 +15,7 @@ export function RunsPage({ session }: { session: ExaminerSession }) {
   const initial = { ...NO_FILTERS, control: params.get('control') ?? '' };
   const [draft, setDraft] = useState<RunFilters>(initial);
   const [filters, setFilters] = useState<RunFilters>(initial);
-  const runs = useInfiniteQuery({
-    queryKey: ['runs', 'list', filters],
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) => {
-      const query = {
-        limit: 25,
-        ...(pageParam ? { cursor: pageParam } : {}),
-        ...(filters.status ? { status: [filters.status] } : {}),
-        ...(filters.control.trim() ? { control: filters.control.trim() } : {}),
-        ...(filters.periodFrom ? { period_from: filters.periodFrom } : {}),
-        ...(filters.periodTo ? { period_to: filters.periodTo } : {}),
-      };
-      const { data, error, response } = await session.api.GET('/api/evidence/runs', { params: { query } });
-      if (!data) throw new Error(problemText(error, response.status));
-      return data;
-    },
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-  });
+  const runs = useRunList(session, filters);
   const set = (change: Partial<RunFilters>) => setDraft((current) => ({ ...current, ...change }));
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -130,14 +107,7 @@ function CreateRun({ session }: { session: ExaminerSession }) {
   const [versionId, setVersionId] = useState('');
   const [start, setStart] = useState('');
   const [end, setEnd] = useState('');
-  const controls = useQuery({
-    queryKey: ['controls', 'for-runs'],
-    queryFn: async () => {
-      const { data, error, response } = await session.api.GET('/api/evidence/controls', { params: { query: { limit: 100 } } });
-      if (!data) throw new Error(problemText(error, response.status));
-      return data.items;
-    },
-  });
+  const controls = useControlsForRuns(session);
   const create = useMutation({
     mutationFn: async () => {
       const { data, error, response } = await session.api.POST('/api/evidence/runs', {

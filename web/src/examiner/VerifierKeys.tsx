@@ -1,29 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { textWithToken } from '../api/download';
-import { problemText } from '../api/problem';
 import type { ExaminerSession } from '../workbench/session';
-
-export interface VerifierKeys {
-  service: string;
-  witnesses: string[];
-}
+import { useVerifierKeys, type VerifierKeys } from './evidence-api';
 
 /** The exact command that verifies a binder offline with the keys to pin (the flags of verify.mjs). */
 export function verifyCommand(zipName: string, keys: VerifierKeys): string {
   return ['node verify.mjs', zipName, `--service-key ${keys.service}`, ...keys.witnesses.map((key) => `--witness-key ${key}`)].join(' ');
-}
-
-export function useVerifierKeys(session: ExaminerSession) {
-  return useQuery({
-    queryKey: ['verifier-keys'],
-    staleTime: Infinity,
-    queryFn: async (): Promise<VerifierKeys> => {
-      const fetched = await textWithToken('/api/evidence/audit/verifier-keys', session.token);
-      if (!fetched.ok) throw new Error(problemText(fetched.problem, fetched.status));
-      return JSON.parse(fetched.value) as VerifierKeys;
-    },
-  });
 }
 
 /** A value with a button that copies it; says so once copied (or that the browser refused). */

@@ -1,9 +1,10 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { api } from '../api/client';
 import { downloadWithToken } from '../api/download';
 import { problemMessage, problemOf } from '../api/problem';
 import { useLanguage } from '../i18n/language';
+import { useClaimantExport } from './portal-api';
 
 const storageKey = (claimId: string) => `claim-export:${claimId}`;
 const POLL_MS = 1500;
@@ -77,22 +78,7 @@ export function DataCopySection({ claimId, token }: { claimId: string; token: st
 function DataCopyProgress({ claimId, token, exportId }: { claimId: string; token: string; exportId: string }) {
   const { t } = useLanguage();
   const [error, setError] = useState<string | null>(null);
-  const job = useQuery({
-    queryKey: ['claimant-export', claimId, exportId, token],
-    queryFn: async () => {
-      const {
-        data,
-        error: refused,
-        response,
-      } = await api.GET('/api/claims/public/claims/{id}/exports/{export_id}', {
-        params: { path: { id: claimId, export_id: exportId } },
-        headers: { Authorization: `Bearer ${token}` },
-      });
-      if (!data) throw new Error(problemMessage(problemOf(refused, response.status), t));
-      return data;
-    },
-    refetchInterval: (query) => (query.state.data && ['ready', 'failed'].includes(query.state.data.status) ? false : POLL_MS),
-  });
+  const job = useClaimantExport(claimId, exportId, token, POLL_MS, (problem) => problemMessage(problem, t));
   const download = async () => {
     setError(null);
     const {

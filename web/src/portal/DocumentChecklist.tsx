@@ -1,6 +1,6 @@
 import { useLanguage } from '../i18n/language';
 import { documentTypeName } from '../i18n/messages';
-import type { ClaimantStatus } from './claim-status';
+import type { ClaimantStatus } from './portal-api';
 import { formatBytes } from '../i18n/format';
 
 /** What the claim still needs and what was sent; a closed claim asks for nothing, so it shows only the files sent. */

@@ -8,7 +8,7 @@ import { portalLanguage, translate, type MessageKey } from '../i18n/messages';
 import { takeAccessToken } from './access-token';
 import './portal.css';
 import { documentsReceivedSince, updateStillAsks } from './claim-progress';
-import { useClaimStatus, type ClaimantStatus } from './claim-status';
+import { useClaimStatus, type ClaimantStatus } from './portal-api';
 import { DataCopySection } from './DataCopySection';
 import { DocumentChecklist } from './DocumentChecklist';
 import { LostLinkForm } from './LostLinkForm';

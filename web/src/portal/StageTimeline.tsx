@@ -1,5 +1,5 @@
 import { useLanguage } from '../i18n/language';
-import type { ClaimantStatus } from './claim-status';
+import type { ClaimantStatus } from './portal-api';
 import { timelineSteps } from './claim-progress';
 
 /** The claim's lifecycle as steps: the stages it actually passed, where it is, and what is ahead while it is open. */

@@ -1,7 +1,7 @@
 import { formatDate, formatPhone } from '../i18n/format';
 import { useLanguage } from '../i18n/language';
 import { documentTypeName } from '../i18n/messages';
-import type { StatusUpdate } from './claim-status';
+import type { StatusUpdate } from './portal-api';
 
 /**
  * One update in the claimant's words: what happened, what next, what we need, when we write again, whom to

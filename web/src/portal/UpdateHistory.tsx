@@ -1,7 +1,7 @@
 import { formatDate } from '../i18n/format';
 import { useLanguage } from '../i18n/language';
 import { documentsReceivedSince, updateStillAsks } from './claim-progress';
-import type { ClaimantStatus } from './claim-status';
+import type { ClaimantStatus } from './portal-api';
 import { StatusUpdateView } from './StatusUpdateView';
 
 export function UpdateHistory({ claim }: { claim: ClaimantStatus }) {

@@ -1,8 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { useInvalidate } from '../api/queries';
 import { useLanguage } from '../i18n/language';
 import { documentTypeName } from '../i18n/messages';
-import { claimStatusKey, type ClaimantStatus } from './claim-status';
+import { portalKeys, type ClaimantStatus } from './portal-api';
 import { problemMessage } from '../api/problem';
 import { uploadAttachments } from './upload';
 
@@ -20,7 +20,7 @@ export function UploadForm({
   documents: ClaimantStatus['required_documents'];
 }) {
   const { t, language } = useLanguage();
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const firstMissing = documents.find((document) => !document.received)?.type ?? 'other';
@@ -46,7 +46,7 @@ export function UploadForm({
     setState({ kind: 'done', count: result.attachments.length });
     setFiles([]);
     if (input.current) input.current.value = '';
-    await queryClient.invalidateQueries({ queryKey: claimStatusKey(claimId) });
+    await invalidate(portalKeys.status(claimId));
   };
 
   return (

@@ -1,13 +1,13 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { api } from '../api/client';
+import { useInvalidate } from '../api/queries';
 import { useLanguage } from '../i18n/language';
-import { claimStatusKey } from './claim-status';
+import { portalKeys } from './portal-api';
 
 /** Withdraw with a confirmation: a modal <dialog> (focus moves into it, Escape closes it, focus returns to the button). */
 export function WithdrawSection({ claimId, claimNumber, token }: { claimId: string; claimNumber: string; token: string }) {
   const { t } = useLanguage();
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const dialog = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -22,7 +22,7 @@ export function WithdrawSection({ claimId, claimNumber, token }: { claimId: stri
     dialog.current?.close();
     if (!response.ok)
       return setError(response.status === 409 ? t('errorWithdrawLate') : t('errorGeneric', { detail: String(response.status) }));
-    await queryClient.invalidateQueries({ queryKey: claimStatusKey(claimId) });
+    await invalidate(portalKeys.status(claimId));
   };
 
   return (

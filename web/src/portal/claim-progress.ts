@@ -1,6 +1,6 @@
 import { CLAIM_STAGES, type ClaimStage, type ClosingReason } from '@platform/claims-domain';
 import type { MessageKey } from '../i18n/messages';
-import type { ClaimantStatus } from './claim-status';
+import type { ClaimantStatus } from './portal-api';
 
 export interface TimelineStep {
   stage: ClaimStage;

@@ -1,8 +1,12 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { api, type components } from '../api/client';
-import { ErrorAlert, problemText } from './claim/claim-file';
+import { useInvalidate } from '../api/queries';
+import { claimKeys, useClaimFinancials } from './claim/claim-api';
+import { queueKeys, useApprovalQueue } from './queue-api';
+import { ErrorAlert } from './claim/claim-file';
+import { problemDetail } from '../api/problem';
 import { moneyText } from './money';
 import { authHeader } from './session';
 import { usePageTitle, useSession } from './WorkbenchSession';
@@ -14,17 +18,7 @@ type Decision = components['schemas']['DecideClaimPaymentRequest'];
 function ReservePosition({ item }: { item: QueueItem }) {
   const session = useSession();
   const { claim_id: claimId, cost_category: category } = item.payment;
-  const financials = useQuery({
-    queryKey: ['financials', claimId],
-    queryFn: async () => {
-      const { data, error } = await api.GET('/api/claims/claims/{id}/financials', {
-        params: { path: { id: claimId } },
-        headers: authHeader(session),
-      });
-      if (error) throw new Error(problemText(error, 'The reserve position could not be loaded'));
-      return data;
-    },
-  });
+  const financials = useClaimFinancials(claimId, session, 'The reserve position could not be loaded');
   if (financials.error) return <ErrorAlert error={financials.error} />;
   if (!financials.data) return <p>Loading the reserve position…</p>;
   const figures = financials.data.categories[category];
@@ -38,7 +32,7 @@ function ReservePosition({ item }: { item: QueueItem }) {
 
 function DecisionForm({ item }: { item: QueueItem }) {
   const session = useSession();
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const { payment } = item;
   const [rationale, setRationale] = useState('');
   const [refused, setRefused] = useState<string | null>(null);
@@ -49,14 +43,9 @@ function DecisionForm({ item }: { item: QueueItem }) {
         headers: authHeader(session),
         body,
       });
-      if (error) throw new Error(problemText(error, 'The decision could not be recorded'));
+      if (error) throw new Error(problemDetail(error, 'The decision could not be recorded'));
     },
-    onSuccess: () =>
-      Promise.all(
-        [['approvals'], ['financials', payment.claim_id], ['payments', payment.claim_id]].map((queryKey) =>
-          queryClient.invalidateQueries({ queryKey }),
-        ),
-      ),
+    onSuccess: () => invalidate(queueKeys.approvals(), claimKeys.financials(payment.claim_id), claimKeys.payments(payment.claim_id)),
   });
   const id = (what: string) => `${what}-${payment.payment_id}`;
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -96,20 +85,7 @@ function DecisionForm({ item }: { item: QueueItem }) {
 /** /workbench/approvals — payments awaiting approval across claims, oldest first; decide those within your limit. */
 export function ApprovalQueuePage() {
   usePageTitle('Payment approvals');
-  const session = useSession();
-  const queue = useInfiniteQuery({
-    queryKey: ['approvals'],
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) => {
-      const { data, error } = await api.GET('/api/claims/payments/awaiting-approval', {
-        params: { query: pageParam ? { cursor: pageParam } : {} },
-        headers: authHeader(session),
-      });
-      if (error) throw new Error(problemText(error, 'The approval queue could not be loaded'));
-      return data;
-    },
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-  });
+  const queue = useApprovalQueue();
   const items = queue.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <main>

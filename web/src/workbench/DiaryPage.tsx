@@ -1,12 +1,9 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
 import { ActivityItem, utcToday } from './activities';
-import { ErrorAlert, problemText } from './claim/claim-file';
-import { authHeader } from './session';
-import { usePageTitle, useSession } from './WorkbenchSession';
+import { ErrorAlert } from './claim/claim-file';
+import { useMyActivities, type DiaryDue } from './queue-api';
+import { usePageTitle } from './WorkbenchSession';
 
-type Due = 'overdue' | 'today' | 'week';
-const LISTS: { due: Due; title: string; empty: string }[] = [
+const LISTS: { due: DiaryDue; title: string; empty: string }[] = [
   { due: 'overdue', title: 'Overdue', empty: 'Nothing overdue.' },
   { due: 'today', title: 'Due today', empty: 'Nothing due today.' },
   { due: 'week', title: 'Later this week', empty: 'Nothing else this week.' },
@@ -14,20 +11,7 @@ const LISTS: { due: Due; title: string; empty: string }[] = [
 
 /** One list of my diary, a page at a time; "this week" leaves out today's, which the list above holds. */
 function DiaryList({ due, title, empty }: (typeof LISTS)[number]) {
-  const session = useSession();
-  const activities = useInfiniteQuery({
-    queryKey: ['activities', 'mine', due],
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) => {
-      const { data, error } = await api.GET('/api/claims/activities', {
-        params: { query: { assignee: 'me', due, ...(pageParam ? { cursor: pageParam } : {}) } },
-        headers: authHeader(session),
-      });
-      if (error) throw new Error(problemText(error, 'Your diary could not be loaded'));
-      return data;
-    },
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-  });
+  const activities = useMyActivities(due);
   const today = utcToday();
   const items = (activities.data?.pages.flatMap((page) => page.items) ?? []).filter((a) => due !== 'week' || a.due_on !== today);
   const id = `diary-${due}`;

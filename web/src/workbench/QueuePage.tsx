@@ -1,9 +1,9 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { CLAIM_STAGES } from '@platform/claims-domain';
 import { useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { api, type components } from '../api/client';
 import { DeadlineBadge } from './deadline';
+import { useAdjusters, useClaimList } from './queue-api';
 import { RequestFailed } from './RequestFailed';
 import {
   ariaSort,
@@ -39,7 +39,6 @@ const money = (value: ClaimSummary['estimated_amount']) =>
 /** /workbench — the work queue: filters, sort and search kept in the address bar (a saved view is its URL), pages by cursor. */
 export function QueuePage() {
   usePageTitle('Work queue');
-  const session = useSession();
   const location = useLocation();
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search);
@@ -47,19 +46,7 @@ export function QueuePage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const claims = useQuery({
-    queryKey: ['claims', listQuery(filters, cursor)],
-    placeholderData: keepPreviousData,
-    retry: false,
-    queryFn: async () => {
-      const { data, error } = await api.GET('/api/claims/claims', {
-        params: { query: listQuery(filters, cursor) },
-        headers: authHeader(session),
-      });
-      if (error) throw new Error(problemDetail(error, 'the service did not answer'));
-      return data;
-    },
-  });
+  const claims = useClaimList(listQuery(filters, cursor));
   const change = (next: QueueFilters) => {
     setCursors([]);
     setSelected(new Set());
@@ -176,20 +163,6 @@ export function QueuePage() {
       </nav>
     </main>
   );
-}
-
-/** The people a claim can be assigned to (GET /api/claims/adjusters), first page: the directory is people, not claims. */
-function useAdjusters() {
-  const session = useSession();
-  return useQuery({
-    queryKey: ['adjusters'],
-    retry: false,
-    queryFn: async () => {
-      const { data, error } = await api.GET('/api/claims/adjusters', { params: { query: { limit: 500 } }, headers: authHeader(session) });
-      if (error) throw new Error(problemDetail(error, 'the service did not answer'));
-      return data.items.map((item) => item.sub);
-    },
-  });
 }
 
 interface Outcome {

@@ -1,18 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { beginSignIn, completeSignIn, developmentSignIn, fetchSignInConfig } from './oidc';
+import { beginSignIn, developmentSignIn } from './oidc';
 import { RequestFailed } from './RequestFailed';
 import { saveSession } from './session';
+import { useSignInCompletion, useSignInConfig } from './sign-in-api';
 import { usePageTitle } from './WorkbenchSession';
 
 /** Only paths inside the workbench: a crafted return_to must not send the person elsewhere. */
 function safeReturnTo(value: string | null): string {
   return value && /^\/workbench(\/|$|\?)/.test(value) ? value : '/workbench';
-}
-
-function useSignInConfig() {
-  return useQuery({ queryKey: ['workbench-sign-in-config'], queryFn: fetchSignInConfig, staleTime: Infinity });
 }
 
 /** /workbench/sign-in — through the organisation's OpenID provider; in development also a development sign-in. */
@@ -91,18 +87,7 @@ export function SignInCallbackPage() {
   usePageTitle('Signing in');
   const navigate = useNavigate();
   const config = useSignInConfig();
-  const completion = useQuery({
-    queryKey: ['workbench-sign-in-callback', window.location.search],
-    enabled: Boolean(config.data),
-    retry: false,
-    staleTime: Infinity,
-    queryFn: async () => {
-      const { accessToken, returnTo } = await completeSignIn(config.data!, window.location.search);
-      saveSession(accessToken);
-      navigate(safeReturnTo(returnTo), { replace: true });
-      return true;
-    },
-  });
+  const completion = useSignInCompletion(config.data, (returnTo) => navigate(safeReturnTo(returnTo), { replace: true }));
   const failure = config.error ?? completion.error;
   return (
     <main className="workbench">

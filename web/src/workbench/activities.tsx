@@ -1,8 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { api, type components } from '../api/client';
-import { problemText } from './claim/claim-file';
+import { useInvalidate } from '../api/queries';
+import { claimKeys } from './claim/claim-api';
+import { problemDetail } from '../api/problem';
 import { humanise } from './QueuePage';
 import { authHeader } from './session';
 import { useSession } from './WorkbenchSession';
@@ -15,7 +17,7 @@ export const utcToday = () => new Date().toISOString().slice(0, 10);
 /** Completing or reassigning an activity; every diary list (the claim's, mine) is read again after. */
 function useActivityChange(activity: Activity) {
   const session = useSession();
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const path = { id: activity.claim_id, activity_id: activity.activity_id };
   return useMutation({
     mutationFn: async (assignee: string | null) => {
@@ -27,9 +29,9 @@ function useActivityChange(activity: Activity) {
               headers: authHeader(session),
               body: { assignee },
             });
-      if (error) throw new Error(problemText(error, 'The activity could not be changed'));
+      if (error) throw new Error(problemDetail(error, 'The activity could not be changed'));
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['activities'] }),
+    onSuccess: () => invalidate(claimKeys.activities()),
   });
 }
 

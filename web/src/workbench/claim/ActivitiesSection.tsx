@@ -1,27 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, type components } from '../../api/client';
+import { useInvalidate } from '../../api/queries';
+import { claimKeys, useClaimActivities } from './claim-api';
 import { ActivityItem, utcToday } from '../activities';
 import { authHeader, type WorkbenchSession } from '../session';
-import { ErrorAlert, problemText } from './claim-file';
+import { ErrorAlert } from './claim-file';
+import { problemDetail } from '../../api/problem';
 
 type ActivityRequest = components['schemas']['CreateClaimActivityRequest'];
 const PRIORITIES: ActivityRequest['priority'][] = ['low', 'normal', 'high', 'urgent'];
 
 /** The claim's diary: its activities (open first), and a new one for the caller or someone they name. */
 export function ActivitiesSection({ claimId, session, open }: { claimId: string; session: WorkbenchSession; open: boolean }) {
-  const queryClient = useQueryClient();
-  const activities = useQuery({
-    queryKey: ['activities', 'claim', claimId],
-    queryFn: async () => {
-      const { data, error } = await api.GET('/api/claims/claims/{id}/activities', {
-        params: { path: { id: claimId } },
-        headers: authHeader(session),
-      });
-      if (error) throw new Error(problemText(error, 'The activities could not be loaded'));
-      return data.items;
-    },
-  });
+  const invalidate = useInvalidate();
+  const activities = useClaimActivities(claimId, session);
   const [draft, setDraft] = useState({ subject: '', due_on: utcToday(), priority: 'normal' as ActivityRequest['priority'] });
   const add = useMutation({
     mutationFn: async (body: ActivityRequest) => {
@@ -30,11 +23,11 @@ export function ActivitiesSection({ claimId, session, open }: { claimId: string;
         headers: authHeader(session),
         body,
       });
-      if (error) throw new Error(problemText(error, 'The activity could not be added'));
+      if (error) throw new Error(problemDetail(error, 'The activity could not be added'));
     },
     onSuccess: async () => {
       setDraft({ ...draft, subject: '' });
-      await queryClient.invalidateQueries({ queryKey: ['activities'] });
+      await invalidate(claimKeys.activities());
     },
   });
   const onSubmit = (event: FormEvent) => {

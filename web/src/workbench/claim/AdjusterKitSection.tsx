@@ -2,7 +2,9 @@ import { useMutation } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { WorkbenchSession } from '../session';
 import { downloadObjectUrl } from './AttachmentsSection';
-import { ErrorAlert, problemText, readHeaders } from './claim-file';
+import { ErrorAlert } from './claim-file';
+import { readHeaders } from './claim-api';
+import { problemDetail } from '../../api/problem';
 
 /** Generates a kit (it holds the claim's personal data: generated with the purpose given for the claim, if any). */
 export function AdjusterKitSection({ claimId, session, purpose }: { claimId: string; session: WorkbenchSession; purpose: string | null }) {
@@ -12,7 +14,7 @@ export function AdjusterKitSection({ claimId, session, purpose }: { claimId: str
         params: { path: { id: claimId } },
         headers: readHeaders(session, purpose),
       });
-      if (error) throw new Error(problemText(error, 'The kit could not be generated'));
+      if (error) throw new Error(problemDetail(error, 'The kit could not be generated'));
       downloadObjectUrl(
         URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })),
         `adjuster-kit-${data.kit_id}.json`,

@@ -1,6 +1,8 @@
 import { api } from '../../api/client';
 import { authHeader, hasScope, type WorkbenchSession } from '../session';
-import { ErrorAlert, problemText, useClaimMutation, type ClaimFile } from './claim-file';
+import { ErrorAlert, type ClaimFile } from './claim-file';
+import { useClaimMutation } from './claim-api';
+import { problemDetail } from '../../api/problem';
 
 export function AssignmentSection({ file, session }: { file: ClaimFile; session: WorkbenchSession }) {
   const { claim } = file;
@@ -10,7 +12,7 @@ export function AssignmentSection({ file, session }: { file: ClaimFile; session:
       headers: authHeader(session),
       body: { assignee },
     });
-    if (error) throw new Error(problemText(error, 'The assignee could not be changed'));
+    if (error) throw new Error(problemDetail(error, 'The assignee could not be changed'));
   });
   const mine = claim.assignee === session.sub;
   return (

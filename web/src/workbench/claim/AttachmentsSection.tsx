@@ -1,7 +1,8 @@
 import { describeDocumentType } from '@platform/claims-domain';
 import { useEffect, useState } from 'react';
 import type { WorkbenchSession } from '../session';
-import { readHeaders, type ClaimFile } from './claim-file';
+import { type ClaimFile } from './claim-file';
+import { readHeaders } from './claim-api';
 
 /**
  * Fetches a protected file with the token (and the purpose given for the claim, if any) and hands back an object

@@ -7,7 +7,7 @@ import { AdjusterKitSection } from './AdjusterKitSection';
 import { AssignmentSection } from './AssignmentSection';
 import { AttachmentsSection } from './AttachmentsSection';
 import { ActivitiesSection } from './ActivitiesSection';
-import { useClaimFile, useClaimSensitivity } from './claim-file';
+import { useClaimFile, useClaimSensitivity } from './claim-api';
 import { ClaimSummary } from './ClaimSummary';
 import { ComposerSection } from './ComposerSection';
 import { ContactsSection } from './ContactsSection';

@@ -1,5 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { useInvalidate } from '../../api/queries';
 import { authHeader, type WorkbenchSession } from '../session';
 import {
   emptyDraft,
@@ -9,7 +9,8 @@ import {
   type ComposedUpdate,
   type ServerRefusal,
 } from '../StatusUpdateComposer';
-import { composerStart, useClaimMutation, type ClaimFile } from './claim-file';
+import { composerStart, type ClaimFile } from './claim-file';
+import { claimKeys, useClaimMutation } from './claim-api';
 
 /** A refusal whose fields the composer shows next to each field. */
 class RefusedError extends Error {
@@ -28,7 +29,7 @@ export function ComposerSection({
   onOutcome: (outcome: string) => void;
 }) {
   const { claim } = file;
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const send = useClaimMutation(claim.claim_id, async (body: ComposedUpdate) => {
     const { data, error } = await api.POST('/api/claims/claims/{id}/status-updates', {
       params: { path: { id: claim.claim_id } },
@@ -37,7 +38,7 @@ export function ComposerSection({
     });
     if (error) throw new RefusedError(refusalOfProblem(error, 'The update could not be sent'));
     setSent(`Update sent (adequacy ${Math.round(data.adequacy_score * 100)}%)`);
-    await queryClient.invalidateQueries({ queryKey: ['deliveries', claim.claim_id] });
+    await invalidate(claimKeys.deliveries(claim.claim_id));
   });
   // Closing is its own operation (claims:decide): the reason, and the status update into closed that tells the claimant.
   const close = useClaimMutation(claim.claim_id, async (body: ComposedClosing) => {
@@ -48,7 +49,7 @@ export function ComposerSection({
     });
     if (error) throw new RefusedError(refusalOfProblem(error, 'The claim could not be closed'));
     setSent(`Claim closed as ${data.reason} (update adequacy ${Math.round(data.status_update.adequacy_score * 100)}%)`);
-    await queryClient.invalidateQueries({ queryKey: ['deliveries', claim.claim_id] });
+    await invalidate(claimKeys.deliveries(claim.claim_id));
   });
   const { portalUrl, contact } = composerStart(file);
   const refusal = (failure: Error | null): ServerRefusal | null =>

@@ -1,9 +1,11 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, type components } from '../../api/client';
+import { useInvalidate } from '../../api/queries';
 import { RequestFailed } from '../RequestFailed';
 import { authHeader, hasScope, type WorkbenchSession } from '../session';
-import { ErrorAlert, problemText, useClaimMutation, type ClaimFile } from './claim-file';
+import { ErrorAlert, type ClaimFile } from './claim-file';
+import { claimKeys, useClaimContacts, useClaimMutation } from './claim-api';
+import { problemDetail } from '../../api/problem';
 
 type ContactRequest = components['schemas']['RecordClaimContactRequest'];
 
@@ -12,28 +14,18 @@ const CHANNEL_WORDS: Record<ContactRequest['channel'], string> = { call: 'Phone 
 /** Contacts made with the claimant; the first one recorded ends the first-contact deadline. */
 export function ContactsSection({ file, session }: { file: ClaimFile; session: WorkbenchSession }) {
   const { claim } = file;
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const [recorded, setRecorded] = useState<string | null>(null);
-  const contacts = useQuery({
-    queryKey: ['contacts', claim.claim_id],
-    queryFn: async () => {
-      const { data, error } = await api.GET('/api/claims/claims/{id}/contacts', {
-        params: { path: { id: claim.claim_id } },
-        headers: authHeader(session),
-      });
-      if (error) throw new Error(problemText(error, 'The contacts could not be loaded'));
-      return data.items;
-    },
-  });
+  const contacts = useClaimContacts(claim.claim_id, session);
   const record = useClaimMutation(claim.claim_id, async (body: ContactRequest) => {
     const { error } = await api.POST('/api/claims/claims/{id}/contacts', {
       params: { path: { id: claim.claim_id } },
       headers: authHeader(session),
       body,
     });
-    if (error) throw new Error(problemText(error, 'The contact could not be recorded'));
+    if (error) throw new Error(problemDetail(error, 'The contact could not be recorded'));
     setRecorded(`${CHANNEL_WORDS[body.channel]} recorded`);
-    await queryClient.invalidateQueries({ queryKey: ['contacts', claim.claim_id] });
+    await invalidate(claimKeys.contacts(claim.claim_id));
   });
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,22 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
 import { humanise } from '../QueuePage';
 import { RequestFailed } from '../RequestFailed';
-import { authHeader, type WorkbenchSession } from '../session';
-import { problemText } from './claim-file';
+import { type WorkbenchSession } from '../session';
+import { useClaimDeliveries } from './claim-api';
 
 export function DeliveriesSection({ claimId, session }: { claimId: string; session: WorkbenchSession }) {
-  const deliveries = useQuery({
-    queryKey: ['deliveries', claimId],
-    queryFn: async () => {
-      const { data, error } = await api.GET('/api/claims/claims/{id}/deliveries', {
-        params: { path: { id: claimId } },
-        headers: authHeader(session),
-      });
-      if (error) throw new Error(problemText(error, 'The deliveries could not be loaded'));
-      return data.items;
-    },
-  });
+  const deliveries = useClaimDeliveries(claimId, session);
   return (
     <section aria-labelledby="deliveries">
       <h2 id="deliveries">Deliveries</h2>

@@ -1,10 +1,12 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { api, type components } from '../../api/client';
+import { useInvalidate } from '../../api/queries';
+import { claimKeys, useClaimFinancials, useClaimPayments } from './claim-api';
 import { humanise } from '../QueuePage';
 import { moneyText } from '../money';
 import { authHeader, type WorkbenchSession } from '../session';
-import { ErrorAlert, problemText } from './claim-file';
+import { ErrorAlert } from './claim-file';
+import { problemDetail } from '../../api/problem';
 import { FinancialsPanel, type PaymentInput, type ReserveInput } from './FinancialsPanel';
 
 type Payment = components['schemas']['Payment'];
@@ -28,33 +30,19 @@ export function paymentStateText(payment: Payment, viewer: string): string {
 
 /** The claim's reserves and payments: the figures, setting a reserve, requesting a payment, and each payment's state. */
 export function FinancialsSection({ claimId, session }: { claimId: string; session: WorkbenchSession }) {
-  const queryClient = useQueryClient();
-  const read =
-    <T,>(what: string, load: () => Promise<{ data?: T; error?: { detail?: string; title?: string } }>) =>
-    async () => {
-      const { data, error } = await load();
-      if (error || data === undefined) throw new Error(problemText(error, `The ${what} could not be loaded`));
-      return data;
-    };
+  const invalidate = useInvalidate();
   const params = { params: { path: { id: claimId } }, headers: authHeader(session) };
-  const financials = useQuery({
-    queryKey: ['financials', claimId],
-    queryFn: read('financials', () => api.GET('/api/claims/claims/{id}/financials', params)),
-  });
-  const payments = useQuery({
-    queryKey: ['payments', claimId],
-    queryFn: read('payments', () => api.GET('/api/claims/claims/{id}/payments', params)),
-  });
-  const changed = () =>
-    Promise.all(['financials', 'payments', 'claim'].map((key) => queryClient.invalidateQueries({ queryKey: [key, claimId] })));
+  const financials = useClaimFinancials(claimId, session);
+  const payments = useClaimPayments(claimId, session);
+  const changed = () => invalidate(claimKeys.financials(claimId), claimKeys.payments(claimId), claimKeys.claim(claimId));
   const onSetReserve = async (body: ReserveInput) => {
     const { error } = await api.POST('/api/claims/claims/{id}/reserves', { ...params, body });
-    if (error) throw new Error(problemText(error, 'The reserve could not be set'));
+    if (error) throw new Error(problemDetail(error, 'The reserve could not be set'));
     await changed();
   };
   const onRequestPayment = async (body: PaymentInput) => {
     const { error } = await api.POST('/api/claims/claims/{id}/payments', { ...params, body });
-    if (error) throw new Error(problemText(error, 'The payment could not be requested'));
+    if (error) throw new Error(problemDetail(error, 'The payment could not be requested'));
     await changed();
   };
   return (

@@ -3,7 +3,9 @@ import { api } from '../../api/client';
 import { humanise } from '../QueuePage';
 import { authHeader, type WorkbenchSession } from '../session';
 import { draftToRequest, emptyDraft, stageTemplate, type ComposedUpdate } from '../StatusUpdateComposer';
-import { composerStart, ErrorAlert, problemText, useClaimMutation, type ClaimFile } from './claim-file';
+import { composerStart, ErrorAlert, type ClaimFile } from './claim-file';
+import { useClaimMutation } from './claim-api';
+import { problemDetail } from '../../api/problem';
 
 const REOPEN_STAGES = ['assigned', 'inspection', 'estimate', 'waiting_on_customer', 'settlement'] as const;
 
@@ -27,7 +29,7 @@ export function ReopenSection({
       headers: authHeader(session),
       body,
     });
-    if (error) throw new Error(problemText(error, 'The claim could not be reopened'));
+    if (error) throw new Error(problemDetail(error, 'The claim could not be reopened'));
     onOutcome(`Claim reopened into ${humanise(body.stage)}`);
   });
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {

@@ -2,7 +2,9 @@ import type { FormEvent } from 'react';
 import { api, type components } from '../../api/client';
 import { humanise } from '../QueuePage';
 import { authHeader, hasScope, type WorkbenchSession } from '../session';
-import { ErrorAlert, problemText, useClaimMutation, type ClaimFile } from './claim-file';
+import { ErrorAlert, type ClaimFile } from './claim-file';
+import { useClaimMutation } from './claim-api';
+import { problemDetail } from '../../api/problem';
 
 /** The triage outcome in words, following a lead's decision once there is one. */
 export function triageOutcomeText(triage: NonNullable<ClaimFile['triage']>, escalation: ClaimFile['escalation']): string {
@@ -17,7 +19,7 @@ export function TriageSection({ file, session }: { file: ClaimFile; session: Wor
       params: { path: { id: claim.claim_id } },
       headers: authHeader(session),
     });
-    if (error) throw new Error(problemText(error, 'Triage could not run'));
+    if (error) throw new Error(problemDetail(error, 'Triage could not run'));
   });
   return (
     <section aria-labelledby="triage">
@@ -84,7 +86,7 @@ function EscalationSection({
       headers: authHeader(session),
       body,
     });
-    if (error) throw new Error(problemText(error, 'The decision could not be recorded'));
+    if (error) throw new Error(problemDetail(error, 'The decision could not be recorded'));
   });
   if (escalation.status === 'decided') {
     return (

@@ -1,27 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client';
-import { problemText } from '../../api/problem';
 import { ErrorAlert } from '../claim/claim-file';
-import { authHeader } from '../session';
-import { useSession } from '../WorkbenchSession';
+import { useAccessLog } from './privacy-api';
 
 /** Who read the claim's personal data, when and why (the latest 25, newest first), read when the officer opens it. */
 export function AccessLog({ claimId, claimNumber }: { claimId: string; claimNumber: string }) {
-  const session = useSession();
   const [open, setOpen] = useState(false);
-  const log = useQuery({
-    queryKey: ['privacy', 'access-log', claimId],
-    enabled: open,
-    queryFn: async () => {
-      const { data, error, response } = await api.GET('/api/claims/claims/{id}/access-log', {
-        params: { path: { id: claimId }, query: { limit: 25 } },
-        headers: authHeader(session),
-      });
-      if (error) throw new Error(problemText(error, response.status));
-      return data.items;
-    },
-  });
+  const log = useAccessLog(claimId, open);
   return (
     <details onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>Who read its personal data</summary>

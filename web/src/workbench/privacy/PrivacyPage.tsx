@@ -6,7 +6,7 @@ import { usePageTitle, useSession } from '../WorkbenchSession';
 import { ClaimantClaims } from './ClaimantClaims';
 import { ErasureSection } from './ErasureSection';
 import { ExportSection } from './ExportSection';
-import { claimantRecordKey, useClaimantRecord, useClaimOfNumber } from './privacy-api';
+import { privacyKeys, useClaimantRecord, useClaimOfNumber } from './privacy-api';
 import { RetentionPolicySection } from './RetentionPolicySection';
 import './privacy.css';
 
@@ -70,9 +70,9 @@ function ClaimantView({ claimNumber }: { claimNumber: string }) {
   if (!claim.data || !record.data) return <p role="status">Finding the claimant of {claimNumber}…</p>;
   return (
     <>
-      <ClaimantClaims record={record.data} recordKey={claimantRecordKey(claim.data)} />
+      <ClaimantClaims record={record.data} recordKey={privacyKeys.claimantRecord(claim.data)} />
       {!record.data.erasedAt && <ExportSection claimantId={record.data.claimantId} />}
-      {!record.data.erasedAt && <ErasureSection claimantId={record.data.claimantId} recordKey={claimantRecordKey(claim.data)} />}
+      {!record.data.erasedAt && <ErasureSection claimantId={record.data.claimantId} recordKey={privacyKeys.claimantRecord(claim.data)} />}
     </>
   );
 }

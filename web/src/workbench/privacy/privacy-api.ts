@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, type components } from '../../api/client';
 import { problemText } from '../../api/problem';
+import { useInvalidate } from '../../api/queries';
 import { authHeader, type WorkbenchSession } from '../session';
 import { useSession } from '../WorkbenchSession';
 
@@ -10,11 +11,21 @@ import { useSession } from '../WorkbenchSession';
  */
 const failure = (error: unknown, status: number) => new Error(problemText(error, status));
 
+/** Every query key of the privacy page's reads, for the read and for what a change makes stale. */
+export const privacyKeys = {
+  all: () => ['privacy'] as const,
+  claimOfNumber: (claimNumber: string) => [...privacyKeys.all(), 'claim-number', claimNumber] as const,
+  retentionPolicy: () => [...privacyKeys.all(), 'retention-policy'] as const,
+  claimantRecord: (claimId: string) => [...privacyKeys.all(), 'claimant', claimId] as const,
+  export: (claimantId: string, exportId: string) => [...privacyKeys.all(), 'export', claimantId, exportId] as const,
+  accessLog: (claimId: string) => [...privacyKeys.all(), 'access-log', claimId] as const,
+};
+
 /** The claim a claim number names (a claim number is not personal data: it survives erasure). */
 export function useClaimOfNumber(claimNumber: string) {
   const session = useSession();
   return useQuery({
-    queryKey: ['privacy', 'claim-number', claimNumber],
+    queryKey: privacyKeys.claimOfNumber(claimNumber),
     queryFn: async () => {
       const found = await api.GET('/api/claims/claims', { params: { query: { q: claimNumber, limit: 10 } }, headers: authHeader(session) });
       if (found.error) throw failure(found.error, found.response.status);
@@ -35,13 +46,13 @@ async function fetchRetentionPolicy(session: WorkbenchSession) {
 
 export function useRetentionPolicy() {
   const session = useSession();
-  return useQuery({ queryKey: ['privacy', 'retention-policy'], queryFn: () => fetchRetentionPolicy(session) });
+  return useQuery({ queryKey: privacyKeys.retentionPolicy(), queryFn: () => fetchRetentionPolicy(session) });
 }
 
 /** Publishes the next version on top of the one in force (If-Match: its version, so a version published meanwhile is a 409). */
 export function usePublishRetentionPolicy(current: RetentionPolicy) {
   const session = useSession();
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   return useMutation({
     mutationFn: async (body: components['schemas']['RetentionPolicyRequest']) => {
       const { data, error, response } = await api.PUT('/api/claims/retention-policy', {
@@ -52,7 +63,7 @@ export function usePublishRetentionPolicy(current: RetentionPolicy) {
       if (error) throw failure(error, response.status);
       return data.version;
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['privacy'] }),
+    onSuccess: () => invalidate(privacyKeys.all()),
   });
 }
 
@@ -61,7 +72,7 @@ export type LegalHold = components['schemas']['LegalHold'];
 /** Places a hold on a claim (`place`: its reason) or releases one (`release`: its id, with the reason). */
 export function useLegalHoldChange(claimId: string, recordKey: readonly unknown[]) {
   const session = useSession();
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   return useMutation({
     mutationFn: async (change: { place: string } | { release: string; reason: string }) => {
       const { error, response } =
@@ -78,7 +89,7 @@ export function useLegalHoldChange(claimId: string, recordKey: readonly unknown[
             });
       if (error) throw failure(error, response.status);
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: recordKey }),
+    onSuccess: () => invalidate(recordKey),
   });
 }
 
@@ -149,7 +160,6 @@ async function claimantClaim(session: WorkbenchSession, file: File, policy: Rete
 }
 
 /** The privacy page's view of the claimant found from a claim (`claimId`). */
-export const claimantRecordKey = (claimId: string) => ['privacy', 'claimant', claimId] as const;
 
 /**
  * The claimant and their claims: the claim found, and the others the claims search finds by the claimant's
@@ -158,7 +168,7 @@ export const claimantRecordKey = (claimId: string) => ['privacy', 'claimant', cl
 export function useClaimantRecord(claimId: string) {
   const session = useSession();
   return useQuery({
-    queryKey: claimantRecordKey(claimId),
+    queryKey: privacyKeys.claimantRecord(claimId),
     enabled: claimId !== '',
     queryFn: async (): Promise<ClaimantRecord> => {
       const policy = await fetchRetentionPolicy(session);
@@ -183,7 +193,7 @@ export function useClaimantRecord(claimId: string) {
 /** Erases the claimant; a refusal (409: an open claim, a hold, retention not passed) is an Error in the service's words. */
 export function useErasure(claimantId: string, recordKey: readonly unknown[]) {
   const session = useSession();
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   return useMutation({
     mutationFn: async (body: components['schemas']['ErasureRequest']) => {
       const { error, response } = await api.POST('/api/claims/claimants/{claimant_id}/erasure', {
@@ -193,7 +203,7 @@ export function useErasure(claimantId: string, recordKey: readonly unknown[]) {
       });
       if (error) throw failure(error, response.status);
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: recordKey }),
+    onSuccess: () => invalidate(recordKey),
   });
 }
 
@@ -220,7 +230,7 @@ const EXPORT_POLL_MS = 1000;
 export function useExport(claimantId: string, exportId: string) {
   const session = useSession();
   return useQuery({
-    queryKey: ['privacy', 'export', claimantId, exportId],
+    queryKey: privacyKeys.export(claimantId, exportId),
     queryFn: async () => {
       const { data, error, response } = await api.GET('/api/claims/claimants/{claimant_id}/exports/{export_id}', {
         params: { path: { claimant_id: claimantId, export_id: exportId } },
@@ -230,5 +240,22 @@ export function useExport(claimantId: string, exportId: string) {
       return data;
     },
     refetchInterval: (query) => (query.state.data && ['ready', 'failed'].includes(query.state.data.status) ? false : EXPORT_POLL_MS),
+  });
+}
+
+/** Who read the claim's personal data, when and why (the latest 25, newest first), read once `enabled`. */
+export function useAccessLog(claimId: string, enabled: boolean) {
+  const session = useSession();
+  return useQuery({
+    queryKey: privacyKeys.accessLog(claimId),
+    enabled,
+    queryFn: async () => {
+      const { data, error, response } = await api.GET('/api/claims/claims/{id}/access-log', {
+        params: { path: { id: claimId }, query: { limit: 25 } },
+        headers: authHeader(session),
+      });
+      if (error) throw failure(error, response.status);
+      return data.items;
+    },
   });
 }
