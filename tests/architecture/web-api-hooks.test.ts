@@ -23,6 +23,8 @@ const files = sourceFiles(WEB_SRC).map((file) => ({ file: relative(file), text: 
 
 /** What only a hooks module may write: a query key, or the query client (invalidation goes through useInvalidate). */
 const QUERY_PLUMBING = /\bqueryKey\b|\buseQueryClient\b|\binvalidateQueries\b/;
+/** A call of the generated client (reads and changes alike): only the hooks modules make them. */
+const CLIENT_CALL = /\bapi\.(GET|POST|PUT|PATCH|DELETE)\b/;
 
 describe('web API hooks', () => {
   it('finds the web sources and their hooks modules', () => {
@@ -32,6 +34,11 @@ describe('web API hooks', () => {
 
   it('no page or section writes a query key or uses the query client: only the hooks modules do', () => {
     const offenders = files.filter(({ file, text }) => !isHooksModule(file) && QUERY_PLUMBING.test(text)).map(({ file }) => file);
+    expect(offenders).toEqual([]);
+  });
+
+  it('no page or section calls the generated client: its reads and changes are the hooks modules’ (`claimChanges`, `portalChanges`, …)', () => {
+    const offenders = files.filter(({ file, text }) => !isHooksModule(file) && CLIENT_CALL.test(text)).map(({ file }) => file);
     expect(offenders).toEqual([]);
   });
 

@@ -5,3 +5,10 @@ import type { paths } from './schema';
 export const api = createClient<paths>({ baseUrl: '' });
 
 export type { paths, components } from './schema';
+
+/** The JSON body an operation takes. */
+export type JsonBody<Path extends keyof paths, Method extends 'post' | 'put'> = paths[Path][Method] extends {
+  requestBody?: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;

@@ -1,8 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { components } from '../api/schema';
-import { useAuditCheckpoint, useAuditRecords, useRecordInclusion, type RecordFilters } from './evidence-api';
-import { problemText } from '../api/problem';
+import { useAuditCheckpoint, useAuditRecords, useRecordInclusion, useVerifyAuditLog, type RecordFilters } from './evidence-api';
 import { canAudit, type ExaminerSession } from '../workbench/session';
 import { VerifierKeyBox } from './VerifierKeys';
 
@@ -34,13 +32,7 @@ export function AuditPage({ session }: { session: ExaminerSession }) {
 }
 
 function AuditLog({ session }: { session: ExaminerSession }) {
-  const verify = useMutation({
-    mutationFn: async () => {
-      const { data, error, response } = await session.api.GET('/api/evidence/audit/verify');
-      if (!data) throw new Error(problemText(error, response.status));
-      return data;
-    },
-  });
+  const verify = useVerifyAuditLog(session);
   const checkpoint = useAuditCheckpoint(session);
   const result = verify.data;
   return (

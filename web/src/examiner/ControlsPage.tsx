@@ -1,10 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { components } from '../api/schema';
 import { Link } from 'react-router-dom';
-import { problemText } from '../api/problem';
-import { useInvalidate } from '../api/queries';
-import { evidenceKeys, useControl, useControls } from './evidence-api';
+import { useControl, useControls, useSaveControl } from './evidence-api';
 import { canWrite, type ExaminerSession } from '../workbench/session';
 
 /** The controls by key, each opening onto its immutable versions. */
@@ -135,7 +132,6 @@ function ControlForm({
   onDone: () => void;
 }) {
   const id = useId();
-  const invalidate = useInvalidate();
   const [draft, setDraft] = useState<ControlDraft>({
     key: '',
     title: current?.title ?? '',
@@ -143,27 +139,20 @@ function ControlForm({
     requirements: current?.evidence_requirements.join('\n') ?? '',
   });
   const set = (change: Partial<ControlDraft>) => setDraft((value) => ({ ...value, ...change }));
-  const save = useMutation({
-    mutationFn: async () => {
-      const fields = {
-        title: draft.title.trim(),
-        frequency: draft.frequency === '' ? null : draft.frequency,
-        evidence_requirements: draft.requirements
-          .split('\n')
-          .map((line) => line.trim())
-          .filter(Boolean),
-      };
-      const { error, response } = controlId
-        ? await session.api.POST('/api/evidence/controls/{id}/versions', { params: { path: { id: controlId } }, body: fields })
-        : await session.api.POST('/api/evidence/controls', { body: { key: draft.key.trim(), ...fields } });
-      if (!response.ok) throw new Error(problemText(error, response.status));
+  const save = useSaveControl(
+    session,
+    controlId,
+    {
+      key: draft.key.trim(),
+      title: draft.title.trim(),
+      frequency: draft.frequency === '' ? null : draft.frequency,
+      evidence_requirements: draft.requirements
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
     },
-    onSuccess: async () => {
-      await invalidate(evidenceKeys.controls());
-      if (controlId) await invalidate(evidenceKeys.control(controlId));
-      onDone();
-    },
-  });
+    onDone,
+  );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate();

@@ -3,6 +3,7 @@ import type { components } from '../api/schema';
 import { postFormWithProgress } from '../api/upload';
 import { problemText } from '../api/problem';
 import type { ExaminerSession } from '../workbench/session';
+import { attachEvidence } from './evidence-api';
 
 type JsonEvidence = components['schemas']['AddEvidenceRequest'];
 type Kind = JsonEvidence['kind'] | 'file';
@@ -104,10 +105,7 @@ export function EvidenceForm({
     const built = jsonEvidenceBody(draft);
     if ('error' in built) return setState({ kind: 'failed', message: built.error });
     setState({ kind: 'sending', percent: 0 });
-    const { error, response } = await session.api.POST('/api/evidence/runs/{id}/evidence', {
-      params: { path: { id: runId } },
-      body: built.body,
-    });
+    const { error, response } = await attachEvidence(session, runId, built.body);
     finish(response.ok ? { ok: true } : { ok: false, message: problemText(error, response.status) });
   };
 

@@ -1,10 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router-dom';
 import type { components } from '../api/schema';
 import { downloadWithToken, textWithToken } from '../api/download';
 import { useInvalidate } from '../api/queries';
-import { evidenceKeys, useBinders, useRun } from './evidence-api';
+import { evidenceKeys, useBinders, useBuildBinder, useDecideRun, useRun, useSubmitRun } from './evidence-api';
 import { binderFileName, binderZipUrl, evidenceContentUrl } from './binder-download';
 import { ConfirmDialog } from '../workbench/ConfirmDialog';
 import { EvidenceForm } from './EvidenceForm';
@@ -149,13 +148,7 @@ function EvidenceContent({ session, item }: { session: ExaminerSession; item: It
 
 function SubmitRun({ session, runId, onDone }: { session: ExaminerSession; runId: string; onDone: () => void }) {
   const [asking, setAsking] = useState(false);
-  const submit = useMutation({
-    mutationFn: async () => {
-      const { error, response } = await session.api.POST('/api/evidence/runs/{id}/submit', { params: { path: { id: runId } } });
-      if (!response.ok) throw new Error(problemText(error, response.status));
-    },
-    onSuccess: onDone,
-  });
+  const submit = useSubmitRun(session, runId, onDone);
   return (
     <section aria-labelledby="submit-heading">
       <h3 id="submit-heading">Submit for review</h3>
@@ -188,16 +181,7 @@ function DecisionSection({ session, run, onDone }: { session: ExaminerSession; r
   const id = useId();
   const [decision, setDecision] = useState<'approved' | 'rejected'>('approved');
   const [rationale, setRationale] = useState('');
-  const decide = useMutation({
-    mutationFn: async () => {
-      const { error, response } = await session.api.POST('/api/evidence/runs/{id}/decision', {
-        params: { path: { id: run.run_id } },
-        body: { decision, rationale: rationale.trim() },
-      });
-      if (!response.ok) throw new Error(problemText(error, response.status));
-    },
-    onSuccess: onDone,
-  });
+  const decide = useDecideRun(session, run.run_id, { decision, rationale: rationale.trim() }, onDone);
   const [asking, setAsking] = useState(false);
   if (!canApprove(session)) {
     return (
@@ -285,16 +269,9 @@ function mayBuild(session: ExaminerSession, run: Run): boolean {
 
 function Binders({ session, run }: { session: ExaminerSession; run: Run }) {
   const runId = run.run_id;
-  const invalidate = useInvalidate();
   const [downloadError, setDownloadError] = useState('');
   const binders = useBinders(session, runId);
-  const build = useMutation({
-    mutationFn: async () => {
-      const { error, response } = await session.api.POST('/api/evidence/binders/run/{id}', { params: { path: { id: runId } } });
-      if (!response.ok) throw new Error(problemText(error, response.status));
-    },
-    onSuccess: () => invalidate(evidenceKeys.binders(runId)),
-  });
+  const build = useBuildBinder(session, runId);
   const download = async (binderId: string) => {
     setDownloadError('');
     const outcome = await downloadWithToken(binderZipUrl(binderId), session.token, binderFileName(binderId));

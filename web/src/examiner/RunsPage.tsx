@@ -1,8 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { problemText } from '../api/problem';
-import { useControlsForRuns, useRunList, type RunFilters } from './evidence-api';
+import { useControlsForRuns, useCreateRun, useRunList, type RunFilters } from './evidence-api';
 import { periodText, RUN_STATUSES, STATUS_LABELS, type RunStatus } from './runs';
 import { canWrite, type ExaminerSession } from '../workbench/session';
 
@@ -108,16 +106,9 @@ function CreateRun({ session }: { session: ExaminerSession }) {
   const [start, setStart] = useState('');
   const [end, setEnd] = useState('');
   const controls = useControlsForRuns(session);
-  const create = useMutation({
-    mutationFn: async () => {
-      const { data, error, response } = await session.api.POST('/api/evidence/runs', {
-        body: { control_version_id: versionId, period_start: start, period_end: end },
-      });
-      if (!data) throw new Error(problemText(error, response.status));
-      return data;
-    },
-    onSuccess: (run) => navigate(`/workbench/examiner/runs/${run.run_id}`),
-  });
+  const create = useCreateRun(session, { control_version_id: versionId, period_start: start, period_end: end }, (run) =>
+    navigate(`/workbench/examiner/runs/${run.run_id}`),
+  );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate();

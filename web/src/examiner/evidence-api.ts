@@ -1,8 +1,9 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { textWithToken } from '../api/download';
 import { problemText } from '../api/problem';
-import { forwardByCursor } from '../api/queries';
+import { forwardByCursor, useInvalidate } from '../api/queries';
 import type { components } from '../api/schema';
+import type { JsonBody } from '../api/client';
 import type { ExaminerSession } from '../workbench/session';
 import { checkInclusion, type InclusionVerdict } from './inclusion';
 import type { RunStatus } from './runs';
@@ -32,6 +33,11 @@ type AuditRecord = components['schemas']['ListAuditRecordsResponse']['items'][nu
 function answer<T>({ data, error, response }: { data?: T; error?: unknown; response: Response }): T {
   if (data === undefined) throw new Error(problemText(error, response.status));
   return data;
+}
+
+/** A change's success, or an Error in the problem's words (for answers the page does not read). */
+function accepted({ error, response }: { error?: unknown; response: Response }): void {
+  if (!response.ok) throw new Error(problemText(error, response.status));
 }
 
 export function useControls(session: ExaminerSession) {
@@ -200,3 +206,72 @@ export function useVerifierKeys(session: ExaminerSession) {
     },
   });
 }
+
+// Changes: each sends what the page holds when it is run, and marks stale what it changed.
+
+export type NewRun = components['schemas']['CreateRunRequest'];
+
+export function useCreateRun(session: ExaminerSession, run: NewRun, onCreated: (run: components['schemas']['CreateRunResponse']) => void) {
+  return useMutation({
+    mutationFn: async () => answer(await session.api.POST('/api/evidence/runs', { body: run })),
+    onSuccess: onCreated,
+  });
+}
+
+export function useVerifyAuditLog(session: ExaminerSession) {
+  return useMutation({ mutationFn: async () => answer(await session.api.GET('/api/evidence/audit/verify')) });
+}
+
+export type ControlFields = components['schemas']['CreateControlRequest'];
+
+/** A new control (no `controlId`), or a new version of one. */
+export function useSaveControl(session: ExaminerSession, controlId: string | undefined, draft: ControlFields, onSaved: () => void) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async () => {
+      const { key: _key, ...version } = draft;
+      accepted(
+        controlId
+          ? await session.api.POST('/api/evidence/controls/{id}/versions', { params: { path: { id: controlId } }, body: version })
+          : await session.api.POST('/api/evidence/controls', { body: draft }),
+      );
+    },
+    onSuccess: async () => {
+      await invalidate(evidenceKeys.controls());
+      if (controlId) await invalidate(evidenceKeys.control(controlId));
+      onSaved();
+    },
+  });
+}
+
+export function useSubmitRun(session: ExaminerSession, runId: string, onSubmitted: () => void) {
+  return useMutation({
+    mutationFn: async () => accepted(await session.api.POST('/api/evidence/runs/{id}/submit', { params: { path: { id: runId } } })),
+    onSuccess: onSubmitted,
+  });
+}
+
+export function useDecideRun(
+  session: ExaminerSession,
+  runId: string,
+  decision: components['schemas']['DecideRunRequest'],
+  onDecided: () => void,
+) {
+  return useMutation({
+    mutationFn: async () =>
+      accepted(await session.api.POST('/api/evidence/runs/{id}/decision', { params: { path: { id: runId } }, body: decision })),
+    onSuccess: onDecided,
+  });
+}
+
+export function useBuildBinder(session: ExaminerSession, runId: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async () => accepted(await session.api.POST('/api/evidence/binders/run/{id}', { params: { path: { id: runId } } })),
+    onSuccess: () => invalidate(evidenceKeys.binders(runId)),
+  });
+}
+
+/** Evidence given as a reference or a hash (a file goes through the uploader): the answer as the client gives it. */
+export const attachEvidence = (session: ExaminerSession, runId: string, body: JsonBody<'/api/evidence/runs/{id}/evidence', 'post'>) =>
+  session.api.POST('/api/evidence/runs/{id}/evidence', { params: { path: { id: runId } }, body });

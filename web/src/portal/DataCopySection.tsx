@@ -1,10 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { api } from '../api/client';
 import { downloadWithToken } from '../api/download';
 import { problemMessage, problemOf } from '../api/problem';
 import { useLanguage } from '../i18n/language';
-import { useClaimantExport } from './portal-api';
+import { portalChanges, useClaimantExport } from './portal-api';
 
 const storageKey = (claimId: string) => `claim-export:${claimId}`;
 const POLL_MS = 1500;
@@ -22,14 +21,7 @@ export function DataCopySection({ claimId, token }: { claimId: string; token: st
   const [error, setError] = useState<string | null>(null);
   const request = useMutation({
     mutationFn: async () => {
-      const {
-        data,
-        error: refused,
-        response,
-      } = await api.POST('/api/claims/public/claims/{id}/exports', {
-        params: { path: { id: claimId } },
-        headers: { Authorization: `Bearer ${token}` },
-      });
+      const { data, error: refused, response } = await portalChanges.requestExport(claimId, token);
       if (!data) throw new Error(problemMessage(problemOf(refused, response.status), t));
       return data.export_id;
     },
@@ -81,14 +73,7 @@ function DataCopyProgress({ claimId, token, exportId }: { claimId: string; token
   const job = useClaimantExport(claimId, exportId, token, POLL_MS, (problem) => problemMessage(problem, t));
   const download = async () => {
     setError(null);
-    const {
-      data,
-      error: refused,
-      response,
-    } = await api.POST('/api/claims/public/claims/{id}/exports/{export_id}/download-token', {
-      params: { path: { id: claimId, export_id: exportId } },
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const { data, error: refused, response } = await portalChanges.exportDownloadToken(claimId, exportId, token);
     if (!data) return setError(problemMessage(problemOf(refused, response.status), t));
     const fetched = await downloadWithToken(data.archive, data.download_token, `data-${exportId}.zip`);
     if (!fetched.ok) setError(problemMessage(problemOf(fetched.problem, fetched.status), t));

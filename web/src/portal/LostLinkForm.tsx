@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { api } from '../api/client';
+import { portalChanges } from './portal-api';
 import { problemDetail } from '../api/problem';
 import { useLanguage } from '../i18n/language';
 
@@ -23,7 +23,7 @@ export function LostLinkForm() {
       ? { claim_number: claimNumber.trim(), email: value }
       : { claim_number: claimNumber.trim(), phone: value };
     try {
-      const { error: problem, response } = await api.POST('/api/claims/public/access-links', { body });
+      const { error: problem, response } = await portalChanges.askForNewLink(body);
       if (response.status === 202) return setState('sent');
       setError(
         response.status === 429 ? t('errorTooMany') : t('errorGeneric', { detail: problemDetail(problem, String(response.status)) }),

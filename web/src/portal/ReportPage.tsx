@@ -1,7 +1,7 @@
 import { LOSS_TYPES } from '@platform/claims-domain';
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { api } from '../api/client';
+import { portalChanges } from './portal-api';
 import { problemDetail } from '../api/problem';
 import { LanguageProvider, useLanguage } from '../i18n/language';
 import { portalLanguage } from '../i18n/messages';
@@ -62,10 +62,7 @@ function ReportForm() {
     if (Object.keys(found).length > 0) return focusFirstError(found);
     setSending(true);
     try {
-      const { data, error, response } = await api.POST('/api/claims/public/claims', {
-        body: reportBody(fields) as never,
-        headers: { 'Idempotency-Key': idempotencyKey },
-      });
+      const { data, error, response } = await portalChanges.reportLoss(reportBody(fields) as never, idempotencyKey);
       if (data) {
         keepAccessToken(data.claim_id, data.access_token);
         return navigate(`/portal/claims/${data.claim_id}`);

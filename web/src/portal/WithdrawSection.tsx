@@ -1,8 +1,7 @@
 import { useRef, useState } from 'react';
-import { api } from '../api/client';
 import { useInvalidate } from '../api/queries';
 import { useLanguage } from '../i18n/language';
-import { portalKeys } from './portal-api';
+import { portalChanges, portalKeys } from './portal-api';
 
 /** Withdraw with a confirmation: a modal <dialog> (focus moves into it, Escape closes it, focus returns to the button). */
 export function WithdrawSection({ claimId, claimNumber, token }: { claimId: string; claimNumber: string; token: string }) {
@@ -14,10 +13,7 @@ export function WithdrawSection({ claimId, claimNumber, token }: { claimId: stri
 
   const confirm = async () => {
     setSending(true);
-    const { response } = await api.POST('/api/claims/public/claims/{id}/withdraw', {
-      params: { path: { id: claimId } },
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const { response } = await portalChanges.withdraw(claimId, token);
     setSending(false);
     dialog.current?.close();
     if (!response.ok)

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
+import { api, type JsonBody } from '../api/client';
 import { problemOf, type Problem } from '../api/problem';
 
 /**
@@ -51,3 +51,25 @@ export function useClaimantExport(claimId: string, exportId: string, token: stri
     refetchInterval: (query) => (query.state.data && ['ready', 'failed'].includes(query.state.data.status) ? false : pollMs),
   });
 }
+
+/** The claimant's changes, through the generated client: each answers as the client does (`{ data, error, response }`). */
+export const portalChanges = {
+  reportLoss: (body: JsonBody<'/api/claims/public/claims', 'post'>, idempotencyKey: string) =>
+    api.POST('/api/claims/public/claims', { body, headers: { 'Idempotency-Key': idempotencyKey } }),
+  askForNewLink: (body: JsonBody<'/api/claims/public/access-links', 'post'>) => api.POST('/api/claims/public/access-links', { body }),
+  withdraw: (claimId: string, token: string) =>
+    api.POST('/api/claims/public/claims/{id}/withdraw', {
+      params: { path: { id: claimId } },
+      headers: { Authorization: `Bearer ${token}` },
+    }),
+  requestExport: (claimId: string, token: string) =>
+    api.POST('/api/claims/public/claims/{id}/exports', {
+      params: { path: { id: claimId } },
+      headers: { Authorization: `Bearer ${token}` },
+    }),
+  exportDownloadToken: (claimId: string, exportId: string, token: string) =>
+    api.POST('/api/claims/public/claims/{id}/exports/{export_id}/download-token', {
+      params: { path: { id: claimId, export_id: exportId } },
+      headers: { Authorization: `Bearer ${token}` },
+    }),
+};

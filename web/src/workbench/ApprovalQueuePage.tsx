@@ -1,14 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { api, type components } from '../api/client';
+import type { components } from '../api/client';
 import { useInvalidate } from '../api/queries';
-import { claimKeys, useClaimFinancials } from './claim/claim-api';
+import { claimChanges, claimKeys, useClaimFinancials } from './claim/claim-api';
 import { queueKeys, useApprovalQueue } from './queue-api';
 import { ErrorAlert } from './claim/claim-file';
 import { problemDetail } from '../api/problem';
 import { moneyText } from './money';
-import { authHeader } from './session';
 import { usePageTitle, useSession } from './WorkbenchSession';
 
 type QueueItem = components['schemas']['ListPaymentsAwaitingApprovalResponse']['items'][number];
@@ -38,11 +37,7 @@ function DecisionForm({ item }: { item: QueueItem }) {
   const [refused, setRefused] = useState<string | null>(null);
   const decide = useMutation({
     mutationFn: async (body: Decision) => {
-      const { error } = await api.POST('/api/claims/claims/{id}/payments/{payment_id}/decision', {
-        params: { path: { id: payment.claim_id, payment_id: payment.payment_id } },
-        headers: authHeader(session),
-        body,
-      });
+      const { error } = await claimChanges(payment.claim_id, session).decidePayment(payment.payment_id, body);
       if (error) throw new Error(problemDetail(error, 'The decision could not be recorded'));
     },
     onSuccess: () => invalidate(queueKeys.approvals(), claimKeys.financials(payment.claim_id), claimKeys.payments(payment.claim_id)),

@@ -1,7 +1,7 @@
 import { CLAIM_STAGES } from '@platform/claims-domain';
 import { useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
-import { api, type components } from '../api/client';
+import type { components } from '../api/client';
 import { DeadlineBadge } from './deadline';
 import { useAdjusters, useClaimList } from './queue-api';
 import { RequestFailed } from './RequestFailed';
@@ -21,9 +21,10 @@ import {
   type SavedView,
   type SortColumn,
 } from './queue-filters';
-import { authHeader, hasScope } from './session';
+import { hasScope } from './session';
 import { SEARCH_INPUT_ID, usePageTitle, useSession } from './WorkbenchSession';
 import { problemDetail } from '../api/problem';
+import { claimChanges } from './claim/claim-api';
 
 export const humanise = (value: string) => value.replace(/_/g, ' ');
 
@@ -188,11 +189,7 @@ function BulkAssignment({ selected, onDone }: { selected: ClaimSummary[]; onDone
     const results = await Promise.all(
       selected.map(async (claim) => {
         try {
-          const { error } = await api.PUT('/api/claims/claims/{id}/assignee', {
-            params: { path: { id: claim.claim_id } },
-            body: { assignee: to, reason: why },
-            headers: authHeader(session),
-          });
+          const { error } = await claimChanges(claim.claim_id, session).changeAssignee({ assignee: to, reason: why });
           if (!error) return { claim, ok: true, text: to === null ? 'released' : `assigned to ${to}` };
           return { claim, ok: false, text: `not changed: ${problemDetail(error, 'refused')}` };
         } catch (e) {

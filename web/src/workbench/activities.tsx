@@ -1,12 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { api, type components } from '../api/client';
+import type { components } from '../api/client';
 import { useInvalidate } from '../api/queries';
-import { claimKeys } from './claim/claim-api';
+import { claimChanges, claimKeys } from './claim/claim-api';
 import { problemDetail } from '../api/problem';
 import { humanise } from './QueuePage';
-import { authHeader } from './session';
 import { useSession } from './WorkbenchSession';
 
 export type Activity = components['schemas']['Activity'];
@@ -21,14 +20,11 @@ function useActivityChange(activity: Activity) {
   const path = { id: activity.claim_id, activity_id: activity.activity_id };
   return useMutation({
     mutationFn: async (assignee: string | null) => {
+      const changes = claimChanges(path.id, session);
       const { error } =
         assignee === null
-          ? await api.POST('/api/claims/claims/{id}/activities/{activity_id}/complete', { params: { path }, headers: authHeader(session) })
-          : await api.POST('/api/claims/claims/{id}/activities/{activity_id}/reassign', {
-              params: { path },
-              headers: authHeader(session),
-              body: { assignee },
-            });
+          ? await changes.completeActivity(path.activity_id)
+          : await changes.reassignActivity(path.activity_id, { assignee });
       if (error) throw new Error(problemDetail(error, 'The activity could not be changed'));
     },
     onSuccess: () => invalidate(claimKeys.activities()),

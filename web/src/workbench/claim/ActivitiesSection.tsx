@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, type components } from '../../api/client';
+import type { components } from '../../api/client';
 import { useInvalidate } from '../../api/queries';
-import { claimKeys, useClaimActivities } from './claim-api';
+import { claimChanges, claimKeys, useClaimActivities } from './claim-api';
 import { ActivityItem, utcToday } from '../activities';
-import { authHeader, type WorkbenchSession } from '../session';
+import type { WorkbenchSession } from '../session';
 import { ErrorAlert } from './claim-file';
 import { problemDetail } from '../../api/problem';
 
@@ -18,11 +18,7 @@ export function ActivitiesSection({ claimId, session, open }: { claimId: string;
   const [draft, setDraft] = useState({ subject: '', due_on: utcToday(), priority: 'normal' as ActivityRequest['priority'] });
   const add = useMutation({
     mutationFn: async (body: ActivityRequest) => {
-      const { error } = await api.POST('/api/claims/claims/{id}/activities', {
-        params: { path: { id: claimId } },
-        headers: authHeader(session),
-        body,
-      });
+      const { error } = await claimChanges(claimId, session).addActivity(body);
       if (error) throw new Error(problemDetail(error, 'The activity could not be added'));
     },
     onSuccess: async () => {

@@ -1,19 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../api/client';
 import type { WorkbenchSession } from '../session';
 import { downloadObjectUrl } from './AttachmentsSection';
 import { ErrorAlert } from './claim-file';
-import { readHeaders } from './claim-api';
+import { claimChanges } from './claim-api';
 import { problemDetail } from '../../api/problem';
 
 /** Generates a kit (it holds the claim's personal data: generated with the purpose given for the claim, if any). */
 export function AdjusterKitSection({ claimId, session, purpose }: { claimId: string; session: WorkbenchSession; purpose: string | null }) {
   const generate = useMutation({
     mutationFn: async () => {
-      const { data, error } = await api.POST('/api/claims/claims/{id}/generate-adjuster-kit', {
-        params: { path: { id: claimId } },
-        headers: readHeaders(session, purpose),
-      });
+      const { data, error } = await claimChanges(claimId, session).generateKit(purpose);
       if (error) throw new Error(problemDetail(error, 'The kit could not be generated'));
       downloadObjectUrl(
         URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })),

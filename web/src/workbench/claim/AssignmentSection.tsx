@@ -1,17 +1,12 @@
-import { api } from '../../api/client';
-import { authHeader, hasScope, type WorkbenchSession } from '../session';
+import { hasScope, type WorkbenchSession } from '../session';
 import { ErrorAlert, type ClaimFile } from './claim-file';
-import { useClaimMutation } from './claim-api';
+import { claimChanges, useClaimMutation } from './claim-api';
 import { problemDetail } from '../../api/problem';
 
 export function AssignmentSection({ file, session }: { file: ClaimFile; session: WorkbenchSession }) {
   const { claim } = file;
   const change = useClaimMutation(claim.claim_id, async (assignee: string | null) => {
-    const { error } = await api.PUT('/api/claims/claims/{id}/assignee', {
-      params: { path: { id: claim.claim_id }, header: { 'If-Match': `"${claim.version}"` } },
-      headers: authHeader(session),
-      body: { assignee },
-    });
+    const { error } = await claimChanges(claim.claim_id, session).changeAssignee({ assignee }, claim.version);
     if (error) throw new Error(problemDetail(error, 'The assignee could not be changed'));
   });
   const mine = claim.assignee === session.sub;

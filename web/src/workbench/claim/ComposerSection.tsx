@@ -1,6 +1,5 @@
-import { api } from '../../api/client';
 import { useInvalidate } from '../../api/queries';
-import { authHeader, type WorkbenchSession } from '../session';
+import type { WorkbenchSession } from '../session';
 import {
   emptyDraft,
   refusalOfProblem,
@@ -10,7 +9,7 @@ import {
   type ServerRefusal,
 } from '../StatusUpdateComposer';
 import { composerStart, type ClaimFile } from './claim-file';
-import { claimKeys, useClaimMutation } from './claim-api';
+import { claimChanges, claimKeys, useClaimMutation } from './claim-api';
 
 /** A refusal whose fields the composer shows next to each field. */
 class RefusedError extends Error {
@@ -31,22 +30,14 @@ export function ComposerSection({
   const { claim } = file;
   const invalidate = useInvalidate();
   const send = useClaimMutation(claim.claim_id, async (body: ComposedUpdate) => {
-    const { data, error } = await api.POST('/api/claims/claims/{id}/status-updates', {
-      params: { path: { id: claim.claim_id } },
-      headers: authHeader(session),
-      body,
-    });
+    const { data, error } = await claimChanges(claim.claim_id, session).postStatusUpdate(body);
     if (error) throw new RefusedError(refusalOfProblem(error, 'The update could not be sent'));
     setSent(`Update sent (adequacy ${Math.round(data.adequacy_score * 100)}%)`);
     await invalidate(claimKeys.deliveries(claim.claim_id));
   });
   // Closing is its own operation (claims:decide): the reason, and the status update into closed that tells the claimant.
   const close = useClaimMutation(claim.claim_id, async (body: ComposedClosing) => {
-    const { data, error } = await api.POST('/api/claims/claims/{id}/closing', {
-      params: { path: { id: claim.claim_id } },
-      headers: authHeader(session),
-      body,
-    });
+    const { data, error } = await claimChanges(claim.claim_id, session).close(body);
     if (error) throw new RefusedError(refusalOfProblem(error, 'The claim could not be closed'));
     setSent(`Claim closed as ${data.reason} (update adequacy ${Math.round(data.status_update.adequacy_score * 100)}%)`);
     await invalidate(claimKeys.deliveries(claim.claim_id));

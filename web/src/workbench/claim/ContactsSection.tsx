@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { api, type components } from '../../api/client';
+import type { components } from '../../api/client';
 import { useInvalidate } from '../../api/queries';
 import { RequestFailed } from '../RequestFailed';
-import { authHeader, hasScope, type WorkbenchSession } from '../session';
+import { hasScope, type WorkbenchSession } from '../session';
 import { ErrorAlert, type ClaimFile } from './claim-file';
-import { claimKeys, useClaimContacts, useClaimMutation } from './claim-api';
+import { claimChanges, claimKeys, useClaimContacts, useClaimMutation } from './claim-api';
 import { problemDetail } from '../../api/problem';
 
 type ContactRequest = components['schemas']['RecordClaimContactRequest'];
@@ -18,11 +18,7 @@ export function ContactsSection({ file, session }: { file: ClaimFile; session: W
   const [recorded, setRecorded] = useState<string | null>(null);
   const contacts = useClaimContacts(claim.claim_id, session);
   const record = useClaimMutation(claim.claim_id, async (body: ContactRequest) => {
-    const { error } = await api.POST('/api/claims/claims/{id}/contacts', {
-      params: { path: { id: claim.claim_id } },
-      headers: authHeader(session),
-      body,
-    });
+    const { error } = await claimChanges(claim.claim_id, session).recordContact(body);
     if (error) throw new Error(problemDetail(error, 'The contact could not be recorded'));
     setRecorded(`${CHANNEL_WORDS[body.channel]} recorded`);
     await invalidate(claimKeys.contacts(claim.claim_id));

@@ -1,10 +1,10 @@
 import { Link } from 'react-router-dom';
-import { api, type components } from '../../api/client';
+import type { components } from '../../api/client';
 import { useInvalidate } from '../../api/queries';
-import { claimKeys, useClaimFinancials, useClaimPayments } from './claim-api';
+import { claimChanges, claimKeys, useClaimFinancials, useClaimPayments } from './claim-api';
 import { humanise } from '../QueuePage';
 import { moneyText } from '../money';
-import { authHeader, type WorkbenchSession } from '../session';
+import type { WorkbenchSession } from '../session';
 import { ErrorAlert } from './claim-file';
 import { problemDetail } from '../../api/problem';
 import { FinancialsPanel, type PaymentInput, type ReserveInput } from './FinancialsPanel';
@@ -31,17 +31,17 @@ export function paymentStateText(payment: Payment, viewer: string): string {
 /** The claim's reserves and payments: the figures, setting a reserve, requesting a payment, and each payment's state. */
 export function FinancialsSection({ claimId, session }: { claimId: string; session: WorkbenchSession }) {
   const invalidate = useInvalidate();
-  const params = { params: { path: { id: claimId } }, headers: authHeader(session) };
+  const changes = claimChanges(claimId, session);
   const financials = useClaimFinancials(claimId, session);
   const payments = useClaimPayments(claimId, session);
   const changed = () => invalidate(claimKeys.financials(claimId), claimKeys.payments(claimId), claimKeys.claim(claimId));
   const onSetReserve = async (body: ReserveInput) => {
-    const { error } = await api.POST('/api/claims/claims/{id}/reserves', { ...params, body });
+    const { error } = await changes.setReserve(body);
     if (error) throw new Error(problemDetail(error, 'The reserve could not be set'));
     await changed();
   };
   const onRequestPayment = async (body: PaymentInput) => {
-    const { error } = await api.POST('/api/claims/claims/{id}/payments', { ...params, body });
+    const { error } = await changes.requestPayment(body);
     if (error) throw new Error(problemDetail(error, 'The payment could not be requested'));
     await changed();
   };

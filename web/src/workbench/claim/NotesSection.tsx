@@ -1,7 +1,6 @@
-import { api } from '../../api/client';
 import { useInvalidate } from '../../api/queries';
-import { claimKeys, useClaimNotes } from './claim-api';
-import { authHeader, type WorkbenchSession } from '../session';
+import { claimChanges, claimKeys, useClaimNotes } from './claim-api';
+import type { WorkbenchSession } from '../session';
 import { ErrorAlert } from './claim-file';
 import { problemDetail } from '../../api/problem';
 import { NotesPanel } from './NotesPanel';
@@ -11,11 +10,7 @@ export function NotesSection({ claimId, session }: { claimId: string; session: W
   const invalidate = useInvalidate();
   const notes = useClaimNotes(claimId, session);
   const onAdd = async (body: { body: string; topic?: string; corrects?: string }) => {
-    const { error } = await api.POST('/api/claims/claims/{id}/notes', {
-      params: { path: { id: claimId } },
-      headers: authHeader(session),
-      body,
-    });
+    const { error } = await claimChanges(claimId, session).addNote(body);
     if (error) throw new Error(problemDetail(error, 'The note could not be saved'));
     await invalidate(claimKeys.notes(claimId));
   };

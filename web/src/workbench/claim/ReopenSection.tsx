@@ -1,10 +1,9 @@
 import type { FormEvent } from 'react';
-import { api } from '../../api/client';
 import { humanise } from '../QueuePage';
-import { authHeader, type WorkbenchSession } from '../session';
+import type { WorkbenchSession } from '../session';
 import { draftToRequest, emptyDraft, stageTemplate, type ComposedUpdate } from '../StatusUpdateComposer';
 import { composerStart, ErrorAlert, type ClaimFile } from './claim-file';
-import { useClaimMutation } from './claim-api';
+import { claimChanges, useClaimMutation } from './claim-api';
 import { problemDetail } from '../../api/problem';
 
 const REOPEN_STAGES = ['assigned', 'inspection', 'estimate', 'waiting_on_customer', 'settlement'] as const;
@@ -24,11 +23,7 @@ export function ReopenSection({
 }) {
   const { claim } = file;
   const reopen = useClaimMutation(claim.claim_id, async (body: ComposedUpdate) => {
-    const { error } = await api.POST('/api/claims/claims/{id}/status-updates', {
-      params: { path: { id: claim.claim_id } },
-      headers: authHeader(session),
-      body,
-    });
+    const { error } = await claimChanges(claim.claim_id, session).postStatusUpdate(body);
     if (error) throw new Error(problemDetail(error, 'The claim could not be reopened'));
     onOutcome(`Claim reopened into ${humanise(body.stage)}`);
   });

@@ -1,9 +1,9 @@
 import type { FormEvent } from 'react';
-import { api, type components } from '../../api/client';
+import type { components } from '../../api/client';
 import { humanise } from '../QueuePage';
-import { authHeader, hasScope, type WorkbenchSession } from '../session';
+import { hasScope, type WorkbenchSession } from '../session';
 import { ErrorAlert, type ClaimFile } from './claim-file';
-import { useClaimMutation } from './claim-api';
+import { claimChanges, useClaimMutation } from './claim-api';
 import { problemDetail } from '../../api/problem';
 
 /** The triage outcome in words, following a lead's decision once there is one. */
@@ -15,10 +15,7 @@ export function triageOutcomeText(triage: NonNullable<ClaimFile['triage']>, esca
 export function TriageSection({ file, session }: { file: ClaimFile; session: WorkbenchSession }) {
   const { claim, triage, escalation } = file;
   const run = useClaimMutation(claim.claim_id, async () => {
-    const { error } = await api.POST('/api/claims/claims/{id}/run-triage', {
-      params: { path: { id: claim.claim_id } },
-      headers: authHeader(session),
-    });
+    const { error } = await claimChanges(claim.claim_id, session).runTriage();
     if (error) throw new Error(problemDetail(error, 'Triage could not run'));
   });
   return (
@@ -81,11 +78,7 @@ function EscalationSection({
   session: WorkbenchSession;
 }) {
   const decide = useClaimMutation(claimId, async (body: components['schemas']['DecideEscalationRequest']) => {
-    const { error } = await api.POST('/api/claims/claims/{id}/escalations/{escalation_id}/decision', {
-      params: { path: { id: claimId, escalation_id: escalation.escalation_id } },
-      headers: authHeader(session),
-      body,
-    });
+    const { error } = await claimChanges(claimId, session).decideEscalation(escalation.escalation_id, body);
     if (error) throw new Error(problemDetail(error, 'The decision could not be recorded'));
   });
   if (escalation.status === 'decided') {

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import { api, type JsonBody } from '../../api/client';
 import { problemDetail } from '../../api/problem';
 import { forwardByCursor, useInvalidate } from '../../api/queries';
 import { authHeader, type WorkbenchSession } from '../session';
@@ -62,6 +62,64 @@ export function useClaimFile(claimId: string, session: WorkbenchSession, purpose
         'The claim could not be loaded',
       ),
   });
+}
+
+type ClaimPath = '/api/claims/claims/{id}';
+
+/**
+ * The changes the claim's sections make, through the generated client with the person's token: each answers as
+ * the client does (`{ data, error }`), for the section to word a refusal its own way.
+ */
+export function claimChanges(claimId: string, session: WorkbenchSession) {
+  const on = claimPath(claimId, session);
+  const headers = authHeader(session);
+  return {
+    addNote: (body: JsonBody<`${ClaimPath}/notes`, 'post'>) => api.POST('/api/claims/claims/{id}/notes', { ...on, body }),
+    recordContact: (body: JsonBody<`${ClaimPath}/contacts`, 'post'>) => api.POST('/api/claims/claims/{id}/contacts', { ...on, body }),
+    addActivity: (body: JsonBody<`${ClaimPath}/activities`, 'post'>) => api.POST('/api/claims/claims/{id}/activities', { ...on, body }),
+    setReserve: (body: JsonBody<`${ClaimPath}/reserves`, 'post'>) => api.POST('/api/claims/claims/{id}/reserves', { ...on, body }),
+    requestPayment: (body: JsonBody<`${ClaimPath}/payments`, 'post'>) => api.POST('/api/claims/claims/{id}/payments', { ...on, body }),
+    runTriage: () => api.POST('/api/claims/claims/{id}/run-triage', on),
+    postStatusUpdate: (body: JsonBody<`${ClaimPath}/status-updates`, 'post'>) =>
+      api.POST('/api/claims/claims/{id}/status-updates', { ...on, body }),
+    close: (body: JsonBody<`${ClaimPath}/closing`, 'post'>) => api.POST('/api/claims/claims/{id}/closing', { ...on, body }),
+    /** With the claim's `version` as If-Match: a change on a stale read is refused (409). */
+    changeAssignee: (body: JsonBody<`${ClaimPath}/assignee`, 'put'>, version?: number) =>
+      api.PUT('/api/claims/claims/{id}/assignee', {
+        params: { path: { id: claimId }, ...(version === undefined ? {} : { header: { 'If-Match': `"${version}"` } }) },
+        headers,
+        body,
+      }),
+    decideEscalation: (escalationId: string, body: JsonBody<`${ClaimPath}/escalations/{escalation_id}/decision`, 'post'>) =>
+      api.POST('/api/claims/claims/{id}/escalations/{escalation_id}/decision', {
+        params: { path: { id: claimId, escalation_id: escalationId } },
+        headers,
+        body,
+      }),
+    decidePayment: (paymentId: string, body: JsonBody<`${ClaimPath}/payments/{payment_id}/decision`, 'post'>) =>
+      api.POST('/api/claims/claims/{id}/payments/{payment_id}/decision', {
+        params: { path: { id: claimId, payment_id: paymentId } },
+        headers,
+        body,
+      }),
+    completeActivity: (activityId: string) =>
+      api.POST('/api/claims/claims/{id}/activities/{activity_id}/complete', {
+        params: { path: { id: claimId, activity_id: activityId } },
+        headers,
+      }),
+    reassignActivity: (activityId: string, body: JsonBody<`${ClaimPath}/activities/{activity_id}/reassign`, 'post'>) =>
+      api.POST('/api/claims/claims/{id}/activities/{activity_id}/reassign', {
+        params: { path: { id: claimId, activity_id: activityId } },
+        headers,
+        body,
+      }),
+    /** The kit holds the claim's personal data: generated with the purpose given for the claim, if any. */
+    generateKit: (purpose: string | null) =>
+      api.POST('/api/claims/claims/{id}/generate-adjuster-kit', {
+        params: { path: { id: claimId } },
+        headers: readHeaders(session, purpose),
+      }),
+  };
 }
 
 /** A change to the claim; the claim file is read again once it succeeds. */
