@@ -26,9 +26,10 @@ const WRAP_CONTEXT = 'privacy/data-key';
 export function localKeyVault(keyFile: string, { generate = true }: { generate?: boolean } = {}): KeyVault {
   let kek = generate ? undefined : readKek(keyFile);
   const load = (): Buffer => (kek ??= readOrCreateKek(keyFile));
+  let kekId: string | undefined;
   return {
     get kekId() {
-      return `local:${createHash('sha256').update(load()).digest('hex').slice(0, 16)}`;
+      return (kekId ??= `local:${createHash('sha256').update(load()).digest('hex').slice(0, 16)}`);
     },
     wrapKey: async (dataKey) => sealBytes(load(), dataKey, WRAP_CONTEXT).toString('base64url'),
     unwrapKey: async (wrapped) => openBytes(load(), Buffer.from(wrapped, 'base64url'), WRAP_CONTEXT),

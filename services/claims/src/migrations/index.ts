@@ -29,6 +29,7 @@ import { accessLogExportsMigration } from './0027_claims_access_log_exports';
 import { dropContactIndexesMigration } from './0028_claims_drop_contact_indexes';
 import { claimantUniqueContactsMigration } from './0029_claims_claimant_unique_contacts';
 import { encryptedFilesMigration } from './0030_claims_encrypted_files';
+import { reopeningReasonOutOfTimelineMigration } from './0031_claims_reopening_reason_out_of_timeline';
 
 /** In order; a released migration is never edited, only followed by a new one (migrations.test.ts holds them to their checksums). */
 export const claimsMigrations: Migration[] = [
@@ -63,4 +64,5 @@ export const claimsMigrations: Migration[] = [
   dropContactIndexesMigration,
   claimantUniqueContactsMigration,
   encryptedFilesMigration,
+  reopeningReasonOutOfTimelineMigration,
 ];

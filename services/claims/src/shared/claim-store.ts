@@ -3,7 +3,15 @@ import type { Knex, PendingWrite } from '@platform/db';
 import { UUID_PATTERN } from '@platform/http';
 import type { RequiredDocument } from '@platform/claims-domain';
 import type { Claim, LossLocation } from './claim-schemas';
-import { ERASED_NAME, ERASED_TEXT, claimFieldContext, openField, sealField, sealPlainColumns } from './claimant-fields';
+import {
+  ERASED_NAME,
+  ERASED_TEXT,
+  claimFieldContext,
+  openField,
+  reopeningReasonContext,
+  sealField,
+  sealPlainColumns,
+} from './claimant-fields';
 import type { Channel, ClaimStage, ClosingReason, LossType } from './claim-vocabulary';
 
 export type { RequiredDocument };
@@ -174,6 +182,15 @@ export interface ClaimAuditEntry {
   data?: Record<string, unknown>;
 }
 
+interface ClaimAuditRow {
+  id: string;
+  action: string;
+  actor: string;
+  reason: string | null;
+  data: Record<string, unknown>;
+  occurred_at: Date;
+}
+
 export interface ClaimAuditRecord {
   audit_id: string;
   action: string;
@@ -264,21 +281,29 @@ export function claimStore(db: Knex) {
       });
     },
 
-    /** The claim's internal timeline, oldest first. */
-    async listAudit(claimId: string): Promise<ClaimAuditRecord[]> {
-      const rows = await db('claim_audit')
-        .where({ claim_id: claimId })
-        .orderBy([{ column: 'occurred_at' }, { column: 'id' }]);
-      return rows.map(
-        (row: { id: string; action: string; actor: string; reason: string | null; data: Record<string, unknown>; occurred_at: Date }) => ({
-          audit_id: row.id,
-          action: row.action,
-          actor: row.actor,
-          reason: row.reason,
-          data: row.data,
-          occurred_at: new Date(row.occurred_at).toISOString(),
-        }),
-      );
+    /**
+     * The claim's internal timeline, oldest first. A reopening's entry names the stage and who; the reason the
+     * claimant was told is added from `claim_reopenings`, opened with their data `key` ("Erased" once it is gone).
+     */
+    async listAudit(claimId: string, key: Buffer | null): Promise<ClaimAuditRecord[]> {
+      const rows: (ClaimAuditRow & { reopening_reason: string | null; reopening_update_id: string | null })[] = await db('claim_audit as a')
+        .leftJoin('claim_reopenings as r', function joinReopening() {
+          this.on(db.raw("r.update_id::text = a.data->>'update_id'")).andOn(db.raw("a.data->>'transition' = 'reopen'"));
+        })
+        .where('a.claim_id', claimId)
+        .orderBy([{ column: 'a.occurred_at' }, { column: 'a.id' }])
+        .select('a.*', 'r.reason as reopening_reason', 'r.update_id as reopening_update_id');
+      return rows.map((row) => ({
+        audit_id: row.id,
+        action: row.action,
+        actor: row.actor,
+        reason:
+          row.reopening_update_id === null
+            ? row.reason
+            : `${row.reason}: ${openField(key, row.reopening_reason, reopeningReasonContext(row.reopening_update_id)) ?? ERASED_TEXT}`,
+        data: row.data,
+        occurred_at: new Date(row.occurred_at).toISOString(),
+      }));
     },
 
     /** Changes the claim's stage, queue, promised update or closing, and touches `updated_at`. */

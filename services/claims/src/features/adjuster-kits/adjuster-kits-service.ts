@@ -25,7 +25,7 @@ export function adjusterKitService(exchange: string, keys: ClaimantKeys) {
       // the kit is what an adjuster works from: the claim as they read it, personal fields opened
       const claim = openClaim(locked, key);
       const { triage, escalation } = await claimTriageDetail(db, claim.claim_id);
-      const timeline = await claimStore(db).listAudit(claim.claim_id);
+      const timeline = await claimStore(db).listAudit(claim.claim_id, key);
       const attachments = await listKitAttachments(db, claim.claim_id);
       const generatedAt = new Date();
       const snapshot: AdjusterKitSnapshot = {

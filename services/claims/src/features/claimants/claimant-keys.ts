@@ -97,10 +97,15 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
     return key;
   };
 
+  const cachedKey = (claimantId: string) => {
+    const cached = cache.get(claimantId);
+    return cached && cached.until > Date.now() ? cached.key : undefined;
+  };
+
   const keys: ClaimantKeys = {
     async keyFor(claimantId, executor = db) {
-      const cached = cache.get(claimantId);
-      if (cached && cached.until > Date.now()) return cached.key;
+      const cached = cachedKey(claimantId);
+      if (cached) return cached;
       const row = await executor('claimants').where({ id: claimantId }).first('wrapped_key');
       return row?.wrapped_key ? unwrapStored(claimantId, row.wrapped_key) : null;
     },
@@ -165,7 +170,8 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
         return { claimantId: known.id, key: null };
       }
       await trx('claimants').where({ id: known.id }).update(filledIn);
-      if (known.wrapped_key) return { claimantId: known.id, key: await keys.keyFor(known.id, trx) };
+      // the row locked above holds their stored key: no second read
+      if (known.wrapped_key) return { claimantId: known.id, key: cachedKey(known.id) ?? (await unwrapStored(known.id, known.wrapped_key)) };
       // not cached when made here: should this transaction roll back, the claimant's other claims must not be sealed with a key never stored
       return { claimantId: known.id, key: await keys.keyOrNewFor(trx, known.id) };
     },

@@ -109,7 +109,7 @@ export function claimsRoutes(deps: ServiceDeps, config: ClaimsConfig, extensions
       const [statusUpdates, attachments, timeline] = [
         await statusUpdatesStore(deps.db, key).listOfClaim(claimId),
         await attachmentsStore(deps.db).listOfClaim(claimId),
-        await claimStore(deps.db).listAudit(claimId),
+        await claimStore(deps.db).listAudit(claimId, key),
       ];
       const extra: object[] = [];
       for (const extension of extensions) extra.push(await extension.load(deps.db, claimId));

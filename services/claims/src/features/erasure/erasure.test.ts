@@ -28,6 +28,7 @@ function personalValues() {
     policeReport: `PR-${tag}`,
     filename: `receipt-${tag}.pdf`,
     fileMarker: `file-contents-${tag}`,
+    reopeningReason: `We found the missing invoice ${tag} and look again`,
   };
 }
 type PersonalValues = ReturnType<typeof personalValues>;
@@ -181,6 +182,21 @@ describe('erasure of a claimant', () => {
     it('erases: tombstone on the claim, the portal link 404s, nothing of the claimant in any table or file, once only', async () => {
       const values = personalValues();
       const claim = await fileClaimOf(values);
+      await withdraw(claim);
+      // reopened with a reason told to the claimant, then withdrawn again: the reason must not outlive them either
+      await request(t.url)
+        .post(`/api/claims/claims/${claim.claimId}/status-updates`)
+        .set('Authorization', await as.decider())
+        .send({
+          channel: 'email',
+          stage: 'assigned',
+          what_happened: values.reopeningReason,
+          what_happens_next: 'An adjuster reviews your claim again',
+          what_we_need_from_you: null,
+          contact: { phone: '+14155550199', email: 'sam@insurer.example' },
+          language: 'en',
+        })
+        .expect(201);
       await withdraw(claim);
       const [before] = await t.db('claims').where({ id: claim.claimId }).select('claimant_name');
       expect(before.claimant_name).not.toBe('Erased claimant');

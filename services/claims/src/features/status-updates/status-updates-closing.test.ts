@@ -222,7 +222,17 @@ describe('closing a claim with a reason (POST …/closing: paid, denied, withdra
       .where({ claim_id: claim.claim_id, action: 'claim.status_updated' })
       .whereRaw("data->>'stage' = 'estimate'")
       .first('reason');
-    expect(reopening.reason).toBe(`Reopened into estimate by supervisor-sam: ${reason}`);
+    // the append-only timeline holds no copy of the text (erasure could not reach it); its read adds the reason
+    expect(reopening.reason).toBe('Reopened into estimate by supervisor-sam');
+    const file = await request(t.url)
+      .get(`/api/claims/claims/${claim.claim_id}`)
+      .set('Authorization', await as.reader())
+      .expect(200);
+    expect(
+      file.body.timeline
+        .filter((entry: { data: { transition?: string } }) => entry.data.transition === 'reopen')
+        .map((entry: { reason: string }) => entry.reason),
+    ).toEqual([`Reopened into estimate by supervisor-sam: ${reason}`]);
     await arrangePaidClaim(t.db, claim.claim_id);
     expect((await close(claim.claim_id, { reason: 'paid', status_update: closedUpdate() })).status).toBe(201);
     expect(await closingOf(claim.claim_id)).toMatchObject({ stage: 'closed', closing_reason: 'paid', closing_rationale: null });

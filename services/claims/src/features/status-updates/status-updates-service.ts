@@ -182,8 +182,8 @@ export function statusUpdateService(exchange: string, defaultCadenceDays: number
         reason: {
           progress: `Progress update in ${request.stage}`,
           advance: `Moved from ${claim.stage} to ${request.stage}`,
-          // the reason told to the claimant, stored with the reopening (claim_reopenings)
-          reopen: `Reopened into ${request.stage} by ${caller.sub}: ${request.what_happened}`,
+          // the reason told to the claimant stays in claim_reopenings, sealed: the timeline read adds it (listAudit)
+          reopen: `Reopened into ${request.stage} by ${caller.sub}`,
         }[verdict.kind],
         data: facts,
       });
