@@ -81,4 +81,13 @@ describe('awsKmsKeyVault against a KMS JSON-protocol double', () => {
       name: 'InvalidCiphertextException',
     });
   });
+
+  it('unwraps a key wrapped before KMS_KEY_ID changed by naming the key that wrapped it (its stored kek_id)', async () => {
+    const dataKey = randomBytes(32);
+    const before = vaultFor('key-before');
+    const wrapped = await before.wrapKey(dataKey);
+    const after = vaultFor('key-after');
+    expect((await after.unwrapKey(wrapped, before.kekId)).equals(dataKey)).toBe(true);
+    expect(calls.at(-1)!.body.KeyId).toBe('key-before');
+  });
 });

@@ -15,7 +15,10 @@ export interface AwsKmsKeyVaultOptions {
 /** Binds every wrapped key to its purpose: KMS refuses to decrypt it under another context. */
 const ENCRYPTION_CONTEXT = { purpose: 'claimant-data-key' };
 
-/** Data keys wrapped by a KMS key: wrap = Encrypt, unwrap = Decrypt, both naming the configured key. */
+/**
+ * Data keys wrapped by a KMS key: wrap = Encrypt with the configured key, unwrap = Decrypt naming the key that
+ * wrapped it (a key wrapped before KMS_KEY_ID changed opens with its own, where the role may still use it).
+ */
 export function awsKmsKeyVault(options: AwsKmsKeyVaultOptions): KeyVault {
   const client = new KMSClient({
     region: options.region,
@@ -33,10 +36,10 @@ export function awsKmsKeyVault(options: AwsKmsKeyVaultOptions): KeyVault {
       if (!CiphertextBlob) throw new Error('KMS Encrypt returned no ciphertext');
       return Buffer.from(CiphertextBlob).toString('base64');
     },
-    unwrapKey: async (wrapped) => {
+    unwrapKey: async (wrapped, wrappedBy = options.keyId) => {
       const { Plaintext } = await client.send(
         new DecryptCommand({
-          KeyId: options.keyId,
+          KeyId: wrappedBy,
           CiphertextBlob: Buffer.from(wrapped, 'base64'),
           EncryptionContext: ENCRYPTION_CONTEXT,
         }),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { localKeyVault } from './key-vault';
+import { keyRing, localKeyVault } from './key-vault';
 
 describe('localKeyVault', () => {
   let dir: string;
@@ -65,5 +65,39 @@ describe('localKeyVault', () => {
       writeFileSync(short, randomBytes(16).toString('base64'));
       expect(() => localKeyVault(short, { generate: false })).toThrow(/32 bytes, not 16/);
     });
+  });
+});
+
+describe('keyRing (a KEK rotation)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'key-ring-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('wraps with the current KEK and unwraps by the stored kek id, with the current or a retired KEK', async () => {
+    const retired = localKeyVault(path.join(dir, 'old'));
+    const current = localKeyVault(path.join(dir, 'new'));
+    const oldKey = randomBytes(32);
+    const wrappedBefore = await retired.wrapKey(oldKey);
+    const ring = keyRing(current, [retired]);
+    expect(ring.kekId).toBe(current.kekId);
+    expect((await ring.unwrapKey(wrappedBefore, retired.kekId)).equals(oldKey)).toBe(true);
+    const newKey = randomBytes(32);
+    const wrappedNow = await ring.wrapKey(newKey);
+    expect((await current.unwrapKey(wrappedNow)).equals(newKey)).toBe(true);
+    expect((await ring.unwrapKey(wrappedNow, current.kekId)).equals(newKey)).toBe(true);
+    expect((await ring.unwrapKey(wrappedNow)).equals(newKey)).toBe(true);
+  });
+
+  it('names the KEK it lacks: a key wrapped by a KEK neither current nor retired', async () => {
+    const gone = localKeyVault(path.join(dir, 'gone'));
+    const wrapped = await gone.wrapKey(randomBytes(32));
+    const current = localKeyVault(path.join(dir, 'new'));
+    await expect(keyRing(current, []).unwrapKey(wrapped, gone.kekId)).rejects.toThrow(
+      `the key-encryption key ${gone.kekId} that wrapped this key is not configured (current: ${current.kekId})`,
+    );
+    // a single vault asked for another KEK's key says the same, rather than failing to authenticate it
+    await expect(current.unwrapKey(wrapped, gone.kekId)).rejects.toThrow(/not configured/);
   });
 });

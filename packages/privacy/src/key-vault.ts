@@ -11,8 +11,30 @@ export interface KeyVault {
   /** Names the key-encryption key, stored next to each wrapped key (which KEK to ask after a rotation). */
   readonly kekId: string;
   wrapKey(dataKey: Buffer): Promise<string>;
-  /** Throws when the wrapped key was altered or wrapped by another KEK. */
-  unwrapKey(wrapped: string): Promise<Buffer>;
+  /**
+   * `kekId`: the KEK that wrapped it, as stored beside it (unset: this vault's own). Throws when the wrapped key
+   * was altered, or wrapped by a KEK this vault does not hold.
+   */
+  unwrapKey(wrapped: string, kekId?: string): Promise<Buffer>;
+}
+
+/**
+ * A KEK rotation's vault: wraps with `current`, unwraps with whichever of `current` and the `retired` vaults
+ * wrapped the key (by its stored `kekId`), so keys wrapped before the rotation open until they are rewrapped.
+ */
+export function keyRing(current: KeyVault, retired: KeyVault[]): KeyVault {
+  const byId = new Map([...retired, current].map((vault) => [vault.kekId, vault]));
+  return {
+    get kekId() {
+      return current.kekId;
+    },
+    wrapKey: (dataKey) => current.wrapKey(dataKey),
+    unwrapKey: async (wrapped, kekId) => {
+      const vault = kekId === undefined ? current : byId.get(kekId);
+      if (!vault) throw new Error(`the key-encryption key ${kekId} that wrapped this key is not configured (current: ${current.kekId})`);
+      return vault.unwrapKey(wrapped, kekId);
+    },
+  };
 }
 
 const KEK_BYTES = 32;
@@ -32,7 +54,11 @@ export function localKeyVault(keyFile: string, { generate = true }: { generate?:
       return (kekId ??= `local:${createHash('sha256').update(load()).digest('hex').slice(0, 16)}`);
     },
     wrapKey: async (dataKey) => sealBytes(load(), dataKey, WRAP_CONTEXT).toString('base64url'),
-    unwrapKey: async (wrapped) => openBytes(load(), Buffer.from(wrapped, 'base64url'), WRAP_CONTEXT),
+    async unwrapKey(wrapped, wrappedBy) {
+      if (wrappedBy !== undefined && wrappedBy !== this.kekId)
+        throw new Error(`the key-encryption key ${wrappedBy} that wrapped this key is not configured (current: ${this.kekId})`);
+      return openBytes(load(), Buffer.from(wrapped, 'base64url'), WRAP_CONTEXT);
+    },
   };
 }
 

@@ -39,7 +39,7 @@ import {
   startRetentionSweeper,
   type ErasureOptions,
 } from './features/erasure';
-import { claimantPrivacyFor, startPlainFieldSealing } from './features/claimants';
+import { claimantPrivacyFor, startKeyRewrap, startPlainFieldSealing } from './features/claimants';
 import { startHostedWitness } from './features/witness';
 import { claimsMigrations } from './migrations';
 
@@ -129,6 +129,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
       if (namesIndexed > 0) deps.logger.info({ claims: namesIndexed }, 'indexed the names of claims filed before the keyed name index');
       const idempotencyPurge = startIdempotencyPurge(deps); // claims core
       const plainFieldSealing = startPlainFieldSealing(deps, claimantPrivacyFor(deps, config));
+      const keyRewrap = startKeyRewrap(deps, claimantPrivacyFor(deps, config));
       const attachmentRescan = startRescan({
         db: deps.db,
         scanner,
@@ -179,6 +180,7 @@ export function claimsService(config: ClaimsConfig): ServiceDefinition {
           await deliveryWorker.stop();
           await idempotencyPurge.stop();
           await plainFieldSealing.stop();
+          await keyRewrap.stop();
           await placementRecovery.stop();
         },
       };

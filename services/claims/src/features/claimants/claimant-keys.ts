@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from '@platform/db';
 import type { KeyVault } from '@platform/privacy';
+import { rewrapKeys, type RewrapPass } from './key-rewrap';
 
 /** How long an unwrapped data key stays in memory: a burst of reads of one claim unwraps once. */
 const KEY_CACHE_MS = 60_000;
@@ -57,6 +58,14 @@ export interface ClaimantPrivacy {
    * encryption is off). A returning claimant without a key (filed while it was off) is given one now.
    */
   claimantOf(trx: Knex, contact: ClaimantContact): Promise<{ claimantId: string; key: Buffer | null }>;
+  /** After a KEK rotation: the keys a retired KEK wrapped, wrapped again by the current one (key-rewrap.ts). */
+  rewrapKeys(): Promise<RewrapPass>;
+}
+
+/** A key as stored: wrapped, and which KEK wrapped it (null: written before kek ids were kept, the vault's own). */
+interface WrappedKey {
+  wrapped_key: string;
+  kek_id: string | null;
 }
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -91,8 +100,8 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
   };
 
   /** A data key as stored (committed, or read on the transaction that stored it), unwrapped and cached. */
-  const unwrapStored = async (claimantId: string, wrapped: string) => {
-    const key = await vault.unwrapKey(wrapped);
+  const unwrapStored = async (claimantId: string, stored: WrappedKey) => {
+    const key = await vault.unwrapKey(stored.wrapped_key, stored.kek_id ?? undefined);
     remember(claimantId, key);
     return key;
   };
@@ -106,12 +115,12 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
     async keyFor(claimantId, executor = db) {
       const cached = cachedKey(claimantId);
       if (cached) return cached;
-      const row = await executor('claimants').where({ id: claimantId }).first('wrapped_key');
-      return row?.wrapped_key ? unwrapStored(claimantId, row.wrapped_key) : null;
+      const row = await executor('claimants').where({ id: claimantId }).first('wrapped_key', 'kek_id');
+      return row?.wrapped_key ? unwrapStored(claimantId, row) : null;
     },
     async keyOrNewFor(trx, claimantId) {
-      const row = await trx('claimants').where({ id: claimantId }).forUpdate().first('wrapped_key');
-      if (row?.wrapped_key) return unwrapStored(claimantId, row.wrapped_key);
+      const row = await trx('claimants').where({ id: claimantId }).forUpdate().first('wrapped_key', 'kek_id');
+      if (row?.wrapped_key) return unwrapStored(claimantId, row);
       const fresh = await newWrappedKey();
       await trx('claimants').where({ id: claimantId }).update({ wrapped_key: fresh.wrapped_key, kek_id: fresh.kek_id });
       return fresh.key;
@@ -127,6 +136,7 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
     encrypting,
     keys,
     sharedKey,
+    rewrapKeys: () => rewrapKeys(db, vault),
     emailIndex: (email) => blindIndex('email', normaliseEmail(email)),
     phoneIndex: (phone) => blindIndex('phone', phoneDigits(phone)),
     async claimantOf(trx, contact) {
@@ -171,7 +181,7 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
       }
       await trx('claimants').where({ id: known.id }).update(filledIn);
       // the row locked above holds their stored key: no second read
-      if (known.wrapped_key) return { claimantId: known.id, key: cachedKey(known.id) ?? (await unwrapStored(known.id, known.wrapped_key)) };
+      if (known.wrapped_key) return { claimantId: known.id, key: cachedKey(known.id) ?? (await unwrapStored(known.id, known)) };
       // not cached when made here: should this transaction roll back, the claimant's other claims must not be sealed with a key never stored
       return { claimantId: known.id, key: await keys.keyOrNewFor(trx, known.id) };
     },
@@ -207,11 +217,11 @@ async function loadSharedKey(
   name: string,
   initial?: () => Buffer | undefined,
 ): Promise<{ key: Buffer; made: boolean }> {
-  const stored = await db('privacy_keys').where({ name }).first('wrapped_key');
-  if (stored) return { key: await vault.unwrapKey(stored.wrapped_key), made: false };
+  const stored = await db('privacy_keys').where({ name }).first('wrapped_key', 'kek_id');
+  if (stored) return { key: await vault.unwrapKey(stored.wrapped_key, stored.kek_id), made: false };
   const ours = await vault.wrapKey(initial?.() ?? randomBytes(32));
   await db('privacy_keys').insert({ name, wrapped_key: ours, kek_id: vault.kekId }).onConflict('name').ignore();
   // another replica may have made it first: use whichever was stored
-  const { wrapped_key } = await db('privacy_keys').where({ name }).first('wrapped_key');
-  return { key: await vault.unwrapKey(wrapped_key), made: wrapped_key === ours };
+  const { wrapped_key, kek_id } = await db('privacy_keys').where({ name }).first('wrapped_key', 'kek_id');
+  return { key: await vault.unwrapKey(wrapped_key, kek_id), made: wrapped_key === ours };
 }

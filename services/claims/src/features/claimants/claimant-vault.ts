@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Knex } from '@platform/db';
-import { awsKmsKeyVault, localKeyVault, type KeyVault } from '@platform/privacy';
+import { awsKmsKeyVault, keyRing, localKeyVault, type KeyVault } from '@platform/privacy';
 import { claimantPrivacy, type ClaimantPrivacy } from './claimant-keys';
 
 interface PrivacyConfig {
@@ -10,6 +10,7 @@ interface PrivacyConfig {
   KMS_REGION?: string;
   KMS_ENDPOINT?: string;
   PRIVACY_KEK_FILE?: string;
+  PRIVACY_RETIRED_KEK_FILES?: string;
 }
 
 /** The key-encryption key's file with KEY_VAULT=local and no PRIVACY_KEK_FILE, beside the service's other development keys. */
@@ -17,7 +18,15 @@ export function localKekFile(dataDir: string): string {
   return path.join(dataDir, 'claims', 'privacy-kek.key');
 }
 
-export function keyVaultFrom(config: PrivacyConfig, dataDir: string): KeyVault {
+/** The files of PRIVACY_RETIRED_KEK_FILES, in order, blanks ignored. */
+export function retiredKekFiles(config: Pick<PrivacyConfig, 'PRIVACY_RETIRED_KEK_FILES'>): string[] {
+  return (config.PRIVACY_RETIRED_KEK_FILES ?? '')
+    .split(',')
+    .map((file) => file.trim())
+    .filter((file) => file !== '');
+}
+
+function currentKeyVault(config: PrivacyConfig, dataDir: string): KeyVault {
   if (config.KEY_VAULT === 'aws-kms')
     return awsKmsKeyVault({
       keyId: config.KMS_KEY_ID!,
@@ -27,6 +36,13 @@ export function keyVaultFrom(config: PrivacyConfig, dataDir: string): KeyVault {
   // a provided key is read at once (start fails without it); the development one is made on first use
   if (config.PRIVACY_KEK_FILE) return localKeyVault(config.PRIVACY_KEK_FILE, { generate: false });
   return localKeyVault(localKekFile(dataDir));
+}
+
+/** The configured KEK, with the retired ones (read at once) to unwrap what they wrapped until it is rewrapped. */
+export function keyVaultFrom(config: PrivacyConfig, dataDir: string): KeyVault {
+  const current = currentKeyVault(config, dataDir);
+  const retired = retiredKekFiles(config).map((file) => localKeyVault(file, { generate: false }));
+  return retired.length === 0 ? current : keyRing(current, retired);
 }
 
 const instances = new WeakMap<Knex, ClaimantPrivacy>();

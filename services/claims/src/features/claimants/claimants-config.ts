@@ -14,6 +14,12 @@ export const privacyVariables = {
       '(a mounted Secret); read at start, never generated. Unset: `DATA_DIR/claims/privacy-kek.key`, generated on first use, which only ' +
       'one replica sees: refused in production unless LOCAL_FILES_SINGLE_REPLICA=true',
   ),
+  PRIVACY_RETIRED_KEK_FILES: variable.string(
+    'After a KEK rotation: comma-separated files of the earlier key-encryption keys (local, or with KEY_VAULT=aws-kms when moving off ' +
+      'a local KEK), read at start and used only to unwrap keys they wrapped until the task `key-rewrap` (at start, then hourly) has ' +
+      'wrapped every one again with the current KEK; remove them once `periodic_task_last_success_timestamp_seconds{task="key-rewrap"}` ' +
+      'is later than the rotation and no key is left with their kek_id',
+  ),
   KMS_KEY_ID: variable.string('With KEY_VAULT=aws-kms: id, ARN or alias of the symmetric KMS key that wraps data keys'),
   KMS_REGION: variable.string('With KEY_VAULT=aws-kms: the region of the KMS key; unset uses AWS_REGION'),
   KMS_ENDPOINT: variable.url('With KEY_VAULT=aws-kms: a KMS-compatible endpoint (local-kms, a VPC endpoint); unset uses AWS', [
@@ -24,6 +30,7 @@ export const privacyVariables = {
 
 type PrivacySettings = {
   KEY_VAULT: string;
+  PRIVACY_RETIRED_KEK_FILES?: string;
   KMS_KEY_ID?: string;
   KMS_REGION?: string;
   PRIVACY_KEK_FILE?: string;

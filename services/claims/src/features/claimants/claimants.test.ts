@@ -10,6 +10,7 @@ import { localKeyVault } from '@platform/privacy';
 import { insertTestClaim } from '../../testing/workflow-fixtures';
 import { claimantPrivacy } from './claimant-keys';
 import { localKekFile } from './claimant-vault';
+import { openField, reopeningReasonContext } from '../../shared/claimant-fields';
 import { sealPlainFields } from './plain-field-sealing';
 
 /** What the claimant gives at intake; none of it may be readable in the stored rows. */
@@ -281,6 +282,23 @@ describe('claims stored in plain text before encryption (migration 0024, or PRIV
     expect(after.claim).toEqual({ ...before.claim, version: before.claim.version + 1 });
     expect(after.status_updates).toEqual(before.status_updates);
     // nothing plain is left: the next pass has nothing to do
+    expect(await sealPlainFields(t.db, privacy)).toBe(0);
+
+    // a reopening's reason migration 0031 moved out of the timeline, in plain text, on this claim sealed before
+    const updateId = (await t.db('status_updates').where({ claim_id: claim.claim_id }).first('update_id')).update_id;
+    await t.db('claim_reopenings').insert({
+      update_id: updateId,
+      claim_id: claim.claim_id,
+      stage: 'assigned',
+      reason: 'Reopened for the plain-era garage',
+      reopened_by: 'lead-bo',
+    });
+    expect(await sealPlainFields(t.db, privacy)).toBe(1);
+    const reopening = await t.db('claim_reopenings').where({ update_id: updateId }).first('reason');
+    expect(reopening.reason).toMatch(/^pv1:/);
+    expect(openField(await t.claimKey(claim.claim_id), reopening.reason, reopeningReasonContext(updateId))).toBe(
+      'Reopened for the plain-era garage',
+    );
     expect(await sealPlainFields(t.db, privacy)).toBe(0);
   });
 });

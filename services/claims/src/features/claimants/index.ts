@@ -10,3 +10,4 @@ export {
 } from './claimant-keys';
 export { claimantPrivacyFor, keyVaultFrom, localKekFile } from './claimant-vault';
 export { sealPlainFields, startPlainFieldSealing } from './plain-field-sealing';
+export { rewrapKeys, startKeyRewrap, type RewrapPass } from './key-rewrap';

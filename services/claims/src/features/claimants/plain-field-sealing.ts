@@ -15,7 +15,7 @@ const BATCH = 100;
 /** Rows written in plain text appear only before encryption was switched on (or while it was off): an hourly look suffices. */
 export const PLAIN_FIELD_SEALING_INTERVAL_MS = 60 * 60_000;
 
-/** Claims of claimants not erased that still hold a personal field in plain text (the name, or a status update's text). */
+/** Claims of claimants not erased that still hold a personal field in plain text (the name, a status update's text, a reopening's reason). */
 async function claimsWithPlainFields(db: Knex, limit: number): Promise<string[]> {
   const plainName = db('claims').whereNull('claimant_erased_at').whereNot('claimant_name', 'like', SEALED_PREFIX_PATTERN).select('id');
   const plainUpdate = db('status_updates as u')
@@ -23,7 +23,13 @@ async function claimsWithPlainFields(db: Knex, limit: number): Promise<string[]>
     .whereNull('c.claimant_erased_at')
     .whereNot('u.what_happened', 'like', SEALED_PREFIX_PATTERN)
     .select('u.claim_id as id');
-  const rows: { id: string }[] = await db.from(plainName.union(plainUpdate).as('plain')).distinct('id').limit(limit);
+  // a reopening migration 0031 took out of the timeline, on a claim sealed before
+  const plainReopening = db('claim_reopenings as r')
+    .join('claims as c', 'c.id', 'r.claim_id')
+    .whereNull('c.claimant_erased_at')
+    .whereNot('r.reason', 'like', SEALED_PREFIX_PATTERN)
+    .select('r.claim_id as id');
+  const rows: { id: string }[] = await db.from(plainName.union(plainUpdate).union(plainReopening).as('plain')).distinct('id').limit(limit);
   return rows.map((row) => row.id);
 }
 
