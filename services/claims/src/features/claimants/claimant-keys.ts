@@ -175,17 +175,27 @@ export function claimantPrivacy(db: Knex, vault: KeyVault, encrypting: boolean):
       }
       // a contact the claimant had not given before becomes theirs too (the first email or phone stays)
       const filledIn = { email_index: known.email_index ?? emailIndex, phone_index: known.phone_index ?? phoneIndex };
-      if (!encrypting) {
-        await trx('claimants').where({ id: known.id }).update(filledIn);
-        return { claimantId: known.id, key: null };
-      }
-      await trx('claimants').where({ id: known.id }).update(filledIn);
+      if (filledIn.email_index !== known.email_index || filledIn.phone_index !== known.phone_index)
+        await fillInContacts(trx, known.id, filledIn);
+      if (!encrypting) return { claimantId: known.id, key: null };
       // the row locked above holds their stored key: no second read
       if (known.wrapped_key) return { claimantId: known.id, key: cachedKey(known.id) ?? (await unwrapStored(known.id, known)) };
       // not cached when made here: should this transaction roll back, the claimant's other claims must not be sealed with a key never stored
       return { claimantId: known.id, key: await keys.keyOrNewFor(trx, known.id) };
     },
   };
+}
+
+/**
+ * Gives a returning claimant the contact they had not given before, in a savepoint: an intake at the same moment
+ * may just have made a new claimant with that contact (the unique indexes of 0029), and then it stays theirs.
+ */
+async function fillInContacts(trx: Knex, claimantId: string, contacts: { email_index: string | null; phone_index: string | null }) {
+  try {
+    await trx.transaction((savepoint) => savepoint('claimants').where({ id: claimantId }).update(contacts));
+  } catch (error) {
+    if ((error as { code?: string }).code !== '23505') throw error;
+  }
 }
 
 /**

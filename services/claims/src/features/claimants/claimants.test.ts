@@ -108,8 +108,9 @@ describe('claimants: personal fields sealed per claimant, matched by blind index
     expect(await t.claimKey(again.claim_id)).toEqual(await t.claimKey(first.claim_id));
   });
 
-  // Intakes wait for each other at the claim number, but a claimant's transaction may overlap another's: the one that
-  // inserts second waits for the first to commit (the unique indexes of migration 0029), then takes its claimant.
+  // Intakes wait for each other at the claim number, after matching their claimant, so a claimant's transaction may
+  // overlap another's: the one that inserts second waits for the first to commit (the unique indexes of migration
+  // 0029), then takes its claimant.
   it.each([
     ['by email', { email: 'twin.intake@example.org', phone: null }],
     ['by phone, without an email', { email: null, phone: '+14155550199' }],
@@ -147,6 +148,28 @@ describe('claimants: personal fields sealed per claimant, matched by blind index
       if (!first.isCompleted()) await first.rollback();
       if (!second.isCompleted()) await second.rollback();
       await watcher.destroy();
+    }
+  });
+
+  it('leaves a new email to the new claimant another intake made with it meanwhile, when a returning claimant matched by phone gave it too', async () => {
+    const returning = await t.db.transaction((trx) => t.privacy.claimantOf(trx, { email: null, phone: '+14155550123' }));
+    const first = await t.db.transaction();
+    const second = await t.db.transaction();
+    try {
+      const newcomer = await t.privacy.claimantOf(first, { email: 'contested@example.org', phone: '+14155550124' });
+      // matched by phone before the newcomer commits; its new email conflicts with the newcomer's, once committed
+      const matching = t.privacy.claimantOf(second, { email: 'contested@example.org', phone: '+14155550123' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await first.commit();
+      const matched = await matching;
+      await second.commit();
+      expect(matched.claimantId).toBe(returning.claimantId);
+      expect(newcomer.claimantId).not.toBe(returning.claimantId);
+      const emailIndex = await t.privacy.emailIndex('contested@example.org');
+      expect(await t.db('claimants').where({ email_index: emailIndex }).pluck('id')).toEqual([newcomer.claimantId]);
+    } finally {
+      if (!first.isCompleted()) await first.rollback();
+      if (!second.isCompleted()) await second.rollback();
     }
   });
 

@@ -115,7 +115,6 @@ export function intakeService(settings: IntakeSettings) {
 
       const claimId = randomUUID();
       const accessToken = generateAccessToken();
-      const claimNumber = await claimStore(db).allocateClaimNumber(now.getUTCFullYear());
       const requiredDocuments = requiredDocumentsFor(request.loss.type, request.injuries ?? null);
       const firstContactDue = new Date(now.getTime() + SERVICE_LEVELS.firstContactWithinHours * HOUR_MS);
       const expectedNextUpdateBy = addDays(dateIn(timeZone, now), SERVICE_LEVELS.firstUpdateWithinDays);
@@ -126,6 +125,10 @@ export function intakeService(settings: IntakeSettings) {
         phone: request.claimant.phone ?? null,
       };
       const { claimantId, key } = await settings.privacy.claimantOf(db, claimant);
+      const nameIndexKey = await settings.nameIndexKey.on(db);
+      // Last of the reads: the counter's row stays locked until commit, so every intake waits here for the one
+      // before it; the claimant's matching and key (a new key made and wrapped) are done before, outside that wait.
+      const claimNumber = await claimStore(db).allocateClaimNumber(now.getUTCFullYear());
 
       const claimWrite = claimStore(db).insert(
         {
@@ -181,7 +184,7 @@ export function intakeService(settings: IntakeSettings) {
       // One statement after the claim number: the claim, its acknowledgement (queued for delivery on the preferred
       // channel), the stored answer to the Idempotency-Key, the audit entry and the event.
       const writes = [claimWrite, acknowledged.write, deliveriesStore(db).queue(acknowledged)];
-      writes.push(indexClaimantName(db, claimId, request.claimant.name, await settings.nameIndexKey.on(db)));
+      writes.push(indexClaimantName(db, claimId, request.claimant.name, nameIndexKey));
       if (idempotencyKey !== undefined)
         writes.push(idempotencyStore(db).storeResponse(INTAKE_OPERATION, idempotencyKey, response, claimId));
       await recordClaimChange(
