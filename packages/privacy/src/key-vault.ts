@@ -49,14 +49,15 @@ export function localKeyVault(keyFile: string, { generate = true }: { generate?:
   let kek = generate ? undefined : readKek(keyFile);
   const load = (): Buffer => (kek ??= readOrCreateKek(keyFile));
   let kekId: string | undefined;
+  const ownId = () => (kekId ??= `local:${createHash('sha256').update(load()).digest('hex').slice(0, 16)}`);
   return {
     get kekId() {
-      return (kekId ??= `local:${createHash('sha256').update(load()).digest('hex').slice(0, 16)}`);
+      return ownId();
     },
     wrapKey: async (dataKey) => sealBytes(load(), dataKey, WRAP_CONTEXT).toString('base64url'),
-    async unwrapKey(wrapped, wrappedBy) {
-      if (wrappedBy !== undefined && wrappedBy !== this.kekId)
-        throw new Error(`the key-encryption key ${wrappedBy} that wrapped this key is not configured (current: ${this.kekId})`);
+    unwrapKey: async (wrapped, wrappedBy) => {
+      if (wrappedBy !== undefined && wrappedBy !== ownId())
+        throw new Error(`the key-encryption key ${wrappedBy} that wrapped this key is not configured (current: ${ownId()})`);
       return openBytes(load(), Buffer.from(wrapped, 'base64url'), WRAP_CONTEXT);
     },
   };
