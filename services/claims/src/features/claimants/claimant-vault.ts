@@ -19,7 +19,7 @@ export function localKekFile(dataDir: string): string {
 }
 
 /** The files of PRIVACY_RETIRED_KEK_FILES, in order, blanks ignored. */
-export function retiredKekFiles(config: Pick<PrivacyConfig, 'PRIVACY_RETIRED_KEK_FILES'>): string[] {
+function retiredKekFiles(config: Pick<PrivacyConfig, 'PRIVACY_RETIRED_KEK_FILES'>): string[] {
   return (config.PRIVACY_RETIRED_KEK_FILES ?? '')
     .split(',')
     .map((file) => file.trim())
