@@ -24,6 +24,18 @@ describe('sealText / openText', () => {
     expect(sealText(key, 'Ana', context)).not.toBe(sealText(key, 'Ana', context));
   });
 
+  it('never uses an IV twice, across refills of the IV pool (texts and bytes draw from one pool)', () => {
+    const ivs = new Set<string>();
+    for (let index = 0; index < 1500; index += 1) {
+      const sealed =
+        index % 2 === 0
+          ? Buffer.from(sealText(key, 'Ana', context).slice(4), 'base64url')
+          : sealBytes(key, Buffer.from('Ana'), context).subarray(4);
+      ivs.add(sealed.subarray(0, 12).toString('hex'));
+    }
+    expect(ivs.size).toBe(1500);
+  });
+
   it('refuses a tampered IV, ciphertext or tag', () => {
     const sealed = sealText(key, 'a description of the loss', context);
     const length = Buffer.from(sealed.slice(4), 'base64url').length;

@@ -230,36 +230,39 @@ export function claimStore(db: Knex) {
     },
 
     /**
-     * Inserts a new claim when awaited, its personal fields sealed with the claimant's data key `key` (null:
-     * plain text); intake passes it to `writeTogether` with the claim's first records instead.
+     * A new claim's insert, its personal fields sealed with the claimant's data key `key` (null: plain text) now and
+     * the statement made once the claim number is known: intake seals before it takes the claim-number counter,
+     * whose row stays locked until commit, and passes the insert to `writeTogether` with the claim's first records.
      */
-    insert(claim: NewClaim, key: Buffer | null): PendingWrite {
-      return db('claims').insert({
-        id: claim.id,
-        claim_number: claim.claim_number,
-        policy_number: claim.policy_number,
-        claimant_id: claim.claimant_id,
-        ...sealedColumns(claim.id, claim, key),
-        loss_date: claim.loss.date,
-        loss_type: claim.loss.type,
-        loss_location: claim.loss.location === null ? null : JSON.stringify(claim.loss.location),
-        injuries: claim.injuries,
-        estimated_amount: claim.estimated_amount?.amount ?? null,
-        estimated_currency: claim.estimated_amount?.currency ?? null,
-        preferred_channel: claim.preferred_channel,
-        language: claim.language,
-        time_zone: claim.time_zone,
-        stage: 'intake',
-        access_token_hash: claim.access_token_hash,
-        required_documents: JSON.stringify(claim.required_documents),
-        received_at: claim.received_at,
-        acknowledge_by: claim.acknowledge_by,
-        acknowledged_at: claim.acknowledged_at,
-        first_contact_due: claim.first_contact_due,
-        next_update_due: claim.next_update_due,
-        created_at: claim.received_at,
-        updated_at: claim.received_at,
-      });
+    prepareInsert(claim: Omit<NewClaim, 'claim_number'>, key: Buffer | null): (claimNumber: string) => PendingWrite {
+      const sealed = sealedColumns(claim.id, claim, key);
+      return (claimNumber) =>
+        db('claims').insert({
+          id: claim.id,
+          claim_number: claimNumber,
+          policy_number: claim.policy_number,
+          claimant_id: claim.claimant_id,
+          ...sealed,
+          loss_date: claim.loss.date,
+          loss_type: claim.loss.type,
+          loss_location: claim.loss.location === null ? null : JSON.stringify(claim.loss.location),
+          injuries: claim.injuries,
+          estimated_amount: claim.estimated_amount?.amount ?? null,
+          estimated_currency: claim.estimated_amount?.currency ?? null,
+          preferred_channel: claim.preferred_channel,
+          language: claim.language,
+          time_zone: claim.time_zone,
+          stage: 'intake',
+          access_token_hash: claim.access_token_hash,
+          required_documents: JSON.stringify(claim.required_documents),
+          received_at: claim.received_at,
+          acknowledge_by: claim.acknowledge_by,
+          acknowledged_at: claim.acknowledged_at,
+          first_contact_due: claim.first_contact_due,
+          next_update_due: claim.next_update_due,
+          created_at: claim.received_at,
+          updated_at: claim.received_at,
+        });
     },
 
     /** Replaces the checklist (e.g. after marking items received) and touches `updated_at`. */

@@ -126,14 +126,10 @@ export function intakeService(settings: IntakeSettings) {
       };
       const { claimantId, key } = await settings.privacy.claimantOf(db, claimant);
       const nameIndexKey = await settings.nameIndexKey.on(db);
-      // Last of the reads: the counter's row stays locked until commit, so every intake waits here for the one
-      // before it; the claimant's matching and key (a new key made and wrapped) are done before, outside that wait.
-      const claimNumber = await claimStore(db).allocateClaimNumber(now.getUTCFullYear());
-
-      const claimWrite = claimStore(db).insert(
+      // sealed now, before the claim number: only the acknowledgement's texts below need it
+      const claimWrite = claimStore(db).prepareInsert(
         {
           id: claimId,
-          claim_number: claimNumber,
           policy_number: request.policy_number.trim(),
           claimant_id: claimantId,
           claimant,
@@ -159,6 +155,11 @@ export function intakeService(settings: IntakeSettings) {
         },
         key,
       );
+      // Last of the reads: the counter's row stays locked until commit, so every intake waits here for the one
+      // before it; the claimant's matching and key (a new key made and wrapped) and the claim's sealing are done
+      // before, outside that wait.
+      const claimNumber = await claimStore(db).allocateClaimNumber(now.getUTCFullYear());
+
       // `language` is the catalogue's language the text is in; a claim language without one falls back to English and says so.
       const messages = claimantMessages(language, timeZone);
       const acknowledged = statusUpdatesStore(db, key).prepare({
@@ -183,7 +184,7 @@ export function intakeService(settings: IntakeSettings) {
       const response: StoredResponse = { status: 201, location: `/api/claims/public/claims/${claimId}/status`, body };
       // One statement after the claim number: the claim, its acknowledgement (queued for delivery on the preferred
       // channel), the stored answer to the Idempotency-Key, the audit entry and the event.
-      const writes = [claimWrite, acknowledged.write, deliveriesStore(db).queue(acknowledged)];
+      const writes = [claimWrite(claimNumber), acknowledged.write, deliveriesStore(db).queue(acknowledged)];
       writes.push(indexClaimantName(db, claimId, request.claimant.name, nameIndexKey));
       if (idempotencyKey !== undefined)
         writes.push(idempotencyStore(db).storeResponse(INTAKE_OPERATION, idempotencyKey, response, claimId));
