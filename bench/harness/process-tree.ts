@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { round } from './stats';
 
 /** pid and every descendant (tsx runs the service as a child of its own CLI process). */
@@ -138,4 +139,33 @@ export function cpuLedger(processes: Record<string, () => (number | undefined)[]
 /** The same for the whole machine: what no process's figure holds (the kernel's writeback threads, interrupts) included. */
 export function machineCpuLedger() {
   return secondsLedger({ machine: machineCpuSeconds });
+}
+
+export interface QuietResult {
+  waited_ms: number;
+  /** False when the machine never stayed below `busyBelow` for `quietMs` before `timeoutMs` (other work on it). */
+  quiet: boolean;
+}
+
+/**
+ * Waits until the machine's cores stay below `busyBelow` (a fraction of all cores) for `quietMs`: what a
+ * round's load left queued behind it (deliveries, the outbox, the evidence service's consumer) is then done,
+ * and does not take the cores from the next round, of either side.
+ */
+export async function waitForQuietMachine({ busyBelow = 0.2, quietMs = 1000, timeoutMs = 60000 } = {}): Promise<QuietResult> {
+  const cores = availableParallelism();
+  const started = Date.now();
+  const windowMs = 250;
+  let quietSince: number | undefined;
+  let before = machineCpuSeconds();
+  while (Date.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const after = machineCpuSeconds();
+    const busy = (after - before) / ((windowMs / 1000) * cores);
+    before = after;
+    const now = Date.now();
+    quietSince = busy < busyBelow ? (quietSince ?? now - windowMs) : undefined;
+    if (quietSince !== undefined && now - quietSince >= quietMs) return { waited_ms: now - started, quiet: true };
+  }
+  return { waited_ms: Date.now() - started, quiet: false };
 }

@@ -11,7 +11,7 @@ import {
 } from '../harness/claimant';
 import type { BenchContext, Scenario } from '../harness/context';
 import type { CannonResult, RequestSpec } from '../harness/load-protocol';
-import { cpuLedger, processTree, serverRoots } from '../harness/process-tree';
+import { cpuLedger, processTree, serverRoots, waitForQuietMachine } from '../harness/process-tree';
 import { alternate, medianBlockRatio, medianOf } from '../harness/rounds';
 import { round } from '../harness/stats';
 
@@ -19,8 +19,10 @@ import { round } from '../harness/stats';
 const INTAKE_CLAIMANTS = 5000;
 /**
  * A full run's rounds: more of them than the other scenarios' (the sides differ by a few percent, a shared 2-core
- * host drifts by ±15% from one round to the next), each after its own unmeasured second of load: measured, the
- * side that had just been idle ran up to 25% slower in its first round than in its second.
+ * host drifts by ±15% from one round to the next). Each starts on a quiet machine, then has its own unmeasured
+ * second of load: measured, a round right after the other side's ran about 20% slower than one right after its
+ * own side's, as the other side's acknowledgements (a few hundred queued by a round) and events were still
+ * being worked off on the same cores.
  */
 const FULL_ROUNDS = 8;
 const FULL_ROUND_SEC = 4;
@@ -101,8 +103,13 @@ export const privacyScenario: Scenario = {
         await saturate('encrypted', params.warmupSec);
         await saturate('plain', params.warmupSec);
         const [roundCount, roundSec] = params.mode === 'full' ? [FULL_ROUNDS, FULL_ROUND_SEC] : [params.rounds, params.roundSec];
+        const notQuiet: number[] = [];
         const measuredRound = async (side: 'encrypted' | 'plain') => {
-          if (params.mode === 'full') await saturate(side, ROUND_WARMUP_SEC);
+          if (params.mode === 'full') {
+            const settled = await waitForQuietMachine();
+            if (!settled.quiet) notQuiet.push(settled.waited_ms);
+            await saturate(side, ROUND_WARMUP_SEC);
+          }
           return ledgers[side].measure(() => saturate(side, roundSec));
         };
         const rounds = await alternate<CannonResult>(roundCount, {
@@ -128,6 +135,8 @@ export const privacyScenario: Scenario = {
           plain_cpu_ms: cpuMs.plain,
           // the ratio if both sides were bound by CPU alone: steadier than throughput on a busy host
           cpu_ratio: round(cpuMs.plain.total / cpuMs.encrypted.total),
+          // rounds that began before the machine was quiet (waited for a minute): a busy host, the figure less sure
+          rounds_not_quiet: notQuiet.length,
         };
       };
 
