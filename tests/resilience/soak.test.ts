@@ -7,7 +7,8 @@ import { writeFigures } from './support/results';
 import { halfOfSaturation } from './support/saturation';
 import { sleep, startScenarioStack, until, type ScenarioStack } from './support/stack';
 
-const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? (process.env.CI === 'true' ? 600 : 60));
+// CI: 3 minutes, so the whole run stays within the hour on 2 cores; the 10-minute soak runs outside CI (docs/RELIABILITY.md)
+const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? (process.env.CI === 'true' ? 180 : 60));
 const MiB = 1024 * 1024;
 
 interface Sample {
